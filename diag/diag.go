@@ -1,0 +1,154 @@
+// Package diag holds positioned diagnostics: the errors and warnings that
+// discgen reports about a manifest or a checked file.
+//
+// Every diagnostic prints in one grammar, shared by all commands:
+//
+//	FILE:LINE:COL: PATH: MESSAGE            an error
+//	FILE:LINE:COL: warning: PATH: MESSAGE   a warning
+//
+// PATH is the manifest path of the offending value (agents[2].names[0]) and is
+// left out when a diagnostic concerns a whole file. LINE and COL are 1-based;
+// a zero line means the position is unknown and LINE:COL is left out.
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity says whether a diagnostic fails the command.
+type Severity int
+
+const (
+	Error Severity = iota
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Pos is a position in an input file.
+type Pos struct {
+	File string
+	Line int // 1-based; 0 means unknown
+	Col  int // 1-based
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "" && p.Line == 0:
+		return ""
+	case p.Line == 0:
+		return p.File
+	default:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Pos
+	Severity Severity
+	Path     string // manifest path, such as agents[2].names[0]; may be empty
+	Code     string // stable identifier for machine consumers; may be empty
+	Message  string
+}
+
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	if s := d.Pos.String(); s != "" {
+		b.WriteString(s)
+		b.WriteString(": ")
+	}
+	if d.Severity == Warning {
+		b.WriteString("warning: ")
+	}
+	if d.Path != "" {
+		b.WriteString(d.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// List is an ordered collection of diagnostics. The zero value is ready to use.
+type List []Diagnostic
+
+// Add appends a diagnostic.
+func (l *List) Add(d Diagnostic) { *l = append(*l, d) }
+
+// Errorf appends an error at pos.
+func (l *List) Errorf(pos Pos, path, format string, args ...any) {
+	l.Add(Diagnostic{Pos: pos, Severity: Error, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// Warnf appends a warning at pos.
+func (l *List) Warnf(pos Pos, path, format string, args ...any) {
+	l.Add(Diagnostic{Pos: pos, Severity: Warning, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// Append appends all of other.
+func (l *List) Append(other List) { *l = append(*l, other...) }
+
+// Sort orders the list by file, line, column, then severity (errors first),
+// path and message, and drops exact duplicates.
+func (l *List) Sort() {
+	slices.SortStableFunc(*l, compare)
+	*l = slices.CompactFunc(*l, func(a, b Diagnostic) bool { return a == b })
+}
+
+func compare(a, b Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Col, b.Col),
+		cmp.Compare(a.Severity, b.Severity),
+		cmp.Compare(a.Path, b.Path),
+		cmp.Compare(a.Message, b.Message),
+	)
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func (l List) HasErrors() bool {
+	return slices.ContainsFunc(l, func(d Diagnostic) bool { return d.Severity == Error })
+}
+
+// Errors returns only the errors.
+func (l List) Errors() List {
+	return slices.DeleteFunc(slices.Clone(l), func(d Diagnostic) bool { return d.Severity != Error })
+}
+
+// Warnings returns only the warnings.
+func (l List) Warnings() List {
+	return slices.DeleteFunc(slices.Clone(l), func(d Diagnostic) bool { return d.Severity != Warning })
+}
+
+// Err returns the list as an error if it holds at least one error, else nil.
+func (l List) Err() error {
+	if !l.HasErrors() {
+		return nil
+	}
+	return &ListError{List: l}
+}
+
+// ListError is the error form of a List that holds errors. Callers that
+// print diagnostics branch on it with errors.As.
+type ListError struct{ List List }
+
+func (e *ListError) Error() string {
+	errs := e.List.Errors()
+	switch len(errs) {
+	case 0:
+		return "no errors"
+	case 1:
+		return errs[0].String()
+	default:
+		return fmt.Sprintf("%s (and %d more errors)", errs[0], len(errs)-1)
+	}
+}
