@@ -1,0 +1,15 @@
+// Package wellknown holds the semantics of the resources discgen publishes
+// under /.well-known/ (RFC 8615): which names may follow the prefix, which of
+// them the IANA "Well-Known URIs" registry knows, and the security.txt file
+// of RFC 9116, its checks and its rendering.
+//
+// Names are single RFC 3986 path segments (segment-nz). The package ships a
+// dated copy of the registry's names (registry.txt); a name missing from it
+// is the caller's cue for a warning, never an error, because the copy ages.
+//
+// security.txt is modelled by [SecurityTxt], checked by [CheckSecurityTxt]
+// and rendered by [RenderSecurityTxt]. Checks return [Finding] values whose
+// Field is a path relative to the manifest's security_txt block (contact[1],
+// expires), so the caller can attach a position and print it in the shared
+// diagnostic grammar.
+package wellknown
