@@ -1,0 +1,240 @@
+// Package manifest loads discgen manifests: it parses YAML, keeps the
+// position of every value, refuses oversized input, duplicate keys and alias
+// bombs, applies an environment, validates against the JSON Schema, and
+// decodes into typed values.
+//
+// Errors come back as a diag.List so that a caller reports all of them,
+// each at its file:line:column with its manifest path.
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/schema"
+	"go.yaml.in/yaml/v3"
+)
+
+// Doc is a loaded manifest of either kind.
+type Doc[T any] struct {
+	Value *T
+	Pos   *Positions
+	// Env is the environment applied, if any.
+	Env string
+}
+
+// LoadSite loads a site manifest. env, when not empty, names the
+// environment whose top-level keys replace the manifest's own.
+func LoadSite(file string, data []byte, env string) (*Doc[Site], diag.List) {
+	return load[Site](schema.Site, file, data, env)
+}
+
+// LoadTenant loads a tenant manifest.
+func LoadTenant(file string, data []byte) (*Doc[Tenant], diag.List) {
+	return load[Tenant](schema.Tenant, file, data, "")
+}
+
+func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T], diag.List) {
+	var errs diag.List
+	filePos := diag.Pos{File: file}
+	if len(data) > MaxBytes {
+		errs.Errorf(filePos, "", "manifest is %d bytes; the limit is %d", len(data), MaxBytes)
+		return nil, errs
+	}
+	root, err := parseYAML(file, data)
+	if err != nil {
+		errs.Add(*err)
+		return nil, errs
+	}
+	if root == nil {
+		errs.Errorf(diag.Pos{File: file, Line: 1, Col: 1}, "", "manifest is empty")
+		return nil, errs
+	}
+	if root.Kind != yaml.MappingNode {
+		errs.Errorf(diag.Pos{File: file, Line: root.Line, Col: root.Column}, "", "manifest must be a mapping of keys to values")
+		return nil, errs
+	}
+
+	c := &converter{pos: newPositions(file)}
+	inst, err2 := c.value(root, "", 0)
+	errs.Append(c.errs)
+	if err2 != nil {
+		return nil, errs
+	}
+	if errs.Append(schemaErrors(kind, inst, c.pos)); errs.HasErrors() {
+		return nil, errs
+	}
+
+	doc := &Doc[T]{Pos: c.pos, Env: env}
+	if env != "" {
+		if !applyEnv(root, env) {
+			envs := envNames(inst)
+			hint := "it defines none"
+			if len(envs) > 0 {
+				hint = "it defines " + strings.Join(envs, ", ")
+			}
+			errs.Errorf(filePos, "environments", "environment %q is not defined (%s)", env, hint)
+			return nil, errs
+		}
+		c = &converter{pos: newPositions(file)}
+		if inst, err2 = c.value(root, "", 0); err2 != nil {
+			errs.Append(c.errs)
+			return nil, errs
+		}
+		doc.Pos = c.pos
+	}
+
+	raw, err3 := json.Marshal(inst)
+	if err3 == nil {
+		doc.Value = new(T)
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		err3 = dec.Decode(doc.Value)
+	}
+	if err3 != nil {
+		// The schema admits only what the types can hold; reaching this is
+		// a bug in one or the other.
+		errs.Errorf(filePos, "", "internal error: schema and manifest types disagree: %v", err3)
+		return nil, errs
+	}
+	return doc, errs
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// parseYAML parses exactly one YAML document and returns its root node.
+func parseYAML(file string, data []byte) (*yaml.Node, *diag.Diagnostic) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err.Error() == "EOF" {
+			return nil, nil
+		}
+		return nil, yamlError(file, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &diag.Diagnostic{Pos: diag.Pos{File: file, Line: extra.Line, Col: extra.Column},
+			Message: "a manifest holds one YAML document; found a second one"}
+	} else if err.Error() != "EOF" {
+		return nil, yamlError(file, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+// yamlError positions a parser error. The parser gives a line only, so the
+// column is 1 (the start of that line).
+func yamlError(file string, err error) *diag.Diagnostic {
+	msg := err.Error()
+	d := &diag.Diagnostic{Pos: diag.Pos{File: file, Line: 1, Col: 1}, Message: "invalid YAML: " + msg}
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if m[1] != "" {
+			d.Line, _ = strconv.Atoi(m[1])
+		}
+		d.Message = "invalid YAML: " + m[2]
+	}
+	return d
+}
+
+// schemaErrors validates the instance and positions each violation.
+func schemaErrors(kind schema.Kind, inst any, pos *Positions) diag.List {
+	var errs diag.List
+	vs, err := schema.Validate(kind, inst)
+	if err != nil {
+		errs.Errorf(diag.Pos{File: pos.File}, "", "%v", err)
+		return errs
+	}
+	for _, v := range vs {
+		path := pathOf(inst, v.Path)
+		p := pos.Of(path)
+		if v.Key {
+			p = pos.KeyOf(path)
+		}
+		errs.Add(diag.Diagnostic{Pos: p, Severity: diag.Error, Path: path, Message: v.Message})
+	}
+	return errs
+}
+
+// applyEnv replaces the root mapping's top-level keys with those of the
+// named environment. It reports whether the environment exists.
+func applyEnv(root *yaml.Node, env string) bool {
+	envs := lookup(root, "environments")
+	if envs == nil {
+		return false
+	}
+	for envs.Kind == yaml.AliasNode {
+		envs = envs.Alias
+	}
+	block := lookup(envs, env)
+	if block == nil {
+		return false
+	}
+	for block.Kind == yaml.AliasNode {
+		block = block.Alias
+	}
+	for i := 0; i+1 < len(block.Content); i += 2 {
+		k, v := block.Content[i], block.Content[i+1]
+		if cur := lookupIndex(root, k.Value); cur >= 0 {
+			root.Content[cur+1] = v
+		} else {
+			root.Content = append(root.Content, k, v)
+		}
+	}
+	return true
+}
+
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	if i := lookupIndex(m, key); i >= 0 {
+		return m.Content[i+1]
+	}
+	return nil
+}
+
+func lookupIndex(m *yaml.Node, key string) int {
+	if m.Kind != yaml.MappingNode {
+		return -1
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Kind == yaml.ScalarNode && m.Content[i].Value == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func envNames(inst any) []string {
+	m, _ := inst.(map[string]any)
+	envs, _ := m["environments"].(map[string]any)
+	return slices.Sorted(maps.Keys(envs))
+}
+
+// pathOf turns schema path tokens into a manifest path, walking the
+// instance to tell list indexes from keys that look like numbers.
+func pathOf(inst any, toks []string) string {
+	path := ""
+	for _, tok := range toks {
+		switch cur := inst.(type) {
+		case []any:
+			i, _ := strconv.Atoi(tok)
+			path = Index(path, i)
+			if i >= 0 && i < len(cur) {
+				inst = cur[i]
+			}
+		case map[string]any:
+			path = Key(path, tok)
+			inst = cur[tok]
+		default:
+			path = Key(path, tok)
+		}
+	}
+	return path
+}

@@ -1,0 +1,156 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Site is a site (root) manifest, version 1. Field names are fixed by the
+// manifest format; see the schema for their documentation.
+type Site struct {
+	Version      int                        `json:"version"`
+	Site         SiteInfo                   `json:"site"`
+	Host         string                     `json:"host,omitempty"`
+	Agents       []Group                    `json:"agents,omitempty"`
+	MobileAgents []MobileAgent              `json:"mobile_agents,omitempty"`
+	Sitemaps     []string                   `json:"sitemaps,omitempty"`
+	Expect       []Expect                   `json:"expect,omitempty"`
+	Icons        []string                   `json:"icons,omitempty"`
+	Feeds        []Feed                     `json:"feeds,omitempty"`
+	Delegations  []Delegation               `json:"delegations,omitempty"`
+	Files        map[string]Lines           `json:"files,omitempty"`
+	Datasets     []Dataset                  `json:"datasets,omitempty"`
+	DataTxt      *DataTxt                   `json:"data_txt,omitempty"`
+	WellKnown    *WellKnown                 `json:"well_known,omitempty"`
+	Environments map[string]json.RawMessage `json:"environments,omitempty"`
+}
+
+// SiteInfo is the site block.
+type SiteInfo struct {
+	URL         string `json:"url"`
+	Description string `json:"description,omitempty"`
+}
+
+// Group is one robots.txt group: the agents it names and their rules.
+type Group struct {
+	Names      []string     `json:"names"`
+	Allow      []string     `json:"allow,omitempty"`
+	Disallow   []string     `json:"disallow,omitempty"`
+	CrawlDelay *json.Number `json:"crawl_delay,omitempty"`
+	Extensions []Extension  `json:"extensions,omitempty"`
+}
+
+// Extension is an extra line inside a robots.txt group.
+type Extension struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+}
+
+// MobileAgent is a Mobile-agent-server line (seed 002).
+type MobileAgent struct {
+	Path   string `json:"path"`
+	Server string `json:"server"`
+}
+
+// Expect is a build-time assertion on the emitted robots.txt.
+type Expect struct {
+	Agent      string   `json:"agent"`
+	Allowed    []string `json:"allowed,omitempty"`
+	Disallowed []string `json:"disallowed,omitempty"`
+}
+
+// Feed is one line of feeds.txt.
+type Feed struct {
+	URL  string `json:"url"`
+	Type string `json:"type,omitempty"`
+}
+
+// Delegation delegates autodiscovery authority for a subdirectory space.
+type Delegation struct {
+	Path    string     `json:"path"`
+	Only    []string   `json:"only,omitempty"`
+	Except  []string   `json:"except,omitempty"`
+	Tenants string     `json:"tenants,omitempty"`
+	Inline  *Delegatee `json:"inline,omitempty"`
+}
+
+// Delegatee is what a delegatee may define: the inline block of a
+// delegation, and the body of a tenant manifest.
+type Delegatee struct {
+	Description string           `json:"description,omitempty"`
+	Icons       []string         `json:"icons,omitempty"`
+	Feeds       []Feed           `json:"feeds,omitempty"`
+	Agents      []Group          `json:"agents,omitempty"`
+	Delegations []Delegation     `json:"delegations,omitempty"`
+	Files       map[string]Lines `json:"files,omitempty"`
+}
+
+// Tenant is a tenant manifest: a delegatee with a version and the URL path
+// it has authority for.
+type Tenant struct {
+	Version int    `json:"version"`
+	Path    string `json:"path"`
+	Delegatee
+}
+
+// Dataset is one entry of data.txt.
+type Dataset struct {
+	Path        string `json:"path"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Type        string `json:"type,omitempty"`
+	License     string `json:"license,omitempty"`
+}
+
+// DataTxt configures data.txt.
+type DataTxt struct {
+	Format   string   `json:"format,omitempty"` // "records" (default) or "yaml"
+	Disallow []string `json:"disallow,omitempty"`
+}
+
+// WellKnown lists resources under /.well-known/.
+type WellKnown struct {
+	SecurityTxt *SecurityTxt    `json:"security_txt,omitempty"`
+	Files       []WellKnownFile `json:"files,omitempty"`
+}
+
+// SecurityTxt is the RFC 9116 security.txt.
+type SecurityTxt struct {
+	Contact            Lines    `json:"contact"`
+	Expires            string   `json:"expires"`
+	Encryption         Lines    `json:"encryption,omitempty"`
+	Acknowledgments    Lines    `json:"acknowledgments,omitempty"`
+	PreferredLanguages []string `json:"preferred_languages,omitempty"`
+	Canonical          Lines    `json:"canonical,omitempty"`
+	Policy             Lines    `json:"policy,omitempty"`
+	Hiring             Lines    `json:"hiring,omitempty"`
+	CSAF               Lines    `json:"csaf,omitempty"`
+}
+
+// WellKnownFile is any other well-known resource, given inline or read from
+// a file relative to the manifest.
+type WellKnownFile struct {
+	Name    string  `json:"name"`
+	Content *string `json:"content,omitempty"`
+	Source  string  `json:"source,omitempty"`
+}
+
+// Lines is a list of strings that the manifest may also write as a single
+// string.
+type Lines []string
+
+// UnmarshalJSON accepts a string or a list of strings.
+func (l *Lines) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*l = Lines{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("expected a string or a list of strings")
+	}
+	*l = many
+	return nil
+}

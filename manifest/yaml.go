@@ -1,0 +1,239 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits bound what a manifest may cost to load.
+const (
+	// MaxBytes is the largest manifest file accepted.
+	MaxBytes = 4 << 20
+	// MaxNodes bounds the YAML nodes a manifest expands to, aliases
+	// included, so that an alias bomb is refused after a few hundred
+	// thousand steps instead of exhausting memory.
+	MaxNodes = 250_000
+	// MaxDepth bounds nesting.
+	MaxDepth = 64
+)
+
+// Positions maps manifest paths (agents[2].names[0]) to where their values
+// and keys stand in the source file.
+type Positions struct {
+	File   string
+	values map[string]diag.Pos
+	keys   map[string]diag.Pos
+}
+
+func newPositions(file string) *Positions {
+	return &Positions{File: file, values: map[string]diag.Pos{}, keys: map[string]diag.Pos{}}
+}
+
+// Of returns the position of the value at path, or of its nearest
+// ancestor that has one, or the bare file.
+func (p *Positions) Of(path string) diag.Pos {
+	for {
+		if pos, ok := p.values[path]; ok {
+			return pos
+		}
+		if path == "" {
+			return diag.Pos{File: p.File}
+		}
+		path = Parent(path)
+	}
+}
+
+// KeyOf returns the position of the key that introduces path, falling back
+// to the value's position.
+func (p *Positions) KeyOf(path string) diag.Pos {
+	if pos, ok := p.keys[path]; ok {
+		return pos
+	}
+	return p.Of(path)
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Key extends a manifest path with an object key: site.url, or
+// files["x-contact.txt"] when the key is not an identifier.
+func Key(parent, key string) string {
+	if !identRE.MatchString(key) {
+		return parent + "[" + strconv.Quote(key) + "]"
+	}
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+// Index extends a manifest path with a list index: agents[2].
+func Index(parent string, i int) string {
+	return parent + "[" + strconv.Itoa(i) + "]"
+}
+
+// Parent returns the path one step up; the parent of a top-level key is "".
+func Parent(path string) string {
+	if strings.HasSuffix(path, "]") {
+		// An index or a quoted key: find its opening bracket, skipping a
+		// quoted string that may hold brackets itself.
+		if strings.HasSuffix(path, `"]`) {
+			if i := strings.LastIndex(path, `["`); i >= 0 {
+				return path[:i]
+			}
+		}
+		if i := strings.LastIndexByte(path, '['); i >= 0 {
+			return path[:i]
+		}
+	}
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
+// converter turns a yaml.Node tree into a JSON-shaped instance, recording
+// positions, rejecting duplicate keys and counting expanded nodes.
+type converter struct {
+	pos   *Positions
+	errs  diag.List
+	nodes int
+}
+
+func (c *converter) at(n *yaml.Node) diag.Pos {
+	return diag.Pos{File: c.pos.File, Line: n.Line, Col: n.Column}
+}
+
+var errBudget = fmt.Errorf("budget exceeded")
+
+func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
+	c.nodes++
+	if c.nodes > MaxNodes {
+		c.errs.Errorf(c.at(n), path, "manifest expands to more than %d YAML nodes (aliases included); refusing it", MaxNodes)
+		return nil, errBudget
+	}
+	if depth > MaxDepth {
+		c.errs.Errorf(c.at(n), path, "nested more than %d levels deep", MaxDepth)
+		return nil, errBudget
+	}
+	if _, seen := c.pos.values[path]; !seen {
+		c.pos.values[path] = c.at(n)
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return c.value(n.Alias, path, depth+1)
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.value(n.Content[0], path, depth)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for i, item := range n.Content {
+			v, err := c.value(item, Index(path, i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := map[string]any{}
+		if err := c.mapping(n, path, depth, out, map[string]bool{}); err != nil {
+			return nil, err
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		return c.scalar(n, path), nil
+	}
+	c.errs.Errorf(c.at(n), path, "unsupported YAML node")
+	return nil, nil
+}
+
+// mapping fills out from a mapping node. Merge keys (<<) contribute keys
+// that the mapping does not set itself; a key set twice is an error.
+func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string]any, explicit map[string]bool) error {
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			c.errs.Errorf(c.at(k), path, "a mapping key must be a plain string")
+			continue
+		}
+		child := Key(path, k.Value)
+		if explicit[k.Value] {
+			c.errs.Errorf(c.at(k), child, "duplicate key %q (first at line %d)", k.Value, c.pos.keys[child].Line)
+			continue
+		}
+		explicit[k.Value] = true
+		c.pos.keys[child] = c.at(k)
+		val, err := c.value(v, child, depth+1)
+		if err != nil {
+			return err
+		}
+		out[k.Value] = val
+	}
+	for _, m := range merges {
+		srcs := []*yaml.Node{m}
+		if m.Kind == yaml.SequenceNode {
+			srcs = m.Content
+		}
+		for _, src := range srcs {
+			for src.Kind == yaml.AliasNode {
+				src = src.Alias
+			}
+			if src.Kind != yaml.MappingNode {
+				c.errs.Errorf(c.at(m), path, "a merge key (<<) must refer to a mapping")
+				continue
+			}
+			merged := map[string]any{}
+			if err := c.mapping(src, path, depth+1, merged, map[string]bool{}); err != nil {
+				return err
+			}
+			for k, v := range merged {
+				if !explicit[k] {
+					if _, set := out[k]; !set {
+						out[k] = v
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (c *converter) scalar(n *yaml.Node, path string) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+		if err != nil {
+			return n.Value
+		}
+		return b
+	case "!!int":
+		if i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return json.Number(strconv.FormatInt(i, 10))
+		}
+		return n.Value
+	case "!!float":
+		f, err := strconv.ParseFloat(n.Value, 64)
+		if err != nil || f != f || f > 1e300 || f < -1e300 {
+			return n.Value
+		}
+		return json.Number(strconv.FormatFloat(f, 'f', -1, 64))
+	}
+	// !!str, !!timestamp, !!binary and custom tags keep their text: a
+	// date such as 2027-06-01T00:00:00Z stays the string it was written as.
+	return n.Value
+}
