@@ -1,0 +1,72 @@
+package wellknown
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Expires values. The manifest's expires is either an absolute time or a
+// duration relative to the build's now (--now or SOURCE_DATE_EPOCH):
+//
+//	expires   = date-time / duration    ; date-time as in RFC 3339 section 5.6
+//	duration  = 1*DIGIT unit            ; no sign, no spaces, no fractions
+//	unit      = "h" / "d" / "w" / "y"   ; hour, 24h day, 7d week, 365d year
+//
+// Examples: 2027-06-01T00:00:00Z, 2027-06-01T02:00:00+02:00, 12h, 180d,
+// 26w, 1y. A duration may not exceed MaxExpiresDuration. Calendar units
+// (months, leap years) are left out on purpose: "1y" is exactly 365 days, so
+// the same manifest and the same now always give the same bytes.
+const MaxExpiresDuration = 100 * 365 * 24 * time.Hour
+
+var durationUnits = map[byte]time.Duration{
+	'h': time.Hour,
+	'd': 24 * time.Hour,
+	'w': 7 * 24 * time.Hour,
+	'y': 365 * 24 * time.Hour,
+}
+
+// ResolveExpires turns a manifest expires value into an absolute time in
+// UTC, truncated to whole seconds (security.txt carries no fractions). A
+// duration is added to now.
+func ResolveExpires(expires string, now time.Time) (time.Time, error) {
+	if expires == "" {
+		return time.Time{}, errors.New("expires is empty")
+	}
+	if d, ok, err := parseDuration(expires); ok {
+		if err != nil {
+			return time.Time{}, err
+		}
+		return now.UTC().Add(d).Truncate(time.Second), nil
+	}
+	t, err := time.Parse(time.RFC3339, expires)
+	if err == nil {
+		return t.UTC().Truncate(time.Second), nil
+	}
+	if _, err := time.Parse(time.DateOnly, expires); err == nil {
+		return time.Time{}, fmt.Errorf("%q has no time of day; write it as %sT00:00:00Z", expires, expires)
+	}
+	if _, err := time.Parse("2006-01-02T15:04:05", expires); err == nil {
+		return time.Time{}, fmt.Errorf("%q has no time zone; add \"Z\" for UTC", expires)
+	}
+	return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)", expires)
+}
+
+// parseDuration reports whether s has the shape of a duration (digits and
+// a unit letter) and, if so, its value or why it is refused.
+func parseDuration(s string) (time.Duration, bool, error) {
+	if len(s) < 2 {
+		return 0, false, nil
+	}
+	unit, ok := durationUnits[s[len(s)-1]]
+	digits := s[:len(s)-1]
+	if !ok || !isDigits(digits) {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil || n > uint64(MaxExpiresDuration/unit) {
+		return 0, true, fmt.Errorf("duration %q is longer than 100 years", s)
+	}
+	return time.Duration(n) * unit, true, nil
+}
