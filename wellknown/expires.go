@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -40,7 +41,9 @@ func ResolveExpires(expires string, now time.Time) (time.Time, error) {
 		}
 		return now.UTC().Add(d).Truncate(time.Second), nil
 	}
-	t, err := time.Parse(time.RFC3339, expires)
+	// RFC 3339 section 5.6 allows a lower-case "t" and "z"; time.Parse
+	// does not.
+	t, err := time.Parse(time.RFC3339, strings.ToUpper(expires))
 	if err == nil {
 		return t.UTC().Truncate(time.Second), nil
 	}

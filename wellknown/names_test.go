@@ -1,0 +1,102 @@
+package wellknown
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestCheckNameAccepts(t *testing.T) {
+	for _, name := range []string{
+		"security.txt",
+		"gpc.json",
+		"nodeinfo",
+		"a",
+		"x-custom_name~1",
+		"!$&'()*+,;=:@",
+		"caf%C3%A9",
+		"caf%c3%a9",
+		"%2e%2e%2e", // "...": three dots are a name, not a dot segment
+		"..a",
+		strings.Repeat("a", MaxNameLen),
+	} {
+		if err := CheckName(name); err != nil {
+			t.Errorf("CheckName(%q) = %v, want nil", name, err)
+		}
+	}
+}
+
+func TestCheckNameRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+	}{
+		{"", "name is empty"},
+		{strings.Repeat("a", MaxNameLen+1), "name is longer than 255 bytes"},
+		{".", `"." is a dot segment, not a name`},
+		{"..", `".." is a dot segment, not a name`},
+		{"%2E", `"%2E" is a dot segment, not a name`},
+		{".%2e", `".%2e" is a dot segment, not a name`},
+		{"a/b", `"a/b" contains "/": a well-known name is a single path segment`},
+		{"/", `"/" contains "/": a well-known name is a single path segment`},
+		{"a%2Fb", `"a%2Fb" encodes "/" as %2F: a well-known name is a single path segment`},
+		{"a%2fb", `"a%2fb" encodes "/" as %2f: a well-known name is a single path segment`},
+		{"a%0Ab", `"a%0Ab" encodes a control character as %0A`},
+		{"a%7f", `"a%7f" encodes a control character as %7f`},
+		{"a%", `"a%" has an invalid percent escape at byte 1`},
+		{"a%2", `"a%2" has an invalid percent escape at byte 1`},
+		{"%zz", `"%zz" has an invalid percent escape at byte 0`},
+		{"a b", `"a b" contains " ", which RFC 3986 does not allow in a path segment; percent-encode it`},
+		{"a?b", `"a?b" contains "?", which RFC 3986 does not allow in a path segment; percent-encode it`},
+		{"a#b", `"a#b" contains "#", which RFC 3986 does not allow in a path segment; percent-encode it`},
+		{"a\nb", `"a\nb" contains "\n", which RFC 3986 does not allow in a path segment; percent-encode it`},
+		{`a\b`, `"a\\b" contains "\\", which RFC 3986 does not allow in a path segment; percent-encode it`},
+		{"café", `"café" contains "é", which RFC 3986 does not allow in a path segment; percent-encode it`},
+		{"a\xffb", `"a\xffb" contains "\xff", which RFC 3986 does not allow in a path segment; percent-encode it`},
+	} {
+		err := CheckName(tc.name)
+		if err == nil {
+			t.Errorf("CheckName(%q) = nil, want %q", tc.name, tc.want)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("CheckName(%q)\n got %q\nwant %q", tc.name, err.Error(), tc.want)
+		}
+	}
+}
+
+func TestNormalizeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"security.txt":     "security.txt",
+		"security%2Etxt":   "security.txt",
+		"%73ecurity%2etxt": "security.txt",
+		"a%2fb":            "a%2Fb",
+		"caf%c3%a9":        "caf%C3%A9",
+		"a%zz":             "a%zz",
+		"a%":               "a%",
+	} {
+		if got := normalizeName(in); got != want {
+			t.Errorf("normalizeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzCheckName: an accepted name is exactly one non-dot segment once a URL
+// parser decodes it under /.well-known/.
+func FuzzCheckName(f *testing.F) {
+	for _, s := range []string{"security.txt", "a%2Fb", "%2E%2E", "a b", "%", "caf%C3%A9", "..."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if CheckName(name) != nil {
+			return
+		}
+		u, err := url.Parse("https://example.org/.well-known/" + name)
+		if err != nil {
+			t.Fatalf("CheckName accepted %q, but url.Parse fails: %v", name, err)
+		}
+		seg, ok := strings.CutPrefix(u.Path, "/.well-known/")
+		if !ok || seg == "" || seg == "." || seg == ".." || strings.Contains(seg, "/") {
+			t.Fatalf("CheckName accepted %q, which decodes to path %q", name, u.Path)
+		}
+	})
+}
