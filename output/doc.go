@@ -1,0 +1,102 @@
+// Package output writes a rendered tree.Tree into an output root safely
+// over a live site: a static site's public/ that other tools also write, or
+// a directory its user owns and may tamper with.
+//
+// # Use
+//
+// Plan compares the tree with the disk and returns Changes without writing
+// anything: the list of adds, updates, removals and adoptions, and every
+// problem found. Changes.UnifiedDiff prints what would change (for
+// --check), Changes.WriteList lists it (for --dry-run), and Changes.Apply
+// carries it out.
+//
+// # Guarantees
+//
+// Confinement. Every read, write, rename and removal goes through an
+// os.Root opened at the output root, so neither a ".." nor a symlink can
+// lead an operation outside it, even when the directory changes while
+// discgen runs. With Options.Within, the root itself is reached through an
+// os.Root at a trusted directory, so a symlink on the way to the root
+// (public_html -> /etc) cannot lead outside that directory either.
+//
+// Planted symlinks. A symlink that discgen did not create, found where an
+// output needs a directory (public/autodisc -> /etc) or a file, is a
+// problem of kind Symlink naming the path and its target. discgen does not
+// follow it, replace it or delete it, with or without Options.Replace: a
+// symlink may be part of how the site is deployed, and only its owner can
+// say whether writing through it is meant. Symlinks the tree asks for are
+// created by discgen (a temporary symlink renamed into place), recorded as
+// its own, and replaced like its files; their targets must be relative and
+// stay inside the root.
+//
+// Atomic replacement. Each file is written to a temporary file named
+// .discgen-XXXXXXXXXXXXXXXX.tmp in its own directory, fsynced, and renamed
+// over the old one; the directory is fsynced after. A build killed at any
+// moment leaves every file with its old or its new bytes. The next build
+// removes the temporary files an interrupted build left.
+//
+// Incremental. A file whose bytes do not change is not rewritten: its
+// mtime, inode and permissions stay.
+//
+// Ownership. discgen removes a file only if it wrote it in an earlier
+// build, with exactly the content found, and overwrites a file only if it
+// wrote it or the bytes already match. A file discgen did not write, with
+// other bytes than the output, is a problem of kind Foreign; a file it
+// wrote that someone changed since is a problem of kind Modified; both are
+// left alone unless Options.Replace takes them over. A file that already
+// holds exactly the output's bytes is adopted silently. Files discgen never
+// wrote and the tree does not name (public/autodisc/notes.txt) are never
+// looked at.
+//
+// All or nothing. Apply first checks that the plan has no problem at all,
+// and otherwise returns a *ProblemError listing every one of them, having
+// written nothing.
+//
+// # The ownership record
+//
+// What discgen wrote under a root is recorded in Options.StateDir, never
+// inside the published tree: there it would be served to the world, other
+// tools that clean or sync the output (hugo, rsync --delete) would delete
+// or overwrite it, and a tenant could edit it to make discgen claim files.
+// The CLI keeps the state directory beside the manifest (.discgen/); Plan
+// refuses a state directory inside the root.
+//
+// Each root has one record, at
+//
+//	STATEDIR/outputs/ab/cd/abcd...ef.rec
+//
+// named by the SHA-256 of the root's absolute (cleaned, not
+// symlink-resolved) path, fanned out over two levels of 256 directories so
+// that a million tenant roots stay at a few files per directory. It is a
+// small text file, written atomically like the outputs, in sorted order so
+// the same build gives the same bytes:
+//
+//	discgen output record 1
+//	root /srv/www/public
+//	state complete
+//	d autodisc
+//	f <sha256 of the bytes> autodisc/index.txt
+//	l <sha256 of the target> autodisc/robots.txt
+//
+// Before changing anything, Apply rewrites the record as "state
+// incomplete", listing every path it may write with both the content found
+// and the content it writes; after the last change it writes the complete
+// record. A build killed in between leaves a record that still owns every
+// byte it may have left on disk, and tells the next build to look for
+// temporary files.
+//
+// # Directories
+//
+// Apply creates missing directories (mode 0755) and records them. It
+// removes a directory only if discgen created it, no output needs it any
+// more, and it is empty; a directory holding someone else's file stays,
+// and is removed by a later build once it is empty. The root is created
+// with its parents when missing, and never removed.
+//
+// # Limits
+//
+// ReadFileLimited reads inputs with a size limit: MaxManifestSize for
+// manifests, MaxSourceSize for files a manifest includes. Plan reads an
+// existing output file only up to 64 MiB (or the size of the new bytes);
+// a larger one is treated as different and not discgen's.
+package output

@@ -1,0 +1,379 @@
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// Options control Plan and Apply.
+type Options struct {
+	// StateDir holds the ownership records (required). It must not lie
+	// inside the output root. The CLI's default is .discgen/ beside the
+	// manifest.
+	StateDir string
+	// Replace takes over files discgen did not write, or that were changed
+	// since it wrote them: they are overwritten when the tree produces
+	// them and removed when it no longer does. Symlinks discgen did not
+	// create are refused even then.
+	Replace bool
+	// Within, when set, is a trusted directory the root must lie in (for
+	// a tenant, its home directory). The root is then opened through an
+	// os.Root at Within, so a symlink on the way from Within to the root,
+	// such as public_html -> /etc, cannot lead outside Within.
+	Within string
+	// NoSync skips fsync of files and directories. Replacement stays
+	// atomic for a killed process, but not across a power loss.
+	NoSync bool
+}
+
+// Kind says what Apply does to one path.
+type Kind int
+
+const (
+	Unchanged Kind = iota // discgen's file, same bytes: not touched
+	Adopt                 // identical file discgen did not write: recorded, not touched
+	Add                   // absent: written
+	Update                // discgen's (or, with Replace, a foreign) file with other bytes: replaced
+	Remove                // discgen's file no longer produced: removed
+)
+
+func (k Kind) String() string {
+	return [...]string{"unchanged", "adopt", "add", "update", "remove"}[k]
+}
+
+// Change is the plan for one path.
+type Change struct {
+	Kind Kind
+	Path string // slash path relative to the root
+	// Old is what is on disk (nil for Add); New is what the tree produces
+	// (nil for Remove).
+	Old, New *tree.Entry
+	oldLarge bool        // Old is too large to read; its Data is empty
+	oldPerm  fs.FileMode // permission bits of the regular file replaced
+}
+
+// Changes is the result of Plan: what Apply would do to one output root.
+type Changes struct {
+	Root     string    // the root as given to Plan
+	List     []Change  // every tree path and every removal, sorted by path
+	Problems []Problem // reasons Apply refuses; see Err
+
+	abs         string
+	opt         Options
+	t           tree.Tree
+	rec         *record // the record as found
+	recExists   bool
+	next        *record // the record after Apply
+	cur         map[string]sum
+	mkdirs      []string // directories to create, parents first
+	temps       []string // leftover temporary files to remove
+	rootMissing bool
+}
+
+// Empty reports whether Apply would change no file: no Add, Update or Remove.
+// Apply may still record adoptions and clean up after an interrupted build.
+func (c *Changes) Empty() bool {
+	for _, ch := range c.List {
+		if ch.Kind >= Add {
+			return false
+		}
+	}
+	return true
+}
+
+// Err returns a *ProblemError listing every problem, or nil.
+func (c *Changes) Err() error {
+	if len(c.Problems) == 0 {
+		return nil
+	}
+	return &ProblemError{Root: c.Root, Problems: c.Problems}
+}
+
+// WriteList writes one line per change that Apply would make, "add PATH",
+// "update PATH", "remove PATH" or "adopt PATH", for a dry run.
+func (c *Changes) WriteList(w io.Writer) error {
+	for _, ch := range c.List {
+		if ch.Kind == Unchanged {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "%s %s\n", ch.Kind, ch.Path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxCompare bounds how much of an existing file Plan reads to compare it:
+// a larger file (bigger than the new bytes too) differs and is not
+// discgen's.
+const maxCompare = 64 << 20
+
+// Plan compares the tree with what is under root and with discgen's
+// ownership record for root, and returns the changes without writing
+// anything. Problems are collected in Changes.Problems; the error is for
+// failures to inspect at all.
+func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
+	if opt.StateDir == "" {
+		return nil, errors.New("output: no state directory given")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	stateAbs, err := filepath.Abs(opt.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	c := &Changes{Root: root, abs: abs, opt: opt, t: t, cur: map[string]sum{}}
+	if within(stateAbs, abs) {
+		c.problem("", BadState, fmt.Sprintf("state directory %s lies inside the output root, where it would be published", opt.StateDir),
+			"keep the state directory outside the output, e.g. beside the manifest")
+	}
+	c.rec, c.recExists, err = loadRecord(opt.StateDir, abs)
+	if err != nil {
+		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")
+		c.rec = newRecord(abs)
+	}
+	c.checkTree()
+
+	r, missing, err := c.openRoot(false)
+	if err != nil {
+		return nil, err
+	}
+	if r != nil {
+		defer r.Close()
+	}
+	c.rootMissing = missing
+	w := &walker{r: r, c: c, dirs: map[string]dirState{}}
+	c.next = newRecord(abs)
+	needed := map[string]bool{}
+	for _, p := range t.Paths() {
+		e := t[p]
+		if c.badPath(p) {
+			continue
+		}
+		ch := Change{Kind: Add, Path: p, New: &e}
+		for d := parent(p); d != "" && !needed[d]; d = parent(d) {
+			needed[d] = true
+		}
+		switch w.dir(parent(p)) {
+		case dirBad:
+			continue
+		case dirOK:
+			if !c.inspect(r, &ch) {
+				continue
+			}
+		}
+		c.next.files[p] = []sum{entrySum(e)}
+		c.List = append(c.List, ch)
+	}
+	for _, p := range slices.Sorted(func(yield func(string) bool) {
+		for p := range c.rec.files {
+			if _, ok := t[p]; !ok && !yield(p) {
+				return
+			}
+		}
+	}) {
+		if w.dir(parent(p)) == dirOK {
+			c.inspectStale(r, p)
+		}
+	}
+	slices.SortFunc(c.List, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+
+	for d := range needed {
+		if w.dirs[d] == dirMissing {
+			c.mkdirs = append(c.mkdirs, d)
+		}
+	}
+	slices.Sort(c.mkdirs)
+	for d := range c.rec.dirs {
+		if st, seen := w.dirs[d]; !seen || st == dirOK {
+			c.next.dirs[d] = true
+		}
+	}
+	for _, d := range c.mkdirs {
+		c.next.dirs[d] = true
+	}
+	if r != nil && (!c.recExists || !c.rec.complete) {
+		c.findTemps(r, w)
+	}
+	c.Problems = sortProblems(c.Problems)
+	return c, nil
+}
+
+func entrySum(e tree.Entry) sum {
+	if e.Link != "" {
+		return linkSum(e.Link)
+	}
+	return fileSum(e.Data)
+}
+
+// checkTree reports invalid tree paths and link targets.
+func (c *Changes) checkTree() {
+	for p, e := range c.t {
+		if err := tree.CheckPath(p); err != nil {
+			c.problem(p, BadPath, err.Error(), "")
+			continue
+		}
+		for d := parent(p); d != ""; d = parent(d) {
+			if _, ok := c.t[d]; ok {
+				c.problem(d, BadPath, "is produced as a file and as a directory of "+p, "")
+			}
+		}
+		if e.Link != "" && !insideRoot(p, e.Link) {
+			c.problem(p, BadPath, fmt.Sprintf("symlink target %q leaves the output root", e.Link), "")
+		}
+	}
+}
+
+func (c *Changes) badPath(p string) bool {
+	for _, pr := range c.Problems {
+		if pr.Kind == BadPath && (pr.Path == p || strings.HasPrefix(p, pr.Path+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// readExisting returns what is at the existing path p: its entry, its sum,
+// and whether the content was read at all (a file over the limit is not).
+func readExisting(r *os.Root, p string, fi fs.FileInfo, limit int64) (tree.Entry, sum, bool, error) {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := r.Readlink(osPath(p))
+		return tree.Entry{Link: target}, linkSum(target), true, err
+	}
+	if fi.Size() > limit {
+		return tree.Entry{}, sum{}, false, nil
+	}
+	f, err := r.Open(osPath(p))
+	if err != nil {
+		return tree.Entry{}, sum{}, false, err
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return tree.Entry{}, sum{}, false, err
+	}
+	if int64(b.Len()) > limit {
+		return tree.Entry{}, sum{}, false, nil
+	}
+	return tree.Entry{Data: b.Bytes()}, fileSum(b.Bytes()), true, nil
+}
+
+// inspect classifies a tree path whose directory exists. It reports false
+// when the path has a problem.
+func (c *Changes) inspect(r *os.Root, ch *Change) bool {
+	p, e := ch.Path, *ch.New
+	fi, err := r.Lstat(osPath(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return true
+	case err != nil:
+		c.problem(p, IOError, err.Error(), "")
+		return false
+	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
+		c.problem(p, NotRegular, "is a "+typeName(fi.Mode())+" where discgen writes a file",
+			"move it out of the way, or change the manifest so nothing is written here")
+		return false
+	}
+	old, s, read, err := readExisting(r, p, fi, max(maxCompare, int64(len(e.Data))))
+	if err != nil {
+		c.problem(p, IOError, err.Error(), "")
+		return false
+	}
+	ch.Old, ch.oldLarge, ch.oldPerm = &old, !read, fi.Mode().Perm()
+	owned := read && c.rec.owns(p, s)
+	switch {
+	case read && s == entrySum(e):
+		ch.Kind = Unchanged
+		if !owned {
+			ch.Kind = Adopt
+		}
+		return true
+	case fi.Mode()&fs.ModeSymlink != 0 && !owned:
+		c.symlinkProblem(r, p, "a file it writes")
+		return false
+	case owned || c.opt.Replace:
+		ch.Kind = Update
+		if read {
+			c.cur[p] = s
+		}
+		return true
+	}
+	c.foreignProblem(p)
+	return false
+}
+
+func (c *Changes) foreignProblem(p string) {
+	if _, ok := c.rec.files[p]; ok {
+		c.problem(p, Modified, "was changed since discgen wrote it",
+			"keep your change by removing it from the manifest, or pass --replace to overwrite it")
+		return
+	}
+	c.problem(p, Foreign, "exists and was not written by discgen (its content differs)",
+		"delete or rename the file, or pass --replace to let discgen take it over")
+}
+
+// inspectStale plans the removal of a path discgen wrote earlier and no
+// longer produces. A path that is gone, or is now a directory, is dropped
+// from the record.
+func (c *Changes) inspectStale(r *os.Root, p string) {
+	fi, err := r.Lstat(osPath(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return
+	case err != nil:
+		c.problem(p, IOError, err.Error(), "")
+		return
+	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
+		return
+	}
+	old, s, read, err := readExisting(r, p, fi, maxCompare)
+	if err != nil {
+		c.problem(p, IOError, err.Error(), "")
+		return
+	}
+	if !(read && c.rec.owns(p, s)) && !c.opt.Replace {
+		if _, ok := c.rec.files[p]; ok {
+			c.problem(p, Modified, "was changed since discgen wrote it, and discgen no longer produces it",
+				"delete it yourself, or pass --replace to let discgen remove it")
+		}
+		return
+	}
+	c.List = append(c.List, Change{Kind: Remove, Path: p, Old: &old, oldLarge: !read})
+}
+
+// findTemps lists temporary files left by an interrupted build in the
+// directories discgen uses.
+func (c *Changes) findTemps(r *os.Root, w *walker) {
+	dirs := []string{""}
+	for d, st := range w.dirs {
+		if st == dirOK {
+			dirs = append(dirs, d)
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		f, err := r.Open(osPath(d))
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range names {
+			if isTempName(n) {
+				c.temps = append(c.temps, strings.TrimPrefix(d+"/"+n, "/"))
+			}
+		}
+	}
+	slices.Sort(c.temps)
+}
