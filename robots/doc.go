@@ -1,0 +1,25 @@
+// Package robots reads, checks and writes robots.txt files.
+//
+// Parse reads a file as liberally as Google's open-source parser
+// (google/robotstxt): CR, LF and CRLF line ends, a UTF-8 byte order mark,
+// comments anywhere, common misspellings of the directive names and a
+// missing colon. Each line keeps its number, so a Verdict can name the rule
+// that decided it.
+//
+// A parsed File answers under two readings:
+//
+//   - Match reads it as RFC 9309 does, with Google's choices where the RFC
+//     leaves room (see match.go): one group per product token, groups for the
+//     same token merged, the longest matching pattern wins, Allow wins a tie,
+//     '*' and '$' are wildcards.
+//   - Match1996 reads it as the 1996 robots.txt draft does (the fict.org text
+//     carried by seed 001): the first record whose User-agent value contains
+//     the robot's name, the first matching rule in file order, %xx decoded
+//     before comparison except %2F, no wildcards.
+//
+// Emit writes a Policy (the manifest's agents, which mean RFC 9309) so that
+// every reader we know gives the same verdicts: RFC 9309 and Google, the 1996
+// draft, and temoto/robotstxt (longest match, ties to the first rule).
+// Portability reports what no order of lines can make agree. Lint checks an
+// existing file; Check answers one agent and URL under both readings.
+package robots

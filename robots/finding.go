@@ -1,0 +1,62 @@
+package robots
+
+import "fmt"
+
+// Severity says how much a finding matters.
+type Severity int
+
+const (
+	Warning Severity = iota
+	Error
+)
+
+func (s Severity) String() string {
+	if s == Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// Finding is a problem found in a file or a policy. Codes are stable: tools
+// may match on them.
+type Finding struct {
+	Code     string
+	Severity Severity
+	Line     int    // 0 when the finding is about a policy or the whole file
+	Agent    string // the agent concerned, if any
+	Pattern  string // the rule path concerned, if any
+	Message  string
+}
+
+func (f Finding) String() string {
+	if f.Line > 0 {
+		return fmt.Sprintf("%d: %s %s: %s", f.Line, f.Severity, f.Code, f.Message)
+	}
+	return fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message)
+}
+
+// Finding codes.
+const (
+	CodeUnknownField    = "R001" // unknown directive; did you mean ...
+	CodeOutsideGroup    = "R002" // rule before any User-agent line
+	CodeBadStart        = "R003" // pattern starts with neither '/' nor '*'
+	CodeDollarInside    = "R004" // '$' not at the end of a pattern
+	CodeBadToken        = "R005" // User-agent value is not a product token
+	CodeDuplicateGroup  = "R006" // several groups name one agent
+	CodeShadowed        = "R007" // rule can never decide any URL
+	CodeConflict        = "R008" // Allow and Disallow of equal length
+	CodeReadingsDiffer  = "R009" // RFC 9309 and 1996 readings differ
+	CodeRelativeSitemap = "R010" // Sitemap URL is not absolute
+	CodeHost            = "R011" // Host line
+	CodeTooLarge        = "R012" // file over 500 KiB
+	CodeTypo            = "R013" // misspelled key read as a known one
+	CodeNoColon         = "R014" // key and value without ':'
+	CodeLineTooLong     = "R015" // line cut at MaxLineLen
+	CodeWildcard        = "R016" // wildcard the 1996 draft reads literally
+	CodeIndexHTML       = "R017" // Google also allows the directory
+	CodeReservedEscape  = "R018" // escaped reserved character
+	CodeTildeVariants   = "R019" // too many '~' to write every spelling
+	CodeCrawlDelay      = "R020" // conflicting or non-standard Crawl-delay
+	CodeUnlistedAgents  = "R021" // unlisted robots the 1996 reading cannot protect
+	CodeUnreadable      = "R022" // line with no key/value separator
+)

@@ -1,0 +1,306 @@
+package robots
+
+import (
+	"bytes"
+	"strings"
+)
+
+// MaxLineLen is the number of bytes of a line that Parse reads; the rest of
+// a longer line is dropped. google/robotstxt reads lines into a buffer of
+// 2083*8 bytes (eight times the longest URL some browsers accept) and keeps
+// one byte for the terminating NUL, so a line keeps 16663 bytes
+// (robots_test.cc, GoogleOnly_LineTooLong).
+const MaxLineLen = 2083*8 - 1
+
+// Kind says what a line of a robots.txt file is.
+type Kind int
+
+const (
+	KindUserAgent Kind = iota + 1
+	KindAllow
+	KindDisallow
+	KindSitemap
+	KindCrawlDelay
+	KindHost
+	KindMobileAgentServer
+	KindExtension // any other field: kept with its group
+)
+
+var kindNames = [...]string{
+	KindUserAgent:         "User-agent",
+	KindAllow:             "Allow",
+	KindDisallow:          "Disallow",
+	KindSitemap:           "Sitemap",
+	KindCrawlDelay:        "Crawl-delay",
+	KindHost:              "Host",
+	KindMobileAgentServer: "Mobile-agent-server",
+	KindExtension:         "extension",
+}
+
+func (k Kind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Line is one field line of a file: "Key: Value", comment removed.
+type Line struct {
+	Num   int    // 1-based line number
+	Kind  Kind   // what the key was read as
+	Key   string // the key as written
+	Value string // the value as written, trimmed
+}
+
+// Agent is a User-agent line of a group.
+type Agent struct {
+	Line
+	// Token is the product token RFC 9309 matching uses: the leading
+	// [A-Za-z_-] run of the value. Empty for "*".
+	Token string
+	// Global is set for "*" (and, as Google reads it, "*" followed by a
+	// space and anything).
+	Global bool
+}
+
+// Rule is an Allow or Disallow line.
+type Rule struct {
+	Line
+	Allow bool
+	// Pattern is the value as RFC 9309 matching compares it: non-ASCII
+	// octets percent-encoded, escape hex digits upper-cased.
+	Pattern string
+}
+
+// String returns the rule as a robots.txt line, "Allow: /x" or "Disallow: /".
+func (r Rule) String() string {
+	if r.Allow {
+		return "Allow: " + r.Value
+	}
+	return "Disallow: " + r.Value
+}
+
+// Group is one or more User-agent lines and the lines that follow them up to
+// the next User-agent line that comes after a rule.
+type Group struct {
+	Agents []Agent
+	Rules  []Rule
+	// Other holds the group's Crawl-delay and extension lines in order.
+	Other []Line
+}
+
+// File is a parsed robots.txt file.
+type File struct {
+	Groups []Group
+	// Orphans are rules and group-member lines before any User-agent line;
+	// every reader ignores them.
+	Orphans []Line
+	// Sitemaps, Hosts and MobileAgents are the file-level lines, in order.
+	Sitemaps     []Line
+	Hosts        []Line
+	MobileAgents []Line
+	// Findings are what the parser accepted but a careful author would fix.
+	Findings []Finding
+	// Lines is the number of lines read.
+	Lines int
+}
+
+// Parse reads a robots.txt file. It never fails: lines it cannot read are
+// skipped, as google/robotstxt skips them.
+func Parse(data []byte) *File {
+	f := &File{}
+	p := parser{f: f}
+	data = skipBOM(data)
+	num := 0
+	for {
+		num++
+		i := bytes.IndexAny(data, "\r\n")
+		if i < 0 {
+			// The text after the last line end is a line, even when empty.
+			p.line(num, data)
+			break
+		}
+		p.line(num, data[:i])
+		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+			i++
+		}
+		data = data[i+1:]
+	}
+	f.Lines = num
+	return f
+}
+
+// skipBOM drops a UTF-8 byte order mark, or the leading part of one, as
+// google/robotstxt does (robots_test.cc, ID_UTF8ByteOrderMarkIsSkipped).
+func skipBOM(data []byte) []byte {
+	bom := []byte{0xEF, 0xBB, 0xBF}
+	n := 0
+	for n < len(bom) && n < len(data) && data[n] == bom[n] {
+		n++
+	}
+	return data[n:]
+}
+
+type parser struct {
+	f *File
+	// cur is the index of the open group, -1 before the first User-agent.
+	cur     int
+	started bool
+	// sawRule is set once the open group has an Allow or Disallow line, so
+	// that the next User-agent line starts a new group.
+	sawRule bool
+}
+
+func (p *parser) line(num int, raw []byte) {
+	if !p.started {
+		p.cur, p.started = -1, true
+	}
+	if len(raw) > MaxLineLen {
+		raw = raw[:MaxLineLen]
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeLineTooLong, Severity: Warning, Line: num,
+			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
+	}
+	key, value, noColon, ok := splitLine(string(raw))
+	if !ok {
+		return
+	}
+	kind, canonical := keyKind(key)
+	l := Line{Num: num, Kind: kind, Key: key, Value: value}
+	if noColon && kind != KindExtension {
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeNoColon, Severity: Warning, Line: num,
+			Message: "missing ':' after " + key + "; read as " + kind.String()})
+	}
+	if canonical != "" && !strings.EqualFold(key, canonical) {
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeTypo, Severity: Warning, Line: num,
+			Message: "\"" + key + "\" read as " + canonical})
+	}
+	switch kind {
+	case KindUserAgent:
+		if p.cur < 0 || p.sawRule {
+			p.f.Groups = append(p.f.Groups, Group{})
+			p.cur = len(p.f.Groups) - 1
+			p.sawRule = false
+		}
+		a := Agent{Line: l}
+		if value == "*" || strings.HasPrefix(value, "*") && len(value) > 1 && isSpace(value[1]) {
+			a.Global = true
+		} else {
+			a.Token = ProductToken(value)
+		}
+		g := &p.f.Groups[p.cur]
+		g.Agents = append(g.Agents, a)
+	case KindAllow, KindDisallow:
+		if p.cur < 0 {
+			p.orphan(l)
+			return
+		}
+		p.sawRule = true
+		g := &p.f.Groups[p.cur]
+		g.Rules = append(g.Rules, Rule{Line: l, Allow: kind == KindAllow, Pattern: escapePattern(value)})
+	case KindSitemap:
+		p.f.Sitemaps = append(p.f.Sitemaps, l)
+	case KindHost:
+		p.f.Hosts = append(p.f.Hosts, l)
+	case KindMobileAgentServer:
+		p.f.MobileAgents = append(p.f.MobileAgents, l)
+	default: // Crawl-delay and extensions belong to the open group.
+		if p.cur < 0 {
+			p.orphan(l)
+			return
+		}
+		g := &p.f.Groups[p.cur]
+		g.Other = append(g.Other, l)
+	}
+}
+
+func (p *parser) orphan(l Line) {
+	p.f.Orphans = append(p.f.Orphans, l)
+	if l.Kind == KindAllow || l.Kind == KindDisallow || l.Kind == KindCrawlDelay {
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeOutsideGroup, Severity: Warning, Line: l.Num,
+			Message: l.Kind.String() + " before any User-agent line is ignored"})
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+// splitLine splits a line into key and value the way google/robotstxt does:
+// the comment is cut at the first '#', the key ends at the first ':', and a
+// line without a colon is still read when it is exactly two words separated
+// by spaces or tabs ("disallow /").
+func splitLine(s string) (key, value string, noColon, ok bool) {
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	s = trimSpace(s)
+	sep := strings.IndexByte(s, ':')
+	if sep < 0 {
+		sep = strings.IndexAny(s, " \t")
+		if sep < 0 {
+			return "", "", false, false
+		}
+		rest := strings.TrimLeft(s[sep:], " \t")
+		if strings.ContainsAny(rest, " \t") {
+			return "", "", false, false
+		}
+		noColon = true
+	}
+	key = trimSpace(s[:sep])
+	if key == "" {
+		return "", "", false, false
+	}
+	return key, trimSpace(s[sep+1:]), noColon, true
+}
+
+// keyKind reads a key. Like google/robotstxt it accepts any key that starts
+// with a known name or one of the misspellings Google accepts; canonical is
+// the name the key was read as, for a finding when the key differs.
+func keyKind(key string) (kind Kind, canonical string) {
+	lk := strings.ToLower(key)
+	for _, k := range acceptedKeys {
+		if strings.HasPrefix(lk, k.prefix) {
+			return k.kind, k.kind.String()
+		}
+	}
+	switch lk {
+	case "crawl-delay":
+		return KindCrawlDelay, ""
+	case "host":
+		return KindHost, ""
+	case "mobile-agent-server":
+		return KindMobileAgentServer, ""
+	}
+	return KindExtension, ""
+}
+
+// acceptedKeys are the key prefixes google/robotstxt reads (robots.cc,
+// ParsedRobotsKey), in the order it tries them.
+var acceptedKeys = []struct {
+	prefix string
+	kind   Kind
+}{
+	{"user-agent", KindUserAgent},
+	{"useragent", KindUserAgent},
+	{"user agent", KindUserAgent},
+	{"allow", KindAllow},
+	{"disallow", KindDisallow},
+	{"dissallow", KindDisallow},
+	{"dissalow", KindDisallow},
+	{"disalow", KindDisallow},
+	{"diasllow", KindDisallow},
+	{"disallaw", KindDisallow},
+	{"sitemap", KindSitemap},
+	{"site-map", KindSitemap},
+}
