@@ -1,0 +1,423 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// env is a scratch layout: base/public is the output root, base/state the
+// state directory, base/outside a directory that must never change.
+type env struct {
+	base, root, state, outside string
+}
+
+func newEnv(t *testing.T) env {
+	t.Helper()
+	base := t.TempDir()
+	e := env{base: base, root: filepath.Join(base, "public"), state: filepath.Join(base, "state"), outside: filepath.Join(base, "outside")}
+	mustWrite(t, filepath.Join(e.outside, "secret.txt"), "do not touch\n")
+	mustWrite(t, filepath.Join(e.outside, "autodisc", "index.txt"), "outside index\n")
+	return e
+}
+
+func (e env) opt() Options { return Options{StateDir: e.state, NoSync: true} }
+
+func (e env) path(p string) string { return filepath.Join(e.root, filepath.FromSlash(p)) }
+
+func mustWrite(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRead(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func files(kv ...string) tree.Tree {
+	t := tree.Tree{}
+	for i := 0; i < len(kv); i += 2 {
+		t[kv[i]] = tree.Entry{Data: []byte(kv[i+1])}
+	}
+	return t
+}
+
+// snapshot describes every entry under dir: type, content or target, mode
+// and exact mtime, so any change shows.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		desc := fmt.Sprintf("%v %v", fi.Mode(), fi.ModTime().UnixNano())
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			desc += " -> " + target
+		case fi.Mode().IsRegular():
+			b, _ := os.ReadFile(p)
+			desc += " " + string(b)
+		}
+		m[filepath.ToSlash(rel)] = desc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sameSnapshot(t *testing.T, what string, before, after map[string]string) {
+	t.Helper()
+	if !maps.Equal(before, after) {
+		for _, k := range slices.Sorted(maps.Keys(after)) {
+			if before[k] != after[k] {
+				t.Errorf("%s: %s changed: %q -> %q", what, k, before[k], after[k])
+			}
+		}
+		for k := range before {
+			if _, ok := after[k]; !ok {
+				t.Errorf("%s: %s disappeared", what, k)
+			}
+		}
+	}
+}
+
+func apply(t *testing.T, e env, tr tree.Tree, opt Options) (*Changes, Result) {
+	t.Helper()
+	c, res, err := Write(e.root, tr, opt)
+	if err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return c, res
+}
+
+// problems returns "kind path" for each problem of err, which must be a
+// *ProblemError.
+func problems(t *testing.T, err error) []string {
+	t.Helper()
+	var pe *ProblemError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v (%T) is not a *ProblemError", err, err)
+	}
+	var out []string
+	for _, p := range pe.Problems {
+		out = append(out, p.Kind.String()+" "+p.Path)
+	}
+	return out
+}
+
+func kinds(c *Changes) string {
+	var b strings.Builder
+	for _, ch := range c.List {
+		fmt.Fprintf(&b, "%s %s\n", ch.Kind, ch.Path)
+	}
+	return b.String()
+}
+
+func TestFirstBuildCreatesRootAndFiles(t *testing.T) {
+	e := newEnv(t)
+	e.root = filepath.Join(e.base, "site", "public") // parent missing too
+	tr := files("robots.txt", "User-agent: *\nDisallow:\n", "autodisc/index.txt", "icons.txt\n", "autodisc/icons.txt", "/favicon.ico\n")
+	tr["autodisc/robots.txt"] = tree.Entry{Link: "../robots.txt"}
+	c, res := apply(t, e, tr, e.opt())
+	if got, want := kinds(c), "add autodisc/icons.txt\nadd autodisc/index.txt\nadd autodisc/robots.txt\nadd robots.txt\n"; got != want {
+		t.Errorf("plan:\n%s\nwant:\n%s", got, want)
+	}
+	if res.Added != 4 || res.DirsCreated != 1 {
+		t.Errorf("result %+v", res)
+	}
+	for p, want := range map[string]string{"robots.txt": "User-agent: *\nDisallow:\n", "autodisc/index.txt": "icons.txt\n", "autodisc/robots.txt": "User-agent: *\nDisallow:\n"} {
+		if got := mustRead(t, e.path(p)); got != want {
+			t.Errorf("%s = %q, want %q", p, got, want)
+		}
+	}
+	if target, err := os.Readlink(e.path("autodisc/robots.txt")); err != nil || target != "../robots.txt" {
+		t.Errorf("autodisc/robots.txt: link %q, %v", target, err)
+	}
+	fi, _ := os.Stat(e.path("robots.txt"))
+	if fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", fi.Mode())
+	}
+}
+
+func TestRebuildKeepsMtimes(t *testing.T) {
+	e := newEnv(t)
+	tr := files("robots.txt", "a\n", "autodisc/index.txt", "b\n", "autodisc/feeds.txt", "c\n")
+	tr["autodisc/robots.txt"] = tree.Entry{Link: "../robots.txt"}
+	apply(t, e, tr, e.opt())
+	// Put mtimes in the past, so a rewrite could not land on the same
+	// timestamp by chance.
+	past := time.Date(2001, 2, 3, 4, 5, 6, 7, time.UTC)
+	for _, p := range []string{"robots.txt", "autodisc/index.txt", "autodisc/feeds.txt"} {
+		if err := os.Chtimes(e.path(p), past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := snapshot(t, e.root)
+	stateBefore := snapshot(t, e.state)
+	c, res := apply(t, e, tr, e.opt())
+	if !c.Empty() || res.Unchanged != 4 || res.Added+res.Updated+res.Removed != 0 {
+		t.Errorf("second build: empty=%v %+v\n%s", c.Empty(), res, kinds(c))
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
+}
+
+func TestUpdateOnlyChangedFile(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n", "b.txt", "1\n"), e.opt())
+	past := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	os.Chtimes(e.path("a.txt"), past, past)
+	os.Chtimes(e.path("b.txt"), past, past)
+	os.Chmod(e.path("b.txt"), 0o600)
+	c, res := apply(t, e, files("a.txt", "1\n", "b.txt", "2\n"), e.opt())
+	if got := kinds(c); got != "unchanged a.txt\nupdate b.txt\n" {
+		t.Errorf("plan:\n%s", got)
+	}
+	if res.Updated != 1 || res.Unchanged != 1 {
+		t.Errorf("result %+v", res)
+	}
+	if fi, _ := os.Stat(e.path("a.txt")); !fi.ModTime().Equal(past) {
+		t.Errorf("a.txt mtime changed")
+	}
+	fi, _ := os.Stat(e.path("b.txt"))
+	if fi.ModTime().Equal(past) || mustRead(t, e.path("b.txt")) != "2\n" {
+		t.Errorf("b.txt not rewritten")
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("b.txt mode %v, want the replaced file's 0600", fi.Mode().Perm())
+	}
+}
+
+func TestStaleRemovalOnlyOfOwnFiles(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("robots.txt", "r\n", "autodisc/index.txt", "i\n", "autodisc/old.txt", "o\n", "gone/x.txt", "x\n", "kept/y.txt", "y\n"), e.opt())
+	mustWrite(t, e.path("autodisc/notes.txt"), "hand written\n")
+	mustWrite(t, e.path("kept/mine.txt"), "hand written\n")
+	mustWrite(t, e.path("site.html"), "<html>\n")
+	c, res := apply(t, e, files("robots.txt", "r\n", "autodisc/index.txt", "i\n"), e.opt())
+	want := "unchanged autodisc/index.txt\nremove autodisc/old.txt\nremove gone/x.txt\nremove kept/y.txt\nunchanged robots.txt\n"
+	if got := kinds(c); got != want {
+		t.Errorf("plan:\n%s\nwant:\n%s", got, want)
+	}
+	if res.Removed != 3 || res.DirsRemoved != 1 {
+		t.Errorf("result %+v", res)
+	}
+	for _, p := range []string{"autodisc/old.txt", "gone/x.txt", "gone", "kept/y.txt"} {
+		if _, err := os.Lstat(e.path(p)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s still exists (%v)", p, err)
+		}
+	}
+	for _, p := range []string{"autodisc/notes.txt", "kept/mine.txt", "site.html"} {
+		if _, err := os.Lstat(e.path(p)); err != nil {
+			t.Errorf("foreign %s: %v", p, err)
+		}
+	}
+	// kept/ still holds a foreign file; once it is gone, the next build
+	// removes the directory discgen created.
+	os.Remove(e.path("kept/mine.txt"))
+	_, res = apply(t, e, files("robots.txt", "r\n", "autodisc/index.txt", "i\n"), e.opt())
+	if _, err := os.Lstat(e.path("kept")); !errors.Is(err, fs.ErrNotExist) || res.DirsRemoved != 1 {
+		t.Errorf("kept/ not removed once empty: %v %+v", err, res)
+	}
+	// A directory discgen did not create is never removed, even empty.
+	os.MkdirAll(e.path("empty/theirs"), 0o755)
+	apply(t, e, files("robots.txt", "r\n", "empty/theirs/z.txt", "z\n"), e.opt())
+	apply(t, e, files("robots.txt", "r\n"), e.opt())
+	if _, err := os.Lstat(e.path("empty/theirs")); err != nil {
+		t.Errorf("foreign empty directory removed: %v", err)
+	}
+}
+
+func TestForeignConflictIsErrorAndUntouched(t *testing.T) {
+	e := newEnv(t)
+	mustWrite(t, e.path("robots.txt"), "User-agent: *\nDisallow: /hand\n")
+	mustWrite(t, e.path("autodisc/notes.txt"), "mine\n")
+	before := snapshot(t, e.root)
+	tr := files("robots.txt", "User-agent: *\nDisallow:\n", "autodisc/index.txt", "x\n")
+	c, err := Plan(e.root, tr, e.opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Apply()
+	if got := problems(t, err); !slices.Equal(got, []string{"foreign file robots.txt"}) {
+		t.Errorf("problems %q", got)
+	}
+	pe := err.(*ProblemError)
+	if !strings.Contains(err.Error(), e.path("robots.txt")) || !strings.Contains(pe.Hints()[0], "--replace") {
+		t.Errorf("message %q hints %q", err, pe.Hints())
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	if _, err := os.Stat(e.state); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("state written despite problem: %v", err)
+	}
+	// With Replace, discgen takes the file over, and owns it afterwards.
+	opt := e.opt()
+	opt.Replace = true
+	c, _ = apply(t, e, tr, opt)
+	if got := kinds(c); got != "add autodisc/index.txt\nupdate robots.txt\n" {
+		t.Errorf("replace plan:\n%s", got)
+	}
+	if mustRead(t, e.path("robots.txt")) != "User-agent: *\nDisallow:\n" || mustRead(t, e.path("autodisc/notes.txt")) != "mine\n" {
+		t.Error("replace did not take over robots.txt or touched notes.txt")
+	}
+	apply(t, e, files("autodisc/index.txt", "x\n"), e.opt())
+	if _, err := os.Lstat(e.path("robots.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("robots.txt taken over but not removed once no longer produced")
+	}
+}
+
+func TestAdoptIdenticalFile(t *testing.T) {
+	e := newEnv(t)
+	mustWrite(t, e.path("robots.txt"), "same\n")
+	past := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	os.Chtimes(e.path("robots.txt"), past, past)
+	c, res := apply(t, e, files("robots.txt", "same\n"), e.opt())
+	if got := kinds(c); got != "adopt robots.txt\n" || !c.Empty() || res.Adopted != 1 {
+		t.Errorf("plan %q empty=%v %+v", got, c.Empty(), res)
+	}
+	if fi, _ := os.Stat(e.path("robots.txt")); !fi.ModTime().Equal(past) {
+		t.Error("adopted file rewritten")
+	}
+	// Adopted means owned: no longer produced, it is removed.
+	apply(t, e, files("x.txt", "x\n"), e.opt())
+	if _, err := os.Lstat(e.path("robots.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("adopted file not removed when no longer produced")
+	}
+}
+
+func TestModifiedOwnFile(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n", "b.txt", "1\n"), e.opt())
+	mustWrite(t, e.path("a.txt"), "edited by hand\n")
+	mustWrite(t, e.path("b.txt"), "edited by hand\n")
+	before := snapshot(t, e.root)
+	// a.txt is still produced with new bytes, b.txt no longer: both are
+	// refused, and neither changes.
+	_, _, err := Write(e.root, files("a.txt", "2\n", "c.txt", "3\n"), e.opt())
+	if got := problems(t, err); !slices.Equal(got, []string{"modified file a.txt", "modified file b.txt"}) {
+		t.Errorf("problems %q", got)
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	// Producing exactly the hand-edited bytes is fine.
+	c, _ := apply(t, e, files("a.txt", "edited by hand\n", "b.txt", "edited by hand\n"), e.opt())
+	if got := kinds(c); got != "adopt a.txt\nadopt b.txt\n" {
+		t.Errorf("plan:\n%s", got)
+	}
+}
+
+func TestNothingWrittenWhenAnyProblem(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("old.txt", "o\n"), e.opt())
+	mustWrite(t, e.path("z/foreign.txt"), "theirs\n")
+	if err := os.Symlink(e.outside, e.path("autodisc")); err != nil {
+		t.Fatal(err)
+	}
+	before, stateBefore := snapshot(t, e.root), snapshot(t, e.state)
+	tr := files("a/new.txt", "n\n", "b.txt", "b\n", "autodisc/index.txt", "i\n", "z/foreign.txt", "ours\n")
+	tr["bad"] = tree.Entry{Link: "../../etc/passwd"}
+	c, err := Plan(e.root, tr, e.opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"symlink autodisc", "bad path bad", "foreign file z/foreign.txt"}
+	if got := problems(t, c.Err()); !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+	if _, err := c.Apply(); err == nil {
+		t.Fatal("Apply succeeded")
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
+}
+
+func TestBadTreePaths(t *testing.T) {
+	e := newEnv(t)
+	tr := files("../up.txt", "x", "a", "file", "a/b", "under a file", "ok.txt", "ok")
+	tr["abs"] = tree.Entry{Link: "/etc/passwd"}
+	tr["d/up"] = tree.Entry{Link: "../../x"}
+	tr["d/in"] = tree.Entry{Link: "../ok.txt"}
+	c, err := Plan(e.root, tr, e.opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"bad path ../up.txt", "bad path a", "bad path abs", "bad path d/up"}
+	if got := problems(t, c.Err()); !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+}
+
+func TestStateDirInsideRootRefused(t *testing.T) {
+	e := newEnv(t)
+	opt := e.opt()
+	opt.StateDir = filepath.Join(e.root, ".discgen")
+	_, _, err := Write(e.root, files("a.txt", "a"), opt)
+	if got := problems(t, err); !slices.Equal(got, []string{"bad state "}) {
+		t.Errorf("problems %q", got)
+	}
+	if _, err := os.Lstat(e.root); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("root created despite problem")
+	}
+	if _, err := Plan(e.root, nil, Options{}); err == nil {
+		t.Error("Plan without a state directory succeeded")
+	}
+}
+
+func TestTempFilesRemovedAfterInterruptedBuild(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n", "d/b.txt", "1\n"), e.opt())
+	// Simulate an interrupted build: an incomplete record and temporary
+	// files beside the outputs.
+	c, _ := Plan(e.root, files("a.txt", "2\n", "d/b.txt", "2\n"), e.opt())
+	if err := saveRecord(e.state, c.intent(), false); err != nil {
+		t.Fatal(err)
+	}
+	temps := []string{".discgen-0123456789abcdef.tmp", "d/.discgen-fedcba9876543210.tmp"}
+	for _, p := range temps {
+		mustWrite(t, e.path(p), "partial")
+	}
+	mustWrite(t, e.path(".discgen-notours.tmp"), "someone else's")
+	c, res := apply(t, e, files("a.txt", "2\n", "d/b.txt", "1\n"), e.opt())
+	if res.TempsRemoved != 2 || !slices.Equal(c.temps, temps) {
+		t.Errorf("temps %q, result %+v", c.temps, res)
+	}
+	for _, p := range temps {
+		if _, err := os.Lstat(e.path(p)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s left behind", p)
+		}
+	}
+	if _, err := os.Lstat(e.path(".discgen-notours.tmp")); err != nil {
+		t.Error("file not matching the temp pattern removed")
+	}
+	rec, _, err := loadRecord(e.state, c.abs)
+	if err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
+		t.Errorf("record after clean build: %+v %v", rec, err)
+	}
+}
