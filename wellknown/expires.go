@@ -8,17 +8,7 @@ import (
 	"time"
 )
 
-// Expires values. The manifest's expires is either an absolute time or a
-// duration relative to the build's now (--now or SOURCE_DATE_EPOCH):
-//
-//	expires   = date-time / duration    ; date-time as in RFC 3339 section 5.6
-//	duration  = 1*DIGIT unit            ; no sign, no spaces, no fractions
-//	unit      = "h" / "d" / "w" / "y"   ; hour, 24h day, 7d week, 365d year
-//
-// Examples: 2027-06-01T00:00:00Z, 2027-06-01T02:00:00+02:00, 12h, 180d,
-// 26w, 1y. A duration may not exceed MaxExpiresDuration. Calendar units
-// (months, leap years) are left out on purpose: "1y" is exactly 365 days, so
-// the same manifest and the same now always give the same bytes.
+// MaxExpiresDuration is the longest duration an expires value may give.
 const MaxExpiresDuration = 100 * 365 * 24 * time.Hour
 
 var durationUnits = map[byte]time.Duration{
@@ -29,8 +19,20 @@ var durationUnits = map[byte]time.Duration{
 }
 
 // ResolveExpires turns a manifest expires value into an absolute time in
-// UTC, truncated to whole seconds (security.txt carries no fractions). A
-// duration is added to now.
+// UTC, truncated to whole seconds (security.txt carries no fractions). The
+// value is an absolute time or a duration added to now, the build's time
+// (--now or SOURCE_DATE_EPOCH):
+//
+//	expires   = date-time / duration    ; date-time as in RFC 3339 section 5.6
+//	duration  = 1*DIGIT unit            ; no sign, no spaces, no fractions
+//	unit      = "h" / "d" / "w" / "y"   ; hour, 24h day, 7d week, 365d year
+//
+// Examples: 2027-06-01T00:00:00Z, 2027-06-01T02:00:00+02:00, 12h, 180d,
+// 26w, 1y. A duration may not exceed MaxExpiresDuration. Calendar units
+// (months, leap years) are left out on purpose: "1y" is exactly 365 days,
+// so the same manifest and the same now always give the same bytes. A date
+// without a time of day or a time zone is refused, with a message that
+// says how to write it.
 func ResolveExpires(expires string, now time.Time) (time.Time, error) {
 	if expires == "" {
 		return time.Time{}, errors.New("expires is empty")

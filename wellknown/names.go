@@ -3,6 +3,7 @@ package wellknown
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 )
@@ -64,6 +65,18 @@ func CheckName(name string) error {
 		return fmt.Errorf("%q is a dot segment, not a name", name)
 	}
 	return nil
+}
+
+// FileName returns the name of the file that serves name: its percent
+// escapes decoded, as a web server decodes a request path before mapping it
+// to a file ("caf%C3%A9" is served from the file "café"). It returns
+// CheckName's error for an invalid name. The result is never empty, ".",
+// ".." and never holds "/" or a control character.
+func FileName(name string) (string, error) {
+	if err := CheckName(name); err != nil {
+		return "", err
+	}
+	return url.PathUnescape(name)
 }
 
 // isPchar reports whether c is a pchar other than a percent escape:

@@ -64,6 +64,28 @@ func TestCheckNameRefuses(t *testing.T) {
 	}
 }
 
+func TestFileName(t *testing.T) {
+	for name, want := range map[string]string{
+		"security.txt":   "security.txt",
+		"caf%C3%A9":      "café",
+		"a%20b":          "a b",
+		"a%3Fb":          "a?b",
+		"%2E%2E%2E":      "...",
+		"a+b":            "a+b", // "+" is a space only in query strings
+		"security%2etxt": "security.txt",
+	} {
+		got, err := FileName(name)
+		if err != nil || got != want {
+			t.Errorf("FileName(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for _, name := range []string{"", "..", "%2E", "a%2Fb", "a/b", "a%00", "a%zz"} {
+		if got, err := FileName(name); err == nil {
+			t.Errorf("FileName(%q) = %q, want an error", name, got)
+		}
+	}
+}
+
 func TestNormalizeName(t *testing.T) {
 	for in, want := range map[string]string{
 		"security.txt":     "security.txt",
@@ -97,6 +119,9 @@ func FuzzCheckName(f *testing.F) {
 		seg, ok := strings.CutPrefix(u.Path, "/.well-known/")
 		if !ok || seg == "" || seg == "." || seg == ".." || strings.Contains(seg, "/") {
 			t.Fatalf("CheckName accepted %q, which decodes to path %q", name, u.Path)
+		}
+		if file, err := FileName(name); err != nil || file != seg {
+			t.Fatalf("FileName(%q) = %q, %v; the URL parser decodes it to %q", name, file, err, seg)
 		}
 	})
 }
