@@ -1,0 +1,217 @@
+package robots
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
+
+// Emit writes a policy as robots.txt bytes that give the policy's verdicts
+// (Evaluate) under every reading we know: RFC 9309 and Google's parser, the
+// 1996 draft (Match1996) and temoto/robotstxt. How, and why the order is
+// what it is:
+//
+//  1. Groups naming the same agent (case insensitively) are merged into one
+//     record, and agents whose merged rules, Crawl-delay and extensions are
+//     identical share a record. Each agent appears in exactly one record, so
+//     readers that merge groups (RFC 9309, temoto) and readers that take the
+//     first matching record (1996) see the same rules.
+//  2. A 1996 robot obeys the first record whose User-agent value contains
+//     its name. So a record naming "bot" must come before one naming
+//     "googlebot", or robot "bot" would obey googlebot's rules. Records are
+//     sorted so that every name comes before the names that contain it
+//     (longer names); manifest order is kept where no such constraint
+//     applies. When two shared records would each have to come first, one
+//     is split into a record per agent (single names never form a cycle,
+//     since a name that contains another is longer).
+//  3. The "*" record comes last. RFC 9309 and temoto use it only as a
+//     fallback wherever it is, but old readers that stop at the first
+//     matching record, "*" included, then still see the specific records.
+//  4. Within a record, rules are sorted by decreasing length, Allow before
+//     Disallow at equal length. A first-match reader (1996) then meets the
+//     longest matching rule first, which is the rule a longest-match reader
+//     (RFC 9309, temoto) picks; at equal length, Allow, which RFC 9309
+//     prefers and temoto picks as the first of a tie.
+//  5. Paths are written in Canonical form. A '~' is also written as %7E in
+//     every combination (up to 3 tildes a path: /~mak and /%7Emak), because
+//     URLs often arrive with ~ escaped and Google and temoto compare escapes
+//     literally; the 1996 draft decodes both spellings to the same path.
+//     Spellings of one rule differ only by escaped tildes, so a URL matches
+//     exactly one spelling under Google and temoto, and the longer rule
+//     stays longer in every spelling: the verdict is the same.
+//  6. A record with no rules gets "Disallow:" (the 1996 draft's way to allow
+//     everything, and required by its grammar) followed by "Allow: /":
+//     temoto/robotstxt ignores an empty Disallow and would otherwise fuse
+//     the record with the agents of the next one.
+//  7. Sitemap, Mobile-agent-server (least to most specific path, since seed
+//     002 says later lines override earlier ones) and Host lines come after
+//     all records.
+//
+// What is guaranteed, for wildcard-free policies: every listed agent, every
+// unlisted agent whose name is not a substring of a listed name, and URLs in
+// RFC 3986 normal form (unreserved characters not escaped, hex in upper
+// case) except that '~' may be escaped as %7E. Not guaranteed:
+//
+//   - An unlisted robot whose name is a substring of a listed name (robot
+//     "crawler", listed "webcrawler") obeys that record under the 1996 draft
+//     but "*" under RFC 9309; only a record per such substring could protect
+//     it. Real temoto/robotstxt also picks a group by prefix, so unlisted
+//     "googlebot-news" reads the "googlebot" record there.
+//   - '*' and '$' are literal to a 1996 reader, an escaped reserved
+//     character (%3F) equals the character (?) to it, and Google reads
+//     "Allow: /d/index.html" as also allowing /d/. Portability reports each.
+func Emit(p Policy) ([]byte, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	records := plan(p)
+	for i, r := range records {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for _, a := range r.agents {
+			b.WriteString("User-agent: " + a + "\n")
+		}
+		lines := r.cfg.ruleLines()
+		if len(lines) == 0 {
+			b.WriteString("Disallow:\nAllow: /\n")
+		}
+		for _, l := range lines {
+			b.WriteString(l + "\n")
+		}
+		if r.cfg.crawlDelay != "" {
+			b.WriteString("Crawl-delay: " + r.cfg.crawlDelay + "\n")
+		}
+		for _, e := range r.cfg.extensions {
+			b.WriteString(e.Field + ": " + e.Value + "\n")
+		}
+	}
+	tail := len(p.Sitemaps) > 0 || len(p.MobileAgents) > 0 || p.Host != ""
+	if tail && b.Len() > 0 {
+		b.WriteByte('\n')
+	}
+	for _, s := range p.Sitemaps {
+		b.WriteString("Sitemap: " + s + "\n")
+	}
+	for _, m := range sortedMobileAgents(p.MobileAgents) {
+		b.WriteString("Mobile-agent-server: " + Canonical(m.Path) + " " + m.Server + "\n")
+	}
+	if p.Host != "" {
+		b.WriteString("Host: " + p.Host + "\n")
+	}
+	return b.Bytes(), nil
+}
+
+// sortedMobileAgents orders Mobile-agent-server lines from least to most
+// specific: a path before the paths it is a prefix of, shorter first,
+// manifest order among equals.
+func sortedMobileAgents(ms []MobileAgent) []MobileAgent {
+	out := slices.Clone(ms)
+	slices.SortStableFunc(out, func(a, b MobileAgent) int {
+		return len(Canonical(a.Path)) - len(Canonical(b.Path))
+	})
+	return out
+}
+
+// config is everything one agent's record says.
+type config struct {
+	rules      []PathRule // canonical, no duplicates, no empty paths
+	crawlDelay string
+	extensions []Extension
+}
+
+func (c *config) key() string {
+	var b strings.Builder
+	for _, r := range c.rules {
+		if r.Allow {
+			b.WriteString("A")
+		} else {
+			b.WriteString("D")
+		}
+		b.WriteString(r.Path + "\n")
+	}
+	b.WriteString("\x00" + c.crawlDelay + "\x00")
+	for _, e := range c.extensions {
+		b.WriteString(e.Field + "\x00" + e.Value + "\n")
+	}
+	return b.String()
+}
+
+// maxTildes is the most '~' a path may have for Emit to write every
+// spelling of it with %7E (2^maxTildes lines).
+const maxTildes = 3
+
+// ruleLines returns the record's Allow and Disallow lines, every spelling
+// included, longest first, Allow before Disallow at equal length, then by
+// text so the output is deterministic.
+func (c *config) ruleLines() []string {
+	type line struct {
+		allow bool
+		path  string
+	}
+	var ls []line
+	seen := map[line]bool{}
+	for _, r := range c.rules {
+		for _, v := range spellings(r.Path) {
+			l := line{r.Allow, v}
+			if !seen[l] {
+				seen[l] = true
+				ls = append(ls, l)
+			}
+		}
+	}
+	slices.SortFunc(ls, func(a, b line) int {
+		if len(a.path) != len(b.path) {
+			return len(b.path) - len(a.path)
+		}
+		if a.allow != b.allow {
+			if a.allow {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		if l.allow {
+			out[i] = "Allow: " + l.path
+		} else {
+			out[i] = "Disallow: " + l.path
+		}
+	}
+	return out
+}
+
+// spellings returns a canonical path and, when it has up to maxTildes '~',
+// every spelling with some of them written %7E; with more, the path and its
+// spelling with all of them escaped.
+func spellings(p string) []string {
+	n := strings.Count(p, "~")
+	if n == 0 {
+		return []string{p}
+	}
+	if n > maxTildes {
+		return []string{p, strings.ReplaceAll(p, "~", "%7E")}
+	}
+	out := make([]string, 0, 1<<n)
+	for mask := 0; mask < 1<<n; mask++ {
+		var b strings.Builder
+		k := 0
+		for i := 0; i < len(p); i++ {
+			if p[i] != '~' {
+				b.WriteByte(p[i])
+				continue
+			}
+			if mask&(1<<k) != 0 {
+				b.WriteString("%7E")
+			} else {
+				b.WriteByte('~')
+			}
+			k++
+		}
+		out = append(out, b.String())
+	}
+	return out
+}

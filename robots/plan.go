@@ -1,0 +1,161 @@
+package robots
+
+import (
+	"strings"
+)
+
+// record is one group of the emitted file.
+type record struct {
+	agents []string
+	cfg    *config
+	// rank orders records where no substring constraint does: the
+	// manifest position of the first agent, then the position inside a
+	// split record.
+	rank [2]int
+}
+
+// plan turns a policy into the records Emit writes, in order (see Emit).
+func plan(p Policy) []record {
+	type agent struct {
+		name   string
+		cfg    config
+		rules  map[PathRule]bool
+		exts   map[Extension]bool
+		star   bool
+		origin int
+	}
+	var agents []*agent
+	byName := map[string]*agent{}
+	for _, g := range p.Groups {
+		for _, name := range g.Agents {
+			k := strings.ToLower(name)
+			a := byName[k]
+			if a == nil {
+				a = &agent{name: name, rules: map[PathRule]bool{}, exts: map[Extension]bool{},
+					star: name == "*", origin: len(agents)}
+				byName[k] = a
+				agents = append(agents, a)
+			}
+			for _, r := range g.Rules {
+				cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
+				if cr.Path != "" && !a.rules[cr] {
+					a.rules[cr] = true
+					a.cfg.rules = append(a.cfg.rules, cr)
+				}
+			}
+			if a.cfg.crawlDelay == "" {
+				a.cfg.crawlDelay = g.CrawlDelay
+			}
+			for _, e := range g.Extensions {
+				if !a.exts[e] {
+					a.exts[e] = true
+					a.cfg.extensions = append(a.cfg.extensions, e)
+				}
+			}
+		}
+	}
+
+	// Agents with the same configuration share a record.
+	var recs []record
+	var star *record
+	byKey := map[string]int{}
+	for _, a := range agents {
+		if a.star {
+			star = &record{agents: []string{"*"}, cfg: &a.cfg}
+			continue
+		}
+		k := a.cfg.key()
+		if i, ok := byKey[k]; ok {
+			recs[i].agents = append(recs[i].agents, a.name)
+			continue
+		}
+		byKey[k] = len(recs)
+		recs = append(recs, record{agents: []string{a.name}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
+	}
+	out := orderRecords(recs)
+	if star != nil {
+		out = append(out, *star)
+	}
+	return out
+}
+
+// contains reports whether agent name a is a strict substring of b, case
+// insensitively: a 1996 robot named a would obey b's record if it came
+// first.
+func contains(b, a string) bool {
+	return len(a) < len(b) && strings.Contains(strings.ToLower(b), strings.ToLower(a))
+}
+
+// orderRecords sorts records so that a record naming a comes before every
+// other record naming a name that contains a; among records free to go,
+// the lowest rank goes first. When no record is free (shared records that
+// must each precede the other) the first shared one is split.
+func orderRecords(recs []record) []record {
+	for {
+		out, stuck := topo(recs)
+		if stuck < 0 {
+			return out
+		}
+		r := recs[stuck]
+		split := make([]record, len(r.agents))
+		for i, a := range r.agents {
+			split[i] = record{agents: []string{a}, cfg: r.cfg, rank: [2]int{r.rank[0], r.rank[1] + i}}
+		}
+		recs = append(append(append([]record{}, recs[:stuck]...), split...), recs[stuck+1:]...)
+	}
+}
+
+// topo returns the records in order, or the index of a shared record to
+// split when the constraints form a cycle.
+func topo(recs []record) (out []record, stuck int) {
+	n := len(recs)
+	succ := make([][]int, n)
+	indeg := make([]int, n)
+	for i := range recs {
+		for j := range recs {
+			if i == j || !precedes(recs[i], recs[j]) {
+				continue
+			}
+			succ[i] = append(succ[i], j)
+			indeg[j]++
+		}
+	}
+	done := make([]bool, n)
+	for len(out) < n {
+		next := -1
+		for i := range recs {
+			if !done[i] && indeg[i] == 0 && (next < 0 || less(recs[i].rank, recs[next].rank)) {
+				next = i
+			}
+		}
+		if next < 0 {
+			for i := range recs {
+				if !done[i] && len(recs[i].agents) > 1 {
+					return nil, i
+				}
+			}
+			panic("robots: cycle among single-agent records")
+		}
+		done[next] = true
+		out = append(out, recs[next])
+		for _, j := range succ[next] {
+			indeg[j]--
+		}
+	}
+	return out, -1
+}
+
+func precedes(r, s record) bool {
+	for _, a := range r.agents {
+		for _, b := range s.agents {
+			if contains(b, a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func less(a, b [2]int) bool {
+	return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+}

@@ -1,0 +1,179 @@
+package robots
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Policy is what a manifest says about crawlers. It means RFC 9309.
+type Policy struct {
+	Groups       []PolicyGroup
+	Sitemaps     []string      // absolute URLs
+	MobileAgents []MobileAgent // seed 002 Mobile-agent-server lines
+	Host         string        // a Host line; none when empty
+}
+
+// PolicyGroup is one entry of the manifest's agents list.
+type PolicyGroup struct {
+	Agents []string   // product tokens, or "*"
+	Rules  []PathRule // no rules: everything allowed
+	// CrawlDelay is written as given ("10", "0.5"); empty for none.
+	CrawlDelay string
+	Extensions []Extension // other lines of the group, in order
+}
+
+// PathRule is an Allow or Disallow rule. An empty Path is no rule.
+type PathRule struct {
+	Allow bool
+	Path  string
+}
+
+// Extension is a group line that is none of the above, such as Clean-param.
+type Extension struct {
+	Field, Value string
+}
+
+// MobileAgent is a Mobile-agent-server line (seed 002): Server ("none" or a
+// URL such as atp://host:port) serves mobile robots for Path.
+type MobileAgent struct {
+	Path, Server string
+}
+
+// PolicyError is a value Emit cannot write.
+type PolicyError struct {
+	Field string // e.g. groups[1].rules[0].path
+	Value string
+	Msg   string
+}
+
+func (e *PolicyError) Error() string {
+	return fmt.Sprintf("%s: %q: %s", e.Field, e.Value, e.Msg)
+}
+
+// Evaluate answers for a policy itself, without writing it: RFC 9309 over
+// canonical paths. The agent's product token selects the groups naming it
+// (merged), else the "*" groups; the URL's path and each rule path are put
+// in Canonical form (so /%7Emak and /~mak are one path, as RFC 9309 section
+// 2.2.2 decodes escaped unreserved characters); the longest matching rule
+// decides, Allow winning a tie; '*' and '$' are wildcards; /robots.txt is
+// always allowed. Verdict.Line is 0: a policy has no lines.
+func (p Policy) Evaluate(agent, url string) Verdict {
+	path := Canonical(PathOf(url))
+	if isRobotsTxt(path) {
+		return Verdict{Allowed: true}
+	}
+	token := ProductToken(agent)
+	var groups []*PolicyGroup
+	for _, wantStar := range []bool{false, true} {
+		for i := range p.Groups {
+			for _, a := range p.Groups[i].Agents {
+				if wantStar && a == "*" || !wantStar && token != "" && strings.EqualFold(a, token) {
+					groups = append(groups, &p.Groups[i])
+					break
+				}
+			}
+		}
+		if groups != nil {
+			break
+		}
+	}
+	var m matcher
+	var best *PathRule
+	bestLen := -1
+	for _, g := range groups {
+		for i := range g.Rules {
+			r := &g.Rules[i]
+			cp := Canonical(r.Path)
+			if cp == "" || !m.match(path, cp) {
+				continue
+			}
+			if len(cp) > bestLen || len(cp) == bestLen && r.Allow && !best.Allow {
+				best, bestLen = r, len(cp)
+			}
+		}
+	}
+	if best == nil {
+		return Verdict{Allowed: true}
+	}
+	rule := "Disallow: " + Canonical(best.Path)
+	if best.Allow {
+		rule = "Allow: " + Canonical(best.Path)
+	}
+	return Verdict{Allowed: best.Allow, Rule: rule}
+}
+
+// check reports the first value Emit cannot write: agent names that are
+// not product tokens, rule paths that start with neither '/' nor '*', and
+// any value that could break a line or start a comment.
+func (p Policy) check() error {
+	bad := func(field, value, msg string) error {
+		return &PolicyError{Field: field, Value: value, Msg: strings.TrimSuffix(msg, "; ")}
+	}
+	for gi, g := range p.Groups {
+		if len(g.Agents) == 0 {
+			return bad(fmt.Sprintf("groups[%d].agents", gi), "", "a group needs at least one agent")
+		}
+		for ai, a := range g.Agents {
+			if a != "*" && !IsProductToken(a) {
+				return bad(fmt.Sprintf("groups[%d].agents[%d]", gi, ai), a, "is not a product token ([A-Za-z_-]+) or *")
+			}
+		}
+		for ri, r := range g.Rules {
+			f := fmt.Sprintf("groups[%d].rules[%d].path", gi, ri)
+			if err := lineSafe(r.Path); err != "" {
+				return bad(f, r.Path, err)
+			}
+			if r.Path != "" && r.Path[0] != '/' && r.Path[0] != '*' {
+				return bad(f, r.Path, "a rule path starts with / or *")
+			}
+		}
+		if err := lineSafe(g.CrawlDelay); err != "" {
+			return bad(fmt.Sprintf("groups[%d].crawl_delay", gi), g.CrawlDelay, err)
+		}
+		for ei, e := range g.Extensions {
+			f := fmt.Sprintf("groups[%d].extensions[%d]", gi, ei)
+			if e.Field == "" || strings.ContainsAny(e.Field, ": \t") || lineSafe(e.Field) != "" {
+				return bad(f+".field", e.Field, "a field name is one word without ':'")
+			}
+			if k, _ := keyKind(e.Field); k != KindExtension {
+				return bad(f+".field", e.Field, "crawlers read this field as "+k.String())
+			}
+			if err := lineSafe(e.Value); err != "" {
+				return bad(f+".value", e.Value, err)
+			}
+		}
+	}
+	for i, s := range p.Sitemaps {
+		if err := lineSafe(s); err != "" || s == "" {
+			return bad(fmt.Sprintf("sitemaps[%d]", i), s, err+"a sitemap is a URL")
+		}
+	}
+	for i, m := range p.MobileAgents {
+		f := fmt.Sprintf("mobile_agents[%d]", i)
+		if err := lineSafe(m.Path); err != "" || !strings.HasPrefix(m.Path, "/") || strings.ContainsAny(m.Path, " \t") {
+			return bad(f+".path", m.Path, err+"a path starts with / and has no spaces")
+		}
+		if err := lineSafe(m.Server); err != "" || m.Server == "" || strings.ContainsAny(m.Server, " \t") {
+			return bad(f+".server", m.Server, err+"a server is a URL or none")
+		}
+	}
+	if err := lineSafe(p.Host); err != "" {
+		return bad("host", p.Host, err)
+	}
+	return nil
+}
+
+// lineSafe says why s cannot be written inside a robots.txt line, or "".
+func lineSafe(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n' || c == '\r':
+			return "a line break would start a new line; "
+		case c == '#':
+			return "'#' would start a comment; "
+		case c < ' ' || c == 0x7f:
+			return "control characters are not allowed; "
+		}
+	}
+	return ""
+}
