@@ -49,12 +49,14 @@ const expiresSoon = 30 * 24 * time.Hour
 //
 //   - contact: at least one (RFC 9116 section 2.5.3); each a mailto:, tel:
 //     or https: URI.
-//   - expires: required (section 2.5.5), a timestamp or a duration (see
+//   - expires: required (section 2.5.5; the model holds one value, so
+//     "exactly one" is the schema's job), a timestamp or a duration (see
 //     ResolveExpires); in the past, or equal to now, is an error; more
 //     than a year after now is a warning (section 2.5.5 recommends less
 //     than a year); less than 30 days after now is a warning.
 //   - encryption, acknowledgments, canonical, policy, hiring: absolute URIs
-//     of any scheme (dns:, openpgp4fpr: ...).
+//     of any scheme (dns:, openpgp4fpr: ...). A relative reference is an
+//     error; a caller that allows them resolves them against site.url first.
 //   - csaf: https: URIs.
 //   - every web URI (http: or https:) must use https and name a host
 //     (RFC 9116 section 2.5 for each field).
