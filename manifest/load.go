@@ -25,6 +25,10 @@ import (
 type Doc[T any] struct {
 	Value *T
 	Pos   *Positions
+	// Raw is the JSON-shaped instance the value was decoded from, after
+	// the environment was applied: checks that treat every string alike
+	// walk it.
+	Raw any
 	// Env is the environment applied, if any.
 	Env string
 }
@@ -90,6 +94,7 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 		doc.Pos = c.pos
 	}
 
+	doc.Raw = inst
 	raw, err3 := json.Marshal(inst)
 	if err3 == nil {
 		doc.Value = new(T)

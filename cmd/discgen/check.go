@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/discgen/discgen/build"
+	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/robots"
+)
+
+// verdictLine is one agent and URL's answer under both readings.
+type verdictLine struct {
+	Verdict string      `json:"verdict"`
+	Agent   string      `json:"agent"`
+	URL     string      `json:"url"`
+	RFC9309 verdictJSON `json:"rfc9309"`
+	Draft   verdictJSON `json:"draft1996"`
+	Differs bool        `json:"readings_differ"`
+}
+
+type verdictJSON struct {
+	Allowed bool   `json:"allowed"`
+	Rule    string `json:"rule,omitempty"`
+	Line    int    `json:"line,omitempty"`
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) error {
+	var file, env, robotsFile, format string
+	var agents []string
+	fs := newFlags("check", checkUsage, stdout)
+	fs.StringVarP(&file, "file", "f", "", "")
+	fs.StringVar(&env, "env", "", "")
+	fs.StringVar(&robotsFile, "robots", "", "")
+	fs.StringArrayVarP(&agents, "agent", "a", nil, "")
+	fs.StringVar(&format, "format", "text", "")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOK(err)
+	}
+	switch {
+	case (file == "") == (robotsFile == ""):
+		return usagef("check: give exactly one of -f and --robots")
+	case len(agents) == 0:
+		return usagef("check: give at least one --agent")
+	case fs.NArg() == 0:
+		return usagef("check: give at least one URL")
+	}
+	if err := checkFormat(format, "text", "json"); err != nil {
+		return err
+	}
+	data, err := robotsBytes(file, env, robotsFile, stderr)
+	if err != nil {
+		return err
+	}
+	f := robots.Parse(data)
+	var lines []verdictLine
+	for _, a := range agents {
+		for _, u := range fs.Args() {
+			r, d := f.Match(a, u), f.Match1996(a, u)
+			lines = append(lines, verdictLine{
+				Verdict: verdictWord(r.Allowed), Agent: a, URL: u,
+				RFC9309: verdictJSON{r.Allowed, r.Rule, r.Line},
+				Draft:   verdictJSON{d.Allowed, d.Rule, d.Line},
+				Differs: r.Allowed != d.Allowed,
+			})
+		}
+	}
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(lines)
+	}
+	for _, l := range lines {
+		fmt.Fprintf(stdout, "%s %s %s %s", l.Verdict, l.Agent, l.URL, ruleText(l.RFC9309))
+		if l.Differs {
+			fmt.Fprintf(stdout, "; the 1996 draft reads %s, %s", verdictWord(l.Draft.Allowed), ruleText(l.Draft))
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
+}
+
+func verdictWord(allowed bool) string {
+	if allowed {
+		return "ALLOWED"
+	}
+	return "DISALLOWED"
+}
+
+func ruleText(v verdictJSON) string {
+	if v.Rule == "" {
+		return "(no rule matches)"
+	}
+	return fmt.Sprintf("(line %d: %s)", v.Line, v.Rule)
+}
+
+// robotsBytes reads the robots.txt to check: a file, or what the manifest
+// builds.
+func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error) {
+	if robotsFile != "" {
+		return output.ReadFileLimited(robotsFile, output.MaxManifestSize)
+	}
+	res := build.Run(build.Options{Manifest: file, Env: env, Now: time.Now().UTC()})
+	printDiags(stderr, "text", res.Diags.Errors())
+	if res.Site == nil {
+		return nil, failed
+	}
+	e, ok := res.Site.Tree["robots.txt"]
+	if !ok {
+		return nil, errors.New(file + ": the manifest defines no robots.txt (no agents)")
+	}
+	return e.Data, nil
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+)
+
+// printDiags writes diagnostics in the chosen format: text (the diag
+// grammar), json (one document), or github (workflow commands, which
+// GitHub Actions shows as annotations at file and line).
+func printDiags(w io.Writer, format string, list diag.List) {
+	switch format {
+	case "json":
+		type item struct {
+			File     string `json:"file"`
+			Line     int    `json:"line,omitempty"`
+			Column   int    `json:"column,omitempty"`
+			Severity string `json:"severity"`
+			Path     string `json:"path,omitempty"`
+			Code     string `json:"code,omitempty"`
+			Message  string `json:"message"`
+		}
+		out := struct {
+			Valid       bool   `json:"valid"`
+			Diagnostics []item `json:"diagnostics"`
+		}{Valid: !list.HasErrors(), Diagnostics: []item{}}
+		for _, d := range list {
+			out.Diagnostics = append(out.Diagnostics, item{d.File, d.Line, d.Col, d.Severity.String(), d.Path, d.Code, d.Message})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(out)
+	case "github":
+		for _, d := range list {
+			props := []string{"file=" + ghProp(d.File)}
+			if d.Line > 0 {
+				props = append(props, fmt.Sprintf("line=%d", d.Line), fmt.Sprintf("col=%d", d.Col))
+			}
+			props = append(props, "title=discgen")
+			msg := d.Message
+			if d.Path != "" {
+				msg = d.Path + ": " + msg
+			}
+			fmt.Fprintf(w, "::%s %s::%s\n", d.Severity, strings.Join(props, ","), ghData(msg))
+		}
+	default:
+		for _, d := range list {
+			fmt.Fprintln(w, d.String())
+		}
+	}
+}
+
+// ghData and ghProp escape workflow command text as the runner expects.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func checkFormat(f string, allowed ...string) error {
+	for _, a := range allowed {
+		if f == a {
+			return nil
+		}
+	}
+	return usagef("--format %q: use %s", f, strings.Join(allowed, ", "))
+}

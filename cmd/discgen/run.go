@@ -1,0 +1,169 @@
+package main
+
+// Messages. discgen writes to stderr in one grammar:
+//
+//	FILE:LINE:COL: PATH: MESSAGE           a diagnostic (see package diag)
+//	discgen: error: MESSAGE                 anything else that fails
+//	discgen: hint: WHAT TO DO NEXT          optional, after an error
+//
+// lowercase, no final period. Results (verdicts, diffs, the schema) go to
+// stdout. Exit status: 0 success; 1 invalid manifest or checked file,
+// failed expectation, stale output; 2 usage error.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// usageError is a mistake on the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// failed means the command has already reported why it fails: exit 1.
+var failed = errors.New("failed")
+
+// hintError is an error with a hint line.
+type hintError struct {
+	err   error
+	hints []string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+
+func exitCode(err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	err := dispatch(args, stdout, stderr)
+	report(stderr, err)
+	return err
+}
+
+// report prints a command's error in the message grammar.
+func report(stderr io.Writer, err error) {
+	var ue *usageError
+	var he *hintError
+	switch {
+	case err == nil || err == failed:
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "discgen: error: %s\n", ue.msg)
+		fmt.Fprintf(stderr, "discgen: hint: run 'discgen -h' for usage\n")
+	case errors.As(err, &he):
+		fmt.Fprintf(stderr, "discgen: error: %v\n", he.err)
+		for _, h := range he.hints {
+			fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
+		}
+	default:
+		fmt.Fprintf(stderr, "discgen: error: %v\n", err)
+	}
+}
+
+type command struct {
+	usage string
+	run   func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"build":    {buildUsage, runBuild},
+		"validate": {validateUsage, runValidate},
+		"check":    {checkUsage, runCheck},
+		"schema":   {schemaUsage, runSchema},
+		"init":     {initUsage, runInit},
+	}
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return &usageError{"no command given"}
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				fmt.Fprint(stdout, c.usage)
+				return nil
+			}
+		}
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "--version", "version":
+		fmt.Fprintln(stdout, "discgen", version())
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		return usagef("unknown command %q", args[0])
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+// newFlags makes a flag set that prints the command's usage for -h and
+// leaves error reporting to report.
+func newFlags(name, usageText string, stdout io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() { fmt.Fprint(stdout, usageText) }
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args; -h prints the usage and ends the command.
+var errHelp = errors.New("help shown")
+
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fs.Usage()
+			return errHelp
+		}
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	return nil
+}
+
+// parseNow reads --now: RFC 3339, a date (midnight UTC) or a Unix time;
+// without it, SOURCE_DATE_EPOCH, then the clock.
+func parseNow(s string) (time.Time, error) {
+	if s == "" {
+		if env := os.Getenv("SOURCE_DATE_EPOCH"); env != "" {
+			n, err := strconv.ParseInt(env, 10, 64)
+			if err != nil {
+				return time.Time{}, usagef("SOURCE_DATE_EPOCH=%q is not a Unix time in seconds", env)
+			}
+			return time.Unix(n, 0).UTC(), nil
+		}
+		return time.Now().UTC(), nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	if n, err := strconv.ParseInt(strings.TrimPrefix(s, "@"), 10, 64); err == nil {
+		return time.Unix(n, 0).UTC(), nil
+	}
+	return time.Time{}, usagef("--now %q: use RFC 3339 (2026-01-02T15:04:05Z), a date (2026-01-02) or @UNIXSECONDS", s)
+}

@@ -1,0 +1,219 @@
+// Package generate renders validated manifests into in-memory output trees:
+// robots.txt, each authority's autodisc/ directory with its index.txt,
+// data.txt and .well-known/. It writes nothing to disk.
+//
+// Rendering works per authority unit. Site renders the site manifest and
+// its inline delegatees into the tree of the output directory; Tenant
+// renders one tenant manifest into the tree of that tenant's own
+// directory. Output bytes depend only on the manifest, the source files it
+// names and Options.Now: lists keep manifest order where the order has a
+// meaning (icons, feeds, rules after the portable ordering) and are sorted
+// otherwise (index.txt, x- files).
+package generate
+
+import (
+	"errors"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/tree"
+	"github.com/discgen/discgen/validate"
+	"github.com/discgen/discgen/wellknown"
+)
+
+// Options carries what rendering needs besides the manifest.
+type Options struct {
+	// Now resolves security.txt durations such as "180d".
+	Now time.Time
+	// Dir is the directory that source paths are relative to: the
+	// manifest's own directory.
+	Dir string
+	// RobotsSymlink makes autodisc/robots.txt a symbolic link to
+	// /robots.txt instead of a copy of its bytes.
+	RobotsSymlink bool
+}
+
+// Site renders a validated site manifest and its inline delegatees.
+func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) {
+	var errs diag.List
+	m := doc.Value
+	t := tree.Tree{}
+	base, err := url.Parse(m.Site.URL)
+	if err != nil {
+		errs.Errorf(doc.Pos.Of("site.url"), "site.url", "%v", err)
+		return nil, errs
+	}
+
+	robotsTxt, rerrs := siteRobots(doc)
+	errs.Append(rerrs)
+	if robotsTxt != nil {
+		put(t, "robots.txt", robotsTxt, &errs)
+	}
+	root := &autodiscDir{space: pathspace.Root, base: base, body: &manifest.Delegatee{
+		Description: m.Site.Description,
+		Icons:       m.Icons,
+		Feeds:       m.Feeds,
+		Delegations: m.Delegations,
+		Files:       m.Files,
+	}, robots: robotsTxt, robotsLink: opt.RobotsSymlink}
+	if err := root.render(t); err != nil {
+		errs.Errorf(diag.Pos{File: doc.Pos.File}, "", "%v", err)
+	}
+	errs.Append(inlines(t, doc.Pos, "delegations", pathspace.Root, base, m.Delegations))
+
+	data, err := dataTxt(m)
+	if err != nil {
+		errs.Errorf(doc.Pos.Of("datasets"), "datasets", "%v", err)
+	} else if data != nil {
+		put(t, "data.txt", data, &errs)
+	}
+	if m.WellKnown != nil {
+		errs.Append(wellKnownFiles(t, doc.Pos, m, opt))
+	}
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	return t, errs
+}
+
+func put(t tree.Tree, p string, data []byte, errs *diag.List) {
+	if err := t.Put(p, data); err != nil {
+		errs.Errorf(diag.Pos{}, "", "%v", err)
+	}
+}
+
+// inlines renders the inline delegatees of a list of delegations, at any
+// depth, each into the directory that serves its space.
+func inlines(t tree.Tree, pos *manifest.Positions, path string, base pathspace.Space, site *url.URL, dels []manifest.Delegation) diag.List {
+	var errs diag.List
+	for i, d := range dels {
+		if d.Inline == nil {
+			continue
+		}
+		dp := manifest.Index(path, i)
+		space, err := pathspace.Parse(base, d.Path)
+		if err != nil {
+			errs.Errorf(pos.Of(manifest.Key(dp, "path")), manifest.Key(dp, "path"), "%v", err)
+			continue
+		}
+		a, err := delegateeDir(space, site, d.Inline, dirOf(space))
+		if err == nil {
+			err = a.render(t)
+		}
+		if err != nil {
+			errs.Errorf(pos.Of(dp), dp, "%v", err)
+			continue
+		}
+		errs.Append(inlines(t, pos, manifest.Key(manifest.Key(dp, "inline"), "delegations"), space, site, d.Inline.Delegations))
+	}
+	return errs
+}
+
+// delegateeDir prepares a delegatee's autodisc directory; relative URIs
+// resolve against the URL of its space.
+func delegateeDir(space pathspace.Space, site *url.URL, body *manifest.Delegatee, dir string) (*autodiscDir, error) {
+	base, err := url.Parse(site.Scheme + "://" + site.Host + space.String())
+	if err != nil {
+		return nil, err
+	}
+	a := &autodiscDir{dir: dir, space: space, base: base, body: body}
+	if len(body.Agents) > 0 {
+		r, err := emitRobots(body.Agents, nil, nil, "")
+		if err != nil {
+			return nil, err
+		}
+		a.robots = r
+	}
+	return a, nil
+}
+
+// Tenant renders a validated tenant manifest whose space is space into a
+// tree rooted at the tenant's own directory (it holds autodisc/ and,
+// for inline delegatees, their directories below it).
+func Tenant(doc *manifest.Doc[manifest.Tenant], space pathspace.Space, site *url.URL) (tree.Tree, diag.List) {
+	var errs diag.List
+	t := tree.Tree{}
+	a, err := delegateeDir(space, site, &doc.Value.Delegatee, "")
+	if err == nil {
+		err = a.render(t)
+	}
+	if err != nil {
+		errs.Errorf(diag.Pos{File: doc.Pos.File}, "", "%v", err)
+		return nil, errs
+	}
+	// Inline delegatees of a tenant render below the tenant's directory,
+	// at their path relative to the tenant's space.
+	sub := tree.Tree{}
+	errs.Append(inlines(sub, doc.Pos, "delegations", space, site, doc.Value.Delegations))
+	prefix := dirOf(space) + "/"
+	for p, e := range sub {
+		if len(p) > len(prefix) && p[:len(prefix)] == prefix {
+			t[p[len(prefix):]] = e
+		}
+	}
+	if errs.HasErrors() {
+		return nil, errs
+	}
+	return t, errs
+}
+
+// wellKnownFiles renders security.txt and the other well-known files.
+func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options) diag.List {
+	var errs diag.List
+	wk := m.WellKnown
+	if s := wk.SecurityTxt; s != nil {
+		data, err := wellknown.RenderSecurityTxt(validate.SecurityTxt(s), opt.Now, wellknown.DefaultCanonical(m.Site.URL))
+		if err != nil {
+			errs.Errorf(pos.Of("well_known.security_txt"), "well_known.security_txt", "%v", err)
+		} else {
+			put(t, ".well-known/security.txt", data, &errs)
+		}
+	}
+	for i, f := range wk.Files {
+		fp := manifest.Index("well_known.files", i)
+		var data []byte
+		if f.Content != nil {
+			data = []byte(*f.Content)
+		} else {
+			src := f.Source
+			if !filepath.IsAbs(src) {
+				src = filepath.Join(opt.Dir, filepath.FromSlash(src))
+			}
+			var err error
+			data, err = output.ReadFileLimited(src, output.MaxSourceSize)
+			if err != nil {
+				var tooLarge *output.TooLargeError
+				if errors.As(err, &tooLarge) {
+					errs.Errorf(pos.Of(manifest.Key(fp, "source")), manifest.Key(fp, "source"), "%q is larger than the limit of %d bytes", f.Source, output.MaxSourceSize)
+				} else {
+					errs.Errorf(pos.Of(manifest.Key(fp, "source")), manifest.Key(fp, "source"), "cannot read %q: %v", f.Source, unwrapPath(err))
+				}
+				continue
+			}
+		}
+		name, err := wellknown.FileName(f.Name)
+		if err != nil {
+			errs.Errorf(pos.Of(manifest.Key(fp, "name")), manifest.Key(fp, "name"), "%v", err)
+			continue
+		}
+		put(t, ".well-known/"+name, data, &errs)
+	}
+	return errs
+}
+
+// unwrapPath drops the host path from an *fs.PathError: the manifest
+// already names the file.
+func unwrapPath(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}

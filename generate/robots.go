@@ -1,0 +1,102 @@
+package generate
+
+import (
+	"fmt"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/robots"
+)
+
+// policy turns manifest groups into the robots policy they mean.
+func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) robots.Policy {
+	p := robots.Policy{Sitemaps: sitemaps, Host: host}
+	for _, g := range groups {
+		pg := robots.PolicyGroup{Agents: g.Names}
+		for _, a := range g.Allow {
+			pg.Rules = append(pg.Rules, robots.PathRule{Allow: true, Path: a})
+		}
+		for _, d := range g.Disallow {
+			pg.Rules = append(pg.Rules, robots.PathRule{Path: d})
+		}
+		if g.CrawlDelay != nil {
+			pg.CrawlDelay = g.CrawlDelay.String()
+		}
+		for _, e := range g.Extensions {
+			pg.Extensions = append(pg.Extensions, robots.Extension{Field: e.Field, Value: e.Value})
+		}
+		p.Groups = append(p.Groups, pg)
+	}
+	for _, m := range mas {
+		p.MobileAgents = append(p.MobileAgents, robots.MobileAgent{Path: m.Path, Server: m.Server})
+	}
+	return p
+}
+
+func emitRobots(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) ([]byte, error) {
+	return robots.Emit(policy(groups, sitemaps, mas, host))
+}
+
+// siteRobots renders the site's /robots.txt, or nil when the manifest says
+// nothing about crawlers, and checks the manifest's expect assertions
+// against the emitted bytes under both readings.
+func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
+	var errs diag.List
+	m := doc.Value
+	if len(m.Agents) == 0 && len(m.Sitemaps) == 0 && len(m.MobileAgents) == 0 && m.Host == "" {
+		if len(m.Expect) > 0 {
+			errs.Errorf(doc.Pos.Of("expect"), "expect", "there is no robots.txt to check: the manifest has no agents")
+		}
+		return nil, errs
+	}
+	data, err := emitRobots(m.Agents, m.Sitemaps, m.MobileAgents, m.Host)
+	if err != nil {
+		errs.Errorf(doc.Pos.Of("agents"), "agents", "cannot write robots.txt: %v", err)
+		return nil, errs
+	}
+	errs.Append(checkExpect(doc, data))
+	return data, errs
+}
+
+// checkExpect evaluates every expect assertion against the emitted file
+// under the RFC 9309 reading and the 1996 draft's.
+func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
+	var errs diag.List
+	f := robots.Parse(data)
+	for i, e := range doc.Value.Expect {
+		ep := manifest.Index("expect", i)
+		for _, list := range []struct {
+			key  string
+			want bool
+			urls []string
+		}{{"allowed", true, e.Allowed}, {"disallowed", false, e.Disallowed}} {
+			for j, u := range list.urls {
+				up := manifest.Index(manifest.Key(ep, list.key), j)
+				for _, r := range []struct {
+					name string
+					v    robots.Verdict
+				}{{"RFC 9309", f.Match(e.Agent, u)}, {"the 1996 draft", f.Match1996(e.Agent, u)}} {
+					if r.v.Allowed != list.want {
+						errs.Errorf(doc.Pos.Of(up), up, "%s is %s for %s under %s, expected %s%s",
+							u, word(r.v.Allowed), e.Agent, r.name, word(list.want), decidedBy(r.v))
+					}
+				}
+			}
+		}
+	}
+	return errs
+}
+
+func word(allowed bool) string {
+	if allowed {
+		return "allowed"
+	}
+	return "disallowed"
+}
+
+func decidedBy(v robots.Verdict) string {
+	if v.Rule == "" {
+		return " (no rule matches)"
+	}
+	return fmt.Sprintf(" (robots.txt line %d: %s)", v.Line, v.Rule)
+}

@@ -1,0 +1,226 @@
+package output
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// The kill test re-executes the test binary as a child that applies one of
+// two versions of a large tree, kills it with SIGKILL at a random moment,
+// and checks that every file is exactly one version or the other.
+
+// The child reads its root, state directory and version from these.
+const (
+	killChildEnv = "DISCGEN_OUTPUT_KILL_CHILD" // the version, A or B
+	killRootEnv  = "DISCGEN_OUTPUT_KILL_ROOT"
+	killStateEnv = "DISCGEN_OUTPUT_KILL_STATE"
+)
+
+const killFiles = 3000
+
+// killPath names file i: 30 directories of 100 files.
+func killPath(i int) string { return fmt.Sprintf("d%02d/f%04d.txt", i%30, i) }
+
+// killHas reports whether version v ('A' or 'B') produces file i: A leaves
+// out i%10 == 9, B leaves out i%10 == 0, so every round adds and removes.
+func killHas(v byte, i int) bool {
+	if v == 'A' {
+		return i%10 != 9
+	}
+	return i%10 != 0
+}
+
+// killContent is file i of version v: a header naming the version, index
+// and length, a body of varied size, and the SHA-256 of both.
+func killContent(v byte, i int) []byte {
+	size := 40 + (i*7919+int(v)*104729)%6000
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "version %c file %d size %d\n", v, i, size)
+	for b.Len() < size {
+		fmt.Fprintf(&b, "%c%d.", v, b.Len()*31+i)
+	}
+	b.Truncate(size)
+	b.WriteByte('\n')
+	fmt.Fprintf(&b, "%x\n", sha256.Sum256(b.Bytes()))
+	return b.Bytes()
+}
+
+func killLink(v byte) string {
+	if v == 'A' {
+		return "../d00/f0000.txt"
+	}
+	return "../d01/f0001.txt"
+}
+
+func killTree(v byte) tree.Tree {
+	t := tree.Tree{}
+	for i := range killFiles {
+		if killHas(v, i) {
+			t[killPath(i)] = tree.Entry{Data: killContent(v, i)}
+		}
+	}
+	for j := range 5 {
+		t[fmt.Sprintf("links/l%d", j)] = tree.Entry{Link: killLink(v)}
+	}
+	return t
+}
+
+// TestKillChildProcess is the child's entry point; it does nothing unless
+// the test binary was started by TestKillLeavesOldOrNew.
+func TestKillChildProcess(t *testing.T) {
+	v := os.Getenv(killChildEnv)
+	if v == "" {
+		return
+	}
+	_, _, err := Write(os.Getenv(killRootEnv), killTree(v[0]), Options{StateDir: os.Getenv(killStateEnv)})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+// runChild applies version v in a child process, killing it after delay
+// when delay >= 0. It reports whether the child was killed before it
+// finished.
+func runChild(t *testing.T, e env, v byte, delay time.Duration) (killed bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChildProcess$")
+	cmd.Env = append(os.Environ(), killChildEnv+"="+string(v), killRootEnv+"="+e.root, killStateEnv+"="+e.state)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	if delay < 0 {
+		err = <-done
+	} else {
+		select {
+		case err = <-done:
+		case <-time.After(delay):
+			cmd.Process.Kill()
+			err = <-done
+		}
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && !exit.Exited() {
+		return true
+	}
+	if err != nil {
+		t.Fatalf("child applying %c: %v\n%s", v, err, stderr.String())
+	}
+	return false
+}
+
+// checkOldOrNew asserts that every output is exactly version A or B, that a
+// file both versions produce is present, and that nothing else but
+// temporary files exists. It returns the number of temporary files.
+func checkOldOrNew(t *testing.T, e env, round int) (temps int) {
+	t.Helper()
+	seen := map[string]bool{}
+	for i := range killFiles {
+		p := killPath(i)
+		seen[p] = true
+		got, err := os.ReadFile(e.path(p))
+		if errors.Is(err, fs.ErrNotExist) {
+			if killHas('A', i) && killHas('B', i) {
+				t.Fatalf("round %d: %s missing", round, p)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(killHas('A', i) && bytes.Equal(got, killContent('A', i))) && !(killHas('B', i) && bytes.Equal(got, killContent('B', i))) {
+			t.Fatalf("round %d: %s is neither version (%d bytes, starts %q)", round, p, len(got), got[:min(len(got), 40)])
+		}
+	}
+	for j := range 5 {
+		p := fmt.Sprintf("links/l%d", j)
+		seen[p] = true
+		if target, err := os.Readlink(e.path(p)); err != nil || target != killLink('A') && target != killLink('B') {
+			t.Fatalf("round %d: %s -> %q, %v", round, p, target, err)
+		}
+	}
+	filepath.WalkDir(e.root, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(e.root, name)
+		switch {
+		case isTempName(d.Name()):
+			temps++
+		case !seen[filepath.ToSlash(rel)]:
+			t.Fatalf("round %d: unexpected file %s", round, rel)
+		}
+		return nil
+	})
+	return temps
+}
+
+func TestKillLeavesOldOrNew(t *testing.T) {
+	if os.Getenv(killChildEnv) != "" {
+		return
+	}
+	rounds := 30
+	if testing.Short() {
+		rounds = 12
+	}
+	e := newEnv(t)
+	start := time.Now()
+	runChild(t, e, 'A', -1)
+	full := time.Since(start)
+	checkOldOrNew(t, e, 0)
+
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
+	v := byte('A')
+	var finished, midBuild, beforeWrites, tempsSeen int
+	for round := 1; round <= rounds; round++ {
+		v = 'A' + 'B' - v
+		delay := time.Duration(r.Int64N(int64(full) * 5 / 4))
+		if !runChild(t, e, v, delay) {
+			finished++
+		} else if rec, _, err := loadRecord(e.state, e.root); err != nil {
+			t.Fatalf("round %d: record after kill: %v", round, err)
+		} else if !rec.complete {
+			midBuild++
+		} else {
+			beforeWrites++
+		}
+		tempsSeen += checkOldOrNew(t, e, round)
+		// Whatever the kill left, the next build owns it all.
+		c, err := Plan(e.root, killTree('A'+'B'-v), Options{StateDir: e.state})
+		if err != nil || c.Err() != nil {
+			t.Fatalf("round %d: plan after kill: %v %v", round, err, c.Err())
+		}
+	}
+	runChild(t, e, v, -1)
+	if temps := checkOldOrNew(t, e, rounds+1); temps != 0 {
+		t.Errorf("%d temporary files left after a clean build", temps)
+	}
+	for i := range killFiles {
+		got, err := os.ReadFile(e.path(killPath(i)))
+		if killHas(v, i) && !bytes.Equal(got, killContent(v, i)) || !killHas(v, i) && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("after the clean build of %c: %s wrong (%v)", v, killPath(i), err)
+		}
+	}
+	t.Logf("%d rounds of %d files (first build %v): %d killed mid-build, %d killed before writing, %d finished first; %d temporary files seen after kills",
+		rounds, killFiles, full.Round(time.Millisecond), midBuild, beforeWrites, finished, tempsSeen)
+	if midBuild == 0 {
+		t.Error("no kill landed mid-build; the test proved nothing")
+	}
+}

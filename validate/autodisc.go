@@ -1,0 +1,127 @@
+package validate
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/discgen/discgen/manifest"
+)
+
+// MaxDescription is the length past which description.txt draws a warning
+// (seed 000 section 4.5: "SHOULD be no more than 80 characters").
+const MaxDescription = 80
+
+func (v *checker) description(p, d string) {
+	if n := utf8.RuneCountInString(d); n > MaxDescription {
+		v.warn(p, "description is %d characters; seed 000 asks for at most %d, and readers may cut it", n, MaxDescription)
+	}
+}
+
+// siteURL checks the site origin and returns it parsed, or nil.
+func (v *checker) siteURL(p, s string) *url.URL {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "":
+		v.err(p, "%q must be an absolute http(s) URL such as https://www.example.org/", s)
+	case u.Scheme != "http" && u.Scheme != "https":
+		v.err(p, "%q must use http or https", s)
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "#"):
+		v.err(p, "%q must be an origin: no user, query or fragment", s)
+	case u.Path != "" && u.Path != "/":
+		v.err(p, "%q must be an origin, with no path after the host (discovery files live at the root)", s)
+	default:
+		return u
+	}
+	return nil
+}
+
+// absURL checks an absolute http(s) URL.
+func (v *checker) absURL(p, s, what string) bool {
+	if !v.noSpace(p, s, what) {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		v.err(p, "%q: %s must be an absolute http(s) URL", s, what)
+		return false
+	}
+	return true
+}
+
+// uriRef checks a URI reference that a consumer resolves against the site
+// (an icon or a feed): a relative reference, or an absolute http(s) URL.
+func (v *checker) uriRef(p, s, what string) *url.URL {
+	if !v.noSpace(p, s, what) || !v.escapes(p, s) {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		v.err(p, "%q is not a valid URI reference", s)
+		return nil
+	}
+	if u.IsAbs() && ((u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		v.err(p, "%q: %s must be a path or an absolute http(s) URL", s, what)
+		return nil
+	}
+	return u
+}
+
+func (v *checker) icons(p string, icons []string, _ *url.URL) {
+	for i, ic := range icons {
+		v.uriRef(manifest.Index(p, i), ic, "an icon")
+	}
+}
+
+// FeedExtensions are the file name extensions common to feed formats; a
+// feed whose path ends otherwise needs a type (seed 000 section 4.6).
+var FeedExtensions = []string{".atom", ".json", ".rdf", ".rss", ".xml"}
+
+var mediaTypeRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$`)
+
+func (v *checker) feeds(p string, feeds []manifest.Feed, _ *url.URL) {
+	for i, f := range feeds {
+		fp := manifest.Index(p, i)
+		u := v.uriRef(manifest.Key(fp, "url"), f.URL, "a feed URL")
+		if f.Type != "" {
+			v.feedType(manifest.Key(fp, "type"), f.Type)
+		} else if u != nil && !hasFeedExtension(u.Path) {
+			v.err(fp, "feed %q needs a type: its path has no feed extension (%s)", f.URL, strings.Join(FeedExtensions, " "))
+		}
+	}
+}
+
+func hasFeedExtension(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	for _, e := range FeedExtensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// feedType accepts a MIME media type or a namespace URI (seed 000 4.6).
+func (v *checker) feedType(p, t string) {
+	if mediaTypeRE.MatchString(t) && !strings.Contains(t, "://") {
+		return
+	}
+	if u, err := url.Parse(t); err == nil && u.IsAbs() && !strings.ContainsAny(t, " \t[]") {
+		return
+	}
+	v.err(p, "%q is neither a media type (application/rss+xml) nor a namespace URI", t)
+}
+
+// xName is an extra autodisc file name: seed 000 section 5.1 reserves the
+// "x-" prefix for experimental and unregistered files.
+var xName = regexp.MustCompile(`^x-[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+func (v *checker) files(p string, files map[string]manifest.Lines) {
+	for name := range files {
+		if !xName.MatchString(name) {
+			v.errKey(manifest.Key(p, name), "%q: extra autodisc files must be named x-NAME (letters, digits, \".\", \"_\" and \"-\")", name)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package validate
+
+import (
+	"github.com/discgen/discgen/manifest"
+)
+
+func (v *checker) datasets(m *manifest.Site) {
+	names := map[string]string{}
+	paths := map[string]string{}
+	for i, d := range m.Datasets {
+		p := manifest.Index("datasets", i)
+		pp := manifest.Key(p, "path")
+		if d.Path == "" || d.Path[0] != '/' {
+			v.err(pp, "%q must be a URL path starting with \"/\"", d.Path)
+		} else if v.noSpace(pp, d.Path, "a path") && v.noHash(pp, d.Path, "data.txt") && v.escapes(pp, d.Path) {
+			if first, dup := paths[d.Path]; dup {
+				v.err(pp, "dataset %q is listed twice (first at %s)", d.Path, first)
+			}
+			paths[d.Path] = v.pos.Of(pp).String()
+		}
+		if d.Name != "" {
+			np := manifest.Key(p, "name")
+			if first, dup := names[d.Name]; dup {
+				v.err(np, "dataset name %q is used twice (first at %s)", d.Name, first)
+			}
+			names[d.Name] = v.pos.Of(np).String()
+		}
+		if d.Type != "" && !mediaTypeRE.MatchString(d.Type) {
+			v.err(manifest.Key(p, "type"), "%q is not a media type such as text/csv", d.Type)
+		}
+	}
+	if m.DataTxt != nil {
+		for i, d := range m.DataTxt.Disallow {
+			v.rulePath(manifest.Index("data_txt.disallow", i), d, "data.txt")
+		}
+		if len(m.Datasets) == 0 {
+			v.warn("data_txt", "data_txt is set but there are no datasets; data.txt is not written")
+		}
+	}
+}

@@ -1,0 +1,217 @@
+package validate
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
+)
+
+// The autodisc files seed 000 section 4 registers.
+const (
+	IndexTxt          = "index.txt"
+	SubdirectoriesTxt = "subdirectories.txt"
+	RobotsTxt         = "robots.txt"
+	IconsTxt          = "icons.txt"
+	DescriptionTxt    = "description.txt"
+	FeedsTxt          = "feeds.txt"
+)
+
+// FileSet is a set of autodisc file names: either the names listed, or
+// every name but those listed.
+type FileSet struct {
+	except bool
+	names  map[string]bool
+}
+
+// AllFiles is the set of every autodisc file: what the root authority has.
+func AllFiles() FileSet { return FileSet{except: true} }
+
+// Has reports whether name is in the set. subdirectories.txt always is:
+// authority for it is always delegated (seed 000 section 4.2).
+func (s FileSet) Has(name string) bool {
+	if name == SubdirectoriesTxt {
+		return true
+	}
+	return s.names[name] != s.except
+}
+
+// Grant is what a delegation with the given only or except list hands on
+// from a delegator holding parent. With only, exactly the listed files the
+// delegator holds; with except, the delegator's files minus the listed;
+// with neither, all the delegator's files.
+func Grant(parent FileSet, only, except []string) FileSet {
+	switch {
+	case len(only) > 0:
+		out := FileSet{names: map[string]bool{}}
+		for _, n := range only {
+			if parent.Has(n) {
+				out.names[n] = true
+			}
+		}
+		return out
+	case parent.except:
+		out := FileSet{except: true, names: maps.Clone(parent.names)}
+		if out.names == nil {
+			out.names = map[string]bool{}
+		}
+		for _, n := range except {
+			out.names[n] = true
+		}
+		return out
+	default:
+		out := FileSet{names: maps.Clone(parent.names)}
+		for _, n := range except {
+			delete(out.names, n)
+		}
+		return out
+	}
+}
+
+// String lists the set for messages.
+func (s FileSet) String() string {
+	names := slices.Sorted(maps.Keys(s.names))
+	if s.except {
+		if len(names) == 0 {
+			return "every file"
+		}
+		return "every file but " + strings.Join(names, ", ")
+	}
+	return strings.Join(append(names, SubdirectoriesTxt), ", ")
+}
+
+// delegatable reports whether name can appear in only or except.
+func (v *checker) delegatable(p, name string, except bool) bool {
+	switch {
+	case name == IndexTxt:
+		v.err(p, "index.txt lists each autodisc directory's own files; it is not delegated")
+	case name == SubdirectoriesTxt && except:
+		v.err(p, "subdirectories.txt is always delegated and cannot be excepted (seed 000 section 4.2)")
+	case name == SubdirectoriesTxt, name == RobotsTxt, name == IconsTxt, name == DescriptionTxt, name == FeedsTxt, xName.MatchString(name):
+		return true
+	default:
+		v.err(p, "%q is not an autodisc file (robots.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt or x-NAME)", name)
+	}
+	return false
+}
+
+// delegations checks a list of sibling delegations made by the authority
+// whose space is base and which holds the files in granted.
+func (v *checker) delegations(p string, base pathspace.Space, dels []manifest.Delegation, granted FileSet, site bool) {
+	type parsed struct {
+		space pathspace.Space
+		path  string
+	}
+	var ok []parsed
+	for i, d := range dels {
+		dp := manifest.Index(p, i)
+		pp := manifest.Key(dp, "path")
+		space, err := pathspace.Parse(base, d.Path)
+		if err != nil {
+			v.err(pp, "%v", err)
+		} else {
+			ok = append(ok, parsed{space, pp})
+		}
+		for _, l := range []struct {
+			key    string
+			names  []string
+			except bool
+		}{{"only", d.Only, false}, {"except", d.Except, true}} {
+			seen := map[string]bool{}
+			for j, n := range l.names {
+				np := manifest.Index(manifest.Key(dp, l.key), j)
+				switch {
+				case seen[n]:
+					v.err(np, "%q is listed twice", n)
+				case !v.delegatable(np, n, l.except):
+				case !granted.Has(n):
+					v.err(np, "%q cannot be delegated here: this authority holds only %s", n, granted)
+				}
+				seen[n] = true
+			}
+		}
+		if d.Tenants != "" {
+			if !site {
+				v.err(manifest.Key(dp, "tenants"), "tenants is allowed only in the site manifest")
+			} else if !doublestar.ValidatePattern(d.Tenants) {
+				v.err(manifest.Key(dp, "tenants"), "%q is not a valid glob pattern", d.Tenants)
+			}
+			if d.Inline != nil {
+				v.err(manifest.Key(dp, "inline"), "a delegation takes inline or tenants, not both")
+			}
+		}
+		if d.Inline != nil && err == nil {
+			ip := manifest.Key(dp, "inline")
+			if !space.Literal() {
+				v.err(pp, "%q has a wildcard; an inline delegatee needs a literal path (use tenants for many)", d.Path)
+			} else {
+				v.delegatee(ip, d.Inline, space, Grant(granted, d.Only, d.Except))
+			}
+		}
+	}
+	// Seed 000 section 4.2: delegating into another delegation's space is
+	// an error whatever the order; report each pair at the later one.
+	for _, c := range pathspace.CheckSet(spacesOf(ok, func(x parsed) pathspace.Space { return x.space })) {
+		a, b := ok[c.I], ok[c.J]
+		v.err(b.path, "%s overlaps %s (%s at %s)", b.space, a.space, a.path, v.pos.Of(a.path))
+	}
+}
+
+func spacesOf[T any](xs []T, f func(T) pathspace.Space) []pathspace.Space {
+	out := make([]pathspace.Space, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// delegatee checks what a delegatee defines: only files delegated to it.
+func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Space, granted FileSet) {
+	need := func(key, file string, set bool) bool {
+		if set && !granted.Has(file) {
+			v.errKey(manifest.Key(p, key), "%s is not delegated to %s (it holds %s)", file, space, granted)
+			return false
+		}
+		return set
+	}
+	if need("description", DescriptionTxt, d.Description != "") {
+		v.description(manifest.Key(p, "description"), d.Description)
+	}
+	if need("icons", IconsTxt, len(d.Icons) > 0) {
+		v.icons(manifest.Key(p, "icons"), d.Icons, nil)
+	}
+	if need("feeds", FeedsTxt, len(d.Feeds) > 0) {
+		v.feeds(manifest.Key(p, "feeds"), d.Feeds, nil)
+	}
+	if need("agents", RobotsTxt, len(d.Agents) > 0) {
+		v.agents(manifest.Key(p, "agents"), d.Agents)
+	}
+	fp := manifest.Key(p, "files")
+	v.files(fp, d.Files)
+	for _, name := range slices.Sorted(maps.Keys(d.Files)) {
+		if xName.MatchString(name) && !granted.Has(name) {
+			v.errKey(manifest.Key(fp, name), "%s is not delegated to %s (it holds %s)", name, space, granted)
+		}
+	}
+	v.delegations(manifest.Key(p, "delegations"), space, d.Delegations, granted, false)
+}
+
+// tenantPath checks a tenant's declared path: literal, and inside the
+// delegation space it was found under.
+func (v *checker) tenantPath(p, raw string, within pathspace.Space) (pathspace.Space, bool) {
+	space, err := pathspace.Parse(pathspace.Root, raw)
+	switch {
+	case err != nil:
+		v.err(p, "%v", err)
+	case !space.Literal():
+		v.err(p, "%q has a wildcard; a tenant's path names its own directory, such as /~alice/", raw)
+	case !pathspace.Within(within, space):
+		v.err(p, "%s is outside the space %s delegated to this tenant", space, within)
+	default:
+		return space, true
+	}
+	return space, false
+}

@@ -1,0 +1,200 @@
+package validate
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/discgen/discgen/manifest"
+)
+
+// productToken is RFC 9309 section 2.2.1's product-token.
+var productToken = regexp.MustCompile(`^[A-Za-z_-]+$`)
+
+// fieldName is a robots.txt field name for an extension line.
+var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// reservedFields are the robots.txt fields whose meaning an extension line
+// would change; the manifest has its own keys for them.
+var reservedFields = map[string]string{
+	"user-agent":          "names",
+	"allow":               "allow",
+	"disallow":            "disallow",
+	"sitemap":             "sitemaps (top level)",
+	"crawl-delay":         "crawl_delay",
+	"host":                "host (top level)",
+	"mobile-agent-server": "mobile_agents (top level)",
+}
+
+// IsProductToken reports whether s is a valid agent name: an RFC 9309
+// product token, or "*".
+func IsProductToken(s string) bool { return s == "*" || productToken.MatchString(s) }
+
+func (v *checker) agents(path string, groups []manifest.Group) {
+	for i, g := range groups {
+		gp := manifest.Index(path, i)
+		for j, name := range g.Names {
+			np := manifest.Index(manifest.Key(gp, "names"), j)
+			if !IsProductToken(name) {
+				v.err(np, "%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", name)
+			}
+		}
+		v.rulePaths(manifest.Key(gp, "allow"), g.Allow)
+		v.rulePaths(manifest.Key(gp, "disallow"), g.Disallow)
+		if g.CrawlDelay != nil {
+			v.warn(manifest.Key(gp, "crawl_delay"), "Crawl-delay is not part of RFC 9309; Google ignores it and other crawlers read it differently")
+		}
+		for j, e := range g.Extensions {
+			ep := manifest.Index(manifest.Key(gp, "extensions"), j)
+			switch own, reserved := reservedFields[strings.ToLower(e.Field)]; {
+			case !fieldName.MatchString(e.Field):
+				v.err(manifest.Key(ep, "field"), "%q is not a robots.txt field name (a letter, then letters, digits, \"_\" or \"-\")", e.Field)
+			case reserved:
+				v.err(manifest.Key(ep, "field"), "%q has its own manifest key: use %s", e.Field, own)
+			}
+			v.noHash(manifest.Key(ep, "value"), e.Value, "robots.txt")
+		}
+	}
+}
+
+// rulePaths checks Allow and Disallow patterns.
+func (v *checker) rulePaths(path string, rules []string) {
+	for i, r := range rules {
+		v.rulePath(manifest.Index(path, i), r, "robots.txt")
+	}
+}
+
+// rulePath checks one path pattern bound for a robots-style file: it starts
+// with "/" (or "*", a wildcard RFC 9309 allows), is one token, holds no "#"
+// and only valid percent escapes; "$" may only end it.
+func (v *checker) rulePath(path, p, file string) bool {
+	switch {
+	case p == "":
+		v.err(path, "empty path; an empty list already means \"allow everything\"")
+		return false
+	case p[0] != '/' && p[0] != '*':
+		v.err(path, "%q must start with \"/\"", p)
+		return false
+	}
+	if !v.noSpace(path, p, "a path") || !v.noHash(path, p, file) || !v.escapes(path, p) {
+		return false
+	}
+	if i := strings.IndexByte(p, '$'); i >= 0 && i != len(p)-1 {
+		v.err(path, "%q: \"$\" may only end a pattern", p)
+		return false
+	}
+	return true
+}
+
+// escapes rejects a "%" that does not start a valid escape.
+func (v *checker) escapes(path, s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && (i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2])) {
+			v.err(path, "%q: \"%%\" must start an escape such as %%20", s)
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func (v *checker) sitemaps(path string, urls []string) {
+	for i, u := range urls {
+		p := manifest.Index(path, i)
+		if v.absURL(p, u, "a sitemap URL") {
+			v.noHash(p, u, "robots.txt")
+		}
+	}
+}
+
+// mobileAgents checks Mobile-agent-server records (seed 002 section 3.2):
+// a path, and a server that is scheme://host[:port] or "none".
+func (v *checker) mobileAgents(path string, mas []manifest.MobileAgent) {
+	seen := map[string]string{}
+	for i, ma := range mas {
+		p := manifest.Index(path, i)
+		pp := manifest.Key(p, "path")
+		if ma.Path == "" || ma.Path[0] != '/' {
+			v.err(pp, "%q must start with \"/\"", ma.Path)
+		} else if v.noSpace(pp, ma.Path, "a path") && v.noHash(pp, ma.Path, "robots.txt") && v.escapes(pp, ma.Path) {
+			if first, dup := seen[ma.Path]; dup {
+				v.err(pp, "%q is given twice (first at %s)", ma.Path, first)
+			}
+			seen[ma.Path] = v.pos.Of(pp).String()
+		}
+		if ma.Server != "none" {
+			v.mobileServer(manifest.Key(p, "server"), ma.Server)
+		}
+	}
+}
+
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+
+func (v *checker) mobileServer(path, s string) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok || !schemeRE.MatchString(scheme) || rest == "" {
+		v.err(path, "%q must be scheme://host[:port] or none", s)
+		return
+	}
+	u, err := url.Parse("x://" + rest)
+	if err != nil || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil || strings.ContainsAny(rest, " #") {
+		v.err(path, "%q must be scheme://host[:port] or none, with nothing after the port", s)
+		return
+	}
+	if port := u.Port(); port != "" && !validPort(port) {
+		v.err(path, "%q: port %s is not a number from 1 to 65535", s, port)
+	}
+}
+
+func validPort(p string) bool {
+	n := 0
+	for _, c := range p {
+		if c < '0' || c > '9' {
+			return false
+		}
+		n = n*10 + int(c-'0')
+		if n > 65535 {
+			return false
+		}
+	}
+	return n > 0
+}
+
+var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
+
+func (v *checker) host(path, h string) {
+	if !hostRE.MatchString(h) {
+		v.err(path, "%q is not a host name (such as www.example.org)", h)
+	}
+}
+
+// expects checks the shape of expect assertions; their verdicts are checked
+// against the emitted robots.txt at build time.
+func (v *checker) expects(path string, exps []manifest.Expect) {
+	for i, e := range exps {
+		p := manifest.Index(path, i)
+		if !IsProductToken(e.Agent) {
+			v.err(manifest.Key(p, "agent"), "%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", e.Agent)
+		}
+		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 {
+			v.err(p, "an expectation needs allowed or disallowed paths")
+		}
+		for _, list := range []struct {
+			key   string
+			paths []string
+		}{{"allowed", e.Allowed}, {"disallowed", e.Disallowed}} {
+			for j, u := range list.paths {
+				up := manifest.Index(manifest.Key(p, list.key), j)
+				if !strings.HasPrefix(u, "/") {
+					v.err(up, "%q must be a URL path starting with \"/\"", u)
+				} else {
+					v.noSpace(up, u, "a URL path")
+					v.escapes(up, u)
+				}
+			}
+		}
+	}
+}
