@@ -1,0 +1,185 @@
+package robots
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Two shared records that would each have to come first: "bot" is in
+// "robot" and "xy" is in "xyz". Emit splits one of them.
+func TestEmitSplitsCycles(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{
+		{Agents: []string{"bot", "xyz"}},
+		{Agents: []string{"robot", "xy"}, Rules: []PathRule{{Path: "/"}}},
+		{Agents: []string{"*"}, Rules: []PathRule{{Path: "/private"}}},
+	}}
+	out, err := Emit(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Parse(out)
+	if len(f.Groups) != 4 {
+		t.Errorf("want 4 records (one split), got %d:\n%s", len(f.Groups), out)
+	}
+	for _, a := range []string{"bot", "xyz", "robot", "xy", "other"} {
+		for _, u := range []string{"/", "/private/x", "/public"} {
+			want := p.Evaluate(a, u).Allowed
+			if g := f.Match(a, u).Allowed; g != want {
+				t.Errorf("RFC 9309 %s %s: %v, want %v", a, u, g, want)
+			}
+			if g := f.Match1996(a, u).Allowed; g != want {
+				t.Errorf("1996 %s %s: %v, want %v\n%s", a, u, g, want, out)
+			}
+		}
+	}
+}
+
+func TestEmitOrdersSubstringsFirst(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{
+		{Agents: []string{"googlebot"}, Rules: []PathRule{{Path: "/g"}}},
+		{Agents: []string{"*"}, Rules: []PathRule{{Path: "/"}}},
+		{Agents: []string{"bot"}, Rules: []PathRule{{Path: "/b"}}},
+		{Agents: []string{"GoogleBot"}, Rules: []PathRule{{Path: "/h"}}}, // merged with googlebot
+	}}
+	out, err := Emit(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "User-agent: bot\nDisallow: /b\n\nUser-agent: googlebot\nDisallow: /g\nDisallow: /h\n\nUser-agent: *\nDisallow: /\n"
+	if string(out) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestEmitCanonicalPaths(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{
+		{Path: "/%7ejoe/%2f/%3c/caf\u00e9/a b/%zz"},
+	}}}}
+	out, err := Emit(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"Disallow: /~joe/%2F/%3C/caf%C3%A9/a%20b/%25zz",
+		"Disallow: /%7Ejoe/%2F/%3C/caf%C3%A9/a%20b/%25zz",
+	} {
+		if !strings.Contains(string(out), line+"\n") {
+			t.Errorf("missing %q in:\n%s", line, out)
+		}
+	}
+}
+
+func TestEmitTail(t *testing.T) {
+	p := Policy{
+		Groups:   []PolicyGroup{{Agents: []string{"*"}, CrawlDelay: "0.5", Extensions: []Extension{{"Clean-param", "ref /articles/"}}}},
+		Sitemaps: []string{"https://www.fict.org/sitemap.xml"},
+		MobileAgents: []MobileAgent{
+			{"/home/user2/", "atp://user2.fict.org:831"},
+			{"/home/", "none"},
+			{"/", "atp://www.fict.org:8001"},
+			{"/home/user1/", "atp://user1.fict.org:854"},
+		},
+		Host: "www.fict.org",
+	}
+	out, err := Emit(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `User-agent: *
+Disallow:
+Allow: /
+Crawl-delay: 0.5
+Clean-param: ref /articles/
+
+Sitemap: https://www.fict.org/sitemap.xml
+Mobile-agent-server: / atp://www.fict.org:8001
+Mobile-agent-server: /home/ none
+Mobile-agent-server: /home/user2/ atp://user2.fict.org:831
+Mobile-agent-server: /home/user1/ atp://user1.fict.org:854
+Host: www.fict.org
+`
+	if string(out) != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
+	}
+	// Seed 002's matrix ("later lines override"), its user2 typo corrected.
+	f := Parse(out)
+	for url, want := range map[string]string{
+		"http://www.fict.org/index.html":            "atp://www.fict.org:8001",
+		"http://www.fict.org/services/index.html":   "atp://www.fict.org:8001",
+		"http://www.fict.org/robots.txt":            "atp://www.fict.org:8001",
+		"http://www.fict.org/home/":                 "none",
+		"http://www.fict.org/home/user1/":           "atp://user1.fict.org:854",
+		"http://www.fict.org/home/user1/index.html": "atp://user1.fict.org:854",
+		"http://www.fict.org/home/user2/index.html": "atp://user2.fict.org:831",
+		"http://www.fict.org/home/user3/index.html": "none",
+	} {
+		if got, _, _ := f.MobileAgentServer(url); got != want {
+			t.Errorf("%s: server %q, want %q", url, got, want)
+		}
+	}
+	if len(f.Groups) != 1 || len(f.Groups[0].Other) != 2 || len(f.Sitemaps) != 1 || len(f.Hosts) != 1 {
+		t.Errorf("parsed back: %+v", f)
+	}
+}
+
+func TestEmitRejects(t *testing.T) {
+	for name, p := range map[string]Policy{
+		"agent with space":  {Groups: []PolicyGroup{{Agents: []string{"Google bot"}}}},
+		"agent with digit":  {Groups: []PolicyGroup{{Agents: []string{"bot2"}}}},
+		"no agents":         {Groups: []PolicyGroup{{}}},
+		"relative path":     {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "x"}}}}},
+		"newline in path":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x\nDisallow: /"}}}}},
+		"comment in path":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x#y"}}}}},
+		"extension allow":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"Allowed", "/"}}}}},
+		"extension colon":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"a:b", "c"}}}}},
+		"newline in delay":  {Groups: []PolicyGroup{{Agents: []string{"a"}, CrawlDelay: "1\nUser-agent: x"}}},
+		"sitemap newline":   {Sitemaps: []string{"http://x/\r"}},
+		"mobile bad path":   {MobileAgents: []MobileAgent{{"home", "none"}}},
+		"mobile space":      {MobileAgents: []MobileAgent{{"/", "a b"}}},
+		"host with comment": {Host: "a#b"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, err := Emit(p)
+			var pe *PolicyError
+			if !errors.As(err, &pe) {
+				t.Fatalf("Emit = %q, %v; want a *PolicyError", out, err)
+			}
+		})
+	}
+}
+
+func TestPortability(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{
+		{Agents: []string{"a"}, Rules: []PathRule{{Path: "/*.php"}, {Allow: true, Path: "/x$"}}},
+		{Agents: []string{"b"}, Rules: []PathRule{{Allow: true, Path: "/d/index.html"}, {Path: "/q%3fx"}, {Path: "/~1~2~3~4"}}, CrawlDelay: "5"},
+		{Agents: []string{"b"}, CrawlDelay: "6"},
+		{Agents: []string{"c"}, Rules: []PathRule{{Path: "/plain"}}},
+	}}
+	got := map[string][]string{}
+	for _, f := range Portability(p) {
+		got[f.Code] = append(got[f.Code], f.Agent+" "+f.Pattern)
+	}
+	want := map[string][]string{
+		CodeWildcard:       {"a /*.php", "a /x$"},
+		CodeIndexHTML:      {"b /d/index.html"},
+		CodeReservedEscape: {"b /q%3fx"},
+		CodeTildeVariants:  {"b /~1~2~3~4"},
+		CodeCrawlDelay:     {"b ", "b ", "b "},
+	}
+	for code, w := range want {
+		if strings.Join(got[code], "|") != strings.Join(w, "|") {
+			t.Errorf("%s: got %q, want %q", code, got[code], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("unexpected codes: %v", got)
+	}
+	// The wildcard warning is real: the two readings of the emitted file
+	// disagree.
+	out, _ := Emit(p)
+	f := Parse(out)
+	if f.Match("a", "/x.php").Allowed == f.Match1996("a", "/x.php").Allowed {
+		t.Errorf("expected the readings to disagree on /x.php")
+	}
+}
