@@ -266,6 +266,47 @@ func TestContains(t *testing.T) {
 	}
 }
 
+func TestCanonicalPath(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"/%7Ealice/a*b%zz/%c3%a9/./x/../y?q#f", "/~alice/a%2Ab%25zz/%C3%A9/y", true},
+		{"/é b\\", "/%C3%A9%20b%5C", true},
+		{"/a%2fb/%2E%2e/c", "/c", true},
+		{"a/b", "", false},
+		{"?/a", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := CanonicalPath(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("CanonicalPath(%q) = %q, %v, want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestIsInstance(t *testing.T) {
+	tests := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"~*", "/~alice/", true},
+		{"~*", "/%7Ealice/", true},
+		{"~*", "/~alice/blog/", false},
+		{"~*", "/~a*/", false},
+		{"~*", "/alice/", false},
+		{"projects", "/projects/", true},
+		{"x/*/y", "/x/a/y/", true},
+		{"x/*/y", "/x/a/z/", false},
+	}
+	for _, tt := range tests {
+		p, s := mustParse(t, Root, tt.pattern), mustParse(t, Root, tt.s)
+		if got := IsInstance(p, s); got != tt.want {
+			t.Errorf("IsInstance(%v, %v) = %v, want %v", p, s, got, tt.want)
+		}
+	}
+}
+
 func TestRemoveDotSegments(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"/", "/"},

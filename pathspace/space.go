@@ -67,6 +67,21 @@ func (s Space) Contains(p string) bool {
 	return s.containsCanonical(p)
 }
 
+// CanonicalPath returns the canonical form of the URL path p that
+// [Space.Contains] matches: a query or fragment cut off, escapes normalised
+// as in a delegation path (a raw "*" becomes %2A, a stray "%" becomes %25)
+// and "." and ".." segments resolved. It reports false when p does not begin
+// with "/".
+func CanonicalPath(p string) (string, bool) { return canonicalURLPath(p) }
+
+// IsInstance reports whether s is one of the directories the delegation
+// pattern names: literal, of the pattern's depth, and within it. A tenant of
+// the delegation "/~*/" must be an instance, such as "/~alice/", so that its
+// autodisc directory is where consumers look for it.
+func IsInstance(pattern, s Space) bool {
+	return s.Literal() && s.Depth() == pattern.Depth() && Within(pattern, s)
+}
+
 // containsCanonical is Contains for a path already in canonical form.
 func (s Space) containsCanonical(p string) bool {
 	si, pi := 1, 1
