@@ -177,3 +177,11 @@ func lineSafe(s string) string {
 	}
 	return ""
 }
+
+// String returns the rule as a robots.txt line.
+func (r PathRule) String() string {
+	if r.Allow {
+		return "Allow: " + r.Path
+	}
+	return "Disallow: " + r.Path
+}
