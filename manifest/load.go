@@ -71,9 +71,11 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	if err2 != nil {
 		return nil, errs
 	}
-	if errs.Append(schemaErrors(kind, inst, c.pos)); errs.HasErrors() {
-		return nil, errs
-	}
+	// Schema errors do not stop here: when the values still decode into
+	// the manifest types (unknown or duplicate keys, a wrong version),
+	// the semantic rules run too, so one run reports every error.
+	errs.Append(schemaErrors(kind, inst, c.pos))
+	schemaOK := !errs.HasErrors()
 
 	doc := &Doc[T]{Pos: c.pos, Env: env}
 	if env != "" {
@@ -102,7 +104,11 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 		dec.UseNumber()
 		err3 = dec.Decode(doc.Value)
 	}
-	if err3 != nil {
+	switch {
+	case err3 != nil && !schemaOK:
+		// Values of the wrong type: the schema errors say which.
+		return nil, errs
+	case err3 != nil:
 		// The schema admits only what the types can hold; reaching this is
 		// a bug in one or the other.
 		errs.Errorf(filePos, "", "internal error: schema and manifest types disagree: %v", err3)

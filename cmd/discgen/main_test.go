@@ -1,0 +1,39 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected files in testdata/script")
+
+// The test binary doubles as discgen, so scripts run the real command
+// line in a process of its own: exit statuses, stdout and stderr as a
+// user sees them.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"discgen": func() { os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr))) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	files, _ := filepath.Glob("testdata/script/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no scripts in testdata/script")
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			// Scripts give --now where time matters; the clock never
+			// decides an outcome.
+			env.Setenv("SOURCE_DATE_EPOCH", "1793491200") // 2026-11-01T00:00:00Z
+			return nil
+		},
+	})
+}
