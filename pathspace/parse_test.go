@@ -359,8 +359,16 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%v is not within itself", s)
 		}
 		// Instances: every wildcard taking the empty run, or one letter.
+		// An instance can be a "." or ".." segment ("*.*" holds "."), which
+		// no URL path has once resolved; such an instance is skipped.
 		for _, fill := range []string{"", "x"} {
 			p := strings.ReplaceAll(s.String(), "*", fill)
+			if c, _ := CanonicalPath(p); c != p {
+				if fill == "x" {
+					t.Fatalf("instance %q of %v is not canonical: %q", p, s, c)
+				}
+				continue
+			}
 			if !s.Contains(p) || !s.Contains(p+"rest") {
 				t.Fatalf("%v does not contain its instance %q", s, p)
 			}
