@@ -8,6 +8,7 @@ import (
 
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -71,11 +72,38 @@ func (a *autodiscDir) render(t tree.Tree) error {
 // resolve makes a manifest URI reference absolute against the authority's
 // base, so a consumer reads the same URI wherever it found the file.
 func (a *autodiscDir) resolve(ref string) string {
+	return resolveURI(a.base, ref)
+}
+
+// resolveURI resolves ref against base and writes the result in the
+// canonical form robots.txt paths use (RFC 3986 section 6.2.2): dot
+// segments removed, escapes of unreserved characters decoded ("%7E" is
+// "~"), other escapes upper-cased, non-ASCII percent-encoded as UTF-8.
+// Two spellings of one URI in a manifest give the same line.
+func resolveURI(base *url.URL, ref string) string {
 	u, err := url.Parse(ref)
 	if err != nil {
 		return ref // validation has refused it already
 	}
-	return a.base.ResolveReference(u).String()
+	u = base.ResolveReference(u)
+	var b strings.Builder
+	b.WriteString(u.Scheme)
+	b.WriteString("://")
+	if u.User != nil {
+		b.WriteString(u.User.String())
+		b.WriteByte('@')
+	}
+	b.WriteString(u.Host)
+	b.WriteString(robots.Canonical(u.EscapedPath()))
+	if u.ForceQuery || u.RawQuery != "" {
+		b.WriteByte('?')
+		b.WriteString(robots.Canonical(u.RawQuery))
+	}
+	if u.Fragment != "" {
+		b.WriteByte('#')
+		b.WriteString(robots.Canonical(u.EscapedFragment()))
+	}
+	return b.String()
 }
 
 // feedLine is "[type] URI" when a type is given (seed 000 section 4.6).

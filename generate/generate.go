@@ -66,7 +66,7 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 	}
 	errs.Append(inlines(t, doc.Pos, "delegations", pathspace.Root, base, m.Delegations))
 
-	data, err := dataTxt(m)
+	data, err := dataTxt(m, base)
 	if err != nil {
 		errs.Errorf(doc.Pos.Of("datasets"), "datasets", "%v", err)
 	} else if data != nil {
