@@ -32,7 +32,7 @@ func (f *File) Match1996(agent, url string) Verdict {
 		if r.Value == "" {
 			continue
 		}
-		if strings.HasPrefix(path, decode1996(r.Value)) {
+		if strings.HasPrefix(path, r.decoded) {
 			return Verdict{Allowed: r.Allow, Rule: r.String(), Line: r.Num}
 		}
 	}

@@ -70,6 +70,8 @@ type Rule struct {
 	// Pattern is the value as RFC 9309 matching compares it: non-ASCII
 	// octets percent-encoded, escape hex digits upper-cased.
 	Pattern string
+	// decoded is the value as the 1996 draft compares it.
+	decoded string
 }
 
 // String returns the rule as a robots.txt line, "Allow: /x" or "Disallow: /".
@@ -196,7 +198,8 @@ func (p *parser) line(num int, raw []byte) {
 		}
 		p.sawRule = true
 		g := &p.f.Groups[p.cur]
-		g.Rules = append(g.Rules, Rule{Line: l, Allow: kind == KindAllow, Pattern: escapePattern(value)})
+		g.Rules = append(g.Rules, Rule{Line: l, Allow: kind == KindAllow,
+			Pattern: escapePattern(value), decoded: decode1996(value)})
 	case KindSitemap:
 		p.f.Sitemaps = append(p.f.Sitemaps, l)
 	case KindHost:

@@ -7,6 +7,7 @@ import (
 // record is one group of the emitted file.
 type record struct {
 	agents []string
+	lower  []string // agents in lower case
 	cfg    *config
 	// rank orders records where no substring constraint does: the
 	// manifest position of the first agent, then the position inside a
@@ -67,23 +68,17 @@ func plan(p Policy) []record {
 		k := a.cfg.key()
 		if i, ok := byKey[k]; ok {
 			recs[i].agents = append(recs[i].agents, a.name)
+			recs[i].lower = append(recs[i].lower, strings.ToLower(a.name))
 			continue
 		}
 		byKey[k] = len(recs)
-		recs = append(recs, record{agents: []string{a.name}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
+		recs = append(recs, record{agents: []string{a.name}, lower: []string{strings.ToLower(a.name)}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
 	out := orderRecords(recs)
 	if star != nil {
 		out = append(out, *star)
 	}
 	return out
-}
-
-// contains reports whether agent name a is a strict substring of b, case
-// insensitively: a 1996 robot named a would obey b's record if it came
-// first.
-func contains(b, a string) bool {
-	return len(a) < len(b) && strings.Contains(strings.ToLower(b), strings.ToLower(a))
 }
 
 // orderRecords sorts records so that a record naming a comes before every
@@ -99,7 +94,7 @@ func orderRecords(recs []record) []record {
 		r := recs[stuck]
 		split := make([]record, len(r.agents))
 		for i, a := range r.agents {
-			split[i] = record{agents: []string{a}, cfg: r.cfg, rank: [2]int{r.rank[0], r.rank[1] + i}}
+			split[i] = record{agents: []string{a}, lower: []string{r.lower[i]}, cfg: r.cfg, rank: [2]int{r.rank[0], r.rank[1] + i}}
 		}
 		recs = append(append(append([]record{}, recs[:stuck]...), split...), recs[stuck+1:]...)
 	}
@@ -145,10 +140,13 @@ func topo(recs []record) (out []record, stuck int) {
 	return out, -1
 }
 
+// precedes reports whether r must come before s: a name in r is a strict
+// substring of a name in s (case insensitively), so a 1996 robot of that
+// name would obey s if s came first.
 func precedes(r, s record) bool {
-	for _, a := range r.agents {
-		for _, b := range s.agents {
-			if contains(b, a) {
+	for _, a := range r.lower {
+		for _, b := range s.lower {
+			if len(a) < len(b) && strings.Contains(b, a) {
 				return true
 			}
 		}

@@ -11,7 +11,7 @@ import (
 
 var (
 	seedFlag = flag.Uint64("robots.seed", 0, "seed for the randomised emission test (default: ROBOTS_SEED or a fixed seed)")
-	nFlag    = flag.Int("robots.n", 0, "number of randomised emission cases (default 3000, 300 with -short)")
+	nFlag    = flag.Int("robots.n", 0, "number of randomised emission cases (default 2000, 200 with -short)")
 )
 
 const defaultSeed = 20261122
@@ -203,9 +203,9 @@ func TestEmitRandomAgreement(t *testing.T) {
 	seed := randomSeed(t)
 	n := *nFlag
 	if n == 0 {
-		n = 3000
+		n = 2000
 		if testing.Short() {
-			n = 300
+			n = 200
 		}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x726f626f7473))

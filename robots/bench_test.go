@@ -1,0 +1,156 @@
+package robots
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// scaleFile returns a robots.txt of n rules: 20 named groups and a "*"
+// group sharing the rules, paths of two to four segments drawn from a small
+// vocabulary (so that many rules share prefixes with the URLs), about one
+// rule in ten with a wildcard; and URLs to ask about.
+func scaleFile(n int) (data []byte, urls []string) {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"a", "b", "org", "serv", "~mak", "docs", "img", "x.html", "caf%C3%A9", "q?x=1"}
+	path := func() string {
+		var b strings.Builder
+		for range 2 + r.IntN(3) {
+			b.WriteString("/" + words[r.IntN(len(words))])
+		}
+		return b.String()
+	}
+	var b strings.Builder
+	groups := 21
+	for g := range groups {
+		if g == groups-1 {
+			b.WriteString("User-agent: *\n")
+		} else {
+			fmt.Fprintf(&b, "User-agent: bot%c%c\n", 'a'+g%26, 'a'+g/26)
+		}
+		for i := range n / groups {
+			p := path()
+			if i%10 == 0 {
+				p = strings.Replace(p, "/", "/*", 1) + "$"
+			}
+			if i%2 == 0 {
+				b.WriteString("Allow: " + p + "\n")
+			} else {
+				b.WriteString("Disallow: " + p + "\n")
+			}
+		}
+		b.WriteString("\n")
+	}
+	for range 64 {
+		urls = append(urls, "https://example.com"+path()+path())
+	}
+	return []byte(b.String()), urls
+}
+
+var sizes = []int{1000, 10000, 100000}
+
+func BenchmarkParse(b *testing.B) {
+	for _, n := range sizes {
+		data, _ := scaleFile(n)
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				Parse(data)
+			}
+		})
+	}
+}
+
+// BenchmarkMatch asks one URL per iteration, for the "*" group (the agent
+// is unlisted, so every group's agents are compared and the last group's
+// n/21 rules are matched).
+func BenchmarkMatch(b *testing.B) {
+	for _, n := range sizes {
+		data, urls := scaleFile(n)
+		f := Parse(data)
+		b.Run(fmt.Sprintf("rfc9309/rules=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				f.Match("OtherBot/1.0", urls[i%len(urls)])
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("1996/rules=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				f.Match1996("OtherBot/1.0", urls[i%len(urls)])
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkMatchOneGroup puts every rule in the one group asked about.
+func BenchmarkMatchOneGroup(b *testing.B) {
+	for _, n := range sizes {
+		data, urls := scaleFile(n)
+		f := Parse(data)
+		var all Group
+		for _, g := range f.Groups {
+			all.Rules = append(all.Rules, g.Rules...)
+		}
+		all.Agents = []Agent{{Global: true}}
+		f.Groups = []Group{all}
+		b.Run(fmt.Sprintf("rfc9309/rules=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				f.Match("OtherBot", urls[i%len(urls)])
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkWildcardWorstCase matches a pattern of many '*' against a long
+// path that almost matches: the cost is bounded by len(pattern)*len(path).
+func BenchmarkWildcardWorstCase(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		pattern := "/" + strings.Repeat("*a", n/2) + "b"
+		path := "/" + strings.Repeat("a", n)
+		var m matcher
+		b.Run(fmt.Sprintf("len=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if m.match(path, pattern) {
+					b.Fatal("matched")
+				}
+			}
+		})
+	}
+}
+
+func scalePolicy(n int) Policy {
+	r := rand.New(rand.NewPCG(3, 4))
+	var p Policy
+	agents := 50
+	for g := range agents {
+		pg := PolicyGroup{Agents: []string{fmt.Sprintf("bot%c%c", 'a'+g%26, 'a'+g/26)}}
+		if g == agents-1 {
+			pg.Agents = []string{"*"}
+		}
+		for i := range n / agents {
+			pg.Rules = append(pg.Rules, PathRule{Allow: i%2 == 0,
+				Path: fmt.Sprintf("/d%d/~u%d/caf\u00e9-%d", r.IntN(100), i, r.IntN(1000))})
+		}
+		p.Groups = append(p.Groups, pg)
+	}
+	return p
+}
+
+func BenchmarkEmit(b *testing.B) {
+	for _, n := range sizes {
+		p := scalePolicy(n)
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Emit(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
