@@ -31,6 +31,12 @@ type Doc[T any] struct {
 	Raw any
 	// Env is the environment applied, if any.
 	Env string
+	// Invalid holds the manifest paths of values the schema refused,
+	// with the environment applied (a refused value of the environment
+	// block is also listed at the top-level path it replaces). Semantic
+	// checks skip these values and all they hold: their errors would only
+	// repeat the schema's.
+	Invalid map[string]bool
 }
 
 // LoadSite loads a site manifest. env, when not empty, names the
@@ -74,26 +80,29 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	// Schema errors do not stop here: when the values still decode into
 	// the manifest types (unknown or duplicate keys, a wrong version),
 	// the semantic rules run too, so one run reports every error.
-	errs.Append(schemaErrors(kind, inst, c.pos))
+	invalid := map[string]bool{}
+	errs.Append(schemaErrors(kind, inst, c.pos, invalid))
 	schemaOK := !errs.HasErrors()
 
-	doc := &Doc[T]{Pos: c.pos, Env: env}
+	doc := &Doc[T]{Pos: c.pos, Env: env, Invalid: invalid}
 	if env != "" {
 		if !applyEnv(root, env) {
 			envs := envNames(inst)
-			hint := "it defines none"
-			if len(envs) > 0 {
-				hint = "it defines " + strings.Join(envs, ", ")
+			if len(envs) == 0 {
+				errs.Errorf(filePos, "", "environment %q is not defined: the manifest has no environments block", env)
+			} else {
+				errs.Errorf(c.pos.KeyOf("environments"), "environments", "environment %q is not defined; the manifest defines %s", env, strings.Join(envs, ", "))
 			}
-			errs.Errorf(filePos, "environments", "environment %q is not defined (%s)", env, hint)
 			return nil, errs
 		}
+		base := inst
 		c = &converter{pos: newPositions(file)}
 		if inst, err2 = c.value(root, "", 0); err2 != nil {
 			errs.Append(c.errs)
 			return nil, errs
 		}
 		doc.Pos = c.pos
+		envInvalid(invalid, base, env)
 	}
 
 	doc.Raw = inst
@@ -156,8 +165,11 @@ func yamlError(file string, err error) *diag.Diagnostic {
 	return d
 }
 
-// schemaErrors validates the instance and positions each violation.
-func schemaErrors(kind schema.Kind, inst any, pos *Positions) diag.List {
+// schemaErrors validates the instance and positions each violation. It
+// adds the path of each refused value to invalid: the value itself, or for
+// a missing key both the key and the mapping that lacks it (but never the
+// whole manifest).
+func schemaErrors(kind schema.Kind, inst any, pos *Positions, invalid map[string]bool) diag.List {
 	var errs diag.List
 	vs, err := schema.Validate(kind, inst)
 	if err != nil {
@@ -170,9 +182,43 @@ func schemaErrors(kind schema.Kind, inst any, pos *Positions) diag.List {
 		if v.Key {
 			p = pos.KeyOf(path)
 		}
+		if path != "" {
+			invalid[path] = true
+		}
+		if v.Missing != "" {
+			invalid[Key(path, v.Missing)] = true
+		}
 		errs.Add(diag.Diagnostic{Pos: p, Severity: diag.Error, Path: path, Message: v.Message})
 	}
 	return errs
+}
+
+// envInvalid moves the refused values of environment env, held in inst,
+// to the top-level paths they replace once it is applied; refusals of the
+// replaced values no longer apply.
+func envInvalid(invalid map[string]bool, inst any, env string) {
+	m, _ := inst.(map[string]any)
+	envs, _ := m["environments"].(map[string]any)
+	block, _ := envs[env].(map[string]any)
+	for _, p := range slices.Collect(maps.Keys(invalid)) {
+		for k := range block {
+			if within(p, k) {
+				delete(invalid, p)
+			}
+		}
+	}
+	prefix := Key("environments", env)
+	for _, p := range slices.Collect(maps.Keys(invalid)) {
+		if rest, ok := strings.CutPrefix(p, prefix+"."); ok {
+			invalid[rest] = true
+		}
+	}
+}
+
+// within reports whether path is top or lies under it.
+func within(path, top string) bool {
+	rest, ok := strings.CutPrefix(path, top)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
 }
 
 // applyEnv replaces the root mapping's top-level keys with those of the

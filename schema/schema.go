@@ -10,9 +10,11 @@ package schema
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -59,7 +61,9 @@ type Violation struct {
 	Path []string
 	// Key is set when the violation concerns an object key rather than a
 	// value (an unknown property); Path then ends with the key itself.
-	Key     bool
+	Key bool
+	// Missing names the key whose absence is the violation, if any.
+	Missing string
 	Message string
 }
 
@@ -79,7 +83,7 @@ func Validate(kind Kind, instance any) ([]Violation, error) {
 		return nil, err
 	}
 	var out []Violation
-	collect(verr, &out)
+	collect(verr, instance, &out)
 	slices.SortFunc(out, func(a, b Violation) int {
 		if c := slices.Compare(a.Path, b.Path); c != 0 {
 			return c
@@ -93,8 +97,19 @@ func Validate(kind Kind, instance any) ([]Violation, error) {
 
 // collect walks the error tree down to its leaves. A failed oneOf whose
 // branches all fail on type is reported once, with the branch types.
-func collect(e *jsonschema.ValidationError, out *[]Violation) {
+func collect(e *jsonschema.ValidationError, inst any, out *[]Violation) {
 	ptr := unescape(e.InstanceLocation)
+	loc := fragment(e.AbsoluteKeywordLocation)
+	if loc == "/$defs/well_known_file/oneOf" {
+		if len(e.Causes) == 0 {
+			*out = append(*out, Violation{Path: append(slices.Clip(ptr), "source"), Key: true,
+				Message: "content and source cannot both be given; keep one"})
+		} else {
+			*out = append(*out, Violation{Path: ptr,
+				Message: `missing required key "content" (the file's text) or "source" (a file to read)`})
+		}
+		return
+	}
 	if strings.HasSuffix(e.KeywordLocation, "/oneOf") {
 		if types, ok := branchTypes(e); ok {
 			*out = append(*out, Violation{Path: ptr, Message: "must be " + types})
@@ -110,49 +125,104 @@ func collect(e *jsonschema.ValidationError, out *[]Violation) {
 		}
 		if len(fitting) > 0 && len(fitting) < len(e.Causes) {
 			for _, c := range fitting {
-				collect(c, out)
+				collect(c, inst, out)
 			}
 			return
 		}
 	}
 	if len(e.Causes) > 0 {
 		for _, c := range e.Causes {
-			collect(c, out)
+			collect(c, inst, out)
 		}
 		return
 	}
-	kw := e.KeywordLocation[strings.LastIndex(e.KeywordLocation, "/")+1:]
-	switch kw {
-	case "additionalProperties":
-		for _, name := range quoted(e.Message) {
-			*out = append(*out, Violation{Path: append(slices.Clip(ptr), name), Key: true, Message: "unknown key " + strconvQuote(name)})
-		}
-		return
-	case "required":
-		for _, name := range quoted(e.Message) {
-			*out = append(*out, Violation{Path: ptr, Message: "missing required key " + strconvQuote(name)})
-		}
-		return
-	case "const":
-		// The schema's only const is the format version.
-		*out = append(*out, Violation{Path: ptr, Message: "unsupported manifest version; this discgen reads version 1"})
-		return
-	case "type":
-		*out = append(*out, Violation{Path: ptr, Message: typeMessage(e.Message)})
-		return
-	case "not":
-		*out = append(*out, Violation{Path: ptr, Message: notMessage(e.KeywordLocation)})
-		return
-	}
-	*out = append(*out, Violation{Path: ptr, Message: e.Message})
+	*out = append(*out, leaf(e, ptr, loc, inst)...)
 }
 
-// notMessage explains the schema's two "not" constraints.
-func notMessage(kwLoc string) string {
-	if strings.Contains(kwLoc, "tenant_delegations") {
-		return "tenants is allowed only in the site manifest"
+// leaf words one failed keyword in the manifest's own terms, reading the
+// keyword's value from the schema and the failing value from the instance.
+func leaf(e *jsonschema.ValidationError, ptr []string, loc string, inst any) []Violation {
+	kw := loc[strings.LastIndex(loc, "/")+1:]
+	rule, _ := schemaAt(loc)
+	val, _ := instanceAt(inst, ptr)
+	one := func(msg string) []Violation { return []Violation{{Path: ptr, Message: msg}} }
+	switch kw {
+	case "additionalProperties":
+		known := propertyNames(strings.TrimSuffix(loc, "/additionalProperties"))
+		var out []Violation
+		for _, name := range quoted(e.Message) {
+			msg := "unknown key " + strconv.Quote(name)
+			if s := closest(name, known); s != "" {
+				msg += " (did you mean " + strconv.Quote(s) + "?)"
+			}
+			out = append(out, Violation{Path: append(slices.Clip(ptr), name), Key: true, Message: msg})
+		}
+		return out
+	case "required":
+		var out []Violation
+		for _, name := range quoted(e.Message) {
+			out = append(out, Violation{Path: ptr, Missing: name, Message: "missing required key " + strconv.Quote(name)})
+		}
+		return out
+	case "const":
+		// The schema's only const is the format version.
+		if n, ok := val.(json.Number); ok {
+			return one(fmt.Sprintf("unsupported manifest version %s; this discgen reads version 1", n))
+		}
+		return one(fmt.Sprintf("must be the number 1, not %s", describe(val)))
+	case "type":
+		return one(typeMessage(e.Message))
+	case "not":
+		switch loc {
+		case "/$defs/delegation/not":
+			return []Violation{{Path: append(slices.Clip(ptr), "except"), Key: true,
+				Message: "only and except cannot both be given; keep one"}}
+		case "/$defs/tenant_delegations/items/not":
+			return []Violation{{Path: append(slices.Clip(ptr), "tenants"), Key: true,
+				Message: "tenants is allowed only in the site manifest; a delegatee cannot load tenant manifests"}}
+		}
+	case "minItems":
+		if n, ok := rule.(json.Number); ok && n.String() == "1" {
+			return one("must not be an empty list")
+		}
+		return one(fmt.Sprintf("needs at least %v items", rule))
+	case "minLength":
+		if n, ok := rule.(json.Number); ok && n.String() == "1" {
+			return one("must not be empty")
+		}
+		return one(fmt.Sprintf("needs at least %v characters", rule))
+	case "minimum":
+		return one(fmt.Sprintf("must be %v or more, not %v", rule, val))
+	case "enum":
+		var names []string
+		if list, ok := rule.([]any); ok {
+			for _, x := range list {
+				names = append(names, fmt.Sprint(x))
+			}
+		}
+		return one(fmt.Sprintf("%s is not one of %s", describe(val), strings.Join(names, ", ")))
 	}
-	return "only and except cannot both be given"
+	return one(e.Message)
+}
+
+// describe names a value in a message: a string quoted, other values by
+// their type.
+func describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case json.Number:
+		return v.String()
+	case bool:
+		return strconv.FormatBool(v)
+	case nil:
+		return "empty"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	}
+	return fmt.Sprint(v)
 }
 
 // wrongType reports whether a oneOf branch failed only because the value
@@ -224,8 +294,6 @@ func article(t string) string {
 	}
 	return "a " + t
 }
-
-func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
 // unescape turns the library's instance location (a JSON pointer whose
 // tokens are also URL-path escaped) into raw tokens.

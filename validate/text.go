@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -20,7 +21,9 @@ func (v *checker) lineSafe(inst any, path string) {
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			child := manifest.Key(path, k)
 			if msg := unsafeText(k, false); msg != "" {
-				v.errKey(child, "key %s", msg)
+				v.errKey(child, "key %s %s", quoteShort(k), msg)
+				v.skip[child] = true
+				continue
 			}
 			v.lineSafe(x[k], child)
 		}
@@ -31,7 +34,8 @@ func (v *checker) lineSafe(inst any, path string) {
 	case string:
 		body := strings.HasPrefix(path, "well_known.files[") && strings.HasSuffix(path, "].content")
 		if msg := unsafeText(x, body); msg != "" {
-			v.err(path, "%s", msg)
+			v.err(path, "%s %s", quoteShort(x), msg)
+			v.skip[path] = true
 		}
 	}
 }
@@ -48,10 +52,26 @@ func unsafeText(s string, body bool) string {
 		case r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029:
 			return fmt.Sprintf("contains a line break (%U); a value cannot span lines", r)
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			return fmt.Sprintf("contains the control character %U", r)
+			return fmt.Sprintf("contains the control character %U; remove it", r)
 		}
 	}
 	return ""
+}
+
+// quoteShort quotes s for a message, cut to its first 40 characters.
+func quoteShort(s string) string {
+	const max = 40
+	if utf8.RuneCountInString(s) <= max {
+		return strconv.Quote(s)
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return strconv.Quote(s[:i]) + "..."
+		}
+		n++
+	}
+	return strconv.Quote(s)
 }
 
 // noHash rejects "#" in a value bound for a line-oriented file where "#"

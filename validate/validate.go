@@ -28,23 +28,56 @@ type checker struct {
 	pos  *manifest.Positions
 	opt  Options
 	list diag.List
+	// skip holds the paths of values already refused, by the schema or
+	// because they could inject a line: no further diagnostic is made
+	// about them or anything they hold, as it would only repeat the first.
+	skip map[string]bool
+}
+
+func newChecker(pos *manifest.Positions, invalid map[string]bool, opt Options) *checker {
+	v := &checker{pos: pos, opt: opt, skip: map[string]bool{}}
+	for p := range invalid {
+		v.skip[p] = true
+	}
+	return v
+}
+
+// refused reports whether the value at path, or one holding it, was
+// refused already.
+func (v *checker) refused(path string) bool {
+	for {
+		if v.skip[path] {
+			return true
+		}
+		if path == "" {
+			return false
+		}
+		path = manifest.Parent(path)
+	}
+}
+
+func (v *checker) add(pos diag.Pos, sev diag.Severity, path, format string, args ...any) {
+	if v.refused(path) {
+		return
+	}
+	v.list.Add(diag.Diagnostic{Pos: pos, Severity: sev, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
 func (v *checker) err(path, format string, args ...any) {
-	v.list.Add(diag.Diagnostic{Pos: v.pos.Of(path), Path: path, Message: fmt.Sprintf(format, args...)})
+	v.add(v.pos.Of(path), diag.Error, path, format, args...)
 }
 
 func (v *checker) errKey(path, format string, args ...any) {
-	v.list.Add(diag.Diagnostic{Pos: v.pos.KeyOf(path), Path: path, Message: fmt.Sprintf(format, args...)})
+	v.add(v.pos.KeyOf(path), diag.Error, path, format, args...)
 }
 
 func (v *checker) warn(path, format string, args ...any) {
-	v.list.Add(diag.Diagnostic{Pos: v.pos.Of(path), Severity: diag.Warning, Path: path, Message: fmt.Sprintf(format, args...)})
+	v.add(v.pos.Of(path), diag.Warning, path, format, args...)
 }
 
 // Site checks a loaded site manifest, its inline delegatees included.
 func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
-	v := &checker{pos: doc.Pos, opt: opt}
+	v := newChecker(doc.Pos, doc.Invalid, opt)
 	m := doc.Value
 	v.lineSafe(doc.Raw, "")
 	base := v.siteURL("site.url", m.Site.URL)
@@ -72,7 +105,7 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 // (such as /~*/), which grants it the files in granted. It returns the
 // tenant's own space when its path is valid.
 func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted FileSet, opt Options) (pathspace.Space, diag.List) {
-	v := &checker{pos: doc.Pos, opt: opt}
+	v := newChecker(doc.Pos, doc.Invalid, opt)
 	v.lineSafe(doc.Raw, "")
 	t := doc.Value
 	space, ok := v.tenantPath("path", t.Path, within)
