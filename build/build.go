@@ -11,6 +11,7 @@
 package build
 
 import (
+	"cmp"
 	"net/url"
 	"path/filepath"
 	"runtime"
@@ -121,13 +122,15 @@ type tenantJob struct {
 	space   pathspace.Space // the delegation's space
 	tenants string          // manifest path of the tenants key
 
-	out   *Output
-	diags diag.List
+	pathPos diag.Pos // where the tenant manifest declares its path
+	out     *Output
+	diags   diag.List
 }
 
 // tenants finds and builds every tenant of the site's delegations.
 func tenants(res *Result, doc *manifest.Doc[manifest.Site], dir string, site *url.URL, vopt validate.Options, jobs int) {
-	var all []*tenantJob
+	var all, run []*tenantJob
+	byFile := map[string]*tenantJob{}
 	for i, d := range doc.Value.Delegations {
 		if d.Tenants == "" {
 			continue
@@ -147,47 +150,49 @@ func tenants(res *Result, doc *manifest.Doc[manifest.Site], dir string, site *ur
 		}
 		grant := validate.Grant(validate.AllFiles(), d.Only, d.Except)
 		for _, f := range found {
-			all = append(all, &tenantJob{file: f.show, abs: f.abs, within: f.within, grant: grant, space: space, tenants: p})
+			// A manifest two globs match would hold two grants: it
+			// belongs to neither delegation.
+			if first, dup := byFile[f.abs]; dup {
+				if !first.diags.HasErrors() {
+					first.diags.Errorf(diag.Pos{File: first.file}, "", "matched by both %s and %s of %s: a tenant manifest belongs to one delegation", first.tenants, p, doc.Pos.File)
+				}
+				continue
+			}
+			j := &tenantJob{file: f.show, abs: f.abs, within: f.within, grant: grant, space: space, tenants: p}
+			byFile[f.abs] = j
+			all = append(all, j)
 		}
 	}
-	if len(all) == 0 {
-		return
+	for _, j := range all {
+		if !j.diags.HasErrors() {
+			run = append(run, j)
+		}
 	}
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	work := make(chan *tenantJob)
 	var wg sync.WaitGroup
-	for range min(jobs, len(all)) {
+	for range min(jobs, len(run)) {
 		wg.Go(func() {
 			for j := range work {
 				j.run(site, vopt)
 			}
 		})
 	}
-	for _, j := range all {
+	for _, j := range run {
 		work <- j
 	}
 	close(work)
 	wg.Wait()
 
-	// Two tenants whose spaces intersect cannot both hold authority
-	// there: both are refused.
 	var ok []*tenantJob
-	for _, j := range all {
+	for _, j := range run {
 		if j.out != nil {
 			ok = append(ok, j)
 		}
 	}
-	spaces := make([]pathspace.Space, len(ok))
-	for i, j := range ok {
-		spaces[i] = j.out.Space
-	}
-	for _, c := range pathspace.CheckSet(spaces) {
-		a, b := ok[c.I], ok[c.J]
-		a.conflict(b)
-		b.conflict(a)
-	}
+	conflicts(ok)
 	slices.SortFunc(all, func(a, b *tenantJob) int { return strings.Compare(a.file, b.file) })
 	for _, j := range all {
 		res.Diags.Append(j.diags)
@@ -199,8 +204,44 @@ func tenants(res *Result, doc *manifest.Doc[manifest.Site], dir string, site *ur
 	}
 }
 
-func (j *tenantJob) conflict(other *tenantJob) {
-	j.diags.Errorf(diag.Pos{File: j.file}, "path", "%s is also claimed by %s (%s)", j.out.Space, other.file, other.out.Space)
+// conflicts refuses the tenants that cannot all hold what they claim: two
+// tenants whose spaces intersect, and two tenants whose directories are
+// the same or one inside the other (their trees would land on the same
+// files). Both of a pair are refused: neither has a better claim.
+func conflicts(ok []*tenantJob) {
+	spaces := make([]pathspace.Space, len(ok))
+	for i, j := range ok {
+		spaces[i] = j.out.Space
+	}
+	for _, c := range pathspace.CheckSet(spaces) {
+		a, b := ok[c.I], ok[c.J]
+		a.diags.Errorf(a.pathPos, "path", "%s is also claimed by %s (%s)", a.out.Space, b.file, b.out.Space)
+		b.diags.Errorf(b.pathPos, "path", "%s is also claimed by %s (%s)", b.out.Space, a.file, a.out.Space)
+	}
+
+	byRoot := slices.Clone(ok)
+	slices.SortFunc(byRoot, func(a, b *tenantJob) int {
+		return cmp.Or(strings.Compare(a.out.Root, b.out.Root), strings.Compare(a.abs, b.abs))
+	})
+	// Sorted, a directory comes right before the directories inside it;
+	// the stack holds the chain of directories enclosing the current one.
+	var stack []*tenantJob
+	for _, j := range byRoot {
+		for len(stack) > 0 && !inDir(j.out.Root, stack[len(stack)-1].out.Root) {
+			stack = stack[:len(stack)-1]
+		}
+		for _, o := range stack {
+			j.diags.Errorf(diag.Pos{File: j.file}, "", "renders into %s, the directory of %s too", j.out.Root, o.file)
+			o.diags.Errorf(diag.Pos{File: o.file}, "", "renders into %s, which holds the directory of %s", o.out.Root, j.file)
+		}
+		stack = append(stack, j)
+	}
+}
+
+// inDir reports whether dir is parent or inside it.
+func inDir(dir, parent string) bool {
+	return dir == parent || strings.HasPrefix(dir, parent+string(filepath.Separator)) ||
+		strings.HasSuffix(parent, string(filepath.Separator)) && strings.HasPrefix(dir, parent)
 }
 
 // run loads, validates and renders one tenant.
@@ -215,6 +256,7 @@ func (j *tenantJob) run(site *url.URL, vopt validate.Options) {
 	if doc == nil {
 		return
 	}
+	j.pathPos = doc.Pos.Of("path")
 	space, errs := validate.Tenant(doc, j.space, j.grant, vopt)
 	if j.diags.Append(errs); j.diags.HasErrors() {
 		return
