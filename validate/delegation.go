@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -83,6 +84,15 @@ func (s FileSet) String() string {
 	return strings.Join(append(names, SubdirectoriesTxt), ", ")
 }
 
+// holds describes the set after "holds": "only feeds.txt, subdirectories.txt"
+// or "every file but robots.txt".
+func (s FileSet) holds() string {
+	if s.except {
+		return s.String()
+	}
+	return "only " + s.String()
+}
+
 // delegatable reports whether name can appear in only or except.
 func (v *checker) delegatable(p, name string, except bool) bool {
 	switch {
@@ -128,7 +138,7 @@ func (v *checker) delegations(p string, base pathspace.Space, dels []manifest.De
 					v.err(np, "%q is listed twice", n)
 				case !v.delegatable(np, n, l.except):
 				case !granted.Has(n):
-					v.err(np, "%q cannot be delegated here: this authority holds only %s", n, granted)
+					v.err(np, "%q cannot be delegated further: %s holds %s", n, base, granted.holds())
 				}
 				seen[n] = true
 			}
@@ -156,7 +166,17 @@ func (v *checker) delegations(p string, base pathspace.Space, dels []manifest.De
 	// an error whatever the order; report each pair at the later one.
 	for _, c := range pathspace.CheckSet(spacesOf(ok, func(x parsed) pathspace.Space { return x.space })) {
 		a, b := ok[c.I], ok[c.J]
-		v.err(b.path, "%s overlaps %s (%s at %s)", b.space, a.space, a.path, v.pos.Of(a.path))
+		first := fmt.Sprintf("%s at %s", a.path, v.pos.Of(a.path))
+		switch c.Relation {
+		case pathspace.Same:
+			v.err(b.path, "%s is delegated twice (first by %s)", b.space, first)
+		case pathspace.Encloses:
+			v.err(b.path, "%s lies inside %s (%s); only the delegatee of %s may delegate within it", b.space, a.space, first, a.space)
+		case pathspace.Inside:
+			v.err(b.path, "%s holds %s (%s); delegated spaces cannot intersect", b.space, a.space, first)
+		default:
+			v.err(b.path, "%s overlaps %s (%s); delegated spaces cannot intersect", b.space, a.space, first)
+		}
 	}
 }
 
@@ -172,7 +192,7 @@ func spacesOf[T any](xs []T, f func(T) pathspace.Space) []pathspace.Space {
 func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Space, granted FileSet) {
 	need := func(key, file string, set bool) bool {
 		if set && !granted.Has(file) {
-			v.errKey(manifest.Key(p, key), "%s is not delegated to %s (it holds %s)", file, space, granted)
+			v.errKey(manifest.Key(p, key), "%s is not delegated to %s, which holds %s; remove %s or delegate %s to it", file, space, granted.holds(), key, file)
 			return false
 		}
 		return set
@@ -193,7 +213,7 @@ func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Spa
 	v.files(fp, d.Files)
 	for _, name := range slices.Sorted(maps.Keys(d.Files)) {
 		if xName.MatchString(name) && !granted.Has(name) {
-			v.errKey(manifest.Key(fp, name), "%s is not delegated to %s (it holds %s)", name, space, granted)
+			v.errKey(manifest.Key(fp, name), "%s is not delegated to %s, which holds %s; remove it or delegate it to %s", name, space, granted.holds(), space)
 		}
 	}
 	v.delegations(manifest.Key(p, "delegations"), space, d.Delegations, granted, false)

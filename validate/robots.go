@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/robots"
 )
 
 // productToken is RFC 9309 section 2.2.1's product-token.
@@ -39,8 +40,8 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 				v.err(np, "%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", name)
 			}
 		}
-		v.rulePaths(manifest.Key(gp, "allow"), g.Allow)
-		v.rulePaths(manifest.Key(gp, "disallow"), g.Disallow)
+		v.rulePaths(manifest.Key(gp, "allow"), g.Names, g.Allow, true)
+		v.rulePaths(manifest.Key(gp, "disallow"), g.Names, g.Disallow, false)
 		if g.CrawlDelay != nil {
 			v.warn(manifest.Key(gp, "crawl_delay"), "Crawl-delay is not part of RFC 9309; Google ignores it and other crawlers read it differently")
 		}
@@ -57,10 +58,18 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 	}
 }
 
-// rulePaths checks Allow and Disallow patterns.
-func (v *checker) rulePaths(path string, rules []string) {
+// rulePaths checks Allow and Disallow patterns, and warns where the
+// readers of robots.txt that emission serves cannot agree on a valid one.
+func (v *checker) rulePaths(path string, names, rules []string, allow bool) {
 	for i, r := range rules {
-		v.rulePath(manifest.Index(path, i), r, "robots.txt")
+		rp := manifest.Index(path, i)
+		if !v.rulePath(rp, r, "robots.txt") {
+			continue
+		}
+		p := robots.Policy{Groups: []robots.PolicyGroup{{Agents: names, Rules: []robots.PathRule{{Allow: allow, Path: r}}}}}
+		for _, f := range robots.Portability(p) {
+			v.warn(rp, "%s", f.Message)
+		}
 	}
 }
 
