@@ -309,13 +309,13 @@ func instance(d pathspace.Space, canon string) (pathspace.Space, string, string)
 	return inst, dir, ""
 }
 
-// dirName reports whether a decoded segment names one directory.
+// dirName reports whether a decoded segment can name one directory. Empty,
+// dot and non-UTF-8 names are left to fs.ValidPath; [pathspace.Parse] has
+// refused encoded slashes, backslashes and C0 controls already, but the
+// decoded form is what names the directory, so it is checked whole.
 func dirName(s string) bool {
-	if s == "" || s == "." || s == ".." {
-		return false
-	}
 	return !strings.ContainsFunc(s, func(r rune) bool {
-		return r == '/' || r == '\\' || unicode.IsControl(r) || r == unicode.ReplacementChar
+		return r == '/' || r == '\\' || unicode.IsControl(r)
 	})
 }
 
