@@ -60,9 +60,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	bad := res.FailedTenants > 0
 	stale := false
 	for _, o := range outs {
-		root, within := o.Root, o.Within
+		root, within, show := o.Root, o.Within, filepath.Dir(o.Manifest)
 		if root == "" {
-			root = f.out
+			root, show = f.out, f.out
 		}
 		opt := output.Options{StateDir: f.state, Replace: f.replace, Within: within}
 		ch, err := output.Plan(root, o.Tree, opt)
@@ -84,7 +84,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		case f.dryRun:
 			for _, c := range ch.List {
 				if c.Kind != output.Unchanged {
-					fmt.Fprintf(stdout, "%s %s\n", c.Kind, filepath.Join(root, filepath.FromSlash(c.Path)))
+					fmt.Fprintf(stdout, "%s %s\n", c.Kind, filepath.Join(show, filepath.FromSlash(c.Path)))
 				}
 			}
 			if err := ch.Err(); err != nil {
@@ -99,7 +99,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			fmt.Fprintf(stdout, "%s: %d added, %d updated, %d removed, %d unchanged\n",
-				root, r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
+				show, r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
 		}
 	}
 	switch {
