@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -150,38 +151,18 @@ func (c *Changes) intent() *record {
 	return in
 }
 
-// write adds and updates files with a few concurrent writers.
+// write adds and updates files with a few concurrent writers, each taking
+// a group of files of one directory at a time.
 func (c *Changes) write(r *os.Root, res *Result, touched map[string]bool) error {
-	work := make(chan *Change)
-	var (
-		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
-	)
-	for range writers {
-		wg.Go(func() {
-			for ch := range work {
-				err := c.writeOne(r, ch)
-				mu.Lock()
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: %w", filepath.Join(c.Root, osPath(ch.Path)), err))
-				}
-				mu.Unlock()
-			}
-		})
-	}
+	byPath := map[string]*Change{}
+	var paths []string
 	for i := range c.List {
 		ch := &c.List[i]
 		if ch.Kind != Add && ch.Kind != Update {
 			continue
 		}
-		mu.Lock()
-		failed := len(errs) > 0
-		mu.Unlock()
-		if failed {
-			break
-		}
-		work <- ch
+		byPath[ch.Path] = ch
+		paths = append(paths, ch.Path)
 		touched[parent(ch.Path)] = true
 		if ch.Kind == Add {
 			res.Added++
@@ -189,21 +170,64 @@ func (c *Changes) write(r *os.Root, res *Result, touched map[string]bool) error 
 			res.Updated++
 		}
 	}
+	work := make(chan []string)
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	for range writers {
+		wg.Go(func() {
+			for g := range work {
+				err := c.writeGroup(r, g, byPath)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, g := range groupByDir(paths) {
+		mu.Lock()
+		failed := len(errs) > 0
+		mu.Unlock()
+		if failed {
+			break
+		}
+		work <- g
+	}
 	close(work)
 	wg.Wait()
 	return errors.Join(errs...)
 }
 
-func (c *Changes) writeOne(r *os.Root, ch *Change) error {
-	dir, name := osPath(parent(ch.Path)), osPath(ch.Path)
+// writeGroup writes the files of one directory group through one handle on
+// that directory.
+func (c *Changes) writeGroup(r *os.Root, g []string, byPath map[string]*Change) error {
+	dr, err := openDir(r, parent(g[0]))
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(c.Root, osPath(parent(g[0]))), err)
+	}
+	defer closeDir(r, dr)
+	for _, p := range g {
+		if err := c.writeOne(dr, byPath[p]); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(c.Root, osPath(p)), err)
+		}
+	}
+	return nil
+}
+
+func (c *Changes) writeOne(dr *os.Root, ch *Change) error {
+	name := path.Base(ch.Path)
 	if ch.New.Link != "" {
-		return linkAtomic(r, dir, name, ch.New.Link)
+		return linkAtomic(dr, name, ch.New.Link)
 	}
 	perm := fs.FileMode(0o644)
 	if ch.Old != nil && ch.Old.Link == "" && ch.oldPerm != 0 {
 		perm = ch.oldPerm
 	}
-	return writeAtomic(r, dir, name, ch.New.Data, perm, !c.opt.NoSync)
+	return writeAtomic(dr, name, ch.New.Data, perm, !c.opt.NoSync)
 }
 
 // pruneDirs removes the directories discgen created that no tree path

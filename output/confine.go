@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -39,12 +41,12 @@ func isTempName(name string) bool {
 	return err == nil
 }
 
-// writeAtomic replaces name (an OS path relative to r, inside dir) with
-// data: a new temporary file in dir is written, synced when sync is set, and
-// renamed over name. rename never follows a symlink at name; it replaces the
-// link itself.
-func writeAtomic(r *os.Root, dir, name string, data []byte, perm fs.FileMode, sync bool) error {
-	tmp := filepath.Join(dir, tempName())
+// writeAtomic replaces name (an OS path relative to r) with data: a new
+// temporary file in the same directory is written, synced when sync is set,
+// and renamed over name. rename never follows a symlink at name; it replaces
+// the link itself.
+func writeAtomic(r *os.Root, name string, data []byte, perm fs.FileMode, sync bool) error {
+	tmp := filepath.Join(filepath.Dir(name), tempName())
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
@@ -73,8 +75,8 @@ func writeAtomic(r *os.Root, dir, name string, data []byte, perm fs.FileMode, sy
 
 // linkAtomic replaces name with a symlink to target, through a temporary
 // symlink renamed over it.
-func linkAtomic(r *os.Root, dir, name, target string) error {
-	tmp := filepath.Join(dir, tempName())
+func linkAtomic(r *os.Root, name, target string) error {
+	tmp := filepath.Join(filepath.Dir(name), tempName())
 	if err := r.Symlink(target, tmp); err != nil {
 		return err
 	}
@@ -163,7 +165,7 @@ func (w *walker) lstatDir(p string) dirState {
 		w.c.problem(p, IOError, err.Error(), "")
 		return dirBad
 	case fi.Mode()&fs.ModeSymlink != 0:
-		w.c.symlinkProblem(w.r, p, "a directory")
+		w.c.symlinkProblem(w.r, osPath(p), p, "a directory")
 		return dirBad
 	case !fi.IsDir():
 		w.c.problem(p, NotDirectory, "is a "+typeName(fi.Mode())+", but outputs go inside it",
@@ -191,10 +193,10 @@ func typeName(m fs.FileMode) string {
 	return "special file"
 }
 
-// symlinkProblem reports a symlink that discgen did not create at p, where
-// an output needs what.
-func (c *Changes) symlinkProblem(r *os.Root, p, what string) {
-	target, err := r.Readlink(osPath(p))
+// symlinkProblem reports a symlink that discgen did not create at p (name,
+// relative to r), where an output needs what.
+func (c *Changes) symlinkProblem(r *os.Root, name, p, what string) {
+	target, err := r.Readlink(name)
 	if err != nil {
 		target = "(unreadable)"
 	}
@@ -272,4 +274,45 @@ func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, b
 		return nil, false, err
 	}
 	return r, false, nil
+}
+
+// maxGroup bounds how many files of one directory are handled through one
+// directory handle, so a huge directory still spreads over the writers.
+const maxGroup = 256
+
+// groupByDir splits the slash paths into groups of at most maxGroup paths
+// sharing a directory, in order of directory then path. Operating through
+// one os.Root per directory avoids re-resolving every component of every
+// path.
+func groupByDir(paths []string) [][]string {
+	m := map[string][]string{}
+	for _, p := range paths {
+		m[parent(p)] = append(m[parent(p)], p)
+	}
+	var gs [][]string
+	for _, d := range slices.Sorted(maps.Keys(m)) {
+		ps := m[d]
+		slices.Sort(ps)
+		for len(ps) > 0 {
+			n := min(len(ps), maxGroup)
+			gs = append(gs, ps[:n:n])
+			ps = ps[n:]
+		}
+	}
+	return gs
+}
+
+// openDir opens the slash directory d below r as its own os.Root, confined
+// to r like every other access. The caller closes it unless it is r.
+func openDir(r *os.Root, d string) (*os.Root, error) {
+	if d == "" {
+		return r, nil
+	}
+	return r.OpenRoot(osPath(d))
+}
+
+func closeDir(r, dr *os.Root) {
+	if dr != r {
+		dr.Close()
+	}
 }

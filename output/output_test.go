@@ -146,7 +146,9 @@ func TestFirstBuildCreatesRootAndFiles(t *testing.T) {
 	e.root = filepath.Join(e.base, "site", "public") // parent missing too
 	tr := files("robots.txt", "User-agent: *\nDisallow:\n", "autodisc/index.txt", "icons.txt\n", "autodisc/icons.txt", "/favicon.ico\n")
 	tr["autodisc/robots.txt"] = tree.Entry{Link: "../robots.txt"}
-	c, res := apply(t, e, tr, e.opt())
+	opt := e.opt()
+	opt.NoSync = false
+	c, res := apply(t, e, tr, opt)
 	if got, want := kinds(c), "add autodisc/icons.txt\nadd autodisc/index.txt\nadd autodisc/robots.txt\nadd robots.txt\n"; got != want {
 		t.Errorf("plan:\n%s\nwant:\n%s", got, want)
 	}
@@ -222,7 +224,9 @@ func TestStaleRemovalOnlyOfOwnFiles(t *testing.T) {
 	mustWrite(t, e.path("autodisc/notes.txt"), "hand written\n")
 	mustWrite(t, e.path("kept/mine.txt"), "hand written\n")
 	mustWrite(t, e.path("site.html"), "<html>\n")
-	c, res := apply(t, e, files("robots.txt", "r\n", "autodisc/index.txt", "i\n"), e.opt())
+	opt := e.opt()
+	opt.NoSync = false
+	c, res := apply(t, e, files("robots.txt", "r\n", "autodisc/index.txt", "i\n"), opt)
 	want := "unchanged autodisc/index.txt\nremove autodisc/old.txt\nremove gone/x.txt\nremove kept/y.txt\nunchanged robots.txt\n"
 	if got := kinds(c); got != want {
 		t.Errorf("plan:\n%s\nwant:\n%s", got, want)

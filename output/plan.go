@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -156,35 +157,30 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	w := &walker{r: r, c: c, dirs: map[string]dirState{}}
 	c.next = newRecord(abs)
 	needed := map[string]bool{}
+	var paths []string
 	for _, p := range t.Paths() {
-		e := t[p]
 		if c.badPath(p) {
 			continue
 		}
-		ch := Change{Kind: Add, Path: p, New: &e}
+		paths = append(paths, p)
 		for d := parent(p); d != "" && !needed[d]; d = parent(d) {
 			needed[d] = true
 		}
-		switch w.dir(parent(p)) {
-		case dirBad:
-			continue
-		case dirOK:
-			if !c.inspect(r, &ch) {
-				continue
-			}
-		}
-		c.next.files[p] = []sum{entrySum(e)}
-		c.List = append(c.List, ch)
 	}
-	for _, p := range slices.Sorted(func(yield func(string) bool) {
-		for p := range c.rec.files {
-			if _, ok := t[p]; !ok && !yield(p) {
-				return
-			}
+	for _, g := range groupByDir(paths) {
+		if err := c.inspectGroup(w, g); err != nil {
+			return nil, err
 		}
-	}) {
-		if w.dir(parent(p)) == dirOK {
-			c.inspectStale(r, p)
+	}
+	var stale []string
+	for p := range c.rec.files {
+		if _, ok := t[p]; !ok {
+			stale = append(stale, p)
+		}
+	}
+	for _, g := range groupByDir(stale) {
+		if err := c.inspectGroup(w, g); err != nil {
+			return nil, err
 		}
 	}
 	slices.SortFunc(c.List, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
@@ -208,6 +204,40 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	}
 	c.Problems = sortProblems(c.Problems)
 	return c, nil
+}
+
+// inspectGroup plans the paths of one directory group: tree paths, or
+// stale paths of the record that the tree no longer has.
+func (c *Changes) inspectGroup(w *walker, g []string) error {
+	d := parent(g[0])
+	st := w.dir(d)
+	if st == dirBad {
+		return nil
+	}
+	var dr *os.Root
+	if st == dirOK {
+		var err error
+		if dr, err = openDir(w.r, d); err != nil {
+			return err
+		}
+		defer closeDir(w.r, dr)
+	}
+	for _, p := range g {
+		e, produced := c.t[p]
+		if !produced {
+			if dr != nil {
+				c.inspectStale(dr, p)
+			}
+			continue
+		}
+		ch := Change{Kind: Add, Path: p, New: &e}
+		if dr != nil && !c.inspect(dr, &ch) {
+			continue
+		}
+		c.List = append(c.List, ch)
+		c.next.files[p] = []sum{entrySum(e)}
+	}
+	return nil
 }
 
 func entrySum(e tree.Entry) sum {
@@ -244,17 +274,17 @@ func (c *Changes) badPath(p string) bool {
 	return false
 }
 
-// readExisting returns what is at the existing path p: its entry, its sum,
+// readExisting returns what is at name, relative to r: its entry, its sum,
 // and whether the content was read at all (a file over the limit is not).
-func readExisting(r *os.Root, p string, fi fs.FileInfo, limit int64) (tree.Entry, sum, bool, error) {
+func readExisting(r *os.Root, name string, fi fs.FileInfo, limit int64) (tree.Entry, sum, bool, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := r.Readlink(osPath(p))
+		target, err := r.Readlink(name)
 		return tree.Entry{Link: target}, linkSum(target), true, err
 	}
 	if fi.Size() > limit {
 		return tree.Entry{}, sum{}, false, nil
 	}
-	f, err := r.Open(osPath(p))
+	f, err := r.Open(name)
 	if err != nil {
 		return tree.Entry{}, sum{}, false, err
 	}
@@ -269,11 +299,11 @@ func readExisting(r *os.Root, p string, fi fs.FileInfo, limit int64) (tree.Entry
 	return tree.Entry{Data: b.Bytes()}, fileSum(b.Bytes()), true, nil
 }
 
-// inspect classifies a tree path whose directory exists. It reports false
-// when the path has a problem.
+// inspect plans a tree path, with its existing directory open as r. It
+// reports false when the path has a problem.
 func (c *Changes) inspect(r *os.Root, ch *Change) bool {
-	p, e := ch.Path, *ch.New
-	fi, err := r.Lstat(osPath(p))
+	p, e, name := ch.Path, *ch.New, path.Base(ch.Path)
+	fi, err := r.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return true
@@ -285,7 +315,7 @@ func (c *Changes) inspect(r *os.Root, ch *Change) bool {
 			"move it out of the way, or change the manifest so nothing is written here")
 		return false
 	}
-	old, s, read, err := readExisting(r, p, fi, max(maxCompare, int64(len(e.Data))))
+	old, s, read, err := readExisting(r, name, fi, max(maxCompare, int64(len(e.Data))))
 	if err != nil {
 		c.problem(p, IOError, err.Error(), "")
 		return false
@@ -300,7 +330,7 @@ func (c *Changes) inspect(r *os.Root, ch *Change) bool {
 		}
 		return true
 	case fi.Mode()&fs.ModeSymlink != 0 && !owned:
-		c.symlinkProblem(r, p, "a file it writes")
+		c.symlinkProblem(r, name, p, "a file it writes")
 		return false
 	case owned || c.opt.Replace:
 		ch.Kind = Update
@@ -325,9 +355,10 @@ func (c *Changes) foreignProblem(p string) {
 
 // inspectStale plans the removal of a path discgen wrote earlier and no
 // longer produces. A path that is gone, or is now a directory, is dropped
-// from the record.
+// from the record. r is the path's directory.
 func (c *Changes) inspectStale(r *os.Root, p string) {
-	fi, err := r.Lstat(osPath(p))
+	name := path.Base(p)
+	fi, err := r.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return
@@ -337,7 +368,7 @@ func (c *Changes) inspectStale(r *os.Root, p string) {
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
 		return
 	}
-	old, s, read, err := readExisting(r, p, fi, maxCompare)
+	old, s, read, err := readExisting(r, name, fi, maxCompare)
 	if err != nil {
 		c.problem(p, IOError, err.Error(), "")
 		return

@@ -200,5 +200,5 @@ func saveRecord(stateDir string, r *record, sync bool) error {
 	if err := sr.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	return writeAtomic(sr, dir, name, r.marshal(), 0o644, sync)
+	return writeAtomic(sr, name, r.marshal(), 0o644, sync)
 }
