@@ -31,7 +31,8 @@ import (
 //     Disallow at equal length. A first-match reader (1996) then meets the
 //     longest matching rule first, which is the rule a longest-match reader
 //     (RFC 9309, temoto) picks; at equal length, Allow, which RFC 9309
-//     prefers and temoto picks as the first of a tie.
+//     prefers and temoto picks as the first of a tie. (A Disallow with the
+//     same path as an Allow never decides, so it is not written at all.)
 //  5. Paths are written in Canonical form. A '~' is also written as %7E in
 //     every combination (up to 3 tildes a path: /~mak and /%7Emak), because
 //     URLs often arrive with ~ escaped and Google and temoto compare escapes

@@ -1,4 +1,186 @@
 package robots
 
-// Lint is a placeholder until lint.go lands.
-func Lint(data []byte) []Finding { return Parse(data).Findings }
+import (
+	"cmp"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxFileSize is the size past which a file draws a warning: RFC 9309
+// (section 2.5) lets crawlers stop parsing after 500 KiB, and Google does.
+const MaxFileSize = 500 << 10
+
+// knownFields are the keys Lint does not call unknown: RFC 9309's, the
+// extensions this package reads, and common non-standard ones.
+var knownFields = []string{
+	"user-agent", "allow", "disallow", "sitemap", "crawl-delay", "host",
+	"mobile-agent-server", "clean-param", "request-rate", "visit-time",
+}
+
+// Lint checks a robots.txt file and returns its findings sorted by line,
+// then code. Besides the parser's findings (R002, R013, R014, R015, R022) it
+// reports:
+//
+//	R001 unknown field, with a suggestion when it looks like a known one
+//	R003 a pattern that starts with neither '/' nor '*'
+//	R004 '$' before the end of a pattern (it is then a plain character)
+//	R005 a User-agent value that is not a product token
+//	R006 an agent named by several groups (merged by RFC 9309, not by 1996)
+//	R007 a rule that can never decide (an earlier identical rule decides)
+//	R008 Allow and Disallow with the same pattern (Allow wins in RFC 9309)
+//	R009 an agent and URL the RFC 9309 and 1996 readings answer differently
+//	R010 a Sitemap URL that is not absolute
+//	R011 a Host line (not part of RFC 9309)
+//	R012 a file over 500 KiB
+//	R016 a pattern with '*' or '$', which the 1996 draft reads literally
+//	R020 a Crawl-delay line (not part of RFC 9309) or one that is no number
+func Lint(data []byte) []Finding {
+	f := Parse(data)
+	out := slices.Clone(f.Findings)
+	add := func(code string, line int, format string, args ...any) {
+		out = append(out, Finding{Code: code, Severity: Warning, Line: line, Message: fmt.Sprintf(format, args...)})
+	}
+	if len(data) > MaxFileSize {
+		add(CodeTooLarge, 0, "file is %d bytes; crawlers may ignore everything after 500 KiB", len(data))
+	}
+	lintFields(f, add)
+	firstGroup := map[string]int{}
+	for _, g := range f.Groups {
+		for _, a := range g.Agents {
+			if a.Global {
+				continue
+			}
+			if !IsProductToken(a.Value) {
+				if a.Token == "" {
+					add(CodeBadToken, a.Num, "User-agent %q has no product token ([A-Za-z_-]+); RFC 9309 readers apply the group to no crawler", a.Value)
+				} else {
+					add(CodeBadToken, a.Num, "User-agent %q is not a product token; RFC 9309 readers read it as %q", a.Value, a.Token)
+				}
+			}
+			k := strings.ToLower(a.Token)
+			if k == "" {
+				continue
+			}
+			if first, ok := firstGroup[k]; ok && first != a.Num {
+				add(CodeDuplicateGroup, a.Num, "%s is also named on line %d; RFC 9309 merges the groups, the 1996 draft obeys only the first", a.Token, first)
+			} else if !ok {
+				firstGroup[k] = a.Num
+			}
+		}
+		lintRules(g, add)
+	}
+	lintReadings(f, add)
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Code, b.Code))
+	})
+	return slices.CompactFunc(out, func(a, b Finding) bool { return a == b })
+}
+
+func lintFields(f *File, add func(string, int, string, ...any)) {
+	var others []Line
+	others = append(others, f.Orphans...)
+	for _, g := range f.Groups {
+		others = append(others, g.Other...)
+	}
+	for _, l := range others {
+		switch l.Kind {
+		case KindCrawlDelay:
+			if _, err := strconv.ParseFloat(l.Value, 64); err != nil {
+				add(CodeCrawlDelay, l.Num, "Crawl-delay %q is not a number of seconds", l.Value)
+			} else {
+				add(CodeCrawlDelay, l.Num, "Crawl-delay is not part of RFC 9309 and Google ignores it")
+			}
+		case KindExtension:
+			if !slices.Contains(knownFields, strings.ToLower(l.Key)) {
+				if s := suggest(l.Key); s != "" {
+					add(CodeUnknownField, l.Num, "unknown field %q; did you mean %q?", l.Key, s)
+				} else {
+					add(CodeUnknownField, l.Num, "unknown field %q is ignored by RFC 9309 readers", l.Key)
+				}
+			}
+		}
+	}
+	for _, l := range f.Sitemaps {
+		if u, err := url.Parse(l.Value); err != nil || u.Scheme == "" || u.Host == "" {
+			add(CodeRelativeSitemap, l.Num, "Sitemap %q is not an absolute URL", l.Value)
+		}
+	}
+	for _, l := range f.Hosts {
+		add(CodeHost, l.Num, "Host is not part of RFC 9309; Google ignores it")
+	}
+}
+
+func lintRules(g Group, add func(string, int, string, ...any)) {
+	seen := map[string]int{} // "A/x" or "D/x" -> line
+	for _, r := range g.Rules {
+		v := r.Pattern
+		if v == "" {
+			continue
+		}
+		if v[0] != '/' && v[0] != '*' {
+			add(CodeBadStart, r.Num, "pattern %q starts with neither '/' nor '*'; it matches no URL", r.Value)
+		}
+		if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
+			add(CodeDollarInside, r.Num, "'$' in %q is not at the end, so it is a plain character", r.Value)
+		}
+		if strings.ContainsAny(v, "*$") {
+			add(CodeWildcard, r.Num, "%q uses '*' or '$'; the 1996 draft reads them as plain characters", r.Value)
+		}
+		kind, other := "D", "A"
+		if r.Allow {
+			kind, other = "A", "D"
+		}
+		if first, ok := seen[kind+v]; ok {
+			add(CodeShadowed, r.Num, "%s repeats line %d and never decides", r.String(), first)
+			continue
+		}
+		seen[kind+v] = r.Num
+		if first, ok := seen[other+v]; ok {
+			add(CodeConflict, r.Num, "Allow and Disallow %q (line %d): RFC 9309 picks Allow, the 1996 draft whichever comes first", r.Value, first)
+		}
+	}
+}
+
+// suggest returns the known field closest to key, if it is close: within
+// two edits for long names, one for short ones.
+func suggest(key string) string {
+	k := strings.ToLower(key)
+	best, bestD := "", 3
+	for _, f := range knownFields {
+		limit := 1
+		if len(f) >= 6 {
+			limit = 2
+		}
+		if d := editDistance(k, f); d <= limit && d < bestD {
+			best, bestD = f, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return strings.ToUpper(best[:1]) + best[1:]
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

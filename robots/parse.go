@@ -164,6 +164,10 @@ func (p *parser) line(num int, raw []byte) {
 	}
 	key, value, noColon, ok := splitLine(string(raw))
 	if !ok {
+		if !isBlankOrComment(raw) {
+			p.f.Findings = append(p.f.Findings, Finding{Code: CodeUnreadable, Severity: Warning, Line: num,
+				Message: "line has no \"key: value\" form and is ignored"})
+		}
 		return
 	}
 	kind, canonical := keyKind(key)
@@ -222,6 +226,13 @@ func (p *parser) orphan(l Line) {
 		p.f.Findings = append(p.f.Findings, Finding{Code: CodeOutsideGroup, Severity: Warning, Line: l.Num,
 			Message: l.Kind.String() + " before any User-agent line is ignored"})
 	}
+}
+
+func isBlankOrComment(raw []byte) bool {
+	if i := bytes.IndexByte(raw, '#'); i >= 0 {
+		raw = raw[:i]
+	}
+	return trimSpace(string(raw)) == ""
 }
 
 func isSpace(c byte) bool {

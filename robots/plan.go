@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -54,6 +55,15 @@ func plan(p Policy) []record {
 				}
 			}
 		}
+	}
+
+	// A Disallow with the same path as an Allow never decides (Allow wins
+	// the tie under RFC 9309 and comes first for the other readers), so it
+	// is left out.
+	for _, a := range agents {
+		a.cfg.rules = slices.DeleteFunc(a.cfg.rules, func(r PathRule) bool {
+			return !r.Allow && a.rules[PathRule{Allow: true, Path: r.Path}]
+		})
 	}
 
 	// Agents with the same configuration share a record.

@@ -218,6 +218,12 @@ func TestEmitRandomAgreement(t *testing.T) {
 			t.Fatalf("seed %d case %d: Emit: %v\npolicy %+v", seed, i, err, p)
 		}
 		f := Parse(out)
+		for _, fd := range Lint(out) {
+			if fd.Code != CodeCrawlDelay {
+				failures++
+				t.Errorf("seed %d case %d: lint finding on the emitted file: %v\n%s", seed, i, fd, out)
+			}
+		}
 		tf := parseTemoto(out)
 		listed, unlisted := g.agentsToCheck(p)
 		for _, u := range g.urls(pool) {

@@ -1,0 +1,120 @@
+package robots
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestLint(t *testing.T) {
+	body := strings.Join([]string{
+		"Disallow: /early",                  // 1 R002
+		"User-agent: googlebot",             // 2
+		"Disalow: /a",                       // 3 R013
+		"Crawl-delay: ten",                  // 4 R020
+		"Clean-parm: ref /",                 // 5 R001 did you mean Clean-param
+		"Frobnicate: yes",                   // 6 R001
+		"Disallow: private",                 // 7 R003
+		"Disallow: /a$b",                    // 8 R004 R016
+		"Allow: /x",                         // 9
+		"Disallow: /x",                      // 10 R008
+		"Allow: /x",                         // 11 R007
+		"",                                  // 12
+		"User-agent: Foo Bar",               // 13 R005
+		"User-agent: bot",                   // 14 R009 (googlebot's group captures bot)
+		"Disallow: /",                       // 15
+		"Allow: /ok",                        // 16 R009 (first match stops at line 15)
+		"User-agent: GoogleBot",             // 17 R006
+		"Disallow: /b",                      // 18
+		"Sitemap: /sitemap.xml",             // 19 R010
+		"Host: example.com",                 // 20 R011
+		"this line has no separator at all", // 21 R022
+		"Disallow /c",                       // 22 R014 R009 (merged only by RFC 9309)
+		"User-agent: webcrawler",            // 23
+		"Allow: /~mak",                      // 24 R009 (%7E spelling)
+		"Disallow: /",                       // 25
+	}, "\n")
+	got := map[string][]int{}
+	for _, f := range Lint([]byte(body)) {
+		got[f.Code] = append(got[f.Code], f.Line)
+		if f.Code == CodeUnknownField && f.Line == 5 && !strings.Contains(f.Message, `"Clean-param"`) {
+			t.Errorf("no suggestion: %s", f.Message)
+		}
+	}
+	want := map[string][]int{
+		CodeUnknownField:    {5, 6},
+		CodeOutsideGroup:    {1},
+		CodeBadStart:        {7},
+		CodeDollarInside:    {8},
+		CodeBadToken:        {13},
+		CodeDuplicateGroup:  {17},
+		CodeShadowed:        {11},
+		CodeConflict:        {10},
+		CodeReadingsDiffer:  {14, 16, 18, 22, 24},
+		CodeRelativeSitemap: {19},
+		CodeHost:            {20},
+		CodeTypo:            {3},
+		CodeNoColon:         {22},
+		CodeWildcard:        {8},
+		CodeCrawlDelay:      {4},
+		CodeUnreadable:      {21},
+	}
+	for code, lines := range want {
+		if !slices.Equal(got[code], lines) {
+			t.Errorf("%s on lines %v, want %v", code, got[code], lines)
+		}
+	}
+	for code, lines := range got {
+		if _, ok := want[code]; !ok {
+			t.Errorf("unexpected %s on lines %v", code, lines)
+		}
+	}
+}
+
+func TestLintLargeFile(t *testing.T) {
+	body := "User-agent: *\n" + strings.Repeat("# padding padding padding padding\n", MaxFileSize/30)
+	n := 0
+	for _, f := range Lint([]byte(body)) {
+		if f.Code == CodeTooLarge {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d R012 findings, want 1", n)
+	}
+}
+
+// An emitted file draws no finding that says the readings differ.
+func TestLintEmittedFict(t *testing.T) {
+	out, err := Emit(fictPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := Lint(out); len(fs) != 0 {
+		t.Errorf("findings on the emitted fict.org file: %v", fs)
+	}
+	// The seed's own file: one reading-dependent line, Allow: /~mak.
+	var got []string
+	for _, f := range Lint([]byte(fictSeed)) {
+		got = append(got, fmt.Sprintf("%s@%d", f.Code, f.Line))
+	}
+	if want := []string{"R009@15"}; !slices.Equal(got, want) { // Allow: /~mak
+		t.Errorf("seed file findings %v, want %v", got, want)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	f := Parse([]byte(fictSeed))
+	c := f.Check("OtherBot/1.0", "http://www.fict.org/%7Emak/mak.html")
+	if c.Agree() || c.RFC9309.Allowed || !c.Draft1996.Allowed {
+		t.Errorf("readings %+v: want RFC 9309 disallow, 1996 allow", c)
+	}
+	if c.RFC9309.Line != 16 || c.Draft1996.Line != 15 {
+		t.Errorf("deciding lines %d and %d, want 16 and 15", c.RFC9309.Line, c.Draft1996.Line)
+	}
+	c = f.Check("unhipbot", "/org/")
+	if !c.Agree() || c.RFC9309.Allowed {
+		t.Errorf("unhipbot /org/: %+v", c)
+	}
+}
