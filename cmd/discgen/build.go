@@ -8,6 +8,7 @@ import (
 
 	"github.com/discgen/discgen/build"
 	"github.com/discgen/discgen/output"
+	"github.com/spf13/pflag"
 )
 
 type buildFlags struct {
@@ -18,6 +19,14 @@ type buildFlags struct {
 
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	var f buildFlags
+	fs := f.flagSet(stdout)
+	if err := parseFlags(fs, args); err != nil {
+		return helpOK(err)
+	}
+	return f.run(fs, stdout, stderr)
+}
+
+func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs := newFlags("build", buildUsage, stdout)
 	fs.StringVarP(&f.file, "file", "f", "site.yaml", "")
 	fs.StringVarP(&f.out, "output", "o", "public", "")
@@ -30,9 +39,10 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.link, "robots-symlink", false, "")
 	fs.IntVar(&f.jobs, "jobs", 0, "")
 	fs.StringVar(&f.format, "format", "text", "")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
+	return fs
+}
+
+func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("build: unexpected argument %q", fs.Arg(0))
 	}
