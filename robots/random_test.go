@@ -137,7 +137,15 @@ func (g gen) policy() (Policy, []string) {
 		if g.r.IntN(5) == 0 {
 			pg.CrawlDelay = "1"
 		}
+		if g.r.IntN(5) == 0 {
+			pg.Extensions = append(pg.Extensions, Extension{"Clean-param", "ref /a/"})
+		}
 		p.Groups = append(p.Groups, pg)
+	}
+	if g.r.IntN(3) == 0 {
+		p.Sitemaps = []string{"https://example.com/sitemap.xml"}
+		p.MobileAgents = []MobileAgent{{"/a/", "none"}, {"/", "atp://example.com:434"}}
+		p.Host = "example.com"
 	}
 	return p, pool
 }
@@ -219,7 +227,7 @@ func TestEmitRandomAgreement(t *testing.T) {
 		}
 		f := Parse(out)
 		for _, fd := range Lint(out) {
-			if fd.Code != CodeCrawlDelay {
+			if fd.Code != CodeCrawlDelay && fd.Code != CodeHost {
 				failures++
 				t.Errorf("seed %d case %d: lint finding on the emitted file: %v\n%s", seed, i, fd, out)
 			}
