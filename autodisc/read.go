@@ -162,17 +162,19 @@ type dirFiles struct {
 }
 
 // readDir reads the autodisc directory dir: its index.txt, the files it
-// holds, and its subdirectories.txt. found is false when dir does not exist
-// or is not a directory.
-func (st *state) readDir(dir string) (d dirFiles, found bool) {
+// holds, and its subdirectories.txt. When dir cannot be read, missing says
+// why: "not found", "not a directory", or the error.
+func (st *state) readDir(dir string) (d dirFiles, missing string) {
 	d.ignored = map[string]string{}
 	d.data = map[string][]byte{}
 	fi, err := fs.Stat(st.fsys, dir)
-	if err != nil || !fi.IsDir() {
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			st.warnf(dir, 0, CodeRefused, "cannot read the directory: %v", unwrapPath(err))
-		}
-		return d, false
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return d, "not found"
+	case err != nil:
+		return d, "unreadable: " + unwrapPath(err).Error()
+	case !fi.IsDir():
+		return d, "not a directory"
 	}
 
 	present, more, err := readDirNames(st.fsys, dir, st.maxEntries)
@@ -231,7 +233,7 @@ func (st *state) readDir(dir string) (d dirFiles, found bool) {
 		}
 	}
 	d.files = slices.Sorted(maps.Keys(held))
-	return d, true
+	return d, ""
 }
 
 // parseIndex returns the file names index.txt lists, in order, without

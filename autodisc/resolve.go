@@ -120,9 +120,13 @@ func (r *Reader) Resolve(p string) (*Result, error) {
 	}
 	res := &Result{Path: p}
 
-	d, found := st.readDir("autodisc")
-	if !found {
+	d, missing := st.readDir("autodisc")
+	switch missing {
+	case "":
+	case "not found", "not a directory":
 		return nil, ErrNoAutodisc
+	default:
+		return nil, fmt.Errorf("autodisc: %s", missing)
 	}
 	root := &pathspace.Authority{Space: pathspace.Root, Files: d.files}
 	res.Chain = append(res.Chain, Level{Space: pathspace.Root, Dir: "autodisc", Read: true,
@@ -147,7 +151,7 @@ func (r *Reader) Resolve(p string) (*Result, error) {
 		st.overlaps(file, ds, next)
 		lv := Level{Space: next.Space, Delegation: next.Space, Line: next.Line, Grant: next.Grant,
 			Granted: pathspace.Granted(cur.Granted, next.Grant)}
-		from := fmt.Sprintf("delegation %s (%s line %d)", next.Space, file, next.Line)
+		from := "delegation " + next.Space.String()
 		var child *pathspace.Authority
 		inst, dir, why := instance(next.Space, canon)
 		switch {
@@ -160,13 +164,13 @@ func (r *Reader) Resolve(p string) (*Result, error) {
 			st.warnf(file, next.Line, CodeDepth, "%s not followed: more than %d levels of delegation; the files delegated are undefined", from, st.maxDepth)
 		default:
 			lv.Space, lv.Dir = inst, dir
-			if d, found = st.readDir(dir); found {
+			if d, missing = st.readDir(dir); missing == "" {
 				lv.Read, lv.Files, lv.Ignored, data = true, d.files, d.ignored, d.data
 				child = &pathspace.Authority{Space: inst, Files: d.files}
 				nextDel.Delegatees = []*pathspace.Authority{child}
 			} else {
-				lv.Note = "not found"
-				st.warnf(file, next.Line, CodeNoDir, "%s: no directory %s: the files delegated to %s are undefined", from, dir, inst)
+				lv.Note = missing
+				st.warnf(file, next.Line, CodeNoDir, "%s: the autodisc directory of %s is %s: the files delegated to it are undefined", from, inst, missing)
 			}
 		}
 		res.Chain = append(res.Chain, lv)
@@ -236,21 +240,21 @@ func (st *state) ignoredFiles(chain []Level) {
 		}
 		for _, n := range lv.Files {
 			if n != Index && !lv.Granted.Has(n) {
-				st.warnf(lv.Dir+"/"+n, 0, CodeIgnored, "ignored: %s is not delegated to %s (%s)", n, lv.Space, grantText(chain[i-1].Space, lv))
+				st.warnf(lv.Dir+"/"+n, 0, CodeIgnored, "ignored: not delegated to %s, which has authority for %s%s", lv.Space, lv.Granted, grantText(chain[i-1].Space, lv.Grant))
 			}
 		}
 	}
 }
 
-// grantText describes how a level's files were handed over.
-func grantText(delegator pathspace.Space, lv Level) string {
+// grantText names the list a delegation's files were handed over by.
+func grantText(delegator pathspace.Space, g pathspace.Grant) string {
 	switch {
-	case lv.Grant.Only != nil:
-		return fmt.Sprintf("only-list of %s: %s", delegator, lv.Granted)
-	case len(lv.Grant.Except) > 0:
-		return fmt.Sprintf("except-list of %s: it holds %s", delegator, lv.Granted)
+	case g.Only != nil:
+		return fmt.Sprintf(" (only-list of %s)", delegator)
+	case len(g.Except) > 0:
+		return fmt.Sprintf(" (except-list of %s)", delegator)
 	}
-	return fmt.Sprintf("it holds %s", lv.Granted)
+	return ""
 }
 
 // reason explains the source of name, as [File.Reason].

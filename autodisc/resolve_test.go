@@ -294,3 +294,41 @@ func TestEmptyRoot(t *testing.T) {
 	}
 	checkFiles(t, r, map[string]string{"robots.txt": "undefined (/ has no robots.txt)"})
 }
+
+// deniedFS refuses every name under a prefix, as a directory without
+// permission does.
+type deniedFS struct {
+	m      fstest.MapFS
+	prefix string
+}
+
+func (d deniedFS) Open(name string) (fs.File, error) {
+	if strings.HasPrefix(name, d.prefix) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.m.Open(name)
+}
+
+func TestUnreadableDirectories(t *testing.T) {
+	s := threeLevels()
+	s["~bob/autodisc"] = "a file where a directory should be"
+	fsys := s.fs()
+	r := resolve(t, fsys, "/~bob/x")
+	if chainOf(r) != "/=autodisc /~bob/=~bob/autodisc!" || r.Chain[1].Note != "not a directory" {
+		t.Errorf("chain %q, note %q", chainOf(r), r.Chain[1].Note)
+	}
+	checkFiles(t, r, map[string]string{"description.txt": "undefined (/~bob/ is not read: not a directory)"})
+
+	r = resolve(t, deniedFS{fsys, "~alice/"}, "/~alice/x")
+	if chainOf(r) != "/=autodisc /~alice/=~alice/autodisc!" || r.Chain[1].Note != "unreadable: permission denied" {
+		t.Errorf("chain %q, note %q", chainOf(r), r.Chain[1].Note)
+	}
+	if len(r.Warnings) != 1 || r.Warnings[0].Code != CodeNoDir || !strings.Contains(r.Warnings[0].Message, "is unreadable: permission denied") {
+		t.Errorf("warnings %v", r.Warnings)
+	}
+
+	_, err := Resolve(deniedFS{fsys, "autodisc"}, "/x")
+	if err == nil || errors.Is(err, ErrNoAutodisc) || err.Error() != "autodisc: unreadable: permission denied" {
+		t.Errorf("Resolve with the root denied: %v", err)
+	}
+}
