@@ -62,7 +62,7 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 		errs.Add(*err)
 		return nil, errs
 	}
-	if root == nil {
+	if root == nil || root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
 		errs.Errorf(diag.Pos{File: file, Line: 1, Col: 1}, "", "manifest is empty")
 		return nil, errs
 	}

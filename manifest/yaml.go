@@ -78,23 +78,39 @@ func Index(parent string, i int) string {
 }
 
 // Parent returns the path one step up; the parent of a top-level key is "".
+// It reads the path from the left, so that a quoted key holding ".", "["
+// or an escaped quote cannot be mistaken for a step of its own.
 func Parent(path string) string {
-	if strings.HasSuffix(path, "]") {
-		// An index or a quoted key: find its opening bracket, skipping a
-		// quoted string that may hold brackets itself.
-		if strings.HasSuffix(path, `"]`) {
-			if i := strings.LastIndex(path, `["`); i >= 0 {
-				return path[:i]
+	last := 0 // where the last step starts
+	for i := 0; i < len(path); {
+		last = i
+		switch path[i] {
+		case '.':
+			i++
+			fallthrough
+		default:
+			for i < len(path) && path[i] != '.' && path[i] != '[' {
+				i++
+			}
+		case '[':
+			if i+1 < len(path) && path[i+1] == '"' {
+				// A quoted key: find its closing quote, skipping escapes.
+				j := i + 2
+				for j < len(path) && path[j] != '"' {
+					if path[j] == '\\' {
+						j++
+					}
+					j++
+				}
+				i = j + 2 // past the quote and "]"
+			} else if j := strings.IndexByte(path[i:], ']'); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(path)
 			}
 		}
-		if i := strings.LastIndexByte(path, '['); i >= 0 {
-			return path[:i]
-		}
 	}
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		return path[:i]
-	}
-	return ""
+	return path[:min(last, len(path))]
 }
 
 // converter turns a yaml.Node tree into a JSON-shaped instance, recording
