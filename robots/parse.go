@@ -1,9 +1,6 @@
 package robots
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // MaxLineLen is the number of bytes of a line that Parse reads; the rest of
 // a longer line is dropped. google/robotstxt reads lines into a buffer of
@@ -112,21 +109,22 @@ type File struct {
 func Parse(data []byte) *File {
 	f := &File{}
 	p := parser{f: f}
-	data = skipBOM(data)
+	// One conversion: every Line value is a substring of text.
+	text := string(skipBOM(data))
 	num := 0
 	for {
 		num++
-		i := bytes.IndexAny(data, "\r\n")
+		i := strings.IndexAny(text, "\r\n")
 		if i < 0 {
 			// The text after the last line end is a line, even when empty.
-			p.line(num, data)
+			p.line(num, text)
 			break
 		}
-		p.line(num, data[:i])
-		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+		p.line(num, text[:i])
+		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
 			i++
 		}
-		data = data[i+1:]
+		text = text[i+1:]
 	}
 	f.Lines = num
 	return f
@@ -153,7 +151,7 @@ type parser struct {
 	sawRule bool
 }
 
-func (p *parser) line(num int, raw []byte) {
+func (p *parser) line(num int, raw string) {
 	if !p.started {
 		p.cur, p.started = -1, true
 	}
@@ -162,7 +160,7 @@ func (p *parser) line(num int, raw []byte) {
 		p.f.Findings = append(p.f.Findings, Finding{Code: CodeLineTooLong, Severity: Warning, Line: num,
 			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
 	}
-	key, value, noColon, ok := splitLine(string(raw))
+	key, value, noColon, ok := splitLine(raw)
 	if !ok {
 		if !isBlankOrComment(raw) {
 			p.f.Findings = append(p.f.Findings, Finding{Code: CodeUnreadable, Severity: Warning, Line: num,
@@ -228,11 +226,11 @@ func (p *parser) orphan(l Line) {
 	}
 }
 
-func isBlankOrComment(raw []byte) bool {
-	if i := bytes.IndexByte(raw, '#'); i >= 0 {
+func isBlankOrComment(raw string) bool {
+	if i := strings.IndexByte(raw, '#'); i >= 0 {
 		raw = raw[:i]
 	}
-	return trimSpace(string(raw)) == ""
+	return trimSpace(raw) == ""
 }
 
 func isSpace(c byte) bool {
@@ -282,18 +280,17 @@ func splitLine(s string) (key, value string, noColon, ok bool) {
 // with a known name or one of the misspellings Google accepts; canonical is
 // the name the key was read as, for a finding when the key differs.
 func keyKind(key string) (kind Kind, canonical string) {
-	lk := strings.ToLower(key)
 	for _, k := range acceptedKeys {
-		if strings.HasPrefix(lk, k.prefix) {
+		if len(key) >= len(k.prefix) && strings.EqualFold(key[:len(k.prefix)], k.prefix) {
 			return k.kind, k.kind.String()
 		}
 	}
-	switch lk {
-	case "crawl-delay":
+	switch {
+	case strings.EqualFold(key, "crawl-delay"):
 		return KindCrawlDelay, ""
-	case "host":
+	case strings.EqualFold(key, "host"):
 		return KindHost, ""
-	case "mobile-agent-server":
+	case strings.EqualFold(key, "mobile-agent-server"):
 		return KindMobileAgentServer, ""
 	}
 	return KindExtension, ""
