@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // naiveCheckSet is the O(n²) definition of CheckSet.
@@ -169,11 +170,14 @@ func BenchmarkCheckSet(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			spaces := scaleSet(b, n)
 			b.ReportAllocs()
+			cpu, iters := processCPU(), 0
 			for b.Loop() {
 				if c := CheckSet(spaces); len(c) != 1 {
 					b.Fatalf("%d conflicts, want 1", len(c))
 				}
+				iters++
 			}
+			reportCPU(b, cpu, iters)
 		})
 	}
 	// The same million without the wildcard spaces: the cost of the sort
@@ -182,10 +186,22 @@ func BenchmarkCheckSet(b *testing.B) {
 		spaces := scaleSet(b, 1_000_000)
 		spaces = slices.DeleteFunc(spaces, func(s Space) bool { return !s.Literal() })
 		b.ReportAllocs()
+		cpu, iters := processCPU(), 0
 		for b.Loop() {
 			if c := CheckSet(spaces); len(c) != 0 {
 				b.Fatalf("%d conflicts, want 0", len(c))
 			}
+			iters++
 		}
+		reportCPU(b, cpu, iters)
 	})
+}
+
+// reportCPU reports the process CPU time per iteration since start, which a
+// busy shared machine disturbs less than wall time. It includes the
+// garbage collector's work.
+func reportCPU(b *testing.B, start time.Duration, iters int) {
+	if used := processCPU() - start; used > 0 && iters > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(iters), "cpu-ns/op")
+	}
 }
