@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,11 @@ func (v *checker) lineSafe(inst any, path string) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			child := manifest.Key(path, k)
+			if child == v.envPath {
+				// The selected environment's values are checked where
+				// they apply, at the top-level keys they replace.
+				continue
+			}
 			if msg := unsafeText(k, false); msg != "" {
 				v.errKey(child, "key %s %s", quoteShort(k), msg)
 				v.skip[child] = true
@@ -32,13 +38,17 @@ func (v *checker) lineSafe(inst any, path string) {
 			v.lineSafe(e, manifest.Index(path, i))
 		}
 	case string:
-		body := strings.HasPrefix(path, "well_known.files[") && strings.HasSuffix(path, "].content")
+		body := bodyPath.MatchString(path)
 		if msg := unsafeText(x, body); msg != "" {
 			v.err(path, "%s %s", quoteShort(x), msg)
 			v.skip[path] = true
 		}
 	}
 }
+
+// bodyPath matches the path of a well-known file's content, in the
+// manifest or in one of its environments.
+var bodyPath = regexp.MustCompile(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])\.)?well_known\.files\[\d+\]\.content$`)
 
 // unsafeText describes the first character that may not appear in a
 // manifest value, or returns "".

@@ -32,6 +32,8 @@ type checker struct {
 	// because they could inject a line: no further diagnostic is made
 	// about them or anything they hold, as it would only repeat the first.
 	skip map[string]bool
+	// envPath is the path of the applied environment's block, if any.
+	envPath string
 }
 
 func newChecker(pos *manifest.Positions, invalid map[string]bool, opt Options) *checker {
@@ -78,6 +80,9 @@ func (v *checker) warn(path, format string, args ...any) {
 // Site checks a loaded site manifest, its inline delegatees included.
 func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 	v := newChecker(doc.Pos, doc.Invalid, opt)
+	if doc.Env != "" {
+		v.envPath = manifest.Key("environments", doc.Env)
+	}
 	m := doc.Value
 	v.lineSafe(doc.Raw, "")
 	base := v.siteURL("site.url", m.Site.URL)
@@ -103,15 +108,20 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 
 // Tenant checks a tenant manifest found under the delegation space within
 // (such as /~*/), which grants it the files in granted. It returns the
-// tenant's own space when its path is valid.
+// tenant's own space. When its path is not valid (an error reported here,
+// or by the schema when loading), the rest of the tenant is checked
+// against within and within is returned.
 func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted FileSet, opt Options) (pathspace.Space, diag.List) {
 	v := newChecker(doc.Pos, doc.Invalid, opt)
 	v.lineSafe(doc.Raw, "")
 	t := doc.Value
 	space, ok := v.tenantPath("path", t.Path, within)
-	if ok {
-		v.delegatee("", &t.Delegatee, space, granted)
+	if !ok {
+		// Check the rest against the space the tenant was found under,
+		// so that one run reports every error.
+		space = within
 	}
+	v.delegatee("", &t.Delegatee, space, granted)
 	v.list.Sort()
 	return space, v.list
 }
