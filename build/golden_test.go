@@ -193,6 +193,15 @@ func describe(e tree.Entry) string {
 // compareTrees reports every difference between got and want.
 func compareTrees(t *testing.T, got, want tree.Tree) {
 	t.Helper()
+	for _, d := range treeDiffs(got, want) {
+		t.Error(d)
+	}
+}
+
+// treeDiffs lists the differences between got and want, one per path: a
+// file only got has, a file only want has, different bytes or link.
+func treeDiffs(got, want tree.Tree) []string {
+	var out []string
 	paths := maps.Clone(got)
 	maps.Copy(paths, want)
 	for _, p := range paths.Paths() {
@@ -200,13 +209,14 @@ func compareTrees(t *testing.T, got, want tree.Tree) {
 		w, inWant := want[p]
 		switch {
 		case !inWant:
-			t.Errorf("%s: unexpected file, not in want/:\n%s", p, describe(g))
+			out = append(out, fmt.Sprintf("%s: unexpected file, not in want/:\n%s", p, describe(g)))
 		case !inGot:
-			t.Errorf("%s: missing, want/ has:\n%s", p, describe(w))
+			out = append(out, fmt.Sprintf("%s: missing, want/ has:\n%s", p, describe(w)))
 		case g.Link != w.Link || !bytes.Equal(g.Data, w.Data):
-			t.Errorf("%s differs\n%s", p, lineDiff(describeLines(w), describeLines(g)))
+			out = append(out, fmt.Sprintf("%s differs\n%s", p, lineDiff(describeLines(w), describeLines(g))))
 		}
 	}
+	return out
 }
 
 func describeLines(e tree.Entry) string {
@@ -216,28 +226,38 @@ func describeLines(e tree.Entry) string {
 	return string(e.Data)
 }
 
-// lineDiff marks the lines of want and got that differ, "-" for want
-// and "+" for got, with a line of context on each side.
+// lineDiff shows how got differs from want, line by line: "-" for a
+// line only want has, "+" for one only got has, "  " for a common one
+// (a longest common subsequence; golden files are small).
 func lineDiff(want, got string) string {
 	w, g := strings.SplitAfter(want, "\n"), strings.SplitAfter(got, "\n")
+	// lcs[i][j] is the length of a longest common subsequence of w[i:], g[j:].
+	lcs := make([][]int, len(w)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(g)+1)
+	}
+	for i := len(w) - 1; i >= 0; i-- {
+		for j := len(g) - 1; j >= 0; j-- {
+			if w[i] == g[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
 	var b strings.Builder
-	for i := range max(len(w), len(g)) {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl == gl {
-			fmt.Fprintf(&b, "  %q\n", wl)
-			continue
-		}
-		if i < len(w) {
-			fmt.Fprintf(&b, "- %q\n", wl)
-		}
-		if i < len(g) {
-			fmt.Fprintf(&b, "+ %q\n", gl)
+	i, j := 0, 0
+	for i < len(w) || j < len(g) {
+		switch {
+		case i < len(w) && j < len(g) && w[i] == g[j]:
+			fmt.Fprintf(&b, "  %q\n", w[i])
+			i, j = i+1, j+1
+		case j < len(g) && (i == len(w) || lcs[i][j+1] >= lcs[i+1][j]):
+			fmt.Fprintf(&b, "+ %q\n", g[j])
+			j++
+		default:
+			fmt.Fprintf(&b, "- %q\n", w[i])
+			i++
 		}
 	}
 	return b.String()
@@ -289,6 +309,13 @@ func equalTrees(a, b tree.Tree) bool {
 // a line. An autodisc directory with nothing else in it is not produced.
 func checkIndexes(t *testing.T, tr tree.Tree) {
 	t.Helper()
+	for _, p := range indexProblems(tr) {
+		t.Error(p)
+	}
+}
+
+func indexProblems(tr tree.Tree) []string {
+	var out []string
 	dirs := map[string][]string{}
 	for p := range tr {
 		dir, name := path.Split(p)
@@ -307,16 +334,72 @@ func checkIndexes(t *testing.T, tr tree.Tree) {
 		idx, ok := tr[dir+"index.txt"]
 		switch {
 		case !ok:
-			t.Errorf("%s has no index.txt", dir)
+			out = append(out, dir+" has no index.txt")
 		case idx.Link != "":
-			t.Errorf("%sindex.txt is a symlink", dir)
+			out = append(out, dir+"index.txt is a symlink")
 		case len(others) == 0:
-			t.Errorf("%s holds only index.txt", dir)
+			out = append(out, dir+" holds only index.txt")
 		default:
 			want := strings.Join(others, "\n") + "\n"
 			if string(idx.Data) != want {
-				t.Errorf("%sindex.txt is\n%s\nwant the sorted list of its siblings\n%s", dir, idx.Data, want)
+				out = append(out, fmt.Sprintf("%sindex.txt is\n%s\nwant the sorted list of its siblings\n%s", dir, idx.Data, want))
 			}
+		}
+	}
+	return out
+}
+
+// TestTreeDiffs checks that the golden comparison misses nothing.
+func TestTreeDiffs(t *testing.T) {
+	want := tree.Tree{
+		"robots.txt":          {Data: []byte("User-agent: *\nDisallow: /\n")},
+		"autodisc/index.txt":  {Data: []byte("robots.txt\n")},
+		"autodisc/robots.txt": {Link: "../robots.txt"},
+		"data.txt":            {Data: []byte("x\n")},
+	}
+	got := tree.Tree{
+		"robots.txt":          {Data: []byte("User-agent: *\nDisallow: /x\n")},
+		"autodisc/index.txt":  {Data: []byte("robots.txt\n")},
+		"autodisc/robots.txt": {Data: []byte("User-agent: *\nDisallow: /\n")},
+		"extra.txt":           {Data: []byte("")},
+	}
+	diffs := treeDiffs(got, want)
+	var heads []string
+	for _, d := range diffs {
+		heads = append(heads, strings.SplitN(d, "\n", 2)[0])
+	}
+	wantHeads := []string{
+		"autodisc/robots.txt differs",
+		"data.txt: missing, want/ has:",
+		"extra.txt: unexpected file, not in want/:",
+		"robots.txt differs",
+	}
+	if !slices.Equal(heads, wantHeads) {
+		t.Errorf("treeDiffs found\n%s\nwant\n%s", strings.Join(heads, "\n"), strings.Join(wantHeads, "\n"))
+	}
+	if len(treeDiffs(want, want)) != 0 {
+		t.Errorf("a tree differs from itself")
+	}
+	if d := lineDiff("a\nb\nc\n", "a\nx\nb\nc\n"); d != "  \"a\\n\"\n+ \"x\\n\"\n  \"b\\n\"\n  \"c\\n\"\n  \"\"\n" {
+		t.Errorf("lineDiff of an inserted line:\n%s", d)
+	}
+}
+
+func TestCheckIndexes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		tr   tree.Tree
+		ok   bool
+	}{
+		{"sorted siblings", tree.Tree{"a/autodisc/index.txt": {Data: []byte("feeds.txt\nicons.txt\n")}, "a/autodisc/icons.txt": {}, "a/autodisc/feeds.txt": {}}, true},
+		{"unsorted", tree.Tree{"autodisc/index.txt": {Data: []byte("icons.txt\nfeeds.txt\n")}, "autodisc/icons.txt": {}, "autodisc/feeds.txt": {}}, false},
+		{"missing a sibling", tree.Tree{"autodisc/index.txt": {Data: []byte("feeds.txt\n")}, "autodisc/icons.txt": {}, "autodisc/feeds.txt": {}}, false},
+		{"no index", tree.Tree{"autodisc/icons.txt": {}}, false},
+		{"index alone", tree.Tree{"autodisc/index.txt": {Data: []byte("")}}, false},
+	} {
+		problems := indexProblems(c.tr)
+		if (len(problems) == 0) != c.ok {
+			t.Errorf("%s: problems %q", c.name, problems)
 		}
 	}
 }

@@ -76,8 +76,8 @@ func (a *autodiscDir) resolve(ref string) string {
 }
 
 // resolveURI resolves ref against base and writes the result in the
-// canonical form robots.txt paths use (RFC 3986 section 6.2.2): dot
-// segments removed, escapes of unreserved characters decoded ("%7E" is
+// canonical form robots.txt paths use (RFC 3986 section 6.2.2): scheme
+// and host lower-cased, dot segments removed, escapes of unreserved characters decoded ("%7E" is
 // "~"), other escapes upper-cased, non-ASCII percent-encoded as UTF-8.
 // Two spellings of one URI in a manifest give the same line.
 func resolveURI(base *url.URL, ref string) string {
@@ -93,7 +93,7 @@ func resolveURI(base *url.URL, ref string) string {
 		b.WriteString(u.User.String())
 		b.WriteByte('@')
 	}
-	b.WriteString(u.Host)
+	b.WriteString(strings.ToLower(u.Host))
 	b.WriteString(robots.Canonical(u.EscapedPath()))
 	if u.ForceQuery || u.RawQuery != "" {
 		b.WriteByte('?')

@@ -2,7 +2,9 @@ package generate
 
 import (
 	"bytes"
+	"cmp"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
@@ -32,45 +34,47 @@ func dataTxt(m *manifest.Site, site *url.URL) ([]byte, error) {
 // data_txt.disallow path. Paths are written canonically, as in robots.txt.
 //
 // Seed 001 readers take the first rule that matches, RFC 9309 readers the
-// longest. Both matching rules are prefixes of the URL path, so they only
-// disagree when a Disallow path extends an Allow path (Allow: /data/stats,
-// Disallow: /data/stats/drafts/): such a Disallow line is written before
-// every Allow line; the other Disallow lines follow the Allow lines, where
-// the first match is also the longest or an equal-length Allow.
+// longest, Allow winning a tie. The rules are written longest first, Allow
+// before Disallow at equal length, datasets and disallowed paths in
+// manifest order otherwise: then the first match is the longest, and both
+// readings agree (Allow: /data/stats and Disallow: /data/stats/drafts/
+// keep the drafts out for both).
 func dataRecords(ds []manifest.Dataset, disallow []string) []byte {
-	allow := make([]string, len(ds))
-	for i, d := range ds {
-		allow[i] = robots.Canonical(d.Path)
+	type rule struct {
+		allow   bool
+		path    string
+		comment string
 	}
-	var early, late []string
+	var rules []rule
+	for _, d := range ds {
+		rules = append(rules, rule{true, robots.Canonical(d.Path), strings.Join(nonEmpty(d.Name, d.Title), ": ")})
+	}
 	for _, p := range disallow {
-		p = robots.Canonical(p)
-		extends := false
-		for _, a := range allow {
-			if len(p) > len(a) && strings.HasPrefix(p, a) {
-				extends = true
-				break
-			}
-		}
-		if extends {
-			early = append(early, p)
-		} else {
-			late = append(late, p)
-		}
+		rules = append(rules, rule{false, robots.Canonical(p), ""})
 	}
+	slices.SortStableFunc(rules, func(a, b rule) int {
+		if c := cmp.Compare(len(b.path), len(a.path)); c != 0 {
+			return c
+		}
+		switch {
+		case a.allow && !b.allow:
+			return -1
+		case b.allow && !a.allow:
+			return 1
+		}
+		return 0
+	})
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
-	for _, p := range early {
-		b.WriteString("Disallow: " + p + "\n")
-	}
-	for i, d := range ds {
-		if label := strings.Join(nonEmpty(d.Name, d.Title), ": "); label != "" {
-			b.WriteString("# " + label + "\n")
+	for _, r := range rules {
+		switch {
+		case !r.allow:
+			b.WriteString("Disallow: " + r.path + "\n")
+			continue
+		case r.comment != "":
+			b.WriteString("# " + r.comment + "\n")
 		}
-		b.WriteString("Allow: " + allow[i] + "\n")
-	}
-	for _, p := range late {
-		b.WriteString("Disallow: " + p + "\n")
+		b.WriteString("Allow: " + r.path + "\n")
 	}
 	return []byte(b.String())
 }

@@ -1,0 +1,100 @@
+package build
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// scaleSite writes, under dir, a site manifest delegating "~*" to the tenant
+// manifests users/uNNNNNNN/public_html/autodisc.yaml, and n such manifests,
+// each of the shape of a typical user page: a description, an icon, two
+// feeds (one relative), its own robots rules and a delegation with an
+// inline delegatee. It returns the site manifest's path. Every tenant is
+// valid, so a build of the site renders n + 1 trees.
+func scaleSite(tb testing.TB, dir string, n int) string {
+	tb.Helper()
+	site := `version: 1
+site:
+  url: https://isp.example/
+  description: A shared host with many user pages
+agents:
+  - names: ["*"]
+    disallow: [/cgi-bin/]
+delegations:
+  - path: "~*"
+    except: [x-isp.txt]
+    tenants: "users/*/public_html/autodisc.yaml"
+files:
+  x-isp.txt: hosted
+`
+	manifest := filepath.Join(dir, "site.yaml")
+	if err := os.WriteFile(manifest, []byte(site), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	for i := range n {
+		user := fmt.Sprintf("u%07d", i)
+		tdir := filepath.Join(dir, "users", user, "public_html")
+		if err := os.MkdirAll(tdir, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		body := fmt.Sprintf(`version: 1
+path: /~%[1]s/
+description: The pages of user %[1]s
+icons: [/~%[1]s/icon.png]
+feeds:
+  - url: feed.atom
+  - url: /~%[1]s/notes
+    type: application/feed+json
+agents:
+  - names: ["*"]
+    disallow: [/~%[1]s/private/]
+delegations:
+  - path: blog/
+    only: [feeds.txt, description.txt]
+    inline:
+      description: The blog of %[1]s
+      feeds: [{url: posts.rss}]
+`, user)
+		if err := os.WriteFile(filepath.Join(tdir, "autodisc.yaml"), []byte(body), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return manifest
+}
+
+func TestScaleSite(t *testing.T) {
+	const n = 25
+	res := Run(Options{Manifest: scaleSite(t, t.TempDir(), n), Now: goldenNow})
+	if res.Site == nil || res.Diags.HasErrors() || res.FailedTenants != 0 {
+		t.Fatalf("scale site does not build: %v", res.Diags)
+	}
+	if len(res.Tenants) != n {
+		t.Fatalf("built %d tenants, want %d", len(res.Tenants), n)
+	}
+	for _, o := range res.Tenants {
+		if len(o.Tree) != 9 {
+			t.Errorf("%s: %d files, want 9: %v", o.Manifest, len(o.Tree), o.Tree.Paths())
+		}
+	}
+}
+
+// BenchmarkBuildTenants times build.Run (load, validate and render; no
+// writing) over a site with n tenants. Its ns/tenant metric is the time
+// of one build divided by the number of tenants.
+func BenchmarkBuildTenants(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			manifest := scaleSite(b, b.TempDir(), n)
+			b.ResetTimer()
+			for b.Loop() {
+				res := Run(Options{Manifest: manifest, Now: goldenNow})
+				if len(res.Tenants) != n {
+					b.Fatalf("built %d tenants, want %d: %v", len(res.Tenants), n, res.Diags)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tenant")
+		})
+	}
+}
