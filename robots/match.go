@@ -101,11 +101,17 @@ type matcher struct {
 // and every other octet (a '$' elsewhere included) matches itself. The cost
 // is at most len(pattern)*len(path) steps, whatever the pattern.
 func (m *matcher) match(path, pattern string) bool {
-	if strings.IndexByte(pattern, '*') < 0 {
+	star := strings.IndexByte(pattern, '*')
+	if star < 0 {
 		if p, ok := strings.CutSuffix(pattern, "$"); ok {
 			return path == p
 		}
 		return strings.HasPrefix(path, pattern)
+	}
+	// The literal part before the first '*' must be a prefix; checking it
+	// first spares most patterns the general loop.
+	if !strings.HasPrefix(path, pattern[:star]) {
+		return false
 	}
 	// pos holds, in increasing order, the lengths of the prefixes of path
 	// that the pattern read so far can match.
