@@ -243,3 +243,90 @@ func TestSpaceAlgebraBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// dpOverlap decides whether two glob patterns over units share a string by
+// searching the product of their automata: a state is a position in each
+// pattern, a wildcard may be skipped, and a character is taken by a
+// literal on each side that agree, or by a literal on one side and a
+// wildcard on the other. It is an independent reference for
+// segmentsOverlap.
+func dpOverlap(p, q []string) bool {
+	seen := make([][]bool, len(p)+1)
+	for i := range seen {
+		seen[i] = make([]bool, len(q)+1)
+	}
+	var visit func(i, j int) bool
+	visit = func(i, j int) bool {
+		if seen[i][j] {
+			return false
+		}
+		seen[i][j] = true
+		if i == len(p) && j == len(q) {
+			return true
+		}
+		ps := i < len(p) && p[i] == "*"
+		qs := j < len(q) && q[j] == "*"
+		switch {
+		case ps && visit(i+1, j), qs && visit(i, j+1):
+			return true
+		case i < len(p) && j < len(q) && !ps && !qs && p[i] == q[j]:
+			return visit(i+1, j+1)
+		case ps && j < len(q) && !qs:
+			return visit(i, j+1)
+		case qs && i < len(p) && !ps:
+			return visit(i+1, j)
+		}
+		return false
+	}
+	return visit(0, 0)
+}
+
+// fuzzUnits reads a fuzz input as a segment pattern over a small set of
+// units, with no two wildcards in a row.
+func fuzzUnits(b []byte) []string {
+	units := []string{"a", "b", "*", "A", "9", "%A9"}
+	var out []string
+	for _, c := range b {
+		u := units[int(c)%len(units)]
+		if u == "*" && len(out) > 0 && out[len(out)-1] == "*" {
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func FuzzSegmentOverlap(f *testing.F) {
+	f.Add([]byte("\x00\x02\x01"), []byte("\x02\x01\x00"))
+	f.Add([]byte("\x02\x03\x04"), []byte("\x05\x02"))
+	f.Add([]byte("\x00\x02\x00\x01\x02\x01"), []byte("\x02\x01\x01\x01\x02"))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		p, q := fuzzUnits(a), fuzzUnits(b)
+		ps, qs := strings.Join(p, ""), strings.Join(q, "")
+		if got, want := segmentsOverlap(ps, qs), dpOverlap(p, q); got != want {
+			t.Fatalf("segmentsOverlap(%q, %q) = %v, product search says %v", ps, qs, got, want)
+		}
+	})
+}
+
+func TestDPOverlapAgreesWithEnumeration(t *testing.T) {
+	// The reference must itself be right: check it against enumeration.
+	pats := seqs([]string{"a", "b", "*"}, 4, true)
+	texts := seqs([]string{"a", "b", "z"}, 8, false)
+	sets := make([]bitset, len(pats))
+	for i, p := range pats {
+		sets[i] = newBitset(len(texts))
+		for j, s := range texts {
+			if bruteMatch(p, s) {
+				sets[i].set(j)
+			}
+		}
+	}
+	for i, p := range pats {
+		for j, q := range pats {
+			if got, want := dpOverlap(p, q), sets[i].meets(sets[j]); got != want {
+				t.Fatalf("dpOverlap(%q, %q) = %v, enumeration says %v", p, q, got, want)
+			}
+		}
+	}
+}
