@@ -72,6 +72,9 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	}
 
 	c := &converter{pos: newPositions(file)}
+	if c.tooLarge(root) {
+		return nil, c.errs
+	}
 	inst, err2 := c.value(root, "", 0)
 	errs.Append(c.errs)
 	if err2 != nil {

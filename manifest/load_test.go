@@ -242,3 +242,29 @@ agents:
 		t.Errorf("got %q", got)
 	}
 }
+
+// A manifest that expands to exactly MaxNodes values loads; one more is
+// refused, by the count made before expanding as by the one made while
+// expanding.
+func TestNodeLimitBoundary(t *testing.T) {
+	// The root, version, site and site.url are 4 values; "a" holds a
+	// list of n scalars (1+n); "b" and "c" repeat it by alias, each
+	// costing one for the alias, one for the list and n; "d" holds a list
+	// of m scalars (1+m): 10+3n+m in all.
+	build := func(extra int) string {
+		n := 80000
+		m := manifest.MaxNodes - 10 - 3*n + extra
+		return "version: 1\nsite: {url: \"https://example.org/\"}\n" +
+			"a: &a [" + strings.Repeat("x, ", n-1) + "x]\nb: *a\nc: *a\nd: [" + strings.Repeat("y, ", m-1) + "y]\n"
+	}
+	for _, tc := range []struct {
+		extra   int
+		refused bool
+	}{{0, false}, {1, true}} {
+		_, errs := manifest.LoadSite("m.yaml", []byte(build(tc.extra)), "")
+		refused := strings.Contains(fmt.Sprint(errs), "YAML nodes")
+		if refused != tc.refused {
+			t.Errorf("extra %d: refused %v, want %v: %v", tc.extra, refused, tc.refused, errs)
+		}
+	}
+}

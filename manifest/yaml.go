@@ -253,3 +253,82 @@ func (c *converter) scalar(n *yaml.Node, path string) any {
 	// date such as 2027-06-01T00:00:00Z stays the string it was written as.
 	return n.Value
 }
+
+// expanded counts the values n expands to, aliases included, as value
+// counts them, without expanding anything: an alias costs one plus its
+// anchor's size, computed once. The count stops growing past MaxNodes.
+func expanded(n *yaml.Node, memo map[*yaml.Node]int, depth int) int {
+	if s, ok := memo[n]; ok {
+		return s
+	}
+	s := 1
+	if depth <= MaxDepth {
+		switch n.Kind {
+		case yaml.AliasNode:
+			s += expanded(n.Alias, memo, depth+1)
+		case yaml.DocumentNode, yaml.SequenceNode:
+			for _, c := range n.Content {
+				s += expanded(c, memo, depth+1)
+			}
+		case yaml.MappingNode:
+			for i := 1; i < len(n.Content); i += 2 {
+				s += expanded(n.Content[i], memo, depth+1)
+			}
+		}
+	}
+	s = min(s, MaxNodes+1)
+	memo[n] = s
+	return s
+}
+
+// tooLarge reports whether root expands to more than MaxNodes values. If
+// so, it records the error where a conversion would have stopped: at the
+// value whose count passes the limit, under its expanded path.
+func (c *converter) tooLarge(root *yaml.Node) bool {
+	memo := map[*yaml.Node]int{}
+	if expanded(root, memo, 0) <= MaxNodes {
+		return false
+	}
+	used, n, path := 0, root, ""
+	for {
+		used++ // n itself
+		if used > MaxNodes {
+			break
+		}
+		next := -1
+		var kids []*yaml.Node
+		switch n.Kind {
+		case yaml.AliasNode:
+			kids = []*yaml.Node{n.Alias}
+		case yaml.SequenceNode, yaml.DocumentNode:
+			kids = n.Content
+		case yaml.MappingNode:
+			for i := 1; i < len(n.Content); i += 2 {
+				kids = append(kids, n.Content[i])
+			}
+		}
+		for i, k := range kids {
+			if s := expanded(k, memo, 0); used+s > MaxNodes {
+				next = i
+				break
+			} else {
+				used += s
+			}
+		}
+		if next < 0 {
+			// Sizes are capped; stop at n rather than guess.
+			break
+		}
+		switch n.Kind {
+		case yaml.SequenceNode:
+			path = Index(path, next)
+		case yaml.MappingNode:
+			if k := n.Content[2*next]; k.Tag != "!!merge" {
+				path = Key(path, k.Value)
+			}
+		}
+		n = kids[next]
+	}
+	c.errs.Errorf(c.at(n), path, "manifest expands to more than %d YAML nodes (aliases included); refusing it", MaxNodes)
+	return true
+}
