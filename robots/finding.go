@@ -57,6 +57,5 @@ const (
 	CodeReservedEscape  = "R018" // escaped reserved character
 	CodeTildeVariants   = "R019" // too many '~' to write every spelling
 	CodeCrawlDelay      = "R020" // conflicting or non-standard Crawl-delay
-	CodeUnlistedAgents  = "R021" // unlisted robots the 1996 reading cannot protect
-	CodeUnreadable      = "R022" // line with no key/value separator
+	CodeUnreadable      = "R021" // line with no key/value separator
 )

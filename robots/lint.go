@@ -21,7 +21,7 @@ var knownFields = []string{
 }
 
 // Lint checks a robots.txt file and returns its findings sorted by line,
-// then code. Besides the parser's findings (R002, R013, R014, R015, R022) it
+// then code. Besides the parser's findings (R002, R013, R014, R015, R021) it
 // reports:
 //
 //	R001 unknown field, with a suggestion when it looks like a known one

@@ -29,7 +29,7 @@ func TestLint(t *testing.T) {
 		"Disallow: /b",                      // 18
 		"Sitemap: /sitemap.xml",             // 19 R010
 		"Host: example.com",                 // 20 R011
-		"this line has no separator at all", // 21 R022
+		"this line has no separator at all", // 21 R021
 		"Disallow /c",                       // 22 R014 R009 (merged only by RFC 9309)
 		"User-agent: webcrawler",            // 23
 		"Allow: /~mak",                      // 24 R009 (%7E spelling)
