@@ -1,0 +1,129 @@
+// Package serverconf renders web server configuration that makes a server
+// send the right response headers for the files of a rendered tree: the
+// media type, how long caches may keep the file, and two headers that matter
+// for files read by programs in other origins.
+//
+// Four formats are supported ([Kind]):
+//
+//   - headers: a _headers file for Netlify and Cloudflare Pages, placed at
+//     the root of the output tree;
+//   - htaccess: an .htaccess file for Apache 2.4, placed at the root of the
+//     output tree;
+//   - nginx: nginx/discgen.conf, location blocks to include in the server
+//     block that serves the output directory;
+//   - caddy: caddy/discgen.caddy, matchers and header directives to import
+//     in the Caddy site block that serves the output directory.
+//
+// [Render] returns the first two in the tree to merge into the output, the
+// last two in a separate tree: server configuration does not belong in the
+// public directory. Render takes a tree whose root is the root of the web
+// site: the URL path of a file is "/" followed by its tree path.
+//
+// # Headers
+//
+// Every file gets these four headers:
+//
+//	file                              Content-Type               Cache-Control
+//	robots.txt                        text/plain; charset=utf-8  max-age=86400
+//	data.txt                          text/plain; charset=utf-8  max-age=604800
+//	[dir/]autodisc/NAME.txt           text/plain; charset=utf-8  max-age=604800
+//	.well-known/NAME.txt              text/plain; charset=utf-8  max-age=86400
+//	.well-known/NAME.json             application/json           max-age=86400
+//	.well-known/host-meta             application/xrd+xml        max-age=86400
+//	.well-known/nodeinfo (and other
+//	  JSON names, see below)          application/json           max-age=86400
+//	any other file                    by extension, else
+//	                                  application/octet-stream   max-age=86400
+//
+//	X-Content-Type-Options: nosniff      on every file
+//	Access-Control-Allow-Origin: *       on every file
+//
+// The reasons, with their sources:
+//
+//   - text/plain; charset=utf-8 for robots.txt (RFC 9309 section 2.3: the
+//     file is UTF-8 encoded text/plain), for the autodisc files (seed 000
+//     section 4: they SHOULD be served as text/plain and MUST be UTF-8), for
+//     data.txt (seed 001 section 3.1: a text/plain resource; both of its formats,
+//     records and YAML, are UTF-8 text meant to be read as such, so YAML is
+//     not given a YAML type) and for security.txt (RFC 9116 section 3: it
+//     MUST be served as text/plain with charset=utf-8). Naming the charset
+//     keeps browsers and proxies from guessing one.
+//   - application/json for .json names and for the extensionless well-known
+//     names whose specifications define JSON documents: nodeinfo (NodeInfo
+//     protocol, a JRD served as JSON), openid-configuration (OpenID Connect
+//     Discovery 1.0 section 4), oauth-authorization-server (RFC 8414 section
+//     3), apple-app-site-association (Apple's associated domains). JSON has
+//     no charset parameter (RFC 8259 section 11).
+//   - application/xrd+xml for host-meta (RFC 6415 section 2).
+//   - application/octet-stream for anything else without a known extension
+//     (RFC 9110 section 8.3: the type a recipient assumes when none is
+//     given), so every server sends the same type instead of each guessing.
+//     The extension table is fixed in this package, not read from the host,
+//     so the output is the same on every machine.
+//   - max-age=86400 for robots.txt: RFC 9309 section 2.4 says crawlers
+//     SHOULD NOT use a cached robots.txt for more than 24 hours, so a longer
+//     lifetime is not honoured and a shorter one only adds fetches.
+//   - max-age=604800 (7 days) for data.txt and the autodisc files: seed 001
+//     section 3.4 gives 7 days as the expiry a reader assumes when the server
+//     sends no cache directive. data.txt's draft is that text, and the
+//     autodisc draft (seed 000) names no lifetime of its own, so the same
+//     default is made explicit. Seed 003 asks for exactly that: an expiry the
+//     publisher states instead of one the reader assumes.
+//   - max-age=86400 for .well-known files and anything else: RFC 8615 sets
+//     no lifetime; security.txt carries its own Expires field (RFC 9116
+//     section 2.5.5), and a day keeps changed contacts or keys from being
+//     served stale for long.
+//   - X-Content-Type-Options: nosniff (Fetch standard, "X-Content-Type-
+//     Options" header) makes browsers use the type above instead of sniffing
+//     one from the bytes, so a text file is never run as script or HTML.
+//   - Access-Control-Allow-Origin: * (Fetch standard, CORS protocol): these
+//     are discovery files, meant to be read by anyone, including web pages
+//     and tools on other origins. Every file of the tree is public by
+//     construction and "*" never admits credentials, so the header exposes
+//     nothing a plain HTTP client could not already fetch.
+//
+// A symbolic link entry gets the headers of the file it points to: the bytes
+// served are the target's. With the robots.txt link option,
+// autodisc/robots.txt therefore gets robots.txt's one day; as a copy it is an
+// autodisc file and gets seven.
+//
+// # Formats
+//
+// _headers: one rule per file, the URL path on its own line followed by
+// indented "Name: value" lines, the syntax Netlify and Cloudflare Pages
+// share. The path is written percent-encoded, as a browser sends it (the
+// WHATWG URL path percent-encode set); Cloudflare Pages normalizes rule paths
+// the same way. Cloudflare Pages reads at most 100 rules.
+//
+// .htaccess: one <If "%{REQUEST_URI} == '/path'"> section per file (Apache
+// 2.4 expressions). <Files> and <FilesMatch> see only the base name, so
+// they would also catch robots.txt in every subdirectory; <Location> is not
+// allowed in .htaccess. REQUEST_URI is the decoded path, so it is written
+// decoded, UTF-8 bytes and all. The media type is set with ForceType (core),
+// the headers with mod_headers inside <IfModule mod_headers.c>, so a server
+// without the module still serves the files instead of failing every
+// request. Both need AllowOverride FileInfo.
+//
+// nginx: one exact "location = /path" block per file. An empty "types { }"
+// block drops the extension mapping inside the location, so "default_type"
+// names the type, charset included. add_header without "always": the headers
+// belong to the file, not to an error page served in its place. nginx
+// matches the decoded, normalized URI, so the path is written decoded. Note
+// that add_header inside a location replaces every add_header inherited from
+// the server block.
+//
+// Caddy: one named matcher per distinct set of headers (@discgen_1, ...),
+// listing its paths, and a header directive for it. Caddy's file server keeps
+// a Content-Type that is already set. The path matcher compares the decoded
+// path case-insensitively, so the path is written decoded.
+//
+// # Paths
+//
+// Paths are written as they are, without quoting, so Render accepts only
+// characters that mean nothing special in any of the four formats: ASCII
+// letters and digits, "-._~!&()+,=@", ":" (except in _headers, where ":name"
+// is a placeholder), and printable non-ASCII characters. It refuses anything
+// else, such as spaces, quotes, "%", "*", "#", "?", "$", ";", braces and
+// invisible Unicode characters, with a [*PathError], rather than write a
+// rule that matches something else or breaks the configuration.
+package serverconf

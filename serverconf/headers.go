@@ -1,0 +1,108 @@
+package serverconf
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// Header values shared by every file; see the package documentation.
+const (
+	textPlain   = "text/plain; charset=utf-8"
+	appJSON     = "application/json"
+	octetStream = "application/octet-stream"
+
+	nosniff   = "nosniff"
+	anyOrigin = "*"
+
+	oneDay   = "max-age=86400"
+	sevenDay = "max-age=604800"
+)
+
+// byExtension maps a file name extension to its media type. It is fixed here
+// rather than read from the host's mime.types so that every machine renders
+// the same configuration.
+var byExtension = map[string]string{
+	".txt":  textPlain,
+	".json": appJSON,
+	".jrd":  "application/jrd+json",
+	".xml":  "application/xml",
+}
+
+// byWellKnownName maps extensionless well-known names to the media type
+// their specifications define.
+var byWellKnownName = map[string]string{
+	"apple-app-site-association": appJSON,               // Apple associated domains
+	"host-meta":                  "application/xrd+xml", // RFC 6415 section 2
+	"nodeinfo":                   appJSON,               // NodeInfo protocol
+	"oauth-authorization-server": appJSON,               // RFC 8414 section 3.2
+	"openid-configuration":       appJSON,               // OpenID Connect Discovery 1.0 section 4
+}
+
+// profile is the set of headers one file gets.
+type profile struct {
+	ContentType  string
+	CacheControl string
+}
+
+// fields returns the profile as header name and value pairs, in the order
+// every format writes them.
+func (p profile) fields() [][2]string {
+	return [][2]string{
+		{"Content-Type", p.ContentType},
+		{"Cache-Control", p.CacheControl},
+		{"X-Content-Type-Options", nosniff},
+		{"Access-Control-Allow-Origin", anyOrigin},
+	}
+}
+
+// classify returns the headers of the file served at tree path p.
+func classify(p string) profile {
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	ct, ok := byExtension[path.Ext(name)]
+	if !ok {
+		ct = octetStream
+		if dir == ".well-known" {
+			if t, ok := byWellKnownName[name]; ok {
+				ct = t
+			}
+		}
+	}
+	switch {
+	case p == "robots.txt":
+		return profile{textPlain, oneDay}
+	case p == "data.txt":
+		return profile{textPlain, sevenDay}
+	case dir == "autodisc" || strings.HasSuffix(dir, "/autodisc"):
+		return profile{ct, sevenDay}
+	}
+	return profile{ct, oneDay}
+}
+
+// maxLinks bounds how many symbolic links resolve follows for one entry.
+const maxLinks = 40
+
+// resolve returns the tree path whose headers the entry at p gets: p itself
+// for a regular file, the final target for a symbolic link. A target need
+// not be in t, but it must stay inside the tree's root.
+func resolve(t tree.Tree, p string) (string, error) {
+	cur := p
+	for range maxLinks {
+		e, ok := t[cur]
+		if !ok || e.Link == "" {
+			return cur, nil
+		}
+		if strings.HasPrefix(e.Link, "/") {
+			return "", fmt.Errorf("%s: symbolic link target %q is absolute", p, e.Link)
+		}
+		next := path.Join(path.Dir(cur), e.Link)
+		if next == "." || next == ".." || strings.HasPrefix(next, "../") {
+			return "", fmt.Errorf("%s: symbolic link target %q leaves the tree", p, e.Link)
+		}
+		cur = next
+	}
+	return "", fmt.Errorf("%s: more than %d symbolic links in a row", p, maxLinks)
+}
