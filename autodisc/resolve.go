@@ -98,15 +98,16 @@ type File struct {
 	Reason string
 }
 
-// Resolve reads fsys as r does with default limits.
+// Resolve is [Reader.Resolve] with the default limits.
 func Resolve(fsys fs.FS, path string) (*Result, error) {
 	return (&Reader{FS: fsys}).Resolve(path)
 }
 
 // Resolve reads the chain of authorities for the URL path p and where each
 // autodisc file's value comes from there. It fails only when p does not
-// begin with "/" or when there is no autodisc directory at the root
-// ([ErrNoAutodisc]); everything wrong further down is a warning.
+// begin with "/", when there is no autodisc directory at the root
+// ([ErrNoAutodisc]) or when that directory cannot be read; everything wrong
+// further down is a warning in the [Result].
 func (r *Reader) Resolve(p string) (*Result, error) {
 	canon, ok := pathspace.CanonicalPath(p)
 	if !ok {
