@@ -6,6 +6,9 @@
 //	FILE:LINE:COL: PATH: MESSAGE            an error
 //	FILE:LINE:COL: warning: PATH: MESSAGE   a warning
 //
+// A diagnostic with a stable code (lint findings) shows it before the path:
+// robots.txt:3:1: warning: R001: unknown directive.
+//
 // PATH is the manifest path of the offending value (agents[2].names[0]) and is
 // left out when a diagnostic concerns a whole file. LINE and COL are 1-based;
 // a zero line means the position is unknown and LINE:COL is left out.
@@ -68,6 +71,10 @@ func (d Diagnostic) String() string {
 	}
 	if d.Severity == Warning {
 		b.WriteString("warning: ")
+	}
+	if d.Code != "" {
+		b.WriteString(d.Code)
+		b.WriteString(": ")
 	}
 	if d.Path != "" {
 		b.WriteString(d.Path)

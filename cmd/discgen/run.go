@@ -88,6 +88,8 @@ func init() {
 		"build":    {buildUsage, runBuild},
 		"validate": {validateUsage, runValidate},
 		"check":    {checkUsage, runCheck},
+		"lint":     {lintUsage, runLint},
+		"resolve":  {resolveUsage, runResolve},
 		"schema":   {schemaUsage, runSchema},
 		"init":     {initUsage, runInit},
 	}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/robots"
+)
+
+// maxLintFile bounds what lint reads: well past the 500 KiB a crawler
+// parses, so that an oversized file is reported rather than refused.
+const maxLintFile = 32 << 20
+
+func runLint(args []string, stdout, stderr io.Writer) error {
+	var format string
+	fs := newFlags("lint", lintUsage, stdout)
+	fs.StringVar(&format, "format", "text", "")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOK(err)
+	}
+	if fs.NArg() == 0 {
+		return usagef("lint: give at least one file")
+	}
+	if err := checkFormat(format, "text", "json", "github"); err != nil {
+		return err
+	}
+	var list diag.List
+	for _, name := range fs.Args() {
+		data, err := output.ReadFileLimited(name, maxLintFile)
+		if err != nil {
+			list.Errorf(diag.Pos{File: name}, "", "%v", readError(err, name))
+			continue
+		}
+		for _, f := range robots.Lint(data) {
+			d := diag.Diagnostic{Pos: diag.Pos{File: name}, Code: f.Code, Message: f.Message, Severity: diag.Warning}
+			if f.Line > 0 {
+				d.Line, d.Col = f.Line, 1
+			}
+			if f.Severity == robots.Error {
+				d.Severity = diag.Error
+			}
+			list.Add(d)
+		}
+	}
+	list.Sort()
+	w := stderr
+	if format == "json" {
+		w = stdout
+	}
+	printDiags(w, format, list)
+	if list.HasErrors() {
+		return failed
+	}
+	return nil
+}
+
+// readError says why a file could not be read without repeating its name,
+// which the diagnostic already shows.
+func readError(err error, name string) string {
+	msg := err.Error()
+	for _, p := range []string{"open " + name + ": ", name + ": "} {
+		if strings.HasPrefix(msg, p) {
+			return "cannot read: " + strings.TrimPrefix(msg, p)
+		}
+	}
+	return msg
+}
