@@ -43,13 +43,13 @@ func checkPath(k Kind, p string) error {
 		case r == '/':
 		case r < utf8.RuneSelf:
 			if !isAlnum(byte(r)) && !strings.ContainsRune(asciiSafe, r) {
-				return bad("%q has a meaning of its own in server configuration", r)
+				return bad("%q is not among the characters every format reads literally", r)
 			}
 			if r == ':' && k == Headers {
 				return bad("\":\" starts a placeholder in _headers paths")
 			}
 		case !unicode.IsGraphic(r) || unicode.IsSpace(r):
-			return bad("%U is an invisible or space character", r)
+			return bad("%U is a space, control or invisible character", r)
 		}
 	}
 	return nil

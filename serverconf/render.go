@@ -23,7 +23,8 @@ type file struct {
 // Render fails, rendering nothing, when a path of t cannot be written safely
 // in one of the kinds (a [*PathError]), when a symbolic link leaves the tree,
 // when t already holds a file Render would add, or for an unknown kind. The
-// error joins every problem, in path order.
+// error joins every problem: link problems in path order, then the problems
+// of each kind, in the order of kinds and then of paths.
 func Render(t tree.Tree, kinds []Kind) (public, separate tree.Tree, err error) {
 	public, separate = tree.Tree{}, tree.Tree{}
 	var errs []error
