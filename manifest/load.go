@@ -37,6 +37,11 @@ type Doc[T any] struct {
 	// checks skip these values and all they hold: their errors would only
 	// repeat the schema's.
 	Invalid map[string]bool
+
+	root        *yaml.Node // as parsed, before any environment
+	base        any        // Raw before any environment
+	baseInvalid map[string]bool
+	schemaOK    bool
 }
 
 // LoadSite loads a site manifest. env, when not empty, names the
@@ -85,48 +90,74 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	// the semantic rules run too, so one run reports every error.
 	invalid := map[string]bool{}
 	errs.Append(schemaErrors(kind, inst, c.pos, invalid))
-	schemaOK := !errs.HasErrors()
 
-	doc := &Doc[T]{Pos: c.pos, Env: env, Invalid: invalid}
+	doc := &Doc[T]{Pos: c.pos, Raw: inst, Invalid: invalid,
+		root: root, base: inst, baseInvalid: invalid, schemaOK: !errs.HasErrors()}
 	if env != "" {
-		if !applyEnv(root, env) {
-			envs := envNames(inst)
-			if len(envs) == 0 {
-				errs.Errorf(filePos, "", "environment %q is not defined: the manifest has no environments block", env)
-			} else {
-				errs.Errorf(c.pos.KeyOf("environments"), "environments", "environment %q is not defined; the manifest defines %s", env, strings.Join(envs, ", "))
-			}
-			return nil, errs
-		}
-		base := inst
-		c = &converter{pos: newPositions(file)}
-		if inst, err2 = c.value(root, "", 0); err2 != nil {
-			errs.Append(c.errs)
-			return nil, errs
-		}
-		doc.Pos = c.pos
-		envInvalid(invalid, base, env)
+		d, envErrs := doc.WithEnv(env)
+		errs.Append(envErrs)
+		return d, errs
 	}
-
-	doc.Raw = inst
-	raw, err3 := json.Marshal(inst)
-	if err3 == nil {
-		doc.Value = new(T)
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		err3 = dec.Decode(doc.Value)
-	}
-	switch {
-	case err3 != nil && !schemaOK:
-		// Values of the wrong type: the schema errors say which.
-		return nil, errs
-	case err3 != nil:
-		// The schema admits only what the types can hold; reaching this is
-		// a bug in one or the other.
-		errs.Errorf(filePos, "", "internal error: schema and manifest types disagree: %v", err3)
+	if !doc.decode(&errs) {
 		return nil, errs
 	}
 	return doc, errs
+}
+
+// Environments returns the names of the manifest's environments, sorted.
+func (d *Doc[T]) Environments() []string { return envNames(d.base) }
+
+// WithEnv returns the manifest with environment env applied: its
+// top-level keys replace the manifest's own. d itself is not changed. An
+// environment the manifest does not define is an error.
+func (d *Doc[T]) WithEnv(env string) (*Doc[T], diag.List) {
+	var errs diag.List
+	root := *d.root
+	root.Content = slices.Clone(d.root.Content)
+	if !applyEnv(&root, env) {
+		if envs := d.Environments(); len(envs) == 0 {
+			errs.Errorf(diag.Pos{File: d.Pos.File}, "", "environment %q is not defined: the manifest has no environments block", env)
+		} else {
+			errs.Errorf(d.Pos.KeyOf("environments"), "environments", "environment %q is not defined; the manifest defines %s", env, strings.Join(envs, ", "))
+		}
+		return nil, errs
+	}
+	c := &converter{pos: newPositions(d.Pos.File)}
+	inst, err := c.value(&root, "", 0)
+	if err != nil {
+		return nil, c.errs
+	}
+	out := &Doc[T]{Pos: c.pos, Raw: inst, Env: env, Invalid: maps.Clone(d.baseInvalid),
+		root: d.root, base: d.base, baseInvalid: d.baseInvalid, schemaOK: d.schemaOK}
+	envInvalid(out.Invalid, d.base, env)
+	if !out.decode(&errs) {
+		return nil, errs
+	}
+	return out, errs
+}
+
+// decode fills d.Value from d.Raw. It reports whether it could.
+func (d *Doc[T]) decode(errs *diag.List) bool {
+	raw, err := json.Marshal(d.Raw)
+	if err == nil {
+		d.Value = new(T)
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		err = dec.Decode(d.Value)
+	}
+	switch {
+	case err != nil && !d.schemaOK:
+		// Values of the wrong type: the schema errors say which.
+		d.Value = nil
+		return false
+	case err != nil:
+		// The schema admits only what the types can hold; reaching this is
+		// a bug in one or the other.
+		errs.Errorf(diag.Pos{File: d.Pos.File}, "", "internal error: schema and manifest types disagree: %v", err)
+		d.Value = nil
+		return false
+	}
+	return true
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)

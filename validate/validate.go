@@ -10,6 +10,7 @@ package validate
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/discgen/discgen/diag"
@@ -78,13 +79,54 @@ func (v *checker) warn(path, format string, args ...any) {
 }
 
 // Site checks a loaded site manifest, its inline delegatees included.
+// When no environment was applied, each environment is also checked as
+// it would apply, and what it draws about its own values is reported
+// under its own path (environments.staging.agents[0].names[0]).
 func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 	v := newChecker(doc.Pos, doc.Invalid, opt)
 	if doc.Env != "" {
 		v.envPath = manifest.Key("environments", doc.Env)
 	}
-	m := doc.Value
 	v.lineSafe(doc.Raw, "")
+	v.site(doc.Value)
+	if doc.Env == "" {
+		for _, env := range doc.Environments() {
+			v.environment(doc, env)
+		}
+	}
+	v.list.Sort()
+	return v.list
+}
+
+// environment checks the manifest with env applied, keeping what concerns
+// the values env sets.
+func (v *checker) environment(doc *manifest.Doc[manifest.Site], env string) {
+	ed, errs := doc.WithEnv(env)
+	v.list.Append(errs)
+	if ed == nil {
+		return
+	}
+	prefix := manifest.Key("environments", env)
+	ev := newChecker(ed.Pos, ed.Invalid, v.opt)
+	ev.envPath = prefix
+	ev.lineSafe(ed.Raw, "") // the base check reported these at the block
+	ev.list = nil
+	ev.site(ed.Value)
+	raw, _ := doc.Raw.(map[string]any)
+	envs, _ := raw["environments"].(map[string]any)
+	block, _ := envs[env].(map[string]any)
+	for _, d := range ev.list {
+		for key := range block {
+			if rest, ok := strings.CutPrefix(d.Path, key); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+				d.Path = prefix + "." + d.Path
+				v.list.Add(d)
+				break
+			}
+		}
+	}
+}
+
+func (v *checker) site(m *manifest.Site) {
 	base := v.siteURL("site.url", m.Site.URL)
 	v.description("site.description", m.Site.Description)
 	if m.Host != "" {
@@ -102,8 +144,6 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 	if m.WellKnown != nil {
 		v.wellKnown("well_known", m.WellKnown)
 	}
-	v.list.Sort()
-	return v.list
 }
 
 // Tenant checks a tenant manifest found under the delegation space within
