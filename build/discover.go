@@ -26,7 +26,10 @@ type found struct {
 // /home/*/public_html/autodisc.yaml). Reads of the tenant manifest and
 // writes of its output go through that directory, so a tenant who turns
 // public_html into a symlink to another user's directory, or to /etc,
-// reaches nothing outside its own.
+// reaches nothing outside its own. The glob itself does not enter a
+// symbolic link to a directory below the pattern's fixed prefix, so such a
+// public_html is not found at all; a symlinked manifest is found and then
+// refused by readConfined when it leads out of the trusted directory.
 func discover(dir, pattern string) ([]found, error) {
 	full := pattern
 	if !filepath.IsAbs(pattern) {

@@ -197,6 +197,29 @@ func TestReadConfinedLimit(t *testing.T) {
 	}
 }
 
+// TestTenantSymlinkEscape builds a site whose users link their way into
+// alice's directory: alice is built once, from her own manifest; the
+// symlinked manifest is refused with a message; the symlinked directory
+// is not entered.
+func TestTenantSymlinkEscape(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                             isolationSite,
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+		"users/alice/notes.yaml":                tenantYAML("/~eve/"),
+	})
+	symlink(t, filepath.Join(dir, "users/alice/public_html"), filepath.Join(dir, "users/mallory/public_html"))
+	symlink(t, "../../alice/notes.yaml", filepath.Join(dir, "users/eve/public_html/autodisc.yaml"))
+	res := Run(Options{Manifest: filepath.Join(dir, "site.yaml"), Now: goldenNow})
+	if got, want := tenantRoots(t, res, dir), []string{"users/alice/public_html"}; !slices.Equal(got, want) {
+		t.Errorf("built tenants %v, want %v", got, want)
+	}
+	errs := errorsOf(res.Diags)
+	eve := filepath.Join(dir, "users/eve/public_html/autodisc.yaml") + ": cannot read tenant manifest: "
+	if res.FailedTenants != 1 || len(errs) != 1 || !strings.HasPrefix(errs[0], eve) {
+		t.Errorf("%d failed, errors:\n%s\nwant eve's manifest refused", res.FailedTenants, strings.Join(errs, "\n"))
+	}
+}
+
 const isolationSite = `version: 1
 site:
   url: https://isp.example/
