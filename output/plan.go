@@ -78,6 +78,7 @@ type Changes struct {
 	mkdirs      []string // directories to create, parents first
 	temps       []string // leftover temporary files to remove
 	rootMissing bool
+	bad         map[string]bool // paths with a BadPath problem
 }
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.
@@ -265,9 +266,19 @@ func (c *Changes) checkTree() {
 	}
 }
 
+// badPath reports whether p or one of its directories has a BadPath
+// problem.
 func (c *Changes) badPath(p string) bool {
-	for _, pr := range c.Problems {
-		if pr.Kind == BadPath && (pr.Path == p || strings.HasPrefix(p, pr.Path+"/")) {
+	if c.bad == nil {
+		c.bad = map[string]bool{}
+		for _, pr := range c.Problems {
+			if pr.Kind == BadPath {
+				c.bad[pr.Path] = true
+			}
+		}
+	}
+	for ; p != ""; p = parent(p) {
+		if c.bad[p] {
 			return true
 		}
 	}
