@@ -137,8 +137,7 @@ var errHelp = errors.New("help shown")
 func parseFlags(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
-			return errHelp
+			return errHelp // pflag has printed the usage
 		}
 		return usagef("%s: %v", fs.Name(), err)
 	}

@@ -137,6 +137,7 @@ autodisc file, which authority defines it or that it is undefined.
 
 Options:
     -o, --output DIR      the built tree (default public)
+        --format FORMAT   text (default) or json
 
 Example:
     discgen resolve -o public /~alice/blog/post.html
