@@ -40,7 +40,7 @@ func (v *checker) siteURL(p, s string) *url.URL {
 
 // absURL checks an absolute http(s) URL.
 func (v *checker) absURL(p, s, what string) bool {
-	if !v.noSpace(p, s, what) {
+	if !v.noSpace(p, s, what) || !v.escapes(p, s) {
 		return false
 	}
 	u, err := url.Parse(s)

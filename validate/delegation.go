@@ -81,7 +81,11 @@ func (s FileSet) String() string {
 		}
 		return "every file but " + strings.Join(names, ", ")
 	}
-	return strings.Join(append(names, SubdirectoriesTxt), ", ")
+	if !s.names[SubdirectoriesTxt] {
+		names = append(names, SubdirectoriesTxt)
+		slices.Sort(names)
+	}
+	return strings.Join(names, ", ")
 }
 
 // holds describes the set after "holds": "only feeds.txt, subdirectories.txt"

@@ -24,15 +24,17 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 	for i, f := range wk.Files {
 		fp := manifest.Index(manifest.Key(p, "files"), i)
 		np := manifest.Key(fp, "name")
-		if err := wellknown.CheckName(f.Name); err != nil {
+		file, err := wellknown.FileName(f.Name)
+		if err != nil {
 			v.err(np, "%v", err)
 			continue
 		}
-		if first, dup := seen[f.Name]; dup {
+		// Names that differ only in escapes ("gpc%2Ejson") are one file.
+		if first, dup := seen[file]; dup {
 			v.err(np, "%q is defined twice (first at %s)", f.Name, first)
 			continue
 		}
-		seen[f.Name] = v.pos.Of(np).String()
+		seen[file] = v.pos.Of(np).String()
 		if !wellknown.Registered(f.Name) {
 			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", f.Name, wellknown.RegistryDate())
 		}
