@@ -163,3 +163,12 @@ func TestResolveURI(t *testing.T) {
 		}
 	}
 }
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}

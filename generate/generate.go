@@ -201,7 +201,10 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 			errs.Errorf(pos.Of(manifest.Key(fp, "name")), manifest.Key(fp, "name"), "%v", err)
 			continue
 		}
-		put(t, ".well-known/"+name, data, &errs)
+		if err := t.Put(".well-known/"+name, data); err != nil {
+			// Two names that validation tells apart can name one file.
+			errs.Errorf(pos.Of(manifest.Key(fp, "name")), manifest.Key(fp, "name"), "%v", err)
+		}
 	}
 	return errs
 }

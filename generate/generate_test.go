@@ -1,0 +1,96 @@
+package generate
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/validate"
+)
+
+var now = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// load loads and validates a site manifest given inline.
+func load(t *testing.T, src string) *manifest.Doc[manifest.Site] {
+	t.Helper()
+	doc, errs := manifest.LoadSite("site.yaml", []byte(src), "")
+	if doc == nil || errs.HasErrors() {
+		t.Fatalf("load: %v", errs)
+	}
+	if errs := validate.Site(doc, validate.Options{Now: now}); errs.HasErrors() {
+		t.Fatalf("validate: %v", errs)
+	}
+	return doc
+}
+
+func TestWellKnownSameFile(t *testing.T) {
+	doc := load(t, `version: 1
+site: {url: "https://www.example.org/"}
+well_known:
+  files:
+    - {name: gpc.json, content: "{}"}
+    - {name: gpc%2Ejson, content: "[]"}
+`)
+	tr, errs := Site(doc, Options{Now: now})
+	if tr != nil || len(errs.Errors()) != 1 {
+		t.Fatalf("tree %v, errors %v: want one error and no tree", tr, errs)
+	}
+	if got := errs.Errors()[0].String(); !strings.HasPrefix(got, "site.yaml:6:14: well_known.files[1].name: ") {
+		t.Errorf("error %q is not at the second name", got)
+	}
+}
+
+func TestTenantTree(t *testing.T) {
+	doc, errs := manifest.LoadTenant("t.yaml", []byte(`version: 1
+path: /~al%69ce/
+description: Alice
+delegations:
+  - path: caf%c3%a9/
+    inline:
+      description: Her café
+      delegations:
+        - path: menu
+          inline: {icons: [m.png]}
+`))
+	if doc == nil || errs.HasErrors() {
+		t.Fatalf("load: %v", errs)
+	}
+	space, errs := validate.Tenant(doc, mustParse(t, "~*"), validate.AllFiles(), validate.Options{Now: now})
+	if errs.HasErrors() {
+		t.Fatalf("validate: %v", errs)
+	}
+	site := mustURL(t, "https://isp.example/")
+	tr, errs := Tenant(doc, space, site)
+	if errs.HasErrors() {
+		t.Fatal(errs)
+	}
+	want := map[string]string{
+		"autodisc/index.txt":               "description.txt\nsubdirectories.txt\n",
+		"autodisc/description.txt":         "Alice\n",
+		"autodisc/subdirectories.txt":      "/caf%C3%A9/\n",
+		"café/autodisc/index.txt":          "description.txt\nsubdirectories.txt\n",
+		"café/autodisc/description.txt":    "Her café\n",
+		"café/autodisc/subdirectories.txt": "/menu/\n",
+		"café/menu/autodisc/index.txt":     "icons.txt\n",
+		"café/menu/autodisc/icons.txt":     "https://isp.example/~alice/caf%C3%A9/menu/m.png\n",
+	}
+	for _, p := range tr.Paths() {
+		if string(tr[p].Data) != want[p] {
+			t.Errorf("%s = %q, want %q", p, tr[p].Data, want[p])
+		}
+	}
+	if len(tr) != len(want) {
+		t.Errorf("paths %v, want %d", tr.Paths(), len(want))
+	}
+}
+
+func mustParse(t *testing.T, s string) pathspace.Space {
+	t.Helper()
+	sp, err := pathspace.Parse(pathspace.Root, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
