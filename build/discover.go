@@ -40,17 +40,25 @@ func discover(dir, pattern string) ([]found, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q: %v", pattern, err)
 	}
-	base, _ := doublestar.SplitPattern(filepath.ToSlash(full))
-	baseAbs, err := filepath.Abs(filepath.FromSlash(base))
-	if err != nil {
-		return nil, err
-	}
-	var out []found
-	for _, m := range matches {
-		abs, err := filepath.Abs(m)
-		if err != nil {
+	// One working directory for every match: filepath.Abs would ask the
+	// system for it once per tenant.
+	wd := ""
+	if !filepath.IsAbs(full) {
+		if wd, err = os.Getwd(); err != nil {
 			return nil, err
 		}
+	}
+	absOf := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(wd, p)
+	}
+	base, _ := doublestar.SplitPattern(filepath.ToSlash(full))
+	baseAbs := absOf(filepath.FromSlash(base))
+	var out []found
+	for _, m := range matches {
+		abs := absOf(m)
 		within := filepath.Dir(abs)
 		if rel, err := filepath.Rel(baseAbs, abs); err == nil {
 			if first, rest, ok := strings.Cut(rel, string(filepath.Separator)); ok && rest != "" && first != ".." {

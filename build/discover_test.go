@@ -129,6 +129,17 @@ func TestDiscoverShowsPathAsGiven(t *testing.T) {
 	if len(got) != 1 || got[0].show != filepath.FromSlash("u/a/x.yaml") {
 		t.Fatalf("got %+v, want the relative path u/a/x.yaml", got)
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].abs != filepath.Join(wd, "u", "a", "x.yaml") || got[0].within != filepath.Join(wd, "u", "a") {
+		t.Errorf("abs %s, within %s: want them below %s", got[0].abs, got[0].within, wd)
+	}
+	got, err = discover(".", "*/a/x.yaml")
+	if err != nil || len(got) != 1 || got[0].within != filepath.Join(wd, "u") {
+		t.Errorf("a glob starting with a wildcard: %+v, %v; want within %s", got, err, filepath.Join(wd, "u"))
+	}
 }
 
 func TestDiscoverBadPattern(t *testing.T) {
