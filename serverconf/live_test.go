@@ -1,0 +1,287 @@
+package serverconf
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// These tests serve the sample tree with a real server, configured by the
+// rendered file, and check the headers of every response. Each needs its
+// server installed and skips without it.
+
+// writeTree writes t under dir, with directories and files readable by all
+// (a server may drop privileges before reading them).
+func writeTree(t *testing.T, dir string, tr tree.Tree) {
+	t.Helper()
+	for _, p := range tr.Paths() {
+		file := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		e := tr[p]
+		var err error
+		if e.Link != "" {
+			err = os.Symlink(e.Link, file)
+		} else {
+			err = os.WriteFile(file, e.Data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// serverDir returns a fresh directory whose ancestors up to the system's
+// temporary directory other users may enter.
+func serverDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if !strings.HasPrefix(d, os.TempDir()) {
+			break
+		}
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// start runs cmd until the test ends and waits until the port answers.
+func start(t *testing.T, cmd *exec.Cmd, port int, logFile string) {
+	t.Helper()
+	out, err := os.Create(filepath.Join(t.TempDir(), "out.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+		out.Close()
+	})
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	deadline := time.After(10 * time.Second)
+wait:
+	for {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case err := <-done:
+			done <- err // for the cleanup
+			break wait
+		case <-deadline:
+			break wait
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	logs, _ := os.ReadFile(out.Name())
+	more, _ := os.ReadFile(logFile)
+	t.Fatalf("%s did not start listening on %s:\n%s\n%s", cmd.Path, addr, logs, more)
+}
+
+// checkServed requests every file of tr and compares the four headers.
+func checkServed(t *testing.T, port int, tr tree.Tree) {
+	t.Helper()
+	for _, p := range tr.Paths() {
+		target, err := resolve(tr, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := classify(target)
+		url := fmt.Sprintf("http://127.0.0.1:%d%s", port, escapedPath(p))
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Errorf("%s: %v", url, err)
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: status %s", url, resp.Status)
+			continue
+		}
+		for _, h := range want.fields() {
+			if got := resp.Header.Values(h[0]); len(got) != 1 || got[0] != h[1] {
+				t.Errorf("%s: %s = %q, want %q", url, h[0], got, h[1])
+			}
+		}
+	}
+	// A file the configuration does not name keeps the server's defaults.
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/unnamed.txt", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Cache-Control"); resp.StatusCode != http.StatusOK || got != "" {
+		t.Errorf("/unnamed.txt: status %s, Cache-Control %q; want 200 without one", resp.Status, got)
+	}
+}
+
+// liveSite renders kind for the sample tree and writes the site to a
+// directory it returns, with the rendered file where the server reads it
+// (inside the site for the public kinds) and an extra file no rule names.
+func liveSite(t *testing.T, k Kind) (dir, site, conf string) {
+	t.Helper()
+	public, separate, err := Render(sample(), []Kind{k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = serverDir(t)
+	site = filepath.Join(dir, "site")
+	tr := sample()
+	tr["unnamed.txt"] = tree.Entry{Data: []byte("x")}
+	for p, e := range public {
+		tr[p] = e
+	}
+	writeTree(t, site, tr)
+	writeTree(t, filepath.Join(dir, "conf"), separate)
+	name, _ := k.File()
+	return dir, site, filepath.Join(dir, "conf", filepath.FromSlash(name))
+}
+
+func TestLiveNginx(t *testing.T) {
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		t.Skip("nginx not installed")
+	}
+	dir, site, conf := liveSite(t, Nginx)
+	port := freePort(t)
+	main := filepath.Join(dir, "nginx.conf")
+	tmp := filepath.Join(dir, "tmp")
+	config := fmt.Sprintf(`daemon off;
+master_process off;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log;
+events {}
+http {
+	access_log off;
+	default_type application/octet-stream;
+	types { text/plain txt; }
+	client_body_temp_path %[2]s; proxy_temp_path %[2]s; fastcgi_temp_path %[2]s;
+	uwsgi_temp_path %[2]s; scgi_temp_path %[2]s;
+	server {
+		listen 127.0.0.1:%[3]d;
+		root %[4]s;
+		include %[5]s;
+	}
+}
+`, dir, tmp, port, site, conf)
+	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "-t", "-p", dir, "-c", main).CombinedOutput(); err != nil {
+		t.Fatalf("nginx -t: %v\n%s", err, out)
+	}
+	start(t, exec.Command(bin, "-p", dir, "-c", main), port, filepath.Join(dir, "error.log"))
+	checkServed(t, port, sample())
+}
+
+func TestLiveApache(t *testing.T) {
+	bin, err := exec.LookPath("apache2")
+	if err != nil {
+		if bin, err = exec.LookPath("httpd"); err != nil {
+			t.Skip("apache2 not installed")
+		}
+	}
+	modules := ""
+	for _, dir := range []string{"/usr/lib/apache2/modules", "/usr/lib64/httpd/modules", "/usr/lib/httpd/modules"} {
+		if _, err := os.Stat(filepath.Join(dir, "mod_headers.so")); err == nil {
+			modules = dir
+			break
+		}
+	}
+	if modules == "" {
+		t.Skip("Apache module directory with mod_headers.so not found")
+	}
+	dir, site, _ := liveSite(t, Htaccess)
+	port := freePort(t)
+	user := ""
+	if os.Getuid() == 0 {
+		user = "User nobody\nGroup nogroup\n"
+	}
+	main := filepath.Join(dir, "httpd.conf")
+	config := fmt.Sprintf(`ServerRoot %[1]s
+DefaultRuntimeDir %[1]s
+PidFile %[1]s/httpd.pid
+TypesConfig /dev/null
+ErrorLog %[1]s/error.log
+LoadModule mpm_event_module %[2]s/mod_mpm_event.so
+LoadModule authz_core_module %[2]s/mod_authz_core.so
+LoadModule mime_module %[2]s/mod_mime.so
+LoadModule headers_module %[2]s/mod_headers.so
+%[3]sListen 127.0.0.1:%[4]d
+ServerName localhost
+AddType text/plain .txt
+DocumentRoot %[5]s
+<Directory %[5]s>
+	AllowOverride FileInfo
+	Options FollowSymLinks
+	Require all granted
+</Directory>
+`, dir, modules, user, port, site)
+	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
+	checkServed(t, port, sample())
+}
+
+func TestLiveCaddy(t *testing.T) {
+	bin, err := exec.LookPath("caddy")
+	if err != nil {
+		t.Skip("caddy not installed")
+	}
+	dir, site, conf := liveSite(t, Caddy)
+	port := freePort(t)
+	main := filepath.Join(dir, "Caddyfile")
+	config := fmt.Sprintf(`{
+	admin off
+	auto_https off
+	storage file_system %[1]s/data
+}
+http://127.0.0.1:%[2]d {
+	root * %[3]s
+	import %[4]s
+	file_server
+}
+`, dir, port, site, conf)
+	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	validate := exec.Command(bin, "validate", "--config", main, "--adapter", "caddyfile")
+	validate.Env = env
+	if out, err := validate.CombinedOutput(); err != nil {
+		t.Fatalf("caddy validate: %v\n%s", err, out)
+	}
+	run := exec.Command(bin, "run", "--config", main, "--adapter", "caddyfile")
+	run.Env = env
+	start(t, run, port, filepath.Join(dir, "caddy.log"))
+	checkServed(t, port, sample())
+}
