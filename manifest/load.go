@@ -170,14 +170,14 @@ func parseYAML(file string, data []byte) (*yaml.Node, *diag.Diagnostic) {
 		if err.Error() == "EOF" {
 			return nil, nil
 		}
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, &diag.Diagnostic{Pos: diag.Pos{File: file, Line: extra.Line, Col: extra.Column},
 			Message: "a manifest holds one YAML document; found a second one"}
 	} else if err.Error() != "EOF" {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -186,8 +186,9 @@ func parseYAML(file string, data []byte) (*yaml.Node, *diag.Diagnostic) {
 }
 
 // yamlError positions a parser error. The parser gives a line only, so the
-// column is 1 (the start of that line).
-func yamlError(file string, err error) *diag.Diagnostic {
+// column is 1 (the start of that line). A tab where indentation is
+// expected gets a hint: YAML indents with spaces only.
+func yamlError(file string, data []byte, err error) *diag.Diagnostic {
 	msg := err.Error()
 	d := &diag.Diagnostic{Pos: diag.Pos{File: file, Line: 1, Col: 1}, Message: "invalid YAML: " + msg}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -195,6 +196,12 @@ func yamlError(file string, err error) *diag.Diagnostic {
 			d.Line, _ = strconv.Atoi(m[1])
 		}
 		d.Message = "invalid YAML: " + m[2]
+	}
+	if strings.Contains(msg, "found character that cannot start any token") {
+		lines := strings.Split(string(data), "\n")
+		if d.Line >= 1 && d.Line <= len(lines) && strings.HasPrefix(strings.TrimLeft(lines[d.Line-1], " "), "\t") {
+			d.Message += "; YAML indents with spaces, not tabs"
+		}
 	}
 	return d
 }
