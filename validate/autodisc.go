@@ -84,6 +84,11 @@ var mediaTypeRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0
 func (v *checker) feeds(p string, feeds []manifest.Feed, _ *url.URL) {
 	for i, f := range feeds {
 		fp := manifest.Index(p, i)
+		if strings.HasPrefix(f.URL, "[") {
+			// feeds.txt reads a leading "[...]" as the feed's type.
+			v.err(manifest.Key(fp, "url"), "%q: a feed URL cannot start with \"[\"; write it as %%5B", f.URL)
+			continue
+		}
 		u := v.uriRef(manifest.Key(fp, "url"), f.URL, "a feed URL")
 		if f.Type != "" {
 			v.feedType(manifest.Key(fp, "type"), f.Type)
