@@ -68,7 +68,11 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 		return nil, errs
 	}
 	if root == nil || root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
-		errs.Errorf(diag.Pos{File: file, Line: 1, Col: 1}, "", "manifest is empty")
+		hint := `it needs at least "version: 1" and a site with its url`
+		if kind == schema.Tenant {
+			hint = `it needs at least "version: 1" and a path`
+		}
+		errs.Errorf(diag.Pos{File: file, Line: 1, Col: 1}, "", "manifest is empty; %s", hint)
 		return nil, errs
 	}
 	if root.Kind != yaml.MappingNode {

@@ -129,10 +129,10 @@ func TestLoadRefuses(t *testing.T) {
 	big := head + "x: \"" + strings.Repeat("a", manifest.MaxBytes) + "\"\n"
 	deep := head + "agents: " + strings.Repeat("[", manifest.MaxDepth+2) + strings.Repeat("]", manifest.MaxDepth+2) + "\n"
 	for _, tc := range []struct{ name, src, want string }{
-		{"empty", "", "m.yaml:1:1: manifest is empty\n"},
-		{"comments only", "# nothing\n\n", "m.yaml:1:1: manifest is empty\n"},
-		{"empty document", "---\n", "m.yaml:1:1: manifest is empty\n"},
-		{"null document", "--- ~\n", "m.yaml:1:1: manifest is empty\n"},
+		{"empty", "", "m.yaml:1:1: manifest is empty; it needs at least \"version: 1\" and a site with its url\n"},
+		{"comments only", "# nothing\n\n", "m.yaml:1:1: manifest is empty; it needs at least \"version: 1\" and a site with its url\n"},
+		{"empty document", "---\n", "m.yaml:1:1: manifest is empty; it needs at least \"version: 1\" and a site with its url\n"},
+		{"null document", "--- ~\n", "m.yaml:1:1: manifest is empty; it needs at least \"version: 1\" and a site with its url\n"},
 		{"list", "- version: 1\n", "m.yaml:1:1: manifest must be a mapping of keys to values\n"},
 		{"scalar", "\n\nhello\n", "m.yaml:3:1: manifest must be a mapping of keys to values\n"},
 		{"two documents", head + "---\nversion: 1\n", "m.yaml:3:1: a manifest holds one YAML document; found a second one\n"},

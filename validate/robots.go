@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -31,13 +32,23 @@ var reservedFields = map[string]string{
 // product token, or "*".
 func IsProductToken(s string) bool { return s == "*" || productToken.MatchString(s) }
 
+// notToken says why name is not a product token, suggesting the token a
+// User-Agent string such as "Googlebot/2.1" starts with.
+func notToken(name string) string {
+	msg := fmt.Sprintf("%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", name)
+	if i := strings.IndexByte(name, '/'); i > 0 && productToken.MatchString(name[:i]) {
+		msg += fmt.Sprintf("; write %q", name[:i])
+	}
+	return msg
+}
+
 func (v *checker) agents(path string, groups []manifest.Group) {
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
 		for j, name := range g.Names {
 			np := manifest.Index(manifest.Key(gp, "names"), j)
 			if !IsProductToken(name) {
-				v.err(np, "%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", name)
+				v.err(np, "%s", notToken(name))
 			}
 		}
 		v.rulePaths(manifest.Key(gp, "allow"), g.Names, g.Allow, true)
@@ -186,7 +197,7 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 	for i, e := range exps {
 		p := manifest.Index(path, i)
 		if !IsProductToken(e.Agent) {
-			v.err(manifest.Key(p, "agent"), "%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", e.Agent)
+			v.err(manifest.Key(p, "agent"), "%s", notToken(e.Agent))
 		}
 		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 {
 			v.err(p, "an expectation needs allowed or disallowed paths")
