@@ -58,8 +58,9 @@
 //   - application/octet-stream for anything else without a known extension
 //     (RFC 9110 section 8.3: the type a recipient assumes when none is
 //     given), so every server sends the same type instead of each guessing.
-//     The extension table is fixed in this package, not read from the host,
-//     so the output is the same on every machine.
+//     The extension table (.txt, .json, .jrd, .xml, compared without regard
+//     to case) is fixed in this package, not read from the host's
+//     mime.types, so the output is the same on every machine.
 //   - max-age=86400 for robots.txt: RFC 9309 section 2.4 says crawlers
 //     SHOULD NOT use a cached robots.txt for more than 24 hours, so a longer
 //     lifetime is not honoured and a shorter one only adds fetches.
@@ -93,7 +94,8 @@
 // indented "Name: value" lines, the syntax Netlify and Cloudflare Pages
 // share. The path is written percent-encoded, as a browser sends it (the
 // WHATWG URL path percent-encode set); Cloudflare Pages normalizes rule paths
-// the same way. Cloudflare Pages reads at most 100 rules.
+// the same way, and Netlify documents no other form. Cloudflare Pages reads
+// at most 100 rules, one per file here.
 //
 // .htaccess: one <If "%{REQUEST_URI} == '/path'"> section per file (Apache
 // 2.4 expressions). <Files> and <FilesMatch> see only the base name, so

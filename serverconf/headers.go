@@ -21,9 +21,9 @@ const (
 	sevenDay = "max-age=604800"
 )
 
-// byExtension maps a file name extension to its media type. It is fixed here
-// rather than read from the host's mime.types so that every machine renders
-// the same configuration.
+// byExtension maps a lower-case file name extension to its media type. It is
+// fixed here rather than read from the host's mime.types so that every
+// machine renders the same configuration.
 var byExtension = map[string]string{
 	".txt":  textPlain,
 	".json": appJSON,
@@ -62,7 +62,7 @@ func (p profile) fields() [][2]string {
 func classify(p string) profile {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
-	ct, ok := byExtension[path.Ext(name)]
+	ct, ok := byExtension[strings.ToLower(path.Ext(name))]
 	if !ok {
 		ct = octetStream
 		if dir == ".well-known" {

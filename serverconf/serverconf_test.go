@@ -232,7 +232,10 @@ func TestClassify(t *testing.T) {
 		{".well-known/host-meta.json", "application/json", "max-age=86400"},
 		{".well-known/change-password", "application/octet-stream", "max-age=86400"},
 		{"nodeinfo", "application/octet-stream", "max-age=86400"},
-		{".well-known/x.TXT", "application/octet-stream", "max-age=86400"},
+		{".well-known/x.TXT", "text/plain; charset=utf-8", "max-age=86400"},
+		{".well-known/x.txt.gz", "application/octet-stream", "max-age=86400"},
+		{".well-known/Nodeinfo", "application/octet-stream", "max-age=86400"},
+		{"autodisc/icons", "application/octet-stream", "max-age=604800"},
 	} {
 		got := classify(c.path)
 		if got.ContentType != c.ctype || got.CacheControl != c.maxAgeOf {
