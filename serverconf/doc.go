@@ -50,10 +50,10 @@
 //     keeps browsers and proxies from guessing one.
 //   - application/json for .json names and for the extensionless well-known
 //     names whose specifications define JSON documents: nodeinfo (NodeInfo
-//     protocol, a JRD served as JSON), openid-configuration (OpenID Connect
-//     Discovery 1.0 section 4), oauth-authorization-server (RFC 8414 section
-//     3), apple-app-site-association (Apple's associated domains). JSON has
-//     no charset parameter (RFC 8259 section 11).
+//     protocol: a JSON resource descriptor), openid-configuration (OpenID
+//     Connect Discovery 1.0 section 4), oauth-authorization-server (RFC 8414
+//     section 3.2), apple-app-site-association (Apple's associated domains).
+//     JSON has no charset parameter (RFC 8259 section 11).
 //   - application/xrd+xml for host-meta (RFC 6415 section 2).
 //   - application/octet-stream for anything else without a known extension
 //     (RFC 9110 section 8.3: the type a recipient assumes when none is
@@ -63,7 +63,8 @@
 //     mime.types, so the output is the same on every machine.
 //   - max-age=86400 for robots.txt: RFC 9309 section 2.4 says crawlers
 //     SHOULD NOT use a cached robots.txt for more than 24 hours, so a longer
-//     lifetime is not honoured and a shorter one only adds fetches.
+//     lifetime would not be honoured; 24 hours states that ceiling to every
+//     cache on the way.
 //   - max-age=604800 (7 days) for data.txt and the autodisc files: seed 001
 //     section 3.4 gives 7 days as the expiry a reader assumes when the server
 //     sends no cache directive. data.txt's draft is that text, and the
@@ -74,9 +75,10 @@
 //     no lifetime; security.txt carries its own Expires field (RFC 9116
 //     section 2.5.5), and a day keeps changed contacts or keys from being
 //     served stale for long.
-//   - X-Content-Type-Options: nosniff (Fetch standard, "X-Content-Type-
-//     Options" header) makes browsers use the type above instead of sniffing
-//     one from the bytes, so a text file is never run as script or HTML.
+//   - X-Content-Type-Options: nosniff (Fetch standard, section on the
+//     X-Content-Type-Options header) makes browsers use the type above
+//     instead of sniffing one from the bytes, so a text file is never run as
+//     script or rendered as HTML.
 //   - Access-Control-Allow-Origin: * (Fetch standard, CORS protocol): these
 //     are discovery files, meant to be read by anyone, including web pages
 //     and tools on other origins. Every file of the tree is public by
