@@ -140,6 +140,10 @@ func TestLoadRefuses(t *testing.T) {
 		{"too large", big, fmt.Sprintf("m.yaml: manifest is %d bytes; the limit is %d\n", len(big), manifest.MaxBytes)},
 		{"too deep", deep, "m.yaml:3:73: agents[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]: nested more than 64 levels deep\n"},
 		{"duplicate key", head + "icons: []\nicons: []\n", "m.yaml:4:1: icons: duplicate key \"icons\" (first at line 3)\n"},
+		{"merge into itself", head + "agents:\n  - &base\n    <<: *base\n", "m.yaml:5:9: agents[0]: a merge key (<<) refers to a mapping that holds it\n"},
+		{"merge of a holder", head + "a: &a\n  b:\n    - <<: *a\n", "m.yaml:5:11: a.b[0]: a merge key (<<) refers to a mapping that holds it\n"},
+		{"merge list holding itself", head + "a: &a\n  <<: [{x: 1}, *a]\n", "m.yaml:4:7: a: a merge key (<<) refers to a mapping that holds it\n"},
+		{"alias cycle", head + "a: &a [*a, *a]\n", "m.yaml:3:4: a" + strings.Repeat("[0]", manifest.MaxDepth/2) + ": nested more than 64 levels deep\n"},
 		{"merge of a list", head + "site2: &s [a]\nagents:\n  - <<: *s\n    names: [a]\n",
 			"m.yaml:3:1: site2: unknown key \"site2\" (did you mean \"site\"?)\nm.yaml:5:9: agents[0]: a merge key (<<) must refer to a mapping\n"},
 	} {

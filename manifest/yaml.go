@@ -119,6 +119,10 @@ type converter struct {
 	pos   *Positions
 	errs  diag.List
 	nodes int
+	// open holds the mappings being converted, so that a merge key that
+	// refers to one of them (to a mapping that holds it) is refused
+	// instead of recursing.
+	open map[*yaml.Node]bool
 }
 
 func (c *converter) at(n *yaml.Node) diag.Pos {
@@ -174,6 +178,11 @@ func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
 // mapping fills out from a mapping node. Merge keys (<<) contribute keys
 // that the mapping does not set itself; a key set twice is an error.
 func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string]any, explicit map[string]bool) error {
+	if c.open == nil {
+		c.open = map[*yaml.Node]bool{}
+	}
+	c.open[n] = true
+	defer delete(c.open, n)
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -210,6 +219,14 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string
 			if src.Kind != yaml.MappingNode {
 				c.errs.Errorf(c.at(m), path, "a merge key (<<) must refer to a mapping")
 				continue
+			}
+			if c.open[src] {
+				c.errs.Errorf(c.at(m), path, "a merge key (<<) refers to a mapping that holds it")
+				return errBudget
+			}
+			if depth+1 > MaxDepth {
+				c.errs.Errorf(c.at(m), path, "nested more than %d levels deep", MaxDepth)
+				return errBudget
 			}
 			merged := map[string]any{}
 			if err := c.mapping(src, path, depth+1, merged, map[string]bool{}); err != nil {
@@ -290,7 +307,7 @@ func (c *converter) tooLarge(root *yaml.Node) bool {
 		return false
 	}
 	used, n, path := 0, root, ""
-	for {
+	for range MaxDepth {
 		used++ // n itself
 		if used > MaxNodes {
 			break
