@@ -40,7 +40,8 @@ const writers = 8
 //     directories it created that are no longer needed and are empty;
 //  5. writes the complete record.
 //
-// The disk is not inspected again between Plan and Apply: a file changed
+// Apply is meant to be called once, soon after Plan. The disk is not
+// inspected again between Plan and Apply: a file changed
 // by someone else in between may be overwritten. Every operation stays
 // inside the root regardless.
 func (c *Changes) Apply() (Result, error) {

@@ -200,5 +200,11 @@ func saveRecord(stateDir string, r *record, sync bool) error {
 	if err := sr.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	return writeAtomic(sr, name, r.marshal(), 0o644, sync)
+	if err := writeAtomic(sr, name, r.marshal(), 0o644, sync); err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	if sync {
+		return syncDir(sr, dir)
+	}
+	return nil
 }
