@@ -50,14 +50,26 @@ func scaleFile(n int) (data []byte, urls []string) {
 
 var sizes = []int{1000, 10000, 100000}
 
+// loop runs body b.N times (via b.Loop) and reports, besides wall time,
+// the process CPU time per iteration as cpu-ns/op.
+func loop(b *testing.B, body func(i int)) {
+	c0, ok := cpuTime()
+	i := 0
+	for b.Loop() {
+		body(i)
+		i++
+	}
+	if c1, ok1 := cpuTime(); ok && ok1 && b.N > 0 {
+		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 func BenchmarkParse(b *testing.B) {
 	for _, n := range sizes {
 		data, _ := scaleFile(n)
 		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				Parse(data)
-			}
+			loop(b, func(int) { Parse(data) })
 		})
 	}
 }
@@ -70,18 +82,10 @@ func BenchmarkMatch(b *testing.B) {
 		data, urls := scaleFile(n)
 		f := Parse(data)
 		b.Run(fmt.Sprintf("rfc9309/rules=%d", n), func(b *testing.B) {
-			i := 0
-			for b.Loop() {
-				f.Match("OtherBot/1.0", urls[i%len(urls)])
-				i++
-			}
+			loop(b, func(i int) { f.Match("OtherBot/1.0", urls[i%len(urls)]) })
 		})
 		b.Run(fmt.Sprintf("1996/rules=%d", n), func(b *testing.B) {
-			i := 0
-			for b.Loop() {
-				f.Match1996("OtherBot/1.0", urls[i%len(urls)])
-				i++
-			}
+			loop(b, func(i int) { f.Match1996("OtherBot/1.0", urls[i%len(urls)]) })
 		})
 	}
 }
@@ -98,11 +102,7 @@ func BenchmarkMatchOneGroup(b *testing.B) {
 		all.Agents = []Agent{{Global: true}}
 		f.Groups = []Group{all}
 		b.Run(fmt.Sprintf("rfc9309/rules=%d", n), func(b *testing.B) {
-			i := 0
-			for b.Loop() {
-				f.Match("OtherBot", urls[i%len(urls)])
-				i++
-			}
+			loop(b, func(i int) { f.Match("OtherBot", urls[i%len(urls)]) })
 		})
 	}
 }
@@ -115,11 +115,11 @@ func BenchmarkWildcardWorstCase(b *testing.B) {
 		path := "/" + strings.Repeat("a", n)
 		var m matcher
 		b.Run(fmt.Sprintf("len=%d", n), func(b *testing.B) {
-			for b.Loop() {
+			loop(b, func(int) {
 				if m.match(path, pattern) {
 					b.Fatal("matched")
 				}
-			}
+			})
 		})
 	}
 }
@@ -146,11 +146,11 @@ func BenchmarkEmit(b *testing.B) {
 	for _, n := range sizes {
 		p := scalePolicy(n)
 		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
-			for b.Loop() {
+			loop(b, func(int) {
 				if _, err := Emit(p); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }
