@@ -21,9 +21,9 @@ func (e *PathError) Error() string {
 }
 
 // asciiSafe holds the ASCII characters, besides letters, digits and "/",
-// that no format gives a meaning of its own when they appear inside a path:
-// RFC 3986 unreserved characters and the sub-delims that are neither quotes
-// nor "$", "*" or ";".
+// that no format gives a meaning of its own inside a path: the RFC 3986
+// unreserved characters, ":" and "@", and the sub-delims other than "'",
+// "$", "*" and ";".
 const asciiSafe = "-._~!&()+,=@:"
 
 // checkPath reports whether tree path p can be written, unquoted, in the

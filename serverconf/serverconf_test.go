@@ -234,6 +234,10 @@ func TestClassify(t *testing.T) {
 		{"nodeinfo", "application/octet-stream", "max-age=86400"},
 		{".well-known/x.TXT", "text/plain; charset=utf-8", "max-age=86400"},
 		{".well-known/x.txt.gz", "application/octet-stream", "max-age=86400"},
+		{".well-known/webfinger.jrd", "application/jrd+json", "max-age=86400"},
+		{".well-known/host-meta.xml", "application/xml", "max-age=86400"},
+		{".well-known/apple-app-site-association", "application/json", "max-age=86400"},
+		{".well-known/oauth-authorization-server", "application/json", "max-age=86400"},
 		{".well-known/Nodeinfo", "application/octet-stream", "max-age=86400"},
 		{"autodisc/icons", "application/octet-stream", "max-age=604800"},
 	} {
