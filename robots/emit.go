@@ -40,10 +40,10 @@ import (
 //     Spellings of one rule differ only by escaped tildes, so a URL matches
 //     exactly one spelling under Google and temoto, and the longer rule
 //     stays longer in every spelling: the verdict is the same.
-//  6. A record with no rules gets "Disallow:" (the 1996 draft's way to allow
-//     everything, and required by its grammar) followed by "Allow: /":
-//     temoto/robotstxt ignores an empty Disallow and would otherwise fuse
-//     the record with the agents of the next one.
+//  6. A record with no rules gets an empty "Disallow:", the 1996 draft's way
+//     to allow everything (its grammar requires a rule line in a record).
+//     Without a rule line the record's User-agent lines would run into the
+//     next record's, and every reader would fuse the two.
 //  7. Sitemap, Mobile-agent-server (least to most specific path, since seed
 //     002 says later lines override earlier ones) and Host lines come after
 //     all records.
@@ -76,7 +76,7 @@ func Emit(p Policy) ([]byte, error) {
 		}
 		lines := r.cfg.ruleLines()
 		if len(lines) == 0 {
-			b.WriteString("Disallow:\nAllow: /\n")
+			b.WriteString("Disallow:\n")
 		}
 		for _, l := range lines {
 			b.WriteString(l + "\n")

@@ -88,7 +88,6 @@ func TestEmitTail(t *testing.T) {
 	}
 	want := `User-agent: *
 Disallow:
-Allow: /
 Crawl-delay: 0.5
 Clean-param: ref /articles/
 

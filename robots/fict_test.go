@@ -136,7 +136,6 @@ Disallow: /
 User-agent: webcrawler
 User-agent: excite
 Disallow:
-Allow: /
 
 User-agent: *
 Disallow: /org/plans.html

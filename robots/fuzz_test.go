@@ -114,7 +114,7 @@ func FuzzEmitRoundTrip(f *testing.F) {
 		}
 		got := map[string][]string{}
 		for _, g := range file.Groups {
-			empty := len(g.Rules) == 2 && g.Rules[0].Value == "" && g.Rules[1].Value == "/"
+			empty := len(g.Rules) == 1 && g.Rules[0].Value == ""
 			for _, a := range g.Agents {
 				k := strings.ToLower(a.Value)
 				if _, dup := got[k]; dup {

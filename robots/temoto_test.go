@@ -8,9 +8,11 @@ import (
 // temotoFile reads a robots.txt file the way temoto/robotstxt (parser.go,
 // robotstxt.go) does, as a third reader for the emission tests:
 //
-//   - consecutive User-agent lines form a group; a rule (or Crawl-delay)
-//     closes it, but an Allow or Disallow with an empty value is ignored and
-//     does not;
+//   - consecutive User-agent lines form a group; a rule or Crawl-delay
+//     closes it. An Allow or Disallow with an empty value closes it too and
+//     matches nothing: temoto's scanner hands the end-of-line token to the
+//     parser as the value, which becomes the path "/\n" (temoto's own
+//     TestRobotstxtOrgCase2 relies on such a group not fusing with the next);
 //   - groups are kept per lower-cased agent, rules of every group naming the
 //     agent appended in file order;
 //   - a rule value gets a leading '/' if it has none and loses trailing '*';
@@ -59,10 +61,13 @@ func parseTemoto(data []byte) *temotoFile {
 			}
 			agents = append(agents, strings.ToLower(v))
 		case "allow", "disallow":
-			if v == "" || len(agents) == 0 {
+			if len(agents) == 0 {
 				continue
 			}
 			empty = false
+			if v == "" {
+				v = "\n" // becomes the rule "/\n", which matches no path
+			}
 			r := temotoRule{allow: k == "allow"}
 			if !strings.HasPrefix(v, "*") && !strings.HasPrefix(v, "/") {
 				v = "/" + v
