@@ -17,9 +17,14 @@
 //     the robot's name, the first matching rule in file order, %xx decoded
 //     before comparison except %2F, no wildcards.
 //
-// Emit writes a Policy (the manifest's agents, which mean RFC 9309) so that
-// every reader we know gives the same verdicts: RFC 9309 and Google, the 1996
-// draft, and temoto/robotstxt (longest match, ties to the first rule).
-// Portability reports what no order of lines can make agree. Lint checks an
-// existing file; Check answers one agent and URL under both readings.
+// A Policy is what a manifest says (it means RFC 9309); Policy.Evaluate
+// answers for it directly, over canonical paths. Emit writes it so that every
+// reader we know gives the policy's verdicts: RFC 9309 and Google, the 1996
+// draft, and temoto/robotstxt (longest match, ties to the first rule). Emit's
+// comment explains the order of lines and what is guaranteed; Portability
+// reports what no order of lines can make agree.
+//
+// Lint checks an existing file and returns findings with stable codes
+// (R001...); File.Check answers one agent and URL under both readings;
+// File.MobileAgentServer resolves seed 002's Mobile-agent-server lines.
 package robots
