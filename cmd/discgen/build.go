@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/discgen/discgen/build"
 	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/serverconf"
 	"github.com/spf13/pflag"
 )
 
 type buildFlags struct {
 	file, out, env, now, state, format string
+	server, serverDir                  string
 	check, dryRun, replace, link       bool
 	jobs                               int
 }
@@ -39,6 +42,8 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&f.link, "robots-symlink", false, "")
 	fs.IntVar(&f.jobs, "jobs", 0, "")
 	fs.StringVar(&f.format, "format", "text", "")
+	fs.StringVar(&f.server, "server", "", "")
+	fs.StringVar(&f.serverDir, "server-dir", "", "")
 	return fs
 }
 
@@ -59,6 +64,16 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if f.state == "" {
 		f.state = filepath.Join(filepath.Dir(f.file), ".discgen")
 	}
+	kinds, err := serverconf.ParseKinds(f.server)
+	if err != nil {
+		return usagef("--server: %v", err)
+	}
+	if f.serverDir == "" {
+		f.serverDir = filepath.Join(filepath.Dir(f.file), "server")
+	}
+	if len(kinds) > 0 && inside(f.serverDir, f.out) {
+		return usagef("--server-dir %s is inside the output directory %s; server configuration never goes into the published tree", f.serverDir, f.out)
+	}
 
 	res := build.Run(build.Options{Manifest: f.file, Env: f.env, Now: now, RobotsSymlink: f.link, Jobs: f.jobs})
 	printDiags(stderr, f.format, res.Diags)
@@ -66,6 +81,15 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		return failed
 	}
 	outs := []*build.Output{res.Site}
+	if len(kinds) > 0 {
+		sep, err := withServerConfig(res.Site, kinds, f.serverDir)
+		if err != nil {
+			return err
+		}
+		if sep != nil {
+			outs = append(outs, sep)
+		}
+	}
 	outs = append(outs, res.Tenants...)
 	bad := res.FailedTenants > 0
 	stale := false
@@ -119,6 +143,34 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		return failed
 	}
 	return nil
+}
+
+// withServerConfig adds the in-tree server files (_headers, .htaccess) to
+// the site's tree and returns the separate snippets (nginx, Caddy) as an
+// output of their own, or nil when none were asked for.
+func withServerConfig(site *build.Output, kinds []serverconf.Kind, dir string) (*build.Output, error) {
+	public, separate, err := serverconf.Render(site.Tree, kinds)
+	if err != nil {
+		return nil, fmt.Errorf("--server: %v", err)
+	}
+	for p, e := range public {
+		site.Tree[p] = e
+	}
+	if len(separate) == 0 {
+		return nil, nil
+	}
+	return &build.Output{Manifest: filepath.Join(dir, "x"), Root: dir, Tree: separate}, nil
+}
+
+// inside reports whether dir is out or below it.
+func inside(dir, out string) bool {
+	d, err1 := filepath.Abs(dir)
+	o, err2 := filepath.Abs(out)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(o, d)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // helpOK turns the -h signal into success.

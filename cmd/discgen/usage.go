@@ -64,6 +64,14 @@ Options:
         --replace         take over files discgen did not write
         --robots-symlink  make autodisc/robots.txt a symlink to /robots.txt
                           instead of a copy
+        --server KINDS    also write web server configuration that sends the
+                          right Content-Type and caching headers: any of
+                          headers (_headers for Netlify and Cloudflare Pages)
+                          and htaccess (.htaccess for Apache), both into the
+                          output directory, and nginx and caddy (snippets to
+                          include), into --server-dir; comma-separated
+        --server-dir DIR  where nginx and caddy snippets go (default server
+                          beside the manifest); never inside the output
         --jobs N          tenants processed at once (default: CPUs)
         --format FORMAT   diagnostics as text, json or github (annotations)
 
