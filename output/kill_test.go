@@ -96,9 +96,11 @@ func TestKillChildProcess(t *testing.T) {
 
 // runChild applies version v in a child process, killing it after delay
 // when delay >= 0. It reports whether the child was killed before it
-// finished.
-func runChild(t *testing.T, e env, v byte, delay time.Duration) (killed bool) {
+// finished, and how long it ran.
+func runChild(t *testing.T, e env, v byte, delay time.Duration) (killed bool, took time.Duration) {
 	t.Helper()
+	start := time.Now()
+	defer func() { took = time.Since(start) }()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChildProcess$")
 	cmd.Env = append(os.Environ(), killChildEnv+"="+string(v), killRootEnv+"="+e.root, killStateEnv+"="+e.state)
 	var stderr bytes.Buffer
@@ -121,12 +123,12 @@ func runChild(t *testing.T, e env, v byte, delay time.Duration) (killed bool) {
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && !exit.Exited() {
-		return true
+		return true, 0
 	}
 	if err != nil {
 		t.Fatalf("child applying %c: %v\n%s", v, err, stderr.String())
 	}
-	return false
+	return false, 0
 }
 
 // checkOldOrNew asserts that every output is exactly version A or B, that a
@@ -179,29 +181,31 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 	if os.Getenv(killChildEnv) != "" {
 		return
 	}
-	// The rounds stop early past the time budget: the machine may be
-	// slow or shared.
+	// The rounds stop early past the time budget, once a few kills have
+	// landed mid-build: the machine may be slow or shared.
 	rounds, budget := 40, 60*time.Second
 	if testing.Short() {
-		rounds, budget = 20, 20*time.Second
+		rounds, budget = 20, 15*time.Second
 	}
 	e := newEnv(t)
 	start := time.Now()
-	runChild(t, e, 'A', -1)
-	full := time.Since(start)
+	_, full := runChild(t, e, 'A', -1)
 	checkOldOrNew(t, e, 0)
 
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
 	v := byte('A')
 	var finished, midBuild, beforeWrites, tempsSeen int
 	for round := 1; round <= rounds; round++ {
-		if time.Since(start) > budget && round > 5 {
+		if time.Since(start) > budget && midBuild >= 3 {
 			rounds = round - 1
 			break
 		}
 		v = 'A' + 'B' - v
-		delay := time.Duration(r.Int64N(int64(full) * 4 / 5))
-		if !runChild(t, e, v, delay) {
+		// Kill between 10% and 80% of the first build's duration. (A
+		// build whose version is already on disk, after a kill that
+		// landed before any write, finishes sooner.)
+		delay := full/10 + time.Duration(r.Int64N(int64(full)*7/10))
+		if killed, _ := runChild(t, e, v, delay); !killed {
 			finished++
 		} else if rec, _, err := loadRecord(e.state, e.root); err != nil {
 			t.Fatalf("round %d: record after kill: %v", round, err)
