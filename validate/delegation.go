@@ -21,6 +21,14 @@ const (
 	FeedsTxt          = "feeds.txt"
 )
 
+// Limits on one authority's list of delegations. Literal spaces are
+// checked for intersection in O(n log n); each space with a wildcard is
+// compared with every other, so those are held to fewer.
+const (
+	MaxDelegations         = 10_000
+	MaxWildcardDelegations = 256
+)
+
 // FileSet is a set of autodisc file names: either the names listed, or
 // every name but those listed.
 type FileSet struct {
@@ -167,19 +175,60 @@ func (v *checker) delegations(p string, base pathspace.Space, dels []manifest.De
 		}
 	}
 	// Seed 000 section 4.2: delegating into another delegation's space is
-	// an error whatever the order; report each pair at the later one.
-	for _, c := range pathspace.CheckSet(spacesOf(ok, func(x parsed) pathspace.Space { return x.space })) {
+	// an error whatever the order. Each delegation is reported once, at
+	// the first earlier one it intersects, so that the list stays as
+	// long as the manifest's, not its square.
+	wild := 0
+	for _, x := range ok {
+		if !x.space.Literal() {
+			wild++
+		}
+	}
+	switch {
+	case len(dels) > MaxDelegations:
+		v.err(p, "%d delegations; the limit is %d", len(dels), MaxDelegations)
+		return
+	case wild > MaxWildcardDelegations:
+		v.err(p, "%d delegations have a wildcard; the limit is %d (a wildcard is compared with every other delegation)", wild, MaxWildcardDelegations)
+		return
+	}
+	// A space written twice is reported here: CheckSet would pair each
+	// copy with every other.
+	firstOf := map[pathspace.Space]parsed{}
+	var uniq []parsed
+	for _, x := range ok {
+		if a, dup := firstOf[x.space]; dup {
+			v.err(x.path, "%s is delegated twice (first by %s at %s)", x.space, a.path, v.pos.Of(a.path))
+			continue
+		}
+		firstOf[x.space] = x
+		uniq = append(uniq, x)
+	}
+	ok = uniq
+	conflicts := pathspace.CheckSet(spacesOf(ok, func(x parsed) pathspace.Space { return x.space }))
+	more := map[int]int{}
+	for _, c := range conflicts {
+		more[c.J]++
+	}
+	for _, c := range conflicts {
+		n := more[c.J]
+		if n == 0 {
+			continue // reported
+		}
+		more[c.J] = 0
 		a, b := ok[c.I], ok[c.J]
 		first := fmt.Sprintf("%s at %s", a.path, v.pos.Of(a.path))
+		also := ""
+		if n > 1 {
+			also = fmt.Sprintf("; it also intersects %d more", n-1)
+		}
 		switch c.Relation {
-		case pathspace.Same:
-			v.err(b.path, "%s is delegated twice (first by %s)", b.space, first)
 		case pathspace.Encloses:
-			v.err(b.path, "%s lies inside %s (%s); only the delegatee of %s may delegate within it", b.space, a.space, first, a.space)
+			v.err(b.path, "%s lies inside %s (%s); only the delegatee of %s may delegate within it%s", b.space, a.space, first, a.space, also)
 		case pathspace.Inside:
-			v.err(b.path, "%s holds %s (%s); delegated spaces cannot intersect", b.space, a.space, first)
+			v.err(b.path, "%s holds %s (%s); delegated spaces cannot intersect%s", b.space, a.space, first, also)
 		default:
-			v.err(b.path, "%s overlaps %s (%s); delegated spaces cannot intersect", b.space, a.space, first)
+			v.err(b.path, "%s overlaps %s (%s); delegated spaces cannot intersect%s", b.space, a.space, first, also)
 		}
 	}
 }
