@@ -191,6 +191,10 @@ func leaf(e *jsonschema.ValidationError, ptr []string, loc string, inst any) []V
 			return one("must not be empty")
 		}
 		return one(fmt.Sprintf("needs at least %v characters", rule))
+	case "maxProperties":
+		if m, ok := val.(map[string]any); ok {
+			return one(fmt.Sprintf("has %d entries; the limit is %v", len(m), rule))
+		}
 	case "minimum":
 		return one(fmt.Sprintf("must be %v or more, not %v", rule, val))
 	case "enum":

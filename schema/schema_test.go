@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -169,6 +170,7 @@ func TestMessages(t *testing.T) {
 			"well_known/files/0/source (key): content and source cannot both be given; keep one\n"},
 		{"neither content nor source", `{` + site + `, "well_known": {"files": [{"name": "a"}]}}`, false,
 			"well_known/files/0: missing required key \"content\" (the file's text) or \"source\" (a file to read)\n"},
+		{"max properties", `{` + site + `, "environments": {` + envs(65) + `}}`, false, "environments: has 65 entries; the limit is 64\n"},
 		{"key with slash", `{` + site + `, "files": {"x-a/b~c": 1}}`, false, "files/x-a/b~c: must be a string or a list\n"},
 		{"tenant", `{"version": 1, "site": {}}`, true, " (missing path): missing required key \"path\"\nsite (key): unknown key \"site\"\n"},
 	} {
@@ -196,4 +198,15 @@ func TestSourceIsTheCompiledSchema(t *testing.T) {
 	if schema.Source()[0] == 'x' {
 		t.Error("Source returns the embedded bytes themselves")
 	}
+}
+
+func envs(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"e%d": {}`, i)
+	}
+	return b.String()
 }
