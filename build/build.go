@@ -219,29 +219,37 @@ func conflicts(ok []*tenantJob) {
 		b.diags.Errorf(b.pathPos, "path", "%s is also claimed by %s (%s)", b.out.Space, a.file, a.out.Space)
 	}
 
-	byRoot := slices.Clone(ok)
-	slices.SortFunc(byRoot, func(a, b *tenantJob) int {
-		return cmp.Or(strings.Compare(a.out.Root, b.out.Root), strings.Compare(a.abs, b.abs))
+	// Keyed by its directory and a final separator, a directory sorts
+	// before the directories inside it, and every key between the two has
+	// the directory's key as a prefix; the stack holds the chain of
+	// directories enclosing the current one.
+	type rooted struct {
+		key string
+		j   *tenantJob
+	}
+	byRoot := make([]rooted, len(ok))
+	for i, j := range ok {
+		key := j.out.Root
+		if !strings.HasSuffix(key, string(filepath.Separator)) {
+			key += string(filepath.Separator)
+		}
+		byRoot[i] = rooted{key, j}
+	}
+	slices.SortFunc(byRoot, func(a, b rooted) int {
+		return cmp.Or(strings.Compare(a.key, b.key), strings.Compare(a.j.abs, b.j.abs))
 	})
-	// Sorted, a directory comes right before the directories inside it;
-	// the stack holds the chain of directories enclosing the current one.
-	var stack []*tenantJob
-	for _, j := range byRoot {
-		for len(stack) > 0 && !inDir(j.out.Root, stack[len(stack)-1].out.Root) {
+	var stack []rooted
+	for _, r := range byRoot {
+		for len(stack) > 0 && !strings.HasPrefix(r.key, stack[len(stack)-1].key) {
 			stack = stack[:len(stack)-1]
 		}
 		for _, o := range stack {
-			j.diags.Errorf(diag.Pos{File: j.file}, "", "renders into %s, the directory of %s too", j.out.Root, o.file)
-			o.diags.Errorf(diag.Pos{File: o.file}, "", "renders into %s, which holds the directory of %s", o.out.Root, j.file)
+			j := r.j
+			j.diags.Errorf(diag.Pos{File: j.file}, "", "renders into %s, the directory of %s too", j.out.Root, o.j.file)
+			o.j.diags.Errorf(diag.Pos{File: o.j.file}, "", "renders into %s, which holds the directory of %s", o.j.out.Root, j.file)
 		}
-		stack = append(stack, j)
+		stack = append(stack, r)
 	}
-}
-
-// inDir reports whether dir is parent or inside it.
-func inDir(dir, parent string) bool {
-	return dir == parent || strings.HasPrefix(dir, parent+string(filepath.Separator)) ||
-		strings.HasSuffix(parent, string(filepath.Separator)) && strings.HasPrefix(dir, parent)
 }
 
 // run loads, validates and renders one tenant.

@@ -328,12 +328,13 @@ func TestTenantDirectoryConflict(t *testing.T) {
 		"users/alice/b.yaml": tenantYAML("/~alice2/"),
 		// A tenant whose directory holds another's.
 		"users/bob/x.yaml":      tenantYAML("/~bob/"),
+		"users/bob-x/x.yaml":    tenantYAML("/~bobx/"), // sorts between bob and bob/sub
 		"users/bob/sub/x.yaml":  tenantYAML("/~bob2/"),
 		"users/carol/one.yaml":  tenantYAML("/~carol/"),
 		"users/carolyn/x.yaml":  tenantYAML("/~carolyn/"),
 		"users/carol2/cc/x.yml": tenantYAML("/~carol2/"),
 	})
-	if got, want := tenantRoots(t, res, dir), []string{"users/carol", "users/carolyn"}; !slices.Equal(got, want) {
+	if got, want := tenantRoots(t, res, dir), []string{"users/bob-x", "users/carol", "users/carolyn"}; !slices.Equal(got, want) {
 		t.Errorf("built tenants %v, want %v", got, want)
 	}
 	if res.FailedTenants != 4 {

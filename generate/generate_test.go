@@ -25,14 +25,19 @@ func load(t *testing.T, src string) *manifest.Doc[manifest.Site] {
 	return doc
 }
 
+// TestWellKnownSameFile renders two well-known names that name one file.
+// Validation refuses them; rendering must not rely on it.
 func TestWellKnownSameFile(t *testing.T) {
-	doc := load(t, `version: 1
+	doc, lerrs := manifest.LoadSite("site.yaml", []byte(`version: 1
 site: {url: "https://www.example.org/"}
 well_known:
   files:
     - {name: gpc.json, content: "{}"}
     - {name: gpc%2Ejson, content: "[]"}
-`)
+`), "")
+	if doc == nil || lerrs.HasErrors() {
+		t.Fatalf("load: %v", lerrs)
+	}
 	tr, errs := Site(doc, Options{Now: now})
 	if tr != nil || len(errs.Errors()) != 1 {
 		t.Fatalf("tree %v, errors %v: want one error and no tree", tr, errs)
@@ -93,4 +98,34 @@ func mustParse(t *testing.T, s string) pathspace.Space {
 		t.Fatal(err)
 	}
 	return sp
+}
+
+func TestRobotsSymlink(t *testing.T) {
+	doc := load(t, `version: 1
+site: {url: "https://www.example.org/"}
+agents: [{names: ["*"], disallow: [/private/]}]
+delegations:
+  - path: /team/
+    inline: {agents: [{names: [teambot], disallow: [/team/x/]}]}
+`)
+	for _, link := range []bool{false, true} {
+		tr, errs := Site(doc, Options{Now: now, RobotsSymlink: link})
+		if errs.HasErrors() {
+			t.Fatal(errs)
+		}
+		root, copy := tr["autodisc/robots.txt"], tr["robots.txt"]
+		switch {
+		case link && (root.Link != "../robots.txt" || root.Data != nil):
+			t.Errorf("with the option, autodisc/robots.txt is %+v, want a link to ../robots.txt", root)
+		case !link && (root.Link != "" || string(root.Data) != string(copy.Data)):
+			t.Errorf("without the option, autodisc/robots.txt is %+v, want a copy of %q", root, copy.Data)
+		}
+		// A delegatee's robots.txt is its own file either way.
+		if team := tr["team/autodisc/robots.txt"]; team.Link != "" || !strings.Contains(string(team.Data), "User-agent: teambot") {
+			t.Errorf("team/autodisc/robots.txt is %+v", team)
+		}
+		if idx := string(tr["autodisc/index.txt"].Data); idx != "robots.txt\nsubdirectories.txt\n" {
+			t.Errorf("index.txt is %q", idx)
+		}
+	}
 }
