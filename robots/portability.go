@@ -9,7 +9,8 @@ import (
 // the agent and the pattern:
 //
 //   - R016: '*' or '$' in a path. RFC 9309 reads them as wildcards, the 1996
-//     draft as characters, so no order of lines makes the readings agree.
+//     draft as characters (and temoto/robotstxt does not anchor them at the
+//     start of the path), so no order of lines makes the readings agree.
 //   - R017: an Allow path ending in /index.htm or /index.html. Google also
 //     allows the directory itself (robots_test.cc,
 //     GoogleOnly_IndexHTMLisDirectory); other readers do not.
@@ -34,7 +35,7 @@ func Portability(p Policy) []Finding {
 			cp := Canonical(r.Path)
 			if strings.ContainsAny(cp, "*$") {
 				add(CodeWildcard, agents, r.Path,
-					"agent %s: %q uses '*' or '$', which the 1996 draft reads as plain characters; its readers may disagree with RFC 9309 readers on URLs this pattern covers", agents, r.Path)
+					"agent %s: %q uses '*' or '$', which the 1996 draft reads as plain characters (and temoto/robotstxt matches anywhere in the path); readers may disagree on URLs this pattern covers", agents, r.Path)
 			}
 			if r.Allow {
 				last := cp[strings.LastIndexByte(cp, '/')+1:]

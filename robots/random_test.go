@@ -283,3 +283,79 @@ func TestEmitUnlistedSubstringLimit(t *testing.T) {
 		t.Error("1996: crawler was expected to read webcrawler's record (the documented limit)")
 	}
 }
+
+// Portability is complete: when the readers of an emitted file disagree
+// with the policy for an agent, Portability has warned about a pattern of a
+// group that applies to that agent. Policies here may use '*' and '$'.
+func TestPortabilityComplete(t *testing.T) {
+	seed := randomSeed(t)
+	n := *nFlag
+	if n == 0 {
+		n = 500
+		if testing.Short() {
+			n = 50
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 0x706f7274))
+	g := gen{r}
+	disagreements := 0
+	for i := range n {
+		p, pool := g.policy()
+		for gi := range p.Groups { // sprinkle wildcards
+			for ri := range p.Groups[gi].Rules {
+				switch r.IntN(6) {
+				case 0:
+					p.Groups[gi].Rules[ri].Path += "$"
+				case 1:
+					p.Groups[gi].Rules[ri].Path = "/*" + p.Groups[gi].Rules[ri].Path[1:]
+				}
+			}
+		}
+		out, err := Emit(p)
+		if err != nil {
+			t.Fatalf("seed %d case %d: %v", seed, i, err)
+		}
+		warned := map[string]bool{}
+		for _, f := range Portability(p) {
+			for _, a := range strings.Split(f.Agent, ", ") {
+				warned[strings.ToLower(a)] = true
+			}
+		}
+		f, tf := Parse(out), parseTemoto(out)
+		listed, unlisted := g.agentsToCheck(p)
+		for _, u := range g.urls(pool) {
+			for ai, a := range append(listed, unlisted...) {
+				want := p.Evaluate(a, u).Allowed
+				if f.Match(a, u).Allowed == want && f.Match1996(a, u).Allowed == want &&
+					tf.allowed(ProductToken(a), u, false) == want {
+					continue
+				}
+				disagreements++
+				key := strings.ToLower(ProductToken(a))
+				if ai >= len(listed) || !policyNames(p, key) {
+					key = "*"
+				}
+				if !warned[key] {
+					t.Fatalf("seed %d case %d: readers disagree for %q on %q but Portability warned only about %v\n%s",
+						seed, i, a, u, warned, out)
+				}
+			}
+		}
+	}
+	if disagreements == 0 {
+		t.Fatal("no disagreement at all: the wildcards did not exercise Portability")
+	}
+	t.Logf("seed %d: %d disagreements, each covered by a warning", seed, disagreements)
+}
+
+// policyNames reports whether a group of p names agent (lower case).
+func policyNames(p Policy, agent string) bool {
+	for _, g := range p.Groups {
+		for _, a := range g.Agents {
+			if strings.ToLower(a) == agent {
+				return true
+			}
+		}
+	}
+	return false
+}
