@@ -122,16 +122,16 @@ type config struct {
 	extensions []Extension
 }
 
+// key identifies a configuration: equal keys, equal records (rule order
+// does not matter, since ruleLines sorts).
 func (c *config) key() string {
-	var b strings.Builder
-	for _, r := range c.rules {
-		if r.Allow {
-			b.WriteString("A")
-		} else {
-			b.WriteString("D")
-		}
-		b.WriteString(r.Path + "\n")
+	rules := make([]string, len(c.rules))
+	for i, r := range c.rules {
+		rules[i] = r.String()
 	}
+	slices.Sort(rules)
+	var b strings.Builder
+	b.WriteString(strings.Join(rules, "\n"))
 	b.WriteString("\x00" + c.crawlDelay + "\x00")
 	for _, e := range c.extensions {
 		b.WriteString(e.Field + "\x00" + e.Value + "\n")

@@ -182,3 +182,18 @@ func TestPortability(t *testing.T) {
 		t.Errorf("expected the readings to disagree on /x.php")
 	}
 }
+
+// Agents with the same rules in a different order share a record.
+func TestEmitSharesRecords(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{
+		{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x"}, {Allow: true, Path: "/y"}}},
+		{Agents: []string{"b"}, Rules: []PathRule{{Allow: true, Path: "/y"}, {Path: "/x"}}},
+	}}
+	out, err := Emit(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "User-agent: a\nUser-agent: b\nAllow: /y\nDisallow: /x\n"; string(out) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
