@@ -99,4 +99,12 @@
 // manifests, MaxSourceSize for files a manifest includes. Plan reads an
 // existing output file only up to 64 MiB (or the size of the new bytes);
 // a larger one is treated as different and not discgen's.
+//
+// # Not handled
+//
+// Two builds of the same root at the same time are not locked against each
+// other. A path that changes between file and directory from one build to
+// the next is reported (NotDirectory, NotRegular) rather than converted.
+// Files are created by the user running discgen; they are not given the
+// owner of the directory they land in.
 package output

@@ -183,17 +183,20 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 	}
 	// The rounds stop early past the time budget, once a few kills have
 	// landed mid-build: the machine may be slow or shared.
-	rounds, budget := 40, 60*time.Second
+	rounds, budget := 40, 30*time.Second
 	if testing.Short() {
-		rounds, budget = 20, 15*time.Second
+		rounds, budget = 20, 10*time.Second
 	}
 	e := newEnv(t)
 	start := time.Now()
-	_, full := runChild(t, e, 'A', -1)
+	runChild(t, e, 'A', -1)
+	checkOldOrNew(t, e, 0)
+	// A full rewrite from A to B sets the time scale of the kills.
+	_, full := runChild(t, e, 'B', -1)
 	checkOldOrNew(t, e, 0)
 
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
-	v := byte('A')
+	v := byte('B')
 	var finished, midBuild, beforeWrites, tempsSeen int
 	for round := 1; round <= rounds; round++ {
 		if time.Since(start) > budget && midBuild >= 3 {
@@ -201,7 +204,7 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 			break
 		}
 		v = 'A' + 'B' - v
-		// Kill between 10% and 80% of the first build's duration. (A
+		// Kill between 10% and 80% of a full rewrite's duration. (A
 		// build whose version is already on disk, after a kill that
 		// landed before any write, finishes sooner.)
 		delay := full/10 + time.Duration(r.Int64N(int64(full)*7/10))
@@ -231,7 +234,7 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 			t.Fatalf("after the clean build of %c: %s wrong (%v)", v, killPath(i), err)
 		}
 	}
-	t.Logf("%d rounds of %d files (first build %v): %d killed mid-build, %d killed before writing, %d finished first; %d temporary files seen after kills",
+	t.Logf("%d rounds of %d files (full rewrite %v): %d killed mid-build, %d killed before writing, %d finished first; %d temporary files seen after kills",
 		rounds, killFiles, full.Round(time.Millisecond), midBuild, beforeWrites, finished, tempsSeen)
 	if midBuild == 0 {
 		t.Error("no kill landed mid-build; the test proved nothing")

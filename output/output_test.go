@@ -425,3 +425,27 @@ func TestTempFilesRemovedAfterInterruptedBuild(t *testing.T) {
 		t.Errorf("record after clean build: %+v %v", rec, err)
 	}
 }
+
+func TestPlanWritesNothing(t *testing.T) {
+	e := newEnv(t)
+	c, err := Plan(e.root, files("a/b.txt", "x\n", "c.txt", "y\n"), e.opt())
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	if got := kinds(c); got != "add a/b.txt\nadd c.txt\n" || c.Empty() {
+		t.Errorf("plan:\n%s", got)
+	}
+	for _, p := range []string{e.root, e.state} {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s created by Plan", p)
+		}
+	}
+	apply(t, e, files("a/b.txt", "x\n"), e.opt())
+	before, stateBefore := snapshot(t, e.root), snapshot(t, e.state)
+	c, _ = Plan(e.root, files("c.txt", "z\n"), e.opt())
+	if got := kinds(c); got != "remove a/b.txt\nadd c.txt\n" {
+		t.Errorf("plan:\n%s", got)
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
+}
