@@ -8,6 +8,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -82,6 +83,38 @@ func FuzzLoadSite(f *testing.F) {
 			t.Fatal("a document without a value or positions")
 		}
 		checkDiags(t, "f.yaml", validate.Site(doc, validate.Options{Now: now}))
+	})
+}
+
+// FuzzLoadTenant does the same for tenant manifests, validated as found
+// under /~*/ with every file granted.
+func FuzzLoadTenant(f *testing.F) {
+	files, err := filepath.Glob(filepath.Join("..", "examples", "tenants", "*", "autodisc.yaml"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no example tenants: %v", err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	within, err := pathspace.Parse(pathspace.Root, "/~*/")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, errs := manifest.LoadTenant("t.yaml", data)
+		checkDiags(t, "t.yaml", errs)
+		if doc == nil {
+			if !errs.HasErrors() {
+				t.Fatal("no document and no error")
+			}
+			return
+		}
+		_, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{})
+		checkDiags(t, "t.yaml", list)
 	})
 }
 
