@@ -272,3 +272,33 @@ func TestNodeLimitBoundary(t *testing.T) {
 		}
 	}
 }
+
+// WithEnv applies an environment to a copy: the document it is called on
+// keeps its own values and positions.
+func TestWithEnv(t *testing.T) {
+	src := head + `agents: [{names: [a]}]
+environments:
+  staging:
+    agents: [{names: [b]}]
+  prod:
+    icons: [/p.png]
+`
+	doc := load(t, src)
+	if got := doc.Environments(); fmt.Sprint(got) != "[prod staging]" {
+		t.Errorf("Environments() = %v", got)
+	}
+	st, errs := doc.WithEnv("staging")
+	if errs.HasErrors() || st.Env != "staging" || st.Value.Agents[0].Names[0] != "b" {
+		t.Fatalf("staging: %v %+v", errs, st)
+	}
+	pr, errs := st.WithEnv("prod")
+	if errs.HasErrors() || pr.Value.Agents[0].Names[0] != "a" || len(pr.Value.Icons) != 1 {
+		t.Errorf("prod applied over staging, or not at all: %v %+v", errs, pr.Value)
+	}
+	if doc.Env != "" || doc.Value.Agents[0].Names[0] != "a" || len(doc.Value.Icons) != 0 || doc.Pos.Of("agents[0].names[0]") != pos(3, 19) {
+		t.Errorf("WithEnv changed the document it was called on: %+v", doc.Value)
+	}
+	if _, errs := doc.WithEnv("dev"); len(errs) != 1 || !strings.Contains(errs[0].Message, `"dev" is not defined; the manifest defines prod, staging`) {
+		t.Errorf("got %v", errs)
+	}
+}
