@@ -16,8 +16,8 @@ const (
 	// MaxBytes is the largest manifest file accepted.
 	MaxBytes = 4 << 20
 	// MaxNodes bounds the YAML nodes a manifest expands to, aliases
-	// included, so that an alias bomb is refused after a few hundred
-	// thousand steps instead of exhausting memory.
+	// included. The count is made on the parsed tree before anything is
+	// expanded, so an alias bomb costs no more than its own text.
 	MaxNodes = 250_000
 	// MaxDepth bounds nesting.
 	MaxDepth = 64
