@@ -27,7 +27,9 @@ type Result struct {
 const writers = 8
 
 // Apply carries out the plan. If the plan has any problem it returns a
-// *ProblemError and writes nothing. Otherwise it:
+// *ProblemError and writes nothing. Otherwise, holding a lock that
+// serializes builds of the same root, and refusing if another build
+// changed the ownership record since Plan, it:
 //
 //  1. marks the ownership record incomplete, listing every path it may
 //     write with both its old and new content, so a build killed at any
@@ -62,6 +64,20 @@ func (c *Changes) Apply() (Result, error) {
 	}
 	mutate = mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
 	sync := !c.opt.NoSync
+
+	unlock, err := lockRecord(c.opt.StateDir, c.abs)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	// Under the lock, the record must be the one the plan was made with.
+	cur, exists, err := loadRecord(c.opt.StateDir, c.abs)
+	if err != nil {
+		return res, err
+	}
+	if exists != c.recExists || exists && !bytes.Equal(cur.marshal(), c.rec.marshal()) {
+		return res, fmt.Errorf("%s: another build wrote this output since it was planned; run the build again", c.Root)
+	}
 
 	if mutate {
 		intent := c.intent()

@@ -100,11 +100,14 @@
 // existing output file only up to 64 MiB (or the size of the new bytes);
 // a larger one is treated as different and not discgen's.
 //
-// # Not handled
+// # Concurrency, and what is not handled
 //
-// Two builds of the same root at the same time are not locked against each
-// other. A path that changes between file and directory from one build to
-// the next is reported (NotDirectory, NotRegular) rather than converted.
-// Files are created by the user running discgen; they are not given the
-// owner of the directory they land in.
+// Apply holds a lock on the record's directory in the state directory
+// (flock, on Unix), so builds of one root run one at a time, and it refuses
+// a plan made before another build changed the record. Nothing protects
+// against a process other than discgen writing the root meanwhile. A path
+// that changes between file and directory from one build to the next is
+// reported (NotDirectory, NotRegular) rather than converted. Files are
+// created by the user running discgen; they are not given the owner of the
+// directory they land in.
 package output

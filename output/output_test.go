@@ -449,3 +449,19 @@ func TestPlanWritesNothing(t *testing.T) {
 	sameSnapshot(t, "output", before, snapshot(t, e.root))
 	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
 }
+
+func TestApplyRefusesPlanOutdatedByAnotherBuild(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n"), e.opt())
+	first, _ := Plan(e.root, files("a.txt", "2\n"), e.opt())
+	second, _ := Plan(e.root, files("a.txt", "3\n", "b.txt", "3\n"), e.opt())
+	if _, err := first.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, e.root)
+	_, err := second.Apply()
+	if err == nil || !strings.Contains(err.Error(), "another build") {
+		t.Errorf("outdated plan applied: %v", err)
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+}

@@ -208,3 +208,33 @@ func saveRecord(stateDir string, r *record, sync bool) error {
 	}
 	return nil
 }
+
+// lockRecord serializes the builds that write records in the same
+// directory of the state directory (a root and the few others whose hashes
+// share its first four hex digits), by locking that directory. It returns
+// the function that releases the lock.
+func lockRecord(stateDir, abs string) (func(), error) {
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	sr, err := os.OpenRoot(stateDir)
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	dir := filepath.Dir(filepath.FromSlash(recordName(abs)))
+	if err := sr.MkdirAll(dir, 0o755); err != nil {
+		sr.Close()
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	f, err := sr.Open(dir)
+	if err == nil {
+		if err = flock(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		sr.Close()
+		return nil, fmt.Errorf("state directory: lock: %w", err)
+	}
+	return func() { f.Close(); sr.Close() }, nil
+}
