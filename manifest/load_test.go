@@ -112,6 +112,12 @@ func TestMergeKeys(t *testing.T) {
 	if got := doc.Pos.Of("agents[1].names[0]"); got != pos(6, 13) {
 		t.Errorf("own value at %v, want 6:13", got)
 	}
+	if got := doc.Pos.KeyOf("agents[1].names"); got != pos(6, 5) {
+		t.Errorf("own key at %v, want 6:5", got)
+	}
+	if got := doc.Pos.KeyOf("agents[1].disallow"); got != pos(4, 23) {
+		t.Errorf("merged key at %v, want the anchored text at 4:23", got)
+	}
 }
 
 // errorsOf loads src and returns its diagnostics, one per line.

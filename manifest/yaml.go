@@ -200,7 +200,11 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string
 			continue
 		}
 		explicit[k.Value] = true
-		c.pos.keys[child] = c.at(k)
+		if _, seen := c.pos.keys[child]; !seen {
+			// A key the mapping sets itself comes before those its
+			// merges bring, which it overrides.
+			c.pos.keys[child] = c.at(k)
+		}
 		val, err := c.value(v, child, depth+1)
 		if err != nil {
 			return err
