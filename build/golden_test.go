@@ -26,7 +26,8 @@ import (
 //	                                    site.yaml (relative to the case)
 //	                   env NAME         build.Options.Env
 //	                   robots-symlink   build.Options.RobotsSymlink
-//	diagnostics.txt  every error and warning of the build, one a line
+//	diagnostics.txt  every error and warning of the build, one a line, then
+//	                 the number of tenants refused
 //	want/            every file the build produces: the site's tree at the
 //	                 top, each tenant's tree under tenants/<its directory
 //	                 relative to the manifest's>/; a tree.Entry with a Link is
@@ -35,7 +36,13 @@ import (
 // The test builds each case twice (the trees must be identical), then
 // compares every file both ways: a file missing from want/ or an extra one
 // fails as surely as different bytes. go test -run TestGolden -update
-// rewrites diagnostics.txt and want/ from what the build produces.
+// rewrites diagnostics.txt and want/ from what the build produces. After
+// the build, every autodisc/ directory of every tree must hold an index.txt
+// listing exactly its other files, sorted.
+//
+// The example cases build examples/site.yaml and its tenants where they
+// are, not a copy: a change to the example fails here until its golden
+// tree is updated with it.
 var update = flag.Bool("update", false, "rewrite the golden files of TestGolden")
 
 // goldenNow is the build time of every golden case.
