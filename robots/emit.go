@@ -48,10 +48,11 @@ import (
 //     002 says later lines override earlier ones) and Host lines come after
 //     all records.
 //
-// What is guaranteed, for wildcard-free policies: every listed agent, every
-// unlisted agent whose name is not a substring of a listed name, and URLs in
-// RFC 3986 normal form (unreserved characters not escaped, hex in upper
-// case) except that '~' may be escaped as %7E. Not guaranteed:
+// What is guaranteed, for policies without wildcards and without more than 3
+// '~' in a path: every listed agent, every unlisted agent whose name is not a
+// substring of a listed name, and URLs in RFC 3986 normal form (unreserved
+// characters not escaped, hex in upper case) except that '~' may be escaped
+// as %7E. Not guaranteed:
 //
 //   - An unlisted robot whose name is a substring of a listed name (robot
 //     "crawler", listed "webcrawler") obeys that record under the 1996 draft

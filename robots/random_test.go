@@ -4,6 +4,7 @@ import (
 	"flag"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -218,9 +219,13 @@ func TestEmitRandomAgreement(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(seed, 0x726f626f7473))
 	g := gen{r}
-	checks, failures := 0, 0
+	checks, failures, skipped := 0, 0, 0
 	for i := 0; i < n && failures < 5; i++ {
 		p, pool := g.policy()
+		if slices.ContainsFunc(Portability(p), func(f Finding) bool { return f.Code == CodeTildeVariants }) {
+			skipped++ // outside the guarantee; TestPortabilityComplete covers it
+			continue
+		}
 		out, err := Emit(p)
 		if err != nil {
 			t.Fatalf("seed %d case %d: Emit: %v\npolicy %+v", seed, i, err, p)
@@ -261,7 +266,8 @@ func TestEmitRandomAgreement(t *testing.T) {
 	if checks == 0 {
 		t.Fatal("no verdicts compared")
 	}
-	t.Logf("seed %d: %d policies, %d verdicts compared under 4 readers", seed, n, checks)
+	t.Logf("seed %d: %d policies (%d with more than %d '~' in a path skipped), %d verdicts compared under 4 readers",
+		seed, n, skipped, maxTildes, checks)
 }
 
 // The limit Emit documents: an unlisted robot whose name is a substring of
