@@ -13,8 +13,12 @@ package generate
 
 import (
 	"errors"
+	"maps"
 	"net/url"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/discgen/discgen/diag"
@@ -64,7 +68,8 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 	if err := root.render(t); err != nil {
 		errs.Errorf(diag.Pos{File: doc.Pos.File}, "", "%v", err)
 	}
-	errs.Append(inlines(t, doc.Pos, "delegations", pathspace.Root, base, m.Delegations))
+	dirs := map[string]string{}
+	errs.Append(inlines(t, doc.Pos, "delegations", pathspace.Root, base, m.Delegations, dirs))
 
 	data, err := dataTxt(m, base)
 	if err != nil {
@@ -75,6 +80,7 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 	if m.WellKnown != nil {
 		errs.Append(wellKnownFiles(t, doc.Pos, m, opt))
 	}
+	errs.Append(checkDirs(t, doc.Pos, dirs, ""))
 	if errs.HasErrors() {
 		return nil, errs
 	}
@@ -88,8 +94,9 @@ func put(t tree.Tree, p string, data []byte, errs *diag.List) {
 }
 
 // inlines renders the inline delegatees of a list of delegations, at any
-// depth, each into the directory that serves its space.
-func inlines(t tree.Tree, pos *manifest.Positions, path string, base pathspace.Space, site *url.URL, dels []manifest.Delegation) diag.List {
+// depth, each into the directory that serves its space, and records in
+// dirs that directory and the manifest path of its delegation.
+func inlines(t tree.Tree, pos *manifest.Positions, path string, base pathspace.Space, site *url.URL, dels []manifest.Delegation, dirs map[string]string) diag.List {
 	var errs diag.List
 	for i, d := range dels {
 		if d.Inline == nil {
@@ -101,6 +108,7 @@ func inlines(t tree.Tree, pos *manifest.Positions, path string, base pathspace.S
 			errs.Errorf(pos.Of(manifest.Key(dp, "path")), manifest.Key(dp, "path"), "%v", err)
 			continue
 		}
+		dirs[dirOf(space)] = dp
 		a, err := delegateeDir(space, site, d.Inline, dirOf(space))
 		if err == nil {
 			err = a.render(t)
@@ -109,7 +117,7 @@ func inlines(t tree.Tree, pos *manifest.Positions, path string, base pathspace.S
 			errs.Errorf(pos.Of(dp), dp, "%v", err)
 			continue
 		}
-		errs.Append(inlines(t, pos, manifest.Key(manifest.Key(dp, "inline"), "delegations"), space, site, d.Inline.Delegations))
+		errs.Append(inlines(t, pos, manifest.Key(manifest.Key(dp, "inline"), "delegations"), space, site, d.Inline.Delegations, dirs))
 	}
 	return errs
 }
@@ -149,17 +157,38 @@ func Tenant(doc *manifest.Doc[manifest.Tenant], space pathspace.Space, site *url
 	// Inline delegatees of a tenant render below the tenant's directory,
 	// at their path relative to the tenant's space.
 	sub := tree.Tree{}
-	errs.Append(inlines(sub, doc.Pos, "delegations", space, site, doc.Value.Delegations))
+	dirs := map[string]string{}
+	errs.Append(inlines(sub, doc.Pos, "delegations", space, site, doc.Value.Delegations, dirs))
 	prefix := dirOf(space) + "/"
 	for p, e := range sub {
 		if len(p) > len(prefix) && p[:len(prefix)] == prefix {
 			t[p[len(prefix):]] = e
 		}
 	}
+	errs.Append(checkDirs(t, doc.Pos, dirs, prefix))
 	if errs.HasErrors() {
 		return nil, errs
 	}
 	return t, errs
+}
+
+// checkDirs reports an inline delegatee whose autodisc directory lies
+// below a file of the tree, as when "/robots.txt/" is delegated inline:
+// the tree cannot hold both. dirs maps each delegatee's directory, with
+// prefix in front, to the manifest path of its delegation.
+func checkDirs(t tree.Tree, pos *manifest.Positions, dirs map[string]string, prefix string) diag.List {
+	var errs diag.List
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		d := strings.TrimPrefix(dir, prefix) + "/autodisc"
+		for q := d; q != "."; q = path.Dir(q) {
+			if _, file := t[q]; file {
+				dp := dirs[dir]
+				errs.Errorf(pos.Of(manifest.Key(dp, "path")), manifest.Key(dp, "path"), "the delegatee's files go in %s/, but %s is a file", d, q)
+				break
+			}
+		}
+	}
+	return errs
 }
 
 // wellKnownFiles renders security.txt and the other well-known files.

@@ -129,3 +129,47 @@ delegations:
 		}
 	}
 }
+
+// TestInlineUnderFile renders inline delegatees whose directories are
+// files of the same tree: an error at the delegation, and no tree.
+func TestInlineUnderFile(t *testing.T) {
+	doc := load(t, `version: 1
+site: {url: "https://www.example.org/"}
+agents: [{names: ["*"], disallow: [/private/]}]
+delegations:
+  - path: /robots.txt/
+    inline: {description: not a directory}
+  - path: /docs/
+    inline:
+      description: Docs
+      delegations:
+        - path: autodisc/index.txt
+          inline: {description: nor this}
+`)
+	tr, errs := Site(doc, Options{Now: now})
+	errs.Sort()
+	var got []string
+	for _, e := range errs.Errors() {
+		got = append(got, e.String())
+	}
+	want := []string{
+		"site.yaml:5:11: delegations[0].path: the delegatee's files go in robots.txt/autodisc/, but robots.txt is a file",
+		"site.yaml:11:17: delegations[1].inline.delegations[0].path: the delegatee's files go in docs/autodisc/index.txt/autodisc/, but docs/autodisc/index.txt is a file",
+	}
+	if tr != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tree %v, errors\n%s\nwant no tree and\n%s", tr.Paths(), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	tdoc, lerrs := manifest.LoadTenant("t.yaml", []byte("version: 1\npath: /~alice/\ndescription: Alice\ndelegations:\n  - {path: autodisc/index.txt/, inline: {description: x}}\n"))
+	if tdoc == nil || lerrs.HasErrors() {
+		t.Fatal(lerrs)
+	}
+	space, verrs := validate.Tenant(tdoc, mustParse(t, "~*"), validate.AllFiles(), validate.Options{Now: now})
+	if verrs.HasErrors() {
+		t.Fatal(verrs)
+	}
+	tt, terrs := Tenant(tdoc, space, mustURL(t, "https://isp.example/"))
+	if tt != nil || len(terrs.Errors()) != 1 || !strings.HasPrefix(terrs.Errors()[0].String(), "t.yaml:5:12: delegations[0].path: the delegatee's files go in autodisc/index.txt/autodisc/, but autodisc/index.txt is a file") {
+		t.Errorf("tenant tree %v, errors %v", tt.Paths(), terrs)
+	}
+}
