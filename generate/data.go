@@ -31,7 +31,9 @@ func dataTxt(m *manifest.Site, site *url.URL) ([]byte, error) {
 // 3.3: a single record for every agent, "User-agent: *", then its rule
 // lines, an Allow line per dataset path (after a comment line naming the
 // dataset when it has a name or title) and a Disallow line per
-// data_txt.disallow path. Paths are written canonically, as in robots.txt.
+// data_txt.disallow path. Paths are written canonically, as in robots.txt,
+// so rule lines are US-ASCII as the grammar asks; a comment keeps the name
+// and title as written, in UTF-8, as RFC 9309 allows.
 //
 // Seed 001 readers take the first rule that matches, RFC 9309 readers the
 // longest, Allow winning a tie. The rules are written longest first, Allow
