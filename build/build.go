@@ -97,7 +97,8 @@ func Run(opt Options) *Result {
 	}
 	res.Site = &Output{Manifest: opt.Manifest, Space: pathspace.Root, Tree: t}
 	site, _ := url.Parse(doc.Value.Site.URL)
-	tenants(res, doc, dir, site, vopt, opt.Jobs)
+	self, _ := filepath.Abs(opt.Manifest)
+	tenants(res, doc, dir, self, site, vopt, opt.Jobs)
 	return res
 }
 
@@ -127,8 +128,10 @@ type tenantJob struct {
 	diags   diag.List
 }
 
-// tenants finds and builds every tenant of the site's delegations.
-func tenants(res *Result, doc *manifest.Doc[manifest.Site], dir string, site *url.URL, vopt validate.Options, jobs int) {
+// tenants finds and builds every tenant of the site's delegations. A glob
+// that matches the site manifest itself (self, absolute) does not make it
+// a tenant.
+func tenants(res *Result, doc *manifest.Doc[manifest.Site], dir, self string, site *url.URL, vopt validate.Options, jobs int) {
 	var all, run []*tenantJob
 	byFile := map[string]*tenantJob{}
 	for i, d := range doc.Value.Delegations {
@@ -150,6 +153,9 @@ func tenants(res *Result, doc *manifest.Doc[manifest.Site], dir string, site *ur
 		}
 		grant := validate.Grant(validate.AllFiles(), d.Only, d.Except)
 		for _, f := range found {
+			if f.abs == self {
+				continue
+			}
 			// A manifest two globs match would hold two grants: it
 			// belongs to neither delegation.
 			if first, dup := byFile[f.abs]; dup {

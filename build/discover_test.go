@@ -358,6 +358,16 @@ func TestTenantMatchedTwice(t *testing.T) {
 	}
 }
 
+func TestGlobMatchesSite(t *testing.T) {
+	res, dir := runSite(t, map[string]string{
+		"site.yaml":                             strings.Replace(isolationSite, "users/*/public_html/autodisc.yaml", "**/*.yaml", 1),
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+	})
+	if got := tenantRoots(t, res, dir); !slices.Equal(got, []string{"users/alice/public_html"}) || res.Diags.HasErrors() {
+		t.Errorf("built %v, diagnostics %v: want alice alone, the site manifest left out", got, res.Diags)
+	}
+}
+
 func TestInvalidSiteBuildsNoTenant(t *testing.T) {
 	res, _ := runSite(t, map[string]string{
 		"site.yaml":                             isolationSite + "icons: [\"bad uri\"]\n",
