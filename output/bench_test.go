@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/discgen/discgen/tree"
 )
@@ -21,15 +22,27 @@ func benchTree(n int) tree.Tree {
 // benchmarkFirstBuild measures Plan+Apply of n files into an empty root.
 func benchmarkFirstBuild(b *testing.B, n int, noSync bool) {
 	t := benchTree(n)
+	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		dir := b.TempDir()
 		opt := Options{StateDir: filepath.Join(dir, "state"), NoSync: noSync}
 		b.StartTimer()
+		start := cpuTime()
 		_, res, err := Write(filepath.Join(dir, "public"), t, opt)
+		cpu += cpuTime() - start
 		if err != nil || res.Added != n {
 			b.Fatalf("%+v %v", res, err)
 		}
+	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the process's CPU time per operation, which depends
+// less than wall time on what else runs on a shared machine.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }
 
@@ -42,12 +55,14 @@ func benchmarkRebuild(b *testing.B, n int) {
 	if _, _, err := Write(root, t, opt); err != nil {
 		b.Fatal(err)
 	}
+	start := cpuTime()
 	for b.Loop() {
 		c, res, err := Write(root, t, opt)
 		if err != nil || !c.Empty() || res.Unchanged != n {
 			b.Fatalf("%+v %v", res, err)
 		}
 	}
+	reportCPU(b, cpuTime()-start)
 }
 
 func BenchmarkFirstBuild10k(b *testing.B)       { benchmarkFirstBuild(b, 10000, false) }
