@@ -43,9 +43,9 @@ const writers = 8
 //  5. writes the complete record.
 //
 // Apply is meant to be called once, soon after Plan. The disk is not
-// inspected again between Plan and Apply: a file changed
-// by someone else in between may be overwritten. Every operation stays
-// inside the root regardless.
+// inspected again between Plan and Apply: a file changed by someone else
+// in between may be overwritten. Every operation stays inside the root
+// regardless.
 func (c *Changes) Apply() (Result, error) {
 	var res Result
 	if err := c.Err(); err != nil {
@@ -63,7 +63,7 @@ func (c *Changes) Apply() (Result, error) {
 		}
 	}
 	mutate = mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
-	sync := !c.opt.NoSync
+	durable := !c.opt.NoSync
 
 	unlock, err := lockRecord(c.opt.StateDir, c.abs)
 	if err != nil {
@@ -81,7 +81,7 @@ func (c *Changes) Apply() (Result, error) {
 
 	if mutate {
 		intent := c.intent()
-		if err := saveRecord(c.opt.StateDir, intent, sync); err != nil {
+		if err := saveRecord(c.opt.StateDir, intent, durable); err != nil {
 			return res, err
 		}
 	}
@@ -121,7 +121,7 @@ func (c *Changes) Apply() (Result, error) {
 		res.Removed++
 	}
 	res.DirsRemoved = c.pruneDirs(r, touched)
-	if sync {
+	if durable {
 		for _, d := range slices.Sorted(func(yield func(string) bool) {
 			for d := range touched {
 				if !yield(d) {
@@ -135,7 +135,7 @@ func (c *Changes) Apply() (Result, error) {
 		}
 	}
 	if mutate || !c.recExists || !bytes.Equal(c.next.marshal(), c.rec.marshal()) {
-		if err := saveRecord(c.opt.StateDir, c.next, sync); err != nil {
+		if err := saveRecord(c.opt.StateDir, c.next, durable); err != nil {
 			return res, err
 		}
 	}

@@ -1,0 +1,228 @@
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// inspectGroup plans the paths of one directory group: tree paths, or
+// stale paths of the record that the tree no longer has.
+func (c *Changes) inspectGroup(w *walker, g []string) error {
+	d := parent(g[0])
+	st := w.dir(d)
+	if st == dirBad {
+		return nil
+	}
+	var dr *os.Root
+	if st == dirOK {
+		var err error
+		if dr, err = openDir(w.r, d); err != nil {
+			return err
+		}
+		defer closeDir(w.r, dr)
+	}
+	for _, p := range g {
+		e, produced := c.t[p]
+		if !produced {
+			if dr != nil {
+				c.inspectStale(dr, p)
+			}
+			continue
+		}
+		ch := Change{Kind: Add, Path: p, New: &e}
+		if dr != nil && !c.inspect(dr, &ch) {
+			continue
+		}
+		c.List = append(c.List, ch)
+		c.next.files[p] = []sum{entrySum(e)}
+	}
+	return nil
+}
+
+func entrySum(e tree.Entry) sum {
+	if e.Link != "" {
+		return linkSum(e.Link)
+	}
+	return fileSum(e.Data)
+}
+
+// checkTree reports invalid tree paths and link targets.
+func (c *Changes) checkTree() {
+	for p, e := range c.t {
+		if err := tree.CheckPath(p); err != nil {
+			c.problem(p, BadPath, err.Error(), "")
+			continue
+		}
+		for d := parent(p); d != ""; d = parent(d) {
+			if _, ok := c.t[d]; ok {
+				c.problem(d, BadPath, "is produced as a file and as a directory of "+p, "")
+			}
+		}
+		if e.Link != "" && !insideRoot(p, e.Link) {
+			c.problem(p, BadPath, fmt.Sprintf("symlink target %q leaves the output root", e.Link), "")
+		}
+	}
+}
+
+// badPath reports whether p or one of its directories has a BadPath
+// problem.
+func (c *Changes) badPath(p string) bool {
+	if c.bad == nil {
+		c.bad = map[string]bool{}
+		for _, pr := range c.Problems {
+			if pr.Kind == BadPath {
+				c.bad[pr.Path] = true
+			}
+		}
+	}
+	for ; p != ""; p = parent(p) {
+		if c.bad[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// readExisting returns what is at name, relative to r: its entry, its sum,
+// and whether the content was read at all (a file over the limit is not).
+func readExisting(r *os.Root, name string, fi fs.FileInfo, limit int64) (tree.Entry, sum, bool, error) {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := r.Readlink(name)
+		return tree.Entry{Link: target}, linkSum(target), true, err
+	}
+	if fi.Size() > limit {
+		return tree.Entry{}, sum{}, false, nil
+	}
+	f, err := r.Open(name)
+	if err != nil {
+		return tree.Entry{}, sum{}, false, err
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return tree.Entry{}, sum{}, false, err
+	}
+	if int64(b.Len()) > limit {
+		return tree.Entry{}, sum{}, false, nil
+	}
+	return tree.Entry{Data: b.Bytes()}, fileSum(b.Bytes()), true, nil
+}
+
+// inspect plans a tree path, with its existing directory open as r. It
+// reports false when the path has a problem.
+func (c *Changes) inspect(r *os.Root, ch *Change) bool {
+	p, e, name := ch.Path, *ch.New, path.Base(ch.Path)
+	fi, err := r.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return true
+	case err != nil:
+		c.problem(p, IOError, err.Error(), "")
+		return false
+	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
+		c.problem(p, NotRegular, "is a "+typeName(fi.Mode())+" where discgen writes a file",
+			"move it out of the way, or change the manifest so nothing is written here")
+		return false
+	}
+	old, s, read, err := readExisting(r, name, fi, max(maxCompare, int64(len(e.Data))))
+	if err != nil {
+		c.problem(p, IOError, err.Error(), "")
+		return false
+	}
+	ch.Old, ch.oldLarge, ch.oldPerm = &old, !read, fi.Mode().Perm()
+	owned := read && c.rec.owns(p, s)
+	switch {
+	case read && s == entrySum(e):
+		ch.Kind = Unchanged
+		if !owned {
+			ch.Kind = Adopt
+		}
+		return true
+	case fi.Mode()&fs.ModeSymlink != 0 && !owned:
+		c.symlinkProblem(r, name, p, "a file it writes")
+		return false
+	case owned || c.opt.Replace:
+		ch.Kind = Update
+		if read {
+			c.cur[p] = s
+		}
+		return true
+	}
+	c.foreignProblem(p)
+	return false
+}
+
+func (c *Changes) foreignProblem(p string) {
+	if _, ok := c.rec.files[p]; ok {
+		c.problem(p, Modified, "was changed since discgen wrote it",
+			"keep your change by removing it from the manifest, or pass --replace to overwrite it")
+		return
+	}
+	c.problem(p, Foreign, "exists and was not written by discgen (its content differs)",
+		"delete or rename the file, or pass --replace to let discgen take it over")
+}
+
+// inspectStale plans the removal of a path discgen wrote earlier and no
+// longer produces. A path that is gone, or is now a directory, is dropped
+// from the record. r is the path's directory.
+func (c *Changes) inspectStale(r *os.Root, p string) {
+	name := path.Base(p)
+	fi, err := r.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return
+	case err != nil:
+		c.problem(p, IOError, err.Error(), "")
+		return
+	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
+		return
+	}
+	old, s, read, err := readExisting(r, name, fi, maxCompare)
+	if err != nil {
+		c.problem(p, IOError, err.Error(), "")
+		return
+	}
+	if !(read && c.rec.owns(p, s)) && !c.opt.Replace {
+		if _, ok := c.rec.files[p]; ok {
+			c.problem(p, Modified, "was changed since discgen wrote it, and discgen no longer produces it",
+				"delete it yourself, or pass --replace to let discgen remove it")
+		}
+		return
+	}
+	c.List = append(c.List, Change{Kind: Remove, Path: p, Old: &old, oldLarge: !read})
+}
+
+// findTemps lists temporary files left by an interrupted build in the
+// directories discgen uses.
+func (c *Changes) findTemps(r *os.Root, w *walker) {
+	dirs := []string{""}
+	for d, st := range w.dirs {
+		if st == dirOK {
+			dirs = append(dirs, d)
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		f, err := r.Open(osPath(d))
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range names {
+			if isTempName(n) {
+				c.temps = append(c.temps, strings.TrimPrefix(d+"/"+n, "/"))
+			}
+		}
+	}
+	slices.Sort(c.temps)
+}

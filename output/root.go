@@ -1,0 +1,107 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// openRoot opens the output root as an os.Root. It reports a missing root
+// (creating it, with its parents, when create is set); a root that cannot
+// be used is a problem, reported with a nil Root.
+func (c *Changes) openRoot(create bool) (r *os.Root, missing bool, err error) {
+	if c.opt.Within == "" {
+		return c.openFrom(nil, c.abs, create)
+	}
+	wabs, err := filepath.Abs(c.opt.Within)
+	if err != nil {
+		return nil, false, err
+	}
+	if !within(c.abs, wabs) {
+		return nil, false, fmt.Errorf("output: %s does not lie within %s", c.Root, c.opt.Within)
+	}
+	wr, err := os.OpenRoot(wabs)
+	if err != nil {
+		return nil, false, err
+	}
+	defer wr.Close()
+	rel, _ := filepath.Rel(wabs, c.abs)
+	return c.openFrom(wr, rel, create)
+}
+
+// openFrom opens name, through base when base is not nil.
+func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, bool, error) {
+	stat, mkdirAll, open := os.Stat, os.MkdirAll, os.OpenRoot
+	if base != nil {
+		stat, mkdirAll, open = base.Stat, base.MkdirAll, base.OpenRoot
+	}
+	fi, err := stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && create:
+		if err := mkdirAll(name, 0o755); err != nil {
+			return nil, false, err
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, true, nil
+	case err != nil && base != nil && !errors.Is(err, fs.ErrPermission):
+		c.problem("", Symlink, fmt.Sprintf("cannot be reached inside %s: %v", c.opt.Within, err),
+			"replace symlinks on the way to the output directory with real directories")
+		return nil, false, nil
+	case err != nil:
+		c.problem("", IOError, err.Error(), "")
+		return nil, false, nil
+	case !fi.IsDir():
+		c.problem("", NotDirectory, "the output root is a "+typeName(fi.Mode())+", not a directory", "")
+		return nil, false, nil
+	}
+	r, err := open(name)
+	if err != nil {
+		return nil, false, err
+	}
+	return r, false, nil
+}
+
+// maxGroup bounds how many files of one directory are handled through one
+// directory handle, so a huge directory still spreads over the writers.
+const maxGroup = 256
+
+// groupByDir splits the slash paths into groups of at most maxGroup paths
+// sharing a directory, in order of directory then path. Operating through
+// one os.Root per directory avoids re-resolving every component of every
+// path.
+func groupByDir(paths []string) [][]string {
+	m := map[string][]string{}
+	for _, p := range paths {
+		m[parent(p)] = append(m[parent(p)], p)
+	}
+	var gs [][]string
+	for _, d := range slices.Sorted(maps.Keys(m)) {
+		ps := m[d]
+		slices.Sort(ps)
+		for len(ps) > 0 {
+			n := min(len(ps), maxGroup)
+			gs = append(gs, ps[:n:n])
+			ps = ps[n:]
+		}
+	}
+	return gs
+}
+
+// openDir opens the slash directory d below r as its own os.Root, confined
+// to r like every other access. The caller closes it unless it is r.
+func openDir(r *os.Root, d string) (*os.Root, error) {
+	if d == "" {
+		return r, nil
+	}
+	return r.OpenRoot(osPath(d))
+}
+
+func closeDir(r, dr *os.Root) {
+	if dr != r {
+		dr.Close()
+	}
+}
