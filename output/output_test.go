@@ -465,3 +465,24 @@ func TestApplyRefusesPlanOutdatedByAnotherBuild(t *testing.T) {
 	}
 	sameSnapshot(t, "output", before, snapshot(t, e.root))
 }
+
+func TestManyFilesAndDirectories(t *testing.T) {
+	e := newEnv(t)
+	tr := benchTree(2000) // 20 directories, written concurrently
+	for i := range 300 {
+		tr[fmt.Sprintf("big/f%03d.txt", i)] = tree.Entry{Data: fmt.Appendf(nil, "%d\n", i)} // two groups of one directory
+	}
+	_, res := apply(t, e, tr, e.opt())
+	if res.Added != len(tr) {
+		t.Fatalf("result %+v", res)
+	}
+	for p, want := range tr {
+		if got := mustRead(t, e.path(p)); got != string(want.Data) {
+			t.Fatalf("%s = %q, want %q", p, got, want.Data)
+		}
+	}
+	c, _ := apply(t, e, tr, e.opt())
+	if !c.Empty() {
+		t.Errorf("rebuild not empty")
+	}
+}

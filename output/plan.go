@@ -62,7 +62,7 @@ type Change struct {
 // Changes is the result of Plan: what Apply would do to one output root.
 type Changes struct {
 	Root     string    // the root as given to Plan
-	List     []Change  // every tree path and every removal, sorted by path
+	List     []Change  // every tree path without a problem, and every removal, by path
 	Problems []Problem // reasons Apply refuses; see Err
 
 	abs         string
