@@ -20,6 +20,15 @@ var knownFields = []string{
 	"mobile-agent-server", "clean-param", "request-rate", "visit-time",
 }
 
+// errorCodes are the findings Lint reports as errors.
+var errorCodes = map[string]bool{
+	CodeOutsideGroup:    true,
+	CodeBadStart:        true,
+	CodeBadToken:        true,
+	CodeRelativeSitemap: true,
+	CodeTooLarge:        true,
+}
+
 // Lint checks a robots.txt file and returns its findings sorted by line,
 // then code. Besides the parser's findings (R002, R013, R014, R015, R021) it
 // reports:
@@ -37,6 +46,12 @@ var knownFields = []string{
 //	R012 a file over 500 KiB
 //	R016 a pattern with '*' or '$', which the 1996 draft reads literally
 //	R020 a Crawl-delay line (not part of RFC 9309) or one that is no number
+//
+// Findings are errors where the file cannot do what its author wrote: a
+// rule no reader applies (R002), a pattern that matches no URL (R003), an
+// agent name RFC 9309 readers cannot match as written (R005), a Sitemap
+// crawlers cannot fetch (R010), and content past the 500 KiB crawlers read
+// (R012). The rest are warnings.
 func Lint(data []byte) []Finding {
 	f := Parse(data)
 	out := slices.Clone(f.Findings)
@@ -73,6 +88,11 @@ func Lint(data []byte) []Finding {
 		lintRules(g, add)
 	}
 	lintReadings(f, add)
+	for i := range out {
+		if errorCodes[out[i].Code] {
+			out[i].Severity = Error
+		}
+	}
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Code, b.Code))
 	})

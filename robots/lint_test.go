@@ -118,3 +118,27 @@ func TestCheck(t *testing.T) {
 		t.Errorf("unhipbot /org/: %+v", c)
 	}
 }
+
+// Findings where the file cannot do what its author wrote are errors; the
+// rest stay warnings, so that lint fails only on real defects.
+func TestLintSeverities(t *testing.T) {
+	data := []byte("Disallow: /outside\nUser-agent: Google bot\nAllow: nope\nDisallow: /x\nHost: example.org\nSitemap: map.xml\n")
+	want := map[string]Severity{
+		CodeOutsideGroup:    Error,
+		CodeBadToken:        Error,
+		CodeBadStart:        Error,
+		CodeRelativeSitemap: Error,
+		CodeHost:            Warning,
+	}
+	got := map[string]Severity{}
+	for _, f := range Lint(data) {
+		got[f.Code] = f.Severity
+	}
+	for code, sev := range want {
+		if s, ok := got[code]; !ok {
+			t.Errorf("%s not reported", code)
+		} else if s != sev {
+			t.Errorf("%s is a %s, want %s", code, s, sev)
+		}
+	}
+}

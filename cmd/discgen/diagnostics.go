@@ -45,6 +45,9 @@ func printDiags(w io.Writer, format string, list diag.List) {
 			if d.Path != "" {
 				msg = d.Path + ": " + msg
 			}
+			if d.Code != "" {
+				msg = d.Code + ": " + msg
+			}
 			fmt.Fprintf(w, "::%s %s::%s\n", d.Severity, strings.Join(props, ","), ghData(msg))
 		}
 	default:
