@@ -102,21 +102,21 @@ func nonEmpty(ss ...string) []string {
 //     URL, resolved against site.url.
 //   - name: the pin name (pins falls back to the base name of path).
 //   - description: shown by pin_find.
-//   - type: the pin type ("files", "table", ...), which pin_get dispatches
-//     on to load the download; without it pins uses "files" and returns the
-//     downloaded file, the right reading of a data file. A dataset's media
-//     type (text/csv) there would make pin_get look for an R object that is
-//     not there, so it is written as media_type instead, and type is left
-//     out.
+//   - type: the dataset's media type (text/csv), as the manifest gives it.
+//     The index's field list is fixed by the design (path, name, title,
+//     description, type, license). pins itself reads type as its own pin
+//     type ("files", "table") and dispatches pin_get on it, so a pins user
+//     who needs pin_get to load the download leaves type out of the
+//     manifest's dataset; pin_find and the other keys work either way.
 //
-// Other keys (title, license, media_type) are carried along as metadata.
+// Other keys (title, license) are carried along as metadata.
 // Entries keep manifest order; empty fields are left out.
 type dataEntry struct {
 	Path        string `yaml:"path"`
 	Name        string `yaml:"name,omitempty"`
 	Title       string `yaml:"title,omitempty"`
 	Description string `yaml:"description,omitempty"`
-	MediaType   string `yaml:"media_type,omitempty"`
+	Type        string `yaml:"type,omitempty"`
 	License     string `yaml:"license,omitempty"`
 }
 

@@ -113,11 +113,8 @@ func TestDataYAMLReadsBack(t *testing.T) {
 				t.Errorf("entry %d: %s reads back as %#v, want %q", i, key, v, s)
 			}
 		}
-		if e["path"] != "https://data.example/d/"+string(rune('a'+i%26)) || e["media_type"] != "text/csv" {
-			t.Errorf("entry %d: path %v, media_type %v", i, e["path"], e["media_type"])
-		}
-		if _, ok := e["type"]; ok {
-			t.Errorf("entry %d has a type, which pins reads as the pin type", i)
+		if e["path"] != "https://data.example/d/"+string(rune('a'+i%26)) || e["type"] != "text/csv" {
+			t.Errorf("entry %d: path %v, type %v", i, e["path"], e["type"])
 		}
 	}
 	lines := strings.Split(string(data), "\n")
