@@ -36,5 +36,8 @@ func (v *checker) datasets(m *manifest.Site) {
 		if len(m.Datasets) == 0 {
 			v.warn("data_txt", "data_txt is set but there are no datasets; data.txt is not written")
 		}
+		if m.DataTxt.Format == "yaml" && len(m.DataTxt.Disallow) > 0 {
+			v.warn("data_txt.disallow", "the yaml format has no disallow lines; these paths are not written (use format: records)")
+		}
 	}
 }

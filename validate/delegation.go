@@ -272,8 +272,10 @@ func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Spa
 	v.delegations(manifest.Key(p, "delegations"), space, d.Delegations, granted, false)
 }
 
-// tenantPath checks a tenant's declared path: literal, and inside the
-// delegation space it was found under.
+// tenantPath checks a tenant's declared path: literal, and one of the
+// directories the delegation it was found under names (/~alice/ for
+// /~*/, not /~alice/blog/): consumers look for a tenant's autodisc
+// directory there and nowhere deeper.
 func (v *checker) tenantPath(p, raw string, within pathspace.Space) (pathspace.Space, bool) {
 	space, err := pathspace.Parse(pathspace.Root, raw)
 	switch {
@@ -283,8 +285,19 @@ func (v *checker) tenantPath(p, raw string, within pathspace.Space) (pathspace.S
 		v.err(p, "%q has a wildcard; a tenant's path names its own directory, such as /~alice/", raw)
 	case !pathspace.Within(within, space):
 		v.err(p, "%s is outside the space %s delegated to this tenant", space, within)
+	case !pathspace.IsInstance(within, space):
+		v.err(p, "%s is below the directory the delegation %s names; a tenant's path is that directory itself (such as %s)", space, within, instanceHint(within, space))
 	default:
 		return space, true
 	}
 	return space, false
+}
+
+// instanceHint is the directory of pattern that holds s, for messages.
+func instanceHint(pattern, s pathspace.Space) string {
+	segs := s.Segments()
+	if n := pattern.Depth(); n <= len(segs) {
+		segs = segs[:n]
+	}
+	return "/" + strings.Join(segs, "/") + "/"
 }
