@@ -91,7 +91,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		}
 	}
 	outs = append(outs, res.Tenants...)
-	bad := res.FailedTenants > 0
+	// Errors outside any tenant (an unreadable tenants glob) fail the
+	// build too, after every valid output is written.
+	bad := res.FailedTenants > 0 || res.Diags.HasErrors()
 	stale := false
 	for _, o := range outs {
 		root, within, show := o.Root, o.Within, filepath.Dir(o.Manifest)
