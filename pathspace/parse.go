@@ -1,6 +1,8 @@
 package pathspace
 
 import (
+	"github.com/discgen/discgen/internal/rfc3986"
+
 	"fmt"
 	"strings"
 	"unicode"
@@ -137,11 +139,11 @@ func appendPatternSegment(b *strings.Builder, seg string) *Error {
 		c := seg[i]
 		switch {
 		case c == '%':
-			if i+2 >= len(seg) || !isHex(seg[i+1]) || !isHex(seg[i+2]) {
+			if i+2 >= len(seg) || !rfc3986.IsHex(seg[i+1]) || !rfc3986.IsHex(seg[i+2]) {
 				end := min(i+3, len(seg))
 				return &Error{Kind: BadEscape, Written: seg[i:end]}
 			}
-			v := unhex(seg[i+1])<<4 | unhex(seg[i+2])
+			v := rfc3986.Unhex(seg[i+1])<<4 | rfc3986.Unhex(seg[i+2])
 			esc := seg[i : i+3]
 			switch {
 			case v == '/':
@@ -151,10 +153,10 @@ func appendPatternSegment(b *strings.Builder, seg string) *Error {
 			case v < 0x20 || v == 0x7f:
 				return &Error{Kind: Control, Written: esc}
 			}
-			if unreserved(v) {
+			if rfc3986.IsUnreserved(v) {
 				b.WriteByte(v)
 			} else {
-				writeEscape(b, v)
+				rfc3986.WriteEscape(b, v)
 			}
 			i += 3
 		case c == '*':
@@ -184,7 +186,7 @@ func appendPatternSegment(b *strings.Builder, seg string) *Error {
 				return &Error{Kind: Control, Written: seg[i : i+n]}
 			}
 			for j := i; j < i+n; j++ {
-				writeEscape(b, seg[j])
+				rfc3986.WriteEscape(b, seg[j])
 			}
 			i += n
 		}
@@ -212,14 +214,7 @@ func writeChar(b *strings.Builder, c byte) {
 		b.WriteByte(c)
 		return
 	}
-	writeEscape(b, c)
-}
-
-func writeEscape(b *strings.Builder, c byte) {
-	const hex = "0123456789ABCDEF"
-	b.WriteByte('%')
-	b.WriteByte(hex[c>>4])
-	b.WriteByte(hex[c&15])
+	rfc3986.WriteEscape(b, c)
 }
 
 // rawOK reports whether c stands for itself in a canonical segment: the
@@ -230,30 +225,6 @@ func rawOK(c byte) bool {
 		return true
 	}
 	return strings.IndexByte("-._~!$&'()+,;=:@", c) >= 0
-}
-
-// unreserved reports whether c is an RFC 3986 unreserved character, whose
-// escape is decoded.
-func unreserved(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 // canonicalURLPath returns the canonical form of a URL path for matching: a
@@ -276,12 +247,12 @@ func canonicalURLPath(p string) (string, bool) {
 		case c == '/':
 			b.WriteByte('/')
 			i++
-		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
-			v := unhex(p[i+1])<<4 | unhex(p[i+2])
-			if unreserved(v) {
+		case c == '%' && i+2 < len(p) && rfc3986.IsHex(p[i+1]) && rfc3986.IsHex(p[i+2]):
+			v := rfc3986.Unhex(p[i+1])<<4 | rfc3986.Unhex(p[i+2])
+			if rfc3986.IsUnreserved(v) {
 				b.WriteByte(v)
 			} else {
-				writeEscape(&b, v)
+				rfc3986.WriteEscape(&b, v)
 			}
 			i += 3
 		default:

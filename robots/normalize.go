@@ -1,29 +1,10 @@
 package robots
 
-import "strings"
+import (
+	"strings"
 
-const upperHex = "0123456789ABCDEF"
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
-
-// isUnreserved reports whether c is an RFC 3986 unreserved character.
-func isUnreserved(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
-}
+	"github.com/discgen/discgen/internal/rfc3986"
+)
 
 // isProductTokenChar reports whether c may appear in an RFC 9309 product
 // token ([A-Za-z_-]).
@@ -53,7 +34,7 @@ func IsProductToken(s string) bool {
 func escapePattern(s string) string {
 	need := false
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) &&
+		if s[i] >= 0x80 || s[i] == '%' && i+2 < len(s) && rfc3986.IsHex(s[i+1]) && rfc3986.IsHex(s[i+2]) &&
 			(s[i+1] >= 'a' || s[i+2] >= 'a') {
 			need = true
 			break
@@ -67,15 +48,15 @@ func escapePattern(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		case c == '%' && i+2 < len(s) && rfc3986.IsHex(s[i+1]) && rfc3986.IsHex(s[i+2]):
 			b.WriteByte('%')
-			b.WriteByte(upperHex[unhex(s[i+1])])
-			b.WriteByte(upperHex[unhex(s[i+2])])
+			b.WriteByte(rfc3986.UpperHex[rfc3986.Unhex(s[i+1])])
+			b.WriteByte(rfc3986.UpperHex[rfc3986.Unhex(s[i+2])])
 			i += 2
 		case c >= 0x80:
 			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
+			b.WriteByte(rfc3986.UpperHex[c>>4])
+			b.WriteByte(rfc3986.UpperHex[c&15])
 		default:
 			b.WriteByte(c)
 		}
@@ -94,8 +75,8 @@ func decode1996(s string) string {
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			v := unhex(s[i+1])<<4 | unhex(s[i+2])
+		if c == '%' && i+2 < len(s) && rfc3986.IsHex(s[i+1]) && rfc3986.IsHex(s[i+2]) {
+			v := rfc3986.Unhex(s[i+1])<<4 | rfc3986.Unhex(s[i+2])
 			if v == '/' {
 				b.WriteString("%2F")
 			} else {
@@ -132,20 +113,20 @@ func Canonical(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			v := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(v) {
+		case c == '%' && i+2 < len(s) && rfc3986.IsHex(s[i+1]) && rfc3986.IsHex(s[i+2]):
+			v := rfc3986.Unhex(s[i+1])<<4 | rfc3986.Unhex(s[i+2])
+			if rfc3986.IsUnreserved(v) {
 				b.WriteByte(v)
 			} else {
 				b.WriteByte('%')
-				b.WriteByte(upperHex[v>>4])
-				b.WriteByte(upperHex[v&15])
+				b.WriteByte(rfc3986.UpperHex[v>>4])
+				b.WriteByte(rfc3986.UpperHex[v&15])
 			}
 			i += 2
 		case c == '%' || needsEscape(c):
 			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
+			b.WriteByte(rfc3986.UpperHex[c>>4])
+			b.WriteByte(rfc3986.UpperHex[c&15])
 		default:
 			b.WriteByte(c)
 		}

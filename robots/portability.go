@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"github.com/discgen/discgen/internal/rfc3986"
+
 	"fmt"
 	"strings"
 )
@@ -75,7 +77,7 @@ func reservedEscape(p string) string {
 		if p[i] != '%' {
 			continue
 		}
-		v := unhex(p[i+1])<<4 | unhex(p[i+2])
+		v := rfc3986.Unhex(p[i+1])<<4 | rfc3986.Unhex(p[i+2])
 		if v != '/' && strings.IndexByte(":?#[]@!$&'()*+,;=", v) >= 0 {
 			return p[i : i+3]
 		}

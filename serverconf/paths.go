@@ -1,6 +1,8 @@
 package serverconf
 
 import (
+	"github.com/discgen/discgen/internal/rfc3986"
+
 	"fmt"
 	"strings"
 	"unicode"
@@ -68,7 +70,6 @@ func urlPath(p string) string { return "/" + p }
 // has already refused every ASCII character that the WHATWG URL path
 // percent-encode set would encode.
 func escapedPath(p string) string {
-	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	b.WriteByte('/')
 	for i := 0; i < len(p); i++ {
@@ -77,9 +78,7 @@ func escapedPath(p string) string {
 			b.WriteByte(c)
 			continue
 		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&0xf])
+		rfc3986.WriteEscape(&b, c)
 	}
 	return b.String()
 }

@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"github.com/discgen/discgen/internal/rfc3986"
+
 	"fmt"
 	"net/url"
 	"regexp"
@@ -109,16 +111,12 @@ func (v *checker) rulePath(path, p, file string) bool {
 // escapes rejects a "%" that does not start a valid escape.
 func (v *checker) escapes(path, s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && (i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2])) {
+		if s[i] == '%' && (i+2 >= len(s) || !rfc3986.IsHex(s[i+1]) || !rfc3986.IsHex(s[i+2])) {
 			v.err(path, "%q: \"%%\" must start an escape such as %%20", s)
 			return false
 		}
 	}
 	return true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 func (v *checker) sitemaps(path string, urls []string) {

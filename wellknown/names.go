@@ -1,6 +1,8 @@
 package wellknown
 
 import (
+	"github.com/discgen/discgen/internal/rfc3986"
+
 	"errors"
 	"fmt"
 	"net/url"
@@ -39,10 +41,10 @@ func CheckName(name string) error {
 		case c == '/':
 			return fmt.Errorf("%q contains \"/\": a well-known name is a single path segment", name)
 		case c == '%':
-			if i+2 >= len(name) || !isHex(name[i+1]) || !isHex(name[i+2]) {
+			if i+2 >= len(name) || !rfc3986.IsHex(name[i+1]) || !rfc3986.IsHex(name[i+2]) {
 				return fmt.Errorf("%q has an invalid percent escape at byte %d", name, i)
 			}
-			b := unhex(name[i+1])<<4 | unhex(name[i+2])
+			b := rfc3986.Unhex(name[i+1])<<4 | rfc3986.Unhex(name[i+2])
 			switch {
 			case b == '/':
 				return fmt.Errorf("%q encodes \"/\" as %s: a well-known name is a single path segment", name, name[i:i+3])
@@ -50,7 +52,7 @@ func CheckName(name string) error {
 				return fmt.Errorf("%q encodes a control character as %s", name, name[i:i+3])
 			}
 			i += 3
-		case isPchar(c):
+		case rfc3986.IsPchar(c):
 			i++
 		default:
 			r, _ := utf8.DecodeRuneInString(name[i:])
@@ -79,39 +81,6 @@ func FileName(name string) (string, error) {
 	return url.PathUnescape(name)
 }
 
-// isPchar reports whether c is a pchar other than a percent escape:
-// unreserved / sub-delims / ":" / "@" (RFC 3986 section 3.3).
-func isPchar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("-._~!$&'()*+,;=:@", c) >= 0
-}
-
-func isUnreserved(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
-
 // normalizeName applies the percent-encoding normalizations of RFC 3986
 // section 6.2.2: escapes of unreserved characters are decoded and the hex
 // digits of the remaining escapes are upper-cased. Invalid escapes are left
@@ -123,9 +92,9 @@ func normalizeName(name string) string {
 	var b strings.Builder
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		if c == '%' && i+2 < len(name) && isHex(name[i+1]) && isHex(name[i+2]) {
-			d := unhex(name[i+1])<<4 | unhex(name[i+2])
-			if isUnreserved(d) {
+		if c == '%' && i+2 < len(name) && rfc3986.IsHex(name[i+1]) && rfc3986.IsHex(name[i+2]) {
+			d := rfc3986.Unhex(name[i+1])<<4 | rfc3986.Unhex(name[i+2])
+			if rfc3986.IsUnreserved(d) {
 				b.WriteByte(d)
 			} else {
 				b.WriteByte('%')

@@ -1,0 +1,47 @@
+// Package rfc3986 holds the character classes of RFC 3986 that robots.txt
+// paths, delegation paths and well-known names are all written in, and the
+// one way discgen writes a percent escape.
+package rfc3986
+
+import "strings"
+
+// UpperHex is the digit set of a canonical escape (RFC 3986 section 2.1:
+// upper-case hex digits).
+const UpperHex = "0123456789ABCDEF"
+
+// IsHex reports whether c is a hex digit.
+func IsHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// Unhex is the value of the hex digit c.
+func Unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	default:
+		return c - 'A' + 10
+	}
+}
+
+// IsUnreserved reports whether c is unreserved (section 2.3): its escape
+// means the same as c and is decoded in normal form (section 6.2.2.2).
+func IsUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// IsPchar reports whether c is a pchar other than a percent escape:
+// unreserved / sub-delims / ":" / "@" (section 3.3).
+func IsPchar(c byte) bool {
+	return IsUnreserved(c) || strings.IndexByte("!$&'()*+,;=:@", c) >= 0
+}
+
+// WriteEscape writes c as a canonical escape, %XX.
+func WriteEscape(b *strings.Builder, c byte) {
+	b.WriteByte('%')
+	b.WriteByte(UpperHex[c>>4])
+	b.WriteByte(UpperHex[c&15])
+}

@@ -1,0 +1,47 @@
+package rfc3986
+
+import (
+	"strings"
+	"testing"
+)
+
+// Each class is checked against the sets RFC 3986 spells out, over every
+// byte, so no character is misfiled.
+func TestClasses(t *testing.T) {
+	const (
+		alpha      = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		digit      = "0123456789"
+		unreserved = alpha + digit + "-._~"
+		subDelims  = "!$&'()*+,;="
+	)
+	for i := 0; i < 256; i++ {
+		c := byte(i)
+		in := func(set string) bool { return strings.IndexByte(set, c) >= 0 }
+		if got, want := IsUnreserved(c), in(unreserved); got != want {
+			t.Errorf("IsUnreserved(%q) = %v", c, got)
+		}
+		if got, want := IsPchar(c), in(unreserved+subDelims+":@"); got != want {
+			t.Errorf("IsPchar(%q) = %v", c, got)
+		}
+		if got, want := IsHex(c), in(digit+"abcdefABCDEF"); got != want {
+			t.Errorf("IsHex(%q) = %v", c, got)
+		}
+	}
+}
+
+func TestEscapeRoundTrip(t *testing.T) {
+	for i := 0; i < 256; i++ {
+		var b strings.Builder
+		WriteEscape(&b, byte(i))
+		s := b.String()
+		if len(s) != 3 || s[0] != '%' || strings.ToUpper(s) != s {
+			t.Fatalf("WriteEscape(%d) = %q", i, s)
+		}
+		if got := Unhex(s[1])<<4 | Unhex(s[2]); got != byte(i) {
+			t.Fatalf("%q decodes to %d, want %d", s, got, i)
+		}
+		if got := Unhex(strings.ToLower(s)[1])<<4 | Unhex(strings.ToLower(s)[2]); got != byte(i) {
+			t.Fatalf("lower-case %q decodes to %d", s, got)
+		}
+	}
+}
