@@ -212,7 +212,9 @@ func saveRecord(stateDir string, r *record, sync bool) error {
 // lockRecord serializes the builds that write records in the same
 // directory of the state directory (a root and the few others whose hashes
 // share its first four hex digits), by locking that directory. It returns
-// the function that releases the lock.
+// the function that releases the lock. Holding the lock, it removes the
+// temporary files a killed build left in that directory: no live build can
+// be writing them.
 func lockRecord(stateDir, abs string) (func(), error) {
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
@@ -235,6 +237,12 @@ func lockRecord(stateDir, abs string) (func(), error) {
 	if err != nil {
 		sr.Close()
 		return nil, fmt.Errorf("state directory: lock: %w", err)
+	}
+	names, _ := f.Readdirnames(-1)
+	for _, n := range names {
+		if isTempName(n) {
+			sr.Remove(filepath.Join(dir, n))
+		}
 	}
 	return func() { f.Close(); sr.Close() }, nil
 }

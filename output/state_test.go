@@ -102,3 +102,15 @@ func TestTempNames(t *testing.T) {
 		}
 	}
 }
+
+func TestStateTempFilesRemoved(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n"), e.opt())
+	dir := filepath.Dir(filepath.Join(e.state, recordName(e.root)))
+	tmp := filepath.Join(dir, ".discgen-0011223344556677.tmp")
+	mustWrite(t, tmp, "partial record")
+	apply(t, e, files("a.txt", "1\n"), e.opt())
+	if _, err := os.Lstat(tmp); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("temporary record left: %v", err)
+	}
+}
