@@ -20,7 +20,7 @@
 // # Canonical form
 //
 // Paths are compared in one canonical form, the one robots.txt paths are
-// emitted in (design section 4): escapes of rfc3986.IsUnreserved characters are decoded
+// emitted in (design section 4): escapes of unreserved characters are decoded
 // ("%7E" is "~"), other escapes are upper-cased, and bytes that may not
 // appear raw in a path segment (non-ASCII, '"', '<', '|', ...) are
 // percent-encoded, non-ASCII as UTF-8. Escapes of reserved characters stay

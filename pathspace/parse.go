@@ -1,12 +1,12 @@
 package pathspace
 
 import (
-	"github.com/discgen/discgen/internal/rfc3986"
-
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/discgen/discgen/internal/rfc3986"
 )
 
 // Kind classifies why [Parse] refused a delegation path.

@@ -1,10 +1,10 @@
 package robots
 
 import (
-	"github.com/discgen/discgen/internal/rfc3986"
-
 	"fmt"
 	"strings"
+
+	"github.com/discgen/discgen/internal/rfc3986"
 )
 
 // Portability reports what Emit cannot make every reader agree on, naming

@@ -1,13 +1,12 @@
 package serverconf
 
 import (
-	"github.com/discgen/discgen/internal/rfc3986"
-
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/discgen/discgen/internal/rfc3986"
 	"github.com/discgen/discgen/tree"
 )
 

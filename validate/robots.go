@@ -1,13 +1,12 @@
 package validate
 
 import (
-	"github.com/discgen/discgen/internal/rfc3986"
-
 	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
 
+	"github.com/discgen/discgen/internal/rfc3986"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 )

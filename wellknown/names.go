@@ -1,13 +1,13 @@
 package wellknown
 
 import (
-	"github.com/discgen/discgen/internal/rfc3986"
-
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/discgen/discgen/internal/rfc3986"
 )
 
 // MaxNameLen is the longest name CheckName accepts, in bytes. Each name
