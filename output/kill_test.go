@@ -228,6 +228,15 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 	if temps := checkOldOrNew(t, e, rounds+1); temps != 0 {
 		t.Errorf("%d temporary files left after a clean build", temps)
 	}
+	filepath.WalkDir(e.state, func(name string, d fs.DirEntry, err error) error {
+		if err == nil && isTempName(d.Name()) {
+			t.Errorf("temporary record %s left after a clean build", name)
+		}
+		return err
+	})
+	if rec, _, err := loadRecord(e.state, e.root); err != nil || !rec.complete {
+		t.Errorf("record after a clean build: complete=%v, %v", rec != nil && rec.complete, err)
+	}
 	for i := range killFiles {
 		got, err := os.ReadFile(e.path(killPath(i)))
 		if killHas(v, i) && !bytes.Equal(got, killContent(v, i)) || !killHas(v, i) && !errors.Is(err, fs.ErrNotExist) {
