@@ -183,9 +183,9 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 	}
 	// The rounds stop early past the time budget, once a few kills have
 	// landed mid-build: the machine may be slow or shared.
-	rounds, budget := 40, 30*time.Second
+	rounds, budget := 40, 25*time.Second
 	if testing.Short() {
-		rounds, budget = 20, 10*time.Second
+		rounds, budget = 20, 15*time.Second
 	}
 	e := newEnv(t)
 	start := time.Now()
