@@ -96,11 +96,8 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	bad := res.FailedTenants > 0 || res.Diags.HasErrors()
 	stale := false
 	for _, o := range outs {
-		root, within, show := o.Root, o.Within, filepath.Dir(o.Manifest)
-		if root == "" {
-			root, show = f.out, f.out
-		}
-		opt := output.Options{StateDir: f.state, Replace: f.replace, Within: within}
+		root, show := f.label(o)
+		opt := output.Options{StateDir: f.state, Replace: f.replace, Within: o.Within}
 		ch, err := output.Plan(root, o.Tree, opt)
 		if err != nil {
 			reportProblem(stderr, err)
@@ -111,6 +108,10 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		case f.check:
 			if !ch.Empty() {
 				stale = true
+				if len(outs) > 1 {
+					// Diff paths are relative to each root: say which.
+					fmt.Fprintf(stdout, "== %s\n", show)
+				}
 				ch.UnifiedDiff(stdout)
 			}
 			if err := ch.Err(); err != nil {
@@ -161,7 +162,20 @@ func withServerConfig(site *build.Output, kinds []serverconf.Kind, dir string) (
 	if len(separate) == 0 {
 		return nil, nil
 	}
-	return &build.Output{Manifest: filepath.Join(dir, "x"), Root: dir, Tree: separate}, nil
+	return &build.Output{Root: dir, Tree: separate}, nil
+}
+
+// label returns the directory an output is written to and how messages
+// name it: the -o directory for the site, a tenant's directory as its
+// manifest path was found, the --server-dir for server snippets.
+func (f *buildFlags) label(o *build.Output) (root, show string) {
+	switch {
+	case o.Root == "":
+		return f.out, f.out
+	case o.Manifest != "":
+		return o.Root, filepath.Dir(o.Manifest)
+	}
+	return o.Root, o.Root
 }
 
 // inside reports whether dir is out or below it.
