@@ -1,0 +1,77 @@
+package diag
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestString(t *testing.T) {
+	for _, c := range []struct {
+		d    Diagnostic
+		want string
+	}{
+		{Diagnostic{Pos: Pos{"site.yaml", 12, 5}, Path: "agents[2].names[0]", Message: `"Google bot" is not a product token`},
+			`site.yaml:12:5: agents[2].names[0]: "Google bot" is not a product token`},
+		{Diagnostic{Pos: Pos{"site.yaml", 3, 1}, Severity: Warning, Path: "agents[0].crawl_delay", Message: "m"},
+			"site.yaml:3:1: warning: agents[0].crawl_delay: m"},
+		{Diagnostic{Pos: Pos{"robots.txt", 4, 1}, Severity: Warning, Code: "R001", Message: "m"},
+			"robots.txt:4:1: warning: R001: m"},
+		{Diagnostic{Pos: Pos{File: "site.yaml"}, Message: "cannot read"}, "site.yaml: cannot read"},
+		{Diagnostic{Message: "bare"}, "bare"},
+	} {
+		if got := c.d.String(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
+
+// Sort orders by file, line, column, errors before warnings, and drops
+// exact duplicates but keeps near ones.
+func TestSort(t *testing.T) {
+	var l List
+	l.Warnf(Pos{"b.yaml", 1, 1}, "x", "w")
+	l.Errorf(Pos{"a.yaml", 9, 2}, "y", "e2")
+	l.Errorf(Pos{"a.yaml", 9, 1}, "y", "e1")
+	l.Warnf(Pos{"a.yaml", 9, 1}, "y", "w1")
+	l.Errorf(Pos{"a.yaml", 2, 7}, "z", "e0")
+	l.Errorf(Pos{"a.yaml", 2, 7}, "z", "e0")
+	l.Errorf(Pos{"a.yaml", 2, 7}, "z", "e0 other")
+	l.Sort()
+	var got []string
+	for _, d := range l {
+		got = append(got, d.String())
+	}
+	want := []string{
+		"a.yaml:2:7: z: e0",
+		"a.yaml:2:7: z: e0 other",
+		"a.yaml:9:1: y: e1",
+		"a.yaml:9:1: warning: y: w1",
+		"a.yaml:9:2: y: e2",
+		"b.yaml:1:1: warning: x: w",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestErr(t *testing.T) {
+	var l List
+	l.Warnf(Pos{"a", 1, 1}, "", "only a warning")
+	if l.HasErrors() || l.Err() != nil {
+		t.Fatal("warnings alone are not an error")
+	}
+	l.Errorf(Pos{"a", 2, 1}, "p", "first")
+	l.Errorf(Pos{"a", 3, 1}, "p", "second")
+	err := l.Err()
+	var le *ListError
+	if !errors.As(err, &le) || len(le.List.Errors()) != 2 || len(le.List.Warnings()) != 1 {
+		t.Fatalf("Err() = %v", err)
+	}
+	if got, want := err.Error(), "a:2:1: p: first (and 1 more errors)"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if len(l) != 3 {
+		t.Error("Errors and Warnings must not change the list")
+	}
+}
