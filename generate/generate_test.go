@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,32 @@ delegations:
 	tt, terrs := Tenant(tdoc, space, mustURL(t, "https://isp.example/"))
 	if tt != nil || len(terrs.Errors()) != 1 || !strings.HasPrefix(terrs.Errors()[0].String(), "t.yaml:5:12: delegations[0].path: the delegatee's files go in autodisc/index.txt/autodisc/, but autodisc/index.txt is a file") {
 		t.Errorf("tenant tree %v, errors %v", tt.Paths(), terrs)
+	}
+}
+
+// A robots.txt past the 500 KiB crawlers read is written, with a warning
+// at the agents; a small one draws none.
+func TestRobotsSizeWarning(t *testing.T) {
+	for _, c := range []struct {
+		rules int
+		warn  bool
+	}{{10, false}, {20000, true}} {
+		var b strings.Builder
+		b.WriteString("version: 1\nsite: {url: \"https://www.example.org/\"}\nagents:\n  - names: [\"*\"]\n    disallow:\n")
+		for i := range c.rules {
+			fmt.Fprintf(&b, "      - /a-rather-long-directory-name/number-%06d/\n", i)
+		}
+		doc := load(t, b.String())
+		tr, errs := Site(doc, Options{Now: now})
+		if tr == nil {
+			t.Fatalf("%d rules: no tree: %v", c.rules, errs)
+		}
+		warned := false
+		for _, d := range errs.Warnings() {
+			warned = warned || strings.HasPrefix(d.String(), "site.yaml:4:3: warning: agents: robots.txt is ")
+		}
+		if warned != c.warn || (len(tr["robots.txt"].Data) > 500<<10) != c.warn {
+			t.Errorf("%d rules: %d bytes, warned %v: %v", c.rules, len(tr["robots.txt"].Data), warned, errs)
+		}
 	}
 }

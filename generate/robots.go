@@ -54,6 +54,9 @@ func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 		errs.Errorf(doc.Pos.Of("agents"), "agents", "cannot write robots.txt: %v", err)
 		return nil, errs
 	}
+	if len(data) > robots.MaxFileSize {
+		errs.Warnf(doc.Pos.Of("agents"), "agents", "robots.txt is %d bytes; RFC 9309 lets crawlers stop reading after %d KiB, and Google does", len(data), robots.MaxFileSize>>10)
+	}
 	errs.Append(checkExpect(doc, data))
 	return data, errs
 }
