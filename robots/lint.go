@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/discgen/discgen/internal/editdist"
 )
 
 // MaxFileSize is the size past which a file draws a warning: RFC 9309
@@ -174,7 +176,7 @@ func suggest(key string) string {
 		if len(f) >= 6 {
 			limit = 2
 		}
-		if d := editDistance(k, f); d <= limit && d < bestD {
+		if d := editdist.Levenshtein(k, f); d <= limit && d < bestD {
 			best, bestD = f, d
 		}
 	}
@@ -182,25 +184,4 @@ func suggest(key string) string {
 		return ""
 	}
 	return strings.ToUpper(best[:1]) + best[1:]
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -54,9 +54,7 @@ func escapePattern(s string) string {
 			b.WriteByte(rfc3986.UpperHex[rfc3986.Unhex(s[i+2])])
 			i += 2
 		case c >= 0x80:
-			b.WriteByte('%')
-			b.WriteByte(rfc3986.UpperHex[c>>4])
-			b.WriteByte(rfc3986.UpperHex[c&15])
+			rfc3986.WriteEscape(&b, c)
 		default:
 			b.WriteByte(c)
 		}
@@ -118,15 +116,11 @@ func Canonical(s string) string {
 			if rfc3986.IsUnreserved(v) {
 				b.WriteByte(v)
 			} else {
-				b.WriteByte('%')
-				b.WriteByte(rfc3986.UpperHex[v>>4])
-				b.WriteByte(rfc3986.UpperHex[v&15])
+				rfc3986.WriteEscape(&b, v)
 			}
 			i += 2
 		case c == '%' || needsEscape(c):
-			b.WriteByte('%')
-			b.WriteByte(rfc3986.UpperHex[c>>4])
-			b.WriteByte(rfc3986.UpperHex[c&15])
+			rfc3986.WriteEscape(&b, c)
 		default:
 			b.WriteByte(c)
 		}

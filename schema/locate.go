@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/discgen/discgen/internal/editdist"
 )
 
 // parsed is the schema document as JSON values, for reading a failed
@@ -85,31 +87,10 @@ func propertyNames(ptr string) []string {
 func closest(name string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		d := distance(strings.ToLower(name), k)
+		d := editdist.Levenshtein(strings.ToLower(name), k)
 		if d < bestD && 2*d < len(k) {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein distance between a and b, over bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
