@@ -12,6 +12,7 @@ package build
 
 import (
 	"cmp"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"runtime"
@@ -210,19 +211,52 @@ func tenants(res *Result, doc *manifest.Doc[manifest.Site], dir, self string, si
 	}
 }
 
+// andOthers counts further claimants in a message.
+func andOthers(n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n == 1:
+		return " and 1 other"
+	}
+	return fmt.Sprintf(" and %d others", n)
+}
+
 // conflicts refuses the tenants that cannot all hold what they claim: two
 // tenants whose spaces intersect, and two tenants whose directories are
 // the same or one inside the other (their trees would land on the same
 // files). Both of a pair are refused: neither has a better claim.
 func conflicts(ok []*tenantJob) {
-	spaces := make([]pathspace.Space, len(ok))
-	for i, j := range ok {
-		spaces[i] = j.out.Space
+	// Tenants choose their own paths, so many may claim one space: group
+	// identical claims first, so that each claimant gets one error rather
+	// than one per other claimant.
+	var spaces []pathspace.Space
+	claims := map[pathspace.Space][]*tenantJob{}
+	for _, j := range ok {
+		if _, seen := claims[j.out.Space]; !seen {
+			spaces = append(spaces, j.out.Space)
+		}
+		claims[j.out.Space] = append(claims[j.out.Space], j)
+	}
+	for _, sp := range spaces {
+		if js := claims[sp]; len(js) > 1 {
+			for _, j := range js {
+				other := js[0]
+				if other == j {
+					other = js[1]
+				}
+				j.diags.Errorf(j.pathPos, "path", "%s is also claimed by %s%s", sp, other.file, andOthers(len(js)-2))
+			}
+		}
 	}
 	for _, c := range pathspace.CheckSet(spaces) {
-		a, b := ok[c.I], ok[c.J]
-		a.diags.Errorf(a.pathPos, "path", "%s is also claimed by %s (%s)", a.out.Space, b.file, b.out.Space)
-		b.diags.Errorf(b.pathPos, "path", "%s is also claimed by %s (%s)", b.out.Space, a.file, a.out.Space)
+		as, bs := claims[spaces[c.I]], claims[spaces[c.J]]
+		for _, a := range as {
+			a.diags.Errorf(a.pathPos, "path", "%s overlaps %s, claimed by %s%s", a.out.Space, bs[0].out.Space, bs[0].file, andOthers(len(bs)-1))
+		}
+		for _, b := range bs {
+			b.diags.Errorf(b.pathPos, "path", "%s overlaps %s, claimed by %s%s", b.out.Space, as[0].out.Space, as[0].file, andOthers(len(as)-1))
+		}
 	}
 
 	// Keyed by its directory and a final separator, a directory sorts

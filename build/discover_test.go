@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -375,5 +376,27 @@ func TestInvalidSiteBuildsNoTenant(t *testing.T) {
 	})
 	if res.Site != nil || len(res.Tenants) != 0 || !res.Diags.HasErrors() {
 		t.Fatalf("site %v, tenants %d, diags %v: want nothing built and an error", res.Site, len(res.Tenants), res.Diags)
+	}
+}
+
+// Tenants choose their own paths: however many claim one space, each gets
+// one error, not one per other claimant.
+func TestTenantManyClaimants(t *testing.T) {
+	const n = 200
+	files := map[string]string{"site.yaml": isolationSite}
+	for i := range n {
+		files[fmt.Sprintf("users/u%03d/public_html/autodisc.yaml", i)] = tenantYAML("/~root/")
+	}
+	files["users/zed/public_html/autodisc.yaml"] = tenantYAML("/~zed/")
+	res, dir := runSite(t, files)
+	if got, want := tenantRoots(t, res, dir), []string{"users/zed/public_html"}; !slices.Equal(got, want) {
+		t.Errorf("built tenants %v, want only zed's", got)
+	}
+	errs := errorsOf(res.Diags)
+	if res.FailedTenants != n || len(errs) != n {
+		t.Fatalf("FailedTenants = %d with %d errors, want %d of each", res.FailedTenants, len(errs), n)
+	}
+	if want := fmt.Sprintf("and %d others", n-2); !strings.HasSuffix(errs[0], want) {
+		t.Errorf("error %q does not end with %q", errs[0], want)
 	}
 }
