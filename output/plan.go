@@ -135,7 +135,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	c := &Changes{Root: root, abs: abs, opt: opt, t: t, cur: map[string]sum{}}
 	if within(stateAbs, abs) {
 		c.problem("", BadState, fmt.Sprintf("state directory %s lies inside the output root, where it would be published", opt.StateDir),
-			"keep the state directory outside the output, e.g. beside the manifest")
+			"keep the state directory outside the output: discgen build --state DIR")
 	}
 	c.rec, c.recExists, err = loadRecord(opt.StateDir, abs)
 	if err != nil {
