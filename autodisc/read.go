@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/discgen/discgen/internal/limited"
 )
 
 // Lines yields the non-blank lines of an autodisc file with their 1-based
@@ -81,7 +83,7 @@ func statFile(fsys fs.FS, name string, max int64) error {
 	case !fi.Mode().IsRegular():
 		return &errRefused{fmt.Sprintf("is not a regular file (%v)", fi.Mode().Type())}
 	case fi.Size() > max:
-		return &errRefused{fmt.Sprintf("is larger than %s (%d bytes)", sizeText(max), fi.Size())}
+		return &errRefused{fmt.Sprintf("is larger than the limit of %s (%d bytes)", limited.Size(max), fi.Size())}
 	}
 	return nil
 }
@@ -97,24 +99,12 @@ func readFile(fsys fs.FS, name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	data, err := limited.Read(f, max)
+	var tooLarge *limited.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, &errRefused{"is " + err.Error()}
 	}
-	if int64(len(data)) > max {
-		return nil, &errRefused{fmt.Sprintf("is larger than %s", sizeText(max))}
-	}
-	return data, nil
-}
-
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return data, err
 }
 
 // readDirNames returns the names of the entries of dir that may be autodisc

@@ -24,9 +24,9 @@ func TestHugeFilesRefused(t *testing.T) {
 		t.Errorf("a refused subdirectories.txt is followed: %q", chainOf(r))
 	}
 	checkFiles(t, r, map[string]string{
-		"icons.txt":          "undefined (/'s icons.txt is ignored: is larger than 1 MiB (1048577 bytes))",
+		"icons.txt":          "undefined (/'s icons.txt is ignored: is larger than the limit of 1 MiB (1048577 bytes))",
 		"feeds.txt":          "/",
-		"subdirectories.txt": "undefined (/'s subdirectories.txt is ignored: is larger than 1 MiB (" + strconv.Itoa(len(huge)) + " bytes))",
+		"subdirectories.txt": "undefined (/'s subdirectories.txt is ignored: is larger than the limit of 1 MiB (" + strconv.Itoa(len(huge)) + " bytes))",
 	})
 	if !hasWarning(r, "autodisc/subdirectories.txt", 0, CodeRefused) || !hasWarning(r, "autodisc/icons.txt", 0, CodeRefused) || len(r.Warnings) != 2 {
 		t.Errorf("warnings %q", warningsOf(r))
@@ -74,7 +74,7 @@ func (liarInfo) Size() int64 { return 1 }
 
 func TestReadLimitedWhateverStatSays(t *testing.T) {
 	fsys := sizeLiar{fstest.MapFS{"f": {Data: []byte(strings.Repeat("x", 100))}}}
-	if _, err := readFile(fsys, "f", 50); err == nil || refusal(err) != "is larger than 50 bytes" {
+	if _, err := readFile(fsys, "f", 50); err == nil || refusal(err) != "is larger than the limit of 50 bytes" {
 		t.Errorf("readFile = %v", err)
 	}
 	if data, err := readFile(fsys, "f", 100); err != nil || len(data) != 100 {

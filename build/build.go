@@ -23,8 +23,8 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
@@ -77,9 +77,9 @@ type Result struct {
 func Run(opt Options) *Result {
 	res := &Result{}
 	defer res.Diags.Sort()
-	data, err := output.ReadFileLimited(opt.Manifest, output.MaxManifestSize)
+	data, err := limited.ReadFile(opt.Manifest, manifest.MaxBytes)
 	if err != nil {
-		res.Diags.Errorf(diag.Pos{File: opt.Manifest}, "", "%v", readError(err, opt.Manifest))
+		res.Diags.Errorf(diag.Pos{File: opt.Manifest}, "", "cannot read manifest: %v", err)
 		return res
 	}
 	doc, errs := manifest.LoadSite(opt.Manifest, data, opt.Env)
@@ -101,18 +101,6 @@ func Run(opt Options) *Result {
 	self, _ := filepath.Abs(opt.Manifest)
 	tenants(res, doc, dir, self, site, vopt, opt.Jobs)
 	return res
-}
-
-// readError drops the host path the OS error repeats.
-func readError(err error, name string) string {
-	msg := err.Error()
-	if strings.HasPrefix(msg, "open "+name+": ") {
-		msg = "cannot read manifest: " + strings.TrimPrefix(msg, "open "+name+": ")
-	}
-	if strings.HasPrefix(msg, name+": ") {
-		msg = strings.TrimPrefix(msg, name+": ")
-	}
-	return msg
 }
 
 // tenantJob is one tenant manifest found by a delegation's glob.

@@ -2,13 +2,13 @@ package build
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/manifest"
 )
 
 // found is a tenant manifest a glob matched.
@@ -87,12 +87,9 @@ func readConfined(within, abs string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read tenant manifest: %v", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, output.MaxManifestSize+1))
+	data, err := limited.Read(f, manifest.MaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read tenant manifest: %v", err)
-	}
-	if len(data) > output.MaxManifestSize {
-		return nil, fmt.Errorf("tenant manifest is larger than the limit of %d bytes", output.MaxManifestSize)
 	}
 	return data, nil
 }

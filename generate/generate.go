@@ -12,7 +12,6 @@
 package generate
 
 import (
-	"errors"
 	"maps"
 	"net/url"
 	"path"
@@ -22,13 +21,16 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
 	"github.com/discgen/discgen/wellknown"
 )
+
+// MaxSourceBytes bounds a file a manifest includes with source.
+const MaxSourceBytes = 1 << 20
 
 // Options carries what rendering needs besides the manifest.
 type Options struct {
@@ -214,14 +216,9 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 				src = filepath.Join(opt.Dir, filepath.FromSlash(src))
 			}
 			var err error
-			data, err = output.ReadFileLimited(src, output.MaxSourceSize)
+			data, err = limited.ReadFile(src, MaxSourceBytes)
 			if err != nil {
-				var tooLarge *output.TooLargeError
-				if errors.As(err, &tooLarge) {
-					errs.Errorf(pos.Of(manifest.Key(fp, "source")), manifest.Key(fp, "source"), "%q is larger than the limit of %d bytes", f.Source, output.MaxSourceSize)
-				} else {
-					errs.Errorf(pos.Of(manifest.Key(fp, "source")), manifest.Key(fp, "source"), "cannot read %q: %v", f.Source, unwrapPath(err))
-				}
+				errs.Errorf(pos.Of(manifest.Key(fp, "source")), manifest.Key(fp, "source"), "cannot read %q: %v", f.Source, err)
 				continue
 			}
 		}
@@ -236,16 +233,4 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 		}
 	}
 	return errs
-}
-
-// unwrapPath drops the host path from an *fs.PathError: the manifest
-// already names the file.
-func unwrapPath(err error) error {
-	for {
-		u := errors.Unwrap(err)
-		if u == nil {
-			return err
-		}
-		err = u
-	}
 }

@@ -95,10 +95,9 @@
 //
 // # Limits
 //
-// ReadFileLimited reads inputs with a size limit: MaxManifestSize for
-// manifests, MaxSourceSize for files a manifest includes. Plan reads an
-// existing output file only up to 64 MiB (or the size of the new bytes);
-// a larger one is treated as different and not discgen's.
+// Plan reads an existing output file only up to 64 MiB (or the size of the
+// new bytes); a larger one is treated as different and not discgen's. The
+// ownership record is read up to 256 MiB.
 //
 // # Concurrency, and what is not handled
 //

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/discgen/discgen/internal/limited"
 )
 
 // recordMagic is the first line of every ownership record.
@@ -167,12 +169,12 @@ const maxRecordSize = 256 << 20
 // empty one (exists false): discgen owns nothing there yet.
 func loadRecord(stateDir, abs string) (r *record, exists bool, err error) {
 	name := filepath.Join(stateDir, filepath.FromSlash(recordName(abs)))
-	data, err := ReadFileLimited(name, maxRecordSize)
+	data, err := limited.ReadFile(name, maxRecordSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newRecord(abs), false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("%s: %w", name, err)
 	}
 	r, err = parseRecord(data, name)
 	if err != nil {

@@ -12,35 +12,6 @@ import (
 	"testing"
 )
 
-func TestReadFileLimited(t *testing.T) {
-	dir := t.TempDir()
-	name := filepath.Join(dir, "site.yaml")
-	os.WriteFile(name, bytes.Repeat([]byte("x"), 100), 0o644)
-	if b, err := ReadFileLimited(name, 100); err != nil || len(b) != 100 {
-		t.Errorf("at the limit: %d bytes, %v", len(b), err)
-	}
-	_, err := ReadFileLimited(name, 99)
-	var tl *TooLargeError
-	if !errors.As(err, &tl) || tl.Max != 99 || !strings.Contains(err.Error(), name) {
-		t.Errorf("over the limit: %v", err)
-	}
-	if _, err := ReadFileLimited(filepath.Join(dir, "missing"), 10); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing file: %v", err)
-	}
-	if _, err := ReadFileLimited(dir, 10); err == nil {
-		t.Error("directory read")
-	}
-	// A file whose size is not known in advance is bounded too.
-	if _, err := os.Stat("/dev/zero"); err == nil {
-		if _, err := ReadFileLimited("/dev/zero", 1<<10); !errors.As(err, &tl) {
-			t.Errorf("/dev/zero: %v", err)
-		}
-	}
-	if got := (&TooLargeError{Path: "m.yaml", Max: MaxManifestSize}).Error(); got != "m.yaml: file is larger than the limit of 4 MiB" {
-		t.Errorf("message %q", got)
-	}
-}
-
 func TestRecordLocationAndFormat(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("b.txt", "b\n", "a/x.txt", "x\n"), e.opt())

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/build"
-	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/robots"
 )
 
@@ -101,7 +101,11 @@ func ruleText(v verdictJSON) string {
 // builds.
 func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error) {
 	if robotsFile != "" {
-		return output.ReadFileLimited(robotsFile, output.MaxManifestSize)
+		data, err := limited.ReadFile(robotsFile, maxLintFile)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %v", robotsFile, err)
+		}
+		return data, nil
 	}
 	res := build.Run(build.Options{Manifest: file, Env: env, Now: time.Now().UTC()})
 	printDiags(stderr, "text", res.Diags.Errors())

@@ -2,10 +2,9 @@ package main
 
 import (
 	"io"
-	"strings"
 
 	"github.com/discgen/discgen/diag"
-	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/robots"
 )
 
@@ -28,9 +27,9 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	}
 	var list diag.List
 	for _, name := range fs.Args() {
-		data, err := output.ReadFileLimited(name, maxLintFile)
+		data, err := limited.ReadFile(name, maxLintFile)
 		if err != nil {
-			list.Errorf(diag.Pos{File: name}, "", "%v", readError(err, name))
+			list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)
 			continue
 		}
 		for _, f := range robots.Lint(data) {
@@ -54,16 +53,4 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 		return failed
 	}
 	return nil
-}
-
-// readError says why a file could not be read without repeating its name,
-// which the diagnostic already shows.
-func readError(err error, name string) string {
-	msg := err.Error()
-	for _, p := range []string{"open " + name + ": ", name + ": "} {
-		if strings.HasPrefix(msg, p) {
-			return "cannot read: " + strings.TrimPrefix(msg, p)
-		}
-	}
-	return msg
 }
