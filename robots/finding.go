@@ -1,27 +1,16 @@
 package robots
 
-import "fmt"
+import (
+	"fmt"
 
-// Severity says how much a finding matters.
-type Severity int
-
-const (
-	Warning Severity = iota
-	Error
+	"github.com/discgen/discgen/diag"
 )
-
-func (s Severity) String() string {
-	if s == Error {
-		return "error"
-	}
-	return "warning"
-}
 
 // Finding is a problem found in a file or a policy. Codes are stable: tools
 // may match on them.
 type Finding struct {
 	Code     string
-	Severity Severity
+	Severity diag.Severity
 	Line     int    // 0 when the finding is about a policy or the whole file
 	Agent    string // the agent concerned, if any
 	Pattern  string // the rule path concerned, if any

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/editdist"
 )
 
@@ -58,7 +59,7 @@ func Lint(data []byte) []Finding {
 	f := Parse(data)
 	out := slices.Clone(f.Findings)
 	add := func(code string, line int, format string, args ...any) {
-		out = append(out, Finding{Code: code, Severity: Warning, Line: line, Message: fmt.Sprintf(format, args...)})
+		out = append(out, Finding{Code: code, Severity: diag.Warning, Line: line, Message: fmt.Sprintf(format, args...)})
 	}
 	if len(data) > MaxFileSize {
 		add(CodeTooLarge, 0, "file is %d bytes; crawlers may ignore everything after 500 KiB", len(data))
@@ -92,7 +93,7 @@ func Lint(data []byte) []Finding {
 	lintReadings(f, add)
 	for i := range out {
 		if errorCodes[out[i].Code] {
-			out[i].Severity = Error
+			out[i].Severity = diag.Error
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/diag"
 )
 
 func TestLint(t *testing.T) {
@@ -123,14 +125,14 @@ func TestCheck(t *testing.T) {
 // rest stay warnings, so that lint fails only on real defects.
 func TestLintSeverities(t *testing.T) {
 	data := []byte("Disallow: /outside\nUser-agent: Google bot\nAllow: nope\nDisallow: /x\nHost: example.org\nSitemap: map.xml\n")
-	want := map[string]Severity{
-		CodeOutsideGroup:    Error,
-		CodeBadToken:        Error,
-		CodeBadStart:        Error,
-		CodeRelativeSitemap: Error,
-		CodeHost:            Warning,
+	want := map[string]diag.Severity{
+		CodeOutsideGroup:    diag.Error,
+		CodeBadToken:        diag.Error,
+		CodeBadStart:        diag.Error,
+		CodeRelativeSitemap: diag.Error,
+		CodeHost:            diag.Warning,
 	}
-	got := map[string]Severity{}
+	got := map[string]diag.Severity{}
 	for _, f := range Lint(data) {
 		got[f.Code] = f.Severity
 	}

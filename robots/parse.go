@@ -1,6 +1,10 @@
 package robots
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+)
 
 // MaxLineLen is the number of bytes of a line that Parse reads; the rest of
 // a longer line is dropped. google/robotstxt reads lines into a buffer of
@@ -157,13 +161,13 @@ func (p *parser) line(num int, raw string) {
 	}
 	if len(raw) > MaxLineLen {
 		raw = raw[:MaxLineLen]
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeLineTooLong, Severity: Warning, Line: num,
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeLineTooLong, Severity: diag.Warning, Line: num,
 			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
 	}
 	key, value, noColon, ok := splitLine(raw)
 	if !ok {
 		if !isBlankOrComment(raw) {
-			p.f.Findings = append(p.f.Findings, Finding{Code: CodeUnreadable, Severity: Warning, Line: num,
+			p.f.Findings = append(p.f.Findings, Finding{Code: CodeUnreadable, Severity: diag.Warning, Line: num,
 				Message: "line has no \"key: value\" form and is ignored"})
 		}
 		return
@@ -171,11 +175,11 @@ func (p *parser) line(num int, raw string) {
 	kind, canonical := keyKind(key)
 	l := Line{Num: num, Kind: kind, Key: key, Value: value}
 	if noColon && kind != KindExtension {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeNoColon, Severity: Warning, Line: num,
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeNoColon, Severity: diag.Warning, Line: num,
 			Message: "missing ':' after " + key + "; read as " + kind.String()})
 	}
 	if canonical != "" && !strings.EqualFold(key, canonical) {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeTypo, Severity: Warning, Line: num,
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeTypo, Severity: diag.Warning, Line: num,
 			Message: "\"" + key + "\" read as " + canonical})
 	}
 	switch kind {
@@ -221,7 +225,7 @@ func (p *parser) line(num int, raw string) {
 func (p *parser) orphan(l Line) {
 	p.f.Orphans = append(p.f.Orphans, l)
 	if l.Kind == KindAllow || l.Kind == KindDisallow || l.Kind == KindCrawlDelay {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeOutsideGroup, Severity: Warning, Line: l.Num,
+		p.f.Findings = append(p.f.Findings, Finding{Code: CodeOutsideGroup, Severity: diag.Warning, Line: l.Num,
 			Message: l.Kind.String() + " before any User-agent line is ignored"})
 	}
 }

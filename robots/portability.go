@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/rfc3986"
 )
 
@@ -27,7 +28,7 @@ import (
 func Portability(p Policy) []Finding {
 	var out []Finding
 	add := func(code, agent, pattern, format string, args ...any) {
-		out = append(out, Finding{Code: code, Severity: Warning, Agent: agent, Pattern: pattern,
+		out = append(out, Finding{Code: code, Severity: diag.Warning, Agent: agent, Pattern: pattern,
 			Message: fmt.Sprintf(format, args...)})
 	}
 	delays := map[string]string{}

@@ -33,12 +33,9 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		for _, f := range robots.Lint(data) {
-			d := diag.Diagnostic{Pos: diag.Pos{File: name}, Code: f.Code, Message: f.Message, Severity: diag.Warning}
+			d := diag.Diagnostic{Pos: diag.Pos{File: name}, Severity: f.Severity, Code: f.Code, Message: f.Message}
 			if f.Line > 0 {
 				d.Line, d.Col = f.Line, 1
-			}
-			if f.Severity == robots.Error {
-				d.Severity = diag.Error
 			}
 			list.Add(d)
 		}
