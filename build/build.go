@@ -44,6 +44,9 @@ type Options struct {
 	// Jobs bounds how many tenants are processed at once (default: the
 	// number of CPUs).
 	Jobs int
+	// SiteOnly skips the tenants: for callers that need only the site's
+	// own files, such as its robots.txt.
+	SiteOnly bool
 }
 
 // Output is one rendered output root.
@@ -99,7 +102,9 @@ func Run(opt Options) *Result {
 	res.Site = &Output{Manifest: opt.Manifest, Space: pathspace.Root, Tree: t}
 	site, _ := url.Parse(doc.Value.Site.URL)
 	self, _ := filepath.Abs(opt.Manifest)
-	tenants(res, doc, dir, self, site, vopt, opt.Jobs)
+	if !opt.SiteOnly {
+		tenants(res, doc, dir, self, site, vopt, opt.Jobs)
+	}
 	return res
 }
 

@@ -400,3 +400,21 @@ func TestTenantManyClaimants(t *testing.T) {
 		t.Errorf("error %q does not end with %q", errs[0], want)
 	}
 }
+
+// SiteOnly builds the site and leaves the tenants alone: not read, not
+// reported.
+func TestSiteOnly(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                             isolationSite,
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+		"users/bob/public_html/autodisc.yaml":   "version: 1\npath: /~bob/\ndescription: \"a\\nb\"\n",
+	})
+	full := Run(Options{Manifest: filepath.Join(dir, "site.yaml"), Now: goldenNow})
+	if len(full.Tenants) != 1 || full.FailedTenants != 1 {
+		t.Fatalf("full build: %d tenants, %d failed; want 1 and 1", len(full.Tenants), full.FailedTenants)
+	}
+	res := Run(Options{Manifest: filepath.Join(dir, "site.yaml"), Now: goldenNow, SiteOnly: true})
+	if res.Site == nil || len(res.Tenants) != 0 || res.FailedTenants != 0 || res.Diags.HasErrors() {
+		t.Errorf("site only: site %v, %d tenants, %d failed, diags %v", res.Site != nil, len(res.Tenants), res.FailedTenants, res.Diags)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/discgen/discgen/build"
 	"github.com/discgen/discgen/internal/limited"
@@ -107,7 +106,12 @@ func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error)
 		}
 		return data, nil
 	}
-	res := build.Run(build.Options{Manifest: file, Env: env, Now: time.Now().UTC()})
+	now, err := parseNow("")
+	if err != nil {
+		return nil, err
+	}
+	// Only the site's robots.txt is checked: its tenants are not built.
+	res := build.Run(build.Options{Manifest: file, Env: env, Now: now, SiteOnly: true})
 	printDiags(stderr, "text", res.Diags.Errors())
 	if res.Site == nil {
 		return nil, failed
