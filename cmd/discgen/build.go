@@ -78,7 +78,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	res := build.Run(build.Options{Manifest: f.file, Env: f.env, Now: now, RobotsSymlink: f.link, Jobs: f.jobs})
 	printDiags(stderr, f.format, res.Diags)
 	if res.Site == nil {
-		return failed
+		return errFailed
 	}
 	outs := []*build.Output{res.Site}
 	if len(kinds) > 0 {
@@ -143,7 +143,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	case stale:
 		return &hintError{errors.New("output is stale"), []string{"run 'discgen build' without --check and commit the result"}}
 	case bad:
-		return failed
+		return errFailed
 	}
 	return nil
 }

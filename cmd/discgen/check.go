@@ -114,7 +114,7 @@ func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error)
 	res := build.Run(build.Options{Manifest: file, Env: env, Now: now, SiteOnly: true})
 	printDiags(stderr, "text", res.Diags.Errors())
 	if res.Site == nil {
-		return nil, failed
+		return nil, errFailed
 	}
 	e, ok := res.Site.Tree["robots.txt"]
 	if !ok {

@@ -47,7 +47,7 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	}
 	printDiags(w, format, list)
 	if list.HasErrors() {
-		return failed
+		return errFailed
 	}
 	return nil
 }

@@ -29,8 +29,8 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// failed means the command has already reported why it fails: exit 1.
-var failed = errors.New("failed")
+// errFailed means the command has already reported why it fails: exit 1.
+var errFailed = errors.New("failed")
 
 // hintError is an error with a hint line.
 type hintError struct {
@@ -62,7 +62,7 @@ func report(stderr io.Writer, err error) {
 	var ue *usageError
 	var he *hintError
 	switch {
-	case err == nil || err == failed:
+	case err == nil || err == errFailed:
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "discgen: error: %s\n", ue.msg)
 		fmt.Fprintf(stderr, "discgen: hint: run 'discgen -h' for usage\n")

@@ -35,7 +35,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	printDiags(w, format, res.Diags)
 	if res.Diags.HasErrors() {
-		return failed
+		return errFailed
 	}
 	return nil
 }
