@@ -135,27 +135,3 @@ func (l List) Errors() List {
 func (l List) Warnings() List {
 	return slices.DeleteFunc(slices.Clone(l), func(d Diagnostic) bool { return d.Severity != Warning })
 }
-
-// Err returns the list as an error if it holds at least one error, else nil.
-func (l List) Err() error {
-	if !l.HasErrors() {
-		return nil
-	}
-	return &ListError{List: l}
-}
-
-// ListError is the error form of a List that holds errors. Callers that
-// print diagnostics branch on it with errors.As.
-type ListError struct{ List List }
-
-func (e *ListError) Error() string {
-	errs := e.List.Errors()
-	switch len(errs) {
-	case 0:
-		return "no errors"
-	case 1:
-		return errs[0].String()
-	default:
-		return fmt.Sprintf("%s (and %d more errors)", errs[0], len(errs)-1)
-	}
-}

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/discgen/discgen/tree"
 )
 
 // Result counts what Apply did.
@@ -283,14 +281,4 @@ func (c *Changes) pruneDirs(r *os.Root, touched map[string]bool) int {
 		}
 	}
 	return n
-}
-
-// Write plans and applies t to root in one step.
-func Write(root string, t tree.Tree, opt Options) (*Changes, Result, error) {
-	c, err := Plan(root, t, opt)
-	if err != nil {
-		return nil, Result{}, err
-	}
-	res, err := c.Apply()
-	return c, res, err
 }

@@ -83,7 +83,7 @@ func TestUnifiedDiffOfPlan(t *testing.T) {
 		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
 	}
 	var list bytes.Buffer
-	c.WriteList(&list)
+	c.WriteList(&list, "")
 	if got := list.String(); got != "update a.txt\nremove gone.txt\nupdate link\nadd new.txt\n" {
 		t.Errorf("list:\n%s", got)
 	}

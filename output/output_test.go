@@ -486,3 +486,13 @@ func TestManyFilesAndDirectories(t *testing.T) {
 		t.Errorf("rebuild not empty")
 	}
 }
+
+// Write plans and applies t to root in one step.
+func Write(root string, t tree.Tree, opt Options) (*Changes, Result, error) {
+	c, err := Plan(root, t, opt)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	res, err := c.Apply()
+	return c, res, err
+}

@@ -98,13 +98,14 @@ func (c *Changes) Err() error {
 }
 
 // WriteList writes one line per change that Apply would make, "add PATH",
-// "update PATH", "remove PATH" or "adopt PATH", for a dry run.
-func (c *Changes) WriteList(w io.Writer) error {
+// "update PATH", "remove PATH" or "adopt PATH", for a dry run. Each path
+// is joined to dir, the root as the reader knows it ("" for bare paths).
+func (c *Changes) WriteList(w io.Writer, dir string) error {
 	for _, ch := range c.List {
 		if ch.Kind == Unchanged {
 			continue
 		}
-		if _, err := fmt.Fprintf(w, "%s %s\n", ch.Kind, ch.Path); err != nil {
+		if _, err := fmt.Fprintf(w, "%s %s\n", ch.Kind, filepath.Join(dir, filepath.FromSlash(ch.Path))); err != nil {
 			return err
 		}
 	}

@@ -81,16 +81,6 @@ func CheckSecurityTxt(s SecurityTxt, now time.Time) []Finding {
 	return fs
 }
 
-// HasErrors reports whether fs holds a finding that is not a warning.
-func HasErrors(fs []Finding) bool {
-	for _, f := range fs {
-		if !f.Warning {
-			return true
-		}
-	}
-	return false
-}
-
 func checkExpires(fs []Finding, expires string, now time.Time) []Finding {
 	if expires == "" {
 		return append(fs, Finding{Field: "expires", Message: "expires is required (RFC 9116 section 2.5.5)"})

@@ -148,8 +148,8 @@ func TestCheckSecurityTxtRules(t *testing.T) {
 				t.Errorf("findings\n got:\n%s\nwant:\n%s", g, w)
 			}
 			wantErr := slices.ContainsFunc(tc.want, func(s string) bool { return !strings.HasPrefix(s, "warning: ") })
-			if HasErrors(got) != wantErr {
-				t.Errorf("HasErrors = %v, want %v", HasErrors(got), wantErr)
+			if hasErrors(got) != wantErr {
+				t.Errorf("HasErrors = %v, want %v", hasErrors(got), wantErr)
 			}
 		})
 	}
@@ -195,4 +195,13 @@ func findingLines(fs []Finding) string {
 		lines = append(lines, f.String())
 	}
 	return strings.Join(lines, "\n")
+}
+
+func hasErrors(fs []Finding) bool {
+	for _, f := range fs {
+		if !f.Warning {
+			return true
+		}
+	}
+	return false
 }

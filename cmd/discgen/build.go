@@ -119,11 +119,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 				bad = true
 			}
 		case f.dryRun:
-			for _, c := range ch.List {
-				if c.Kind != output.Unchanged {
-					fmt.Fprintf(stdout, "%s %s\n", c.Kind, filepath.Join(show, filepath.FromSlash(c.Path)))
-				}
-			}
+			ch.WriteList(stdout, show)
 			if err := ch.Err(); err != nil {
 				reportProblem(stderr, err)
 				bad = true
