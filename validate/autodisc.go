@@ -20,8 +20,8 @@ func (v *checker) description(p, d string) {
 	}
 }
 
-// siteURL checks the site origin and returns it parsed, or nil.
-func (v *checker) siteURL(p, s string) *url.URL {
+// siteURL checks the site origin.
+func (v *checker) siteURL(p, s string) {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "":
@@ -32,10 +32,7 @@ func (v *checker) siteURL(p, s string) *url.URL {
 		v.err(p, "%q must be an origin: no user, query or fragment", s)
 	case u.Path != "" && u.Path != "/":
 		v.err(p, "%q must be an origin, with no path after the host (discovery files live at the root)", s)
-	default:
-		return u
 	}
-	return nil
 }
 
 // absURL checks an absolute http(s) URL.
@@ -69,7 +66,7 @@ func (v *checker) uriRef(p, s, what string) *url.URL {
 	return u
 }
 
-func (v *checker) icons(p string, icons []string, _ *url.URL) {
+func (v *checker) icons(p string, icons []string) {
 	for i, ic := range icons {
 		v.uriRef(manifest.Index(p, i), ic, "an icon")
 	}
@@ -81,7 +78,7 @@ var FeedExtensions = []string{".atom", ".json", ".rdf", ".rss", ".xml"}
 
 var mediaTypeRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$`)
 
-func (v *checker) feeds(p string, feeds []manifest.Feed, _ *url.URL) {
+func (v *checker) feeds(p string, feeds []manifest.Feed) {
 	for i, f := range feeds {
 		fp := manifest.Index(p, i)
 		if strings.HasPrefix(f.URL, "[") {

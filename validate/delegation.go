@@ -254,10 +254,10 @@ func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Spa
 		v.description(manifest.Key(p, "description"), d.Description)
 	}
 	if need("icons", IconsTxt, len(d.Icons) > 0) {
-		v.icons(manifest.Key(p, "icons"), d.Icons, nil)
+		v.icons(manifest.Key(p, "icons"), d.Icons)
 	}
 	if need("feeds", FeedsTxt, len(d.Feeds) > 0) {
-		v.feeds(manifest.Key(p, "feeds"), d.Feeds, nil)
+		v.feeds(manifest.Key(p, "feeds"), d.Feeds)
 	}
 	if need("agents", RobotsTxt, len(d.Agents) > 0) {
 		v.agents(manifest.Key(p, "agents"), d.Agents)

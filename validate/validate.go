@@ -127,7 +127,7 @@ func (v *checker) environment(doc *manifest.Doc[manifest.Site], env string) {
 }
 
 func (v *checker) site(m *manifest.Site) {
-	base := v.siteURL("site.url", m.Site.URL)
+	v.siteURL("site.url", m.Site.URL)
 	v.description("site.description", m.Site.Description)
 	if m.Host != "" {
 		v.host("host", m.Host)
@@ -136,8 +136,8 @@ func (v *checker) site(m *manifest.Site) {
 	v.mobileAgents("mobile_agents", m.MobileAgents)
 	v.sitemaps("sitemaps", m.Sitemaps)
 	v.expects("expect", m.Expect)
-	v.icons("icons", m.Icons, base)
-	v.feeds("feeds", m.Feeds, base)
+	v.icons("icons", m.Icons)
+	v.feeds("feeds", m.Feeds)
 	v.files("files", m.Files)
 	v.delegations("delegations", pathspace.Root, m.Delegations, AllFiles(), true)
 	v.datasets(m)
