@@ -153,11 +153,7 @@ func appendPatternSegment(b *strings.Builder, seg string) *Error {
 			case v < 0x20 || v == 0x7f:
 				return &Error{Kind: Control, Written: esc}
 			}
-			if rfc3986.IsUnreserved(v) {
-				b.WriteByte(v)
-			} else {
-				rfc3986.WriteEscape(b, v)
-			}
+			rfc3986.WriteNormalEscape(b, v)
 			i += 3
 		case c == '*':
 			if b.Len() == start || b.String()[b.Len()-1] != '*' {
@@ -249,11 +245,7 @@ func canonicalURLPath(p string) (string, bool) {
 			i++
 		case c == '%' && i+2 < len(p) && rfc3986.IsHex(p[i+1]) && rfc3986.IsHex(p[i+2]):
 			v := rfc3986.Unhex(p[i+1])<<4 | rfc3986.Unhex(p[i+2])
-			if rfc3986.IsUnreserved(v) {
-				b.WriteByte(v)
-			} else {
-				rfc3986.WriteEscape(&b, v)
-			}
+			rfc3986.WriteNormalEscape(&b, v)
 			i += 3
 		default:
 			writeChar(&b, c)

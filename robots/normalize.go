@@ -113,11 +113,7 @@ func Canonical(s string) string {
 		switch {
 		case c == '%' && i+2 < len(s) && rfc3986.IsHex(s[i+1]) && rfc3986.IsHex(s[i+2]):
 			v := rfc3986.Unhex(s[i+1])<<4 | rfc3986.Unhex(s[i+2])
-			if rfc3986.IsUnreserved(v) {
-				b.WriteByte(v)
-			} else {
-				rfc3986.WriteEscape(&b, v)
-			}
+			rfc3986.WriteNormalEscape(&b, v)
 			i += 2
 		case c == '%' || needsEscape(c):
 			rfc3986.WriteEscape(&b, c)

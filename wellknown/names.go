@@ -94,12 +94,7 @@ func normalizeName(name string) string {
 		c := name[i]
 		if c == '%' && i+2 < len(name) && rfc3986.IsHex(name[i+1]) && rfc3986.IsHex(name[i+2]) {
 			d := rfc3986.Unhex(name[i+1])<<4 | rfc3986.Unhex(name[i+2])
-			if rfc3986.IsUnreserved(d) {
-				b.WriteByte(d)
-			} else {
-				b.WriteByte('%')
-				b.WriteString(strings.ToUpper(name[i+1 : i+3]))
-			}
+			rfc3986.WriteNormalEscape(&b, d)
 			i += 2
 			continue
 		}

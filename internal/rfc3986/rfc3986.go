@@ -45,3 +45,13 @@ func WriteEscape(b *strings.Builder, c byte) {
 	b.WriteByte(UpperHex[c>>4])
 	b.WriteByte(UpperHex[c&15])
 }
+
+// WriteNormalEscape writes the octet v of an escape in normal form
+// (section 6.2.2.2): decoded when it is unreserved, else as %XX.
+func WriteNormalEscape(b *strings.Builder, v byte) {
+	if IsUnreserved(v) {
+		b.WriteByte(v)
+		return
+	}
+	WriteEscape(b, v)
+}

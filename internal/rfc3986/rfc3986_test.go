@@ -45,3 +45,13 @@ func TestEscapeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteNormalEscape(t *testing.T) {
+	for v, want := range map[byte]string{'~': "~", 'a': "a", '-': "-", '/': "%2F", ' ': "%20", 0xE9: "%E9", '*': "%2A"} {
+		var b strings.Builder
+		WriteNormalEscape(&b, v)
+		if b.String() != want {
+			t.Errorf("WriteNormalEscape(%q) = %q, want %q", v, b.String(), want)
+		}
+	}
+}
