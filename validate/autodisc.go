@@ -2,21 +2,17 @@ package validate
 
 import (
 	"net/url"
-	"path"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/manifest"
 )
 
-// MaxDescription is the length past which description.txt draws a warning
-// (seed 000 section 4.5: "SHOULD be no more than 80 characters").
-const MaxDescription = 80
-
 func (v *checker) description(p, d string) {
-	if n := utf8.RuneCountInString(d); n > MaxDescription {
-		v.warn(p, "description is %d characters; seed 000 asks for at most %d, and readers may cut it", n, MaxDescription)
+	if n := utf8.RuneCountInString(d); n > autodisc.MaxDescription {
+		v.warn(p, "description is %d characters; seed 000 asks for at most %d, and readers may cut it", n, autodisc.MaxDescription)
 	}
 }
 
@@ -72,10 +68,6 @@ func (v *checker) icons(p string, icons []string) {
 	}
 }
 
-// FeedExtensions are the file name extensions common to feed formats; a
-// feed whose path ends otherwise needs a type (seed 000 section 4.6).
-var FeedExtensions = []string{".atom", ".json", ".rdf", ".rss", ".xml"}
-
 var mediaTypeRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$`)
 
 func (v *checker) feeds(p string, feeds []manifest.Feed) {
@@ -89,20 +81,10 @@ func (v *checker) feeds(p string, feeds []manifest.Feed) {
 		u := v.uriRef(manifest.Key(fp, "url"), f.URL, "a feed URL")
 		if f.Type != "" {
 			v.feedType(manifest.Key(fp, "type"), f.Type)
-		} else if u != nil && !hasFeedExtension(u.Path) {
-			v.err(fp, "feed %q needs a type: its path has no feed extension (%s)", f.URL, strings.Join(FeedExtensions, " "))
+		} else if u != nil && !autodisc.HasFeedExtension(u.Path) {
+			v.err(fp, "feed %q needs a type: its path has no feed extension (%s)", f.URL, strings.Join(autodisc.FeedExtensions, " "))
 		}
 	}
-}
-
-func hasFeedExtension(p string) bool {
-	ext := strings.ToLower(path.Ext(p))
-	for _, e := range FeedExtensions {
-		if ext == e {
-			return true
-		}
-	}
-	return false
 }
 
 // feedType accepts a MIME media type or a namespace URI (seed 000 4.6).

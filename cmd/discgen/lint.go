@@ -2,10 +2,14 @@ package main
 
 import (
 	"io"
+	"path/filepath"
+	"time"
 
+	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/wellknown"
 )
 
 // maxLintFile bounds what lint reads: well past the 500 KiB a crawler
@@ -13,9 +17,10 @@ import (
 const maxLintFile = 32 << 20
 
 func runLint(args []string, stdout, stderr io.Writer) error {
-	var format string
+	var format, nowFlag string
 	fs := newFlags("lint", lintUsage, stdout)
 	fs.StringVar(&format, "format", "text", "")
+	fs.StringVar(&nowFlag, "now", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -25,6 +30,10 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(format, "text", "json", "github"); err != nil {
 		return err
 	}
+	now, err := parseNow(nowFlag)
+	if err != nil {
+		return err
+	}
 	var list diag.List
 	for _, name := range fs.Args() {
 		data, err := limited.ReadFile(name, maxLintFile)
@@ -32,11 +41,8 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 			list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)
 			continue
 		}
-		for _, f := range robots.Lint(data) {
-			d := diag.Diagnostic{Pos: diag.Pos{File: name}, Severity: f.Severity, Code: f.Code, Message: f.Message}
-			if f.Line > 0 {
-				d.Line, d.Col = f.Line, 1
-			}
+		for _, d := range lintFile(name, data, now) {
+			d.File = name
 			list.Add(d)
 		}
 	}
@@ -50,4 +56,24 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
+}
+
+// lintFile picks the checks by the file's name: security.txt (RFC 9116),
+// the autodisc files of seed 000, and robots.txt for any other name.
+func lintFile(name string, data []byte, now time.Time) []diag.Diagnostic {
+	switch base := filepath.Base(name); base {
+	case "security.txt":
+		return wellknown.LintSecurityTxt(data, now)
+	case "index.txt", "subdirectories.txt", "icons.txt", "description.txt", "feeds.txt":
+		return autodisc.Lint(base, data)
+	}
+	var out []diag.Diagnostic
+	for _, f := range robots.Lint(data) {
+		d := diag.Diagnostic{Severity: f.Severity, Code: f.Code, Message: f.Message}
+		if f.Line > 0 {
+			d.Line, d.Col = f.Line, 1
+		}
+		out = append(out, d)
+	}
+	return out
 }

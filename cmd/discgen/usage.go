@@ -6,7 +6,7 @@ Usage:
     discgen build    [-f site.yaml] [-o public] [--env NAME] [--check | --dry-run] [--now TIME]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
-    discgen lint     [--format text|json|github] FILE...
+    discgen lint     [--format text|json|github] [--now TIME] FILE...
     discgen resolve  -o DIR PATH
     discgen schema
     discgen init     [-f site.yaml] [--force]
@@ -19,7 +19,8 @@ Commands:
                 report every error and warning; write nothing.
     check       Say whether robots.txt allows each agent to fetch each URL,
                 under RFC 9309 and under the 1996 draft.
-    lint        Find problems in existing robots.txt files.
+    lint        Find problems in existing robots.txt, security.txt and
+                autodisc files.
     resolve     Say which autodisc authority of a built tree governs a URL
                 path, and where each autodisc file's value comes from.
     schema      Print the manifest's JSON Schema.
@@ -126,15 +127,31 @@ Examples:
 
 const lintUsage = `Usage: discgen lint [options] FILE...
 
-Find problems in hand-written robots.txt files: unknown directives, rules
-outside any group, malformed patterns, invalid agent names, duplicate
-groups, shadowed and conflicting rules, verdicts that depend on which
-reading a crawler uses, and more. Each finding has a stable code.
+Find problems in hand-written discovery files, chosen by name:
+
+    security.txt          RFC 9116: required fields, https URIs, an RFC 3339
+                          Expires that is neither past nor too far ahead,
+                          language tags (codes S001-S004)
+    index.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt
+                          the autodisc formats of seed 000 (codes A001-A011)
+    any other name        robots.txt: unknown directives, rules outside any
+                          group, malformed patterns, invalid agent names,
+                          duplicate groups, shadowed and conflicting rules,
+                          verdicts that depend on which reading a crawler
+                          uses, and more (codes R001-R021)
+
+Each finding has a stable code.
 
 Options:
         --format FORMAT   text (default), json, or github
+        --now TIME        the time security.txt's Expires is checked
+                          against (as for build)
 
 Exit status: 1 if any finding is an error.
+
+Examples:
+    discgen lint public/robots.txt
+    discgen lint --format github public/.well-known/security.txt public/autodisc/*.txt
 `
 
 const resolveUsage = `Usage: discgen resolve -o DIR PATH

@@ -1,0 +1,143 @@
+package wellknown
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/discgen/discgen/diag"
+)
+
+// Lint codes for an existing security.txt, stable: tools may match on them.
+const (
+	CodeRule     = "S001" // a rule of RFC 9116 that CheckSecurityTxt reports
+	CodeNotField = "S002" // a line that is neither a field, a comment nor blank
+	CodeExpires  = "S003" // Expires missing, repeated, or not an RFC 3339 time
+	CodeSigned   = "S004" // an OpenPGP-signed file: the signature is not checked
+)
+
+// fieldKeys maps RFC 9116 field names (lower case) to the snake_case names
+// CheckSecurityTxt reports findings under.
+var fieldKeys = map[string]string{
+	"contact":             "contact",
+	"expires":             "expires",
+	"encryption":          "encryption",
+	"acknowledgments":     "acknowledgments",
+	"preferred-languages": "preferred_languages",
+	"canonical":           "canonical",
+	"policy":              "policy",
+	"hiring":              "hiring",
+	"csaf":                "csaf",
+}
+
+// LintSecurityTxt checks an existing security.txt (RFC 9116) as of now.
+// Diagnostics carry a line (0 for the whole file) and a code but no file
+// name, which the caller sets. Fields RFC 9116 does not define are
+// extensions and are left alone.
+func LintSecurityTxt(data []byte, now time.Time) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	add := func(sev diag.Severity, line int, code, format string, args ...any) {
+		d := diag.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
+		if line > 0 {
+			d.Line, d.Col = line, 1
+		}
+		out = append(out, d)
+	}
+	var s SecurityTxt
+	lines := map[string]int{} // "contact[1]" and "contact" -> line
+	var expiresLines []int
+	signed := false
+	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
+		n, line := i+1, strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		switch {
+		case line == "-----BEGIN PGP SIGNED MESSAGE-----":
+			signed = true
+			add(diag.Warning, n, CodeSigned, "the file is signed; its signature is not checked here")
+			continue
+		case signed && strings.HasPrefix(line, "Hash:"), line == "", strings.HasPrefix(line, "#"):
+			continue
+		}
+		if line == "-----BEGIN PGP SIGNATURE-----" {
+			break // the rest is the signature
+		}
+		if signed {
+			line = strings.TrimPrefix(line, "- ") // dash-escaped (RFC 4880 section 7.1)
+		}
+		name, value, ok := strings.Cut(line, ":")
+		key := fieldKeys[strings.ToLower(strings.TrimSpace(name))]
+		value = strings.TrimSpace(value)
+		switch {
+		case !ok || strings.ContainsAny(strings.TrimSpace(name), " \t"):
+			add(diag.Error, n, CodeNotField, "%q is not a field line (Field: value), a comment or a blank line", line)
+			continue
+		case key == "":
+			continue
+		}
+		var list *[]string
+		switch key {
+		case "expires":
+			expiresLines = append(expiresLines, n)
+			if s.Expires == "" {
+				s.Expires = value
+				lines["expires"] = n
+			}
+			continue
+		case "preferred_languages":
+			for _, tag := range strings.Split(value, ",") {
+				lines[key+"["+strconv.Itoa(len(s.PreferredLanguages))+"]"] = n
+				s.PreferredLanguages = append(s.PreferredLanguages, strings.TrimSpace(tag))
+			}
+			if _, ok := lines[key]; !ok {
+				lines[key] = n
+			}
+			continue
+		case "contact":
+			list = &s.Contact
+		case "encryption":
+			list = &s.Encryption
+		case "acknowledgments":
+			list = &s.Acknowledgments
+		case "canonical":
+			list = &s.Canonical
+		case "policy":
+			list = &s.Policy
+		case "hiring":
+			list = &s.Hiring
+		case "csaf":
+			list = &s.CSAF
+		}
+		lines[key+"["+strconv.Itoa(len(*list))+"]"] = n
+		if _, ok := lines[key]; !ok {
+			lines[key] = n
+		}
+		*list = append(*list, value)
+	}
+
+	switch {
+	case len(expiresLines) > 1:
+		for _, n := range expiresLines[1:] {
+			add(diag.Error, n, CodeExpires, "Expires is given again (first on line %d); RFC 9116 section 2.5.5 allows exactly one", expiresLines[0])
+		}
+	case len(expiresLines) == 1:
+		if _, err := time.Parse(time.RFC3339, s.Expires); err != nil {
+			add(diag.Error, expiresLines[0], CodeExpires, "Expires %q must be an RFC 3339 time such as 2027-01-01T00:00:00Z (RFC 9116 section 2.5.5)", s.Expires)
+			s.Expires = "" // reported; the checks below would repeat it
+		}
+	}
+	for _, f := range CheckSecurityTxt(s, now) {
+		if f.Field == "expires" && s.Expires == "" && len(expiresLines) > 0 {
+			continue
+		}
+		sev := diag.Error
+		if f.Warning {
+			sev = diag.Warning
+		}
+		n := lines[f.Field]
+		if n == 0 {
+			n = lines[strings.SplitN(f.Field, "[", 2)[0]]
+		}
+		add(sev, n, CodeRule, "%s: %s", f.Field, f.Message)
+	}
+	return out
+}
