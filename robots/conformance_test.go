@@ -11,9 +11,8 @@ import (
 )
 
 // conformanceDir holds Google's robots.txt vectors, taken from robots_test.cc
-// in google/robotstxt. The repository and shared/ sit side by side, here and
-// in CI.
-var conformanceDir = filepath.Join("..", "..", "shared", "conformance")
+// in google/robotstxt (Apache-2.0; source and licence in its README.md).
+var conformanceDir = filepath.Join("testdata", "google")
 
 type googleVector struct {
 	ID      int    `json:"id"`
