@@ -1,24 +1,25 @@
 // Package schema holds the manifest's JSON Schema (draft 2020-12) and
 // validates decoded manifests against it.
 //
-// The schema is embedded and registered under a fixed absolute URL, so no
-// machine path can leak into a message. Validation returns every leaf
-// violation, sorted by instance location then message, so that callers can
-// attach YAML positions and report them all at once.
+// Validation returns every leaf violation, sorted by instance location
+// then message, so that callers can attach YAML positions and report them
+// all at once. It is done by a small validator of this package, not a
+// general JSON Schema library: the embedded document is compiled on first
+// use (well under a millisecond), a keyword the validator does not know is
+// a compile error (a test keeps the embedded schema compiling), and
+// validation allocates only for what fails. Locations in the instance are
+// chains of steps that share their parents, so the cost of validating a
+// manifest is linear in its size whatever the length of its keys.
 package schema
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // URL is the schema's identifier; editors find it through the
@@ -39,18 +40,13 @@ const (
 	Tenant             // a tenant manifest found by a delegation's tenants glob
 )
 
-var compiled = sync.OnceValues(func() ([2]*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(URL, bytes.NewReader(source)); err != nil {
-		return [2]*jsonschema.Schema{}, err
-	}
-	site, err := c.Compile(URL)
-	if err != nil {
-		return [2]*jsonschema.Schema{}, err
-	}
-	tenant, err := c.Compile(URL + "#/$defs/tenant")
-	return [2]*jsonschema.Schema{site, tenant}, err
+// MaxViolations bounds the violations Validate returns. Past it, one
+// more violation at the root says how many were left out: a hostile
+// manifest of a million wrong values cannot make a million messages.
+const MaxViolations = 1000
+
+var compiled = sync.OnceValues(func() ([]*node, error) {
+	return compile(source, "", "/$defs/tenant")
 })
 
 // Violation is one way an instance fails the schema.
@@ -74,74 +70,109 @@ func Validate(kind Kind, instance any) ([]Violation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("internal error: manifest schema does not compile: %w", err)
 	}
-	err = schemas[kind].Validate(instance)
-	if err == nil {
+	f := schemas[kind].check(instance, nil)
+	if f == nil {
 		return nil, nil
 	}
-	verr, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return nil, err
-	}
-	var out []Violation
-	collect(verr, instance, &out)
+	c := &collector{}
+	c.collect(f, instance)
+	out := c.out
 	slices.SortFunc(out, func(a, b Violation) int {
 		if c := slices.Compare(a.Path, b.Path); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Message, b.Message)
 	})
-	return slices.CompactFunc(out, func(a, b Violation) bool {
+	out = slices.CompactFunc(out, func(a, b Violation) bool {
 		return a.Key == b.Key && a.Message == b.Message && slices.Equal(a.Path, b.Path)
-	}), nil
+	})
+	if c.dropped > 0 {
+		out = append(out, Violation{Message: fmt.Sprintf("%d more schema violations not shown (at most %d are reported)", c.dropped, MaxViolations)})
+	}
+	return out, nil
 }
 
-// collect walks the error tree down to its leaves. A failed oneOf whose
+// collector gathers leaf violations, at most MaxViolations of them, in
+// the order the validator met them (object keys sorted, list items in
+// order), so that which ones are kept does not vary between runs.
+type collector struct {
+	out     []Violation
+	dropped int
+}
+
+func (c *collector) add(vs ...Violation) {
+	for _, v := range vs {
+		if len(c.out) >= MaxViolations {
+			c.dropped++
+			continue
+		}
+		c.out = append(c.out, v)
+	}
+}
+
+// collect walks the failure tree down to its leaves. A failed oneOf whose
 // branches all fail on type is reported once, with the branch types.
-func collect(e *jsonschema.ValidationError, inst any, out *[]Violation) {
-	ptr := unescape(e.InstanceLocation)
-	loc := fragment(e.AbsoluteKeywordLocation)
+func (c *collector) collect(e *failure, inst any) {
+	if len(c.out) >= MaxViolations {
+		c.dropped += leaves(e)
+		return
+	}
+	loc := e.loc
 	if loc == "/$defs/well_known_file/oneOf" {
-		if len(e.Causes) == 0 {
-			*out = append(*out, Violation{Path: append(slices.Clip(ptr), "source"), Key: true,
+		ptr := e.at.tokens()
+		if len(e.causes) == 0 {
+			c.add(Violation{Path: append(ptr, "source"), Key: true,
 				Message: "content and source cannot both be given; keep one"})
 		} else {
-			*out = append(*out, Violation{Path: ptr,
+			c.add(Violation{Path: ptr,
 				Message: `missing required key "content" (the file's text) or "source" (a file to read)`})
 		}
 		return
 	}
-	if strings.HasSuffix(e.KeywordLocation, "/oneOf") {
+	if e.keyword == "oneOf" {
 		if types, ok := branchTypes(e); ok {
-			*out = append(*out, Violation{Path: ptr, Message: "must be " + types})
+			c.add(Violation{Path: e.at.tokens(), Message: "must be " + types})
 			return
 		}
 		// Report only the branches whose type fits: their errors are
 		// the ones the author meant to fix.
-		var fitting []*jsonschema.ValidationError
-		for _, c := range e.Causes {
-			if !wrongType(c, e.InstanceLocation) {
-				fitting = append(fitting, c)
+		var fitting []*failure
+		for _, x := range e.causes {
+			if !wrongType(x, e.at) {
+				fitting = append(fitting, x)
 			}
 		}
-		if len(fitting) > 0 && len(fitting) < len(e.Causes) {
-			for _, c := range fitting {
-				collect(c, inst, out)
+		if len(fitting) > 0 && len(fitting) < len(e.causes) {
+			for _, x := range fitting {
+				c.collect(x, inst)
 			}
 			return
 		}
 	}
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			collect(c, inst, out)
+	if len(e.causes) > 0 {
+		for _, x := range e.causes {
+			c.collect(x, inst)
 		}
 		return
 	}
-	*out = append(*out, leaf(e, ptr, loc, inst)...)
+	c.add(leaf(e, e.at.tokens(), loc, inst)...)
+}
+
+// leaves counts the leaf failures of a tree.
+func leaves(e *failure) int {
+	if len(e.causes) == 0 {
+		return 1
+	}
+	n := 0
+	for _, x := range e.causes {
+		n += leaves(x)
+	}
+	return n
 }
 
 // leaf words one failed keyword in the manifest's own terms, reading the
 // keyword's value from the schema and the failing value from the instance.
-func leaf(e *jsonschema.ValidationError, ptr []string, loc string, inst any) []Violation {
+func leaf(e *failure, ptr []string, loc string, inst any) []Violation {
 	kw := loc[strings.LastIndex(loc, "/")+1:]
 	rule, _ := schemaAt(loc)
 	val, _ := instanceAt(inst, ptr)
@@ -150,7 +181,7 @@ func leaf(e *jsonschema.ValidationError, ptr []string, loc string, inst any) []V
 	case "additionalProperties":
 		known := propertyNames(strings.TrimSuffix(loc, "/additionalProperties"))
 		var out []Violation
-		for _, name := range quoted(e.Message) {
+		for _, name := range e.names {
 			msg := "unknown key " + strconv.Quote(name)
 			if s := closest(name, known); s != "" {
 				msg += " (did you mean " + strconv.Quote(s) + "?)"
@@ -160,7 +191,7 @@ func leaf(e *jsonschema.ValidationError, ptr []string, loc string, inst any) []V
 		return out
 	case "required":
 		var out []Violation
-		for _, name := range quoted(e.Message) {
+		for _, name := range e.names {
 			out = append(out, Violation{Path: ptr, Missing: name, Message: "missing required key " + strconv.Quote(name)})
 		}
 		return out
@@ -171,7 +202,7 @@ func leaf(e *jsonschema.ValidationError, ptr []string, loc string, inst any) []V
 		}
 		return one(fmt.Sprintf("must be the number 1, not %s", describe(val)))
 	case "type":
-		return one(typeMessage(e.Message))
+		return one(typeMessage(e.message))
 	case "not":
 		switch loc {
 		case "/$defs/delegation/not":
@@ -206,7 +237,7 @@ func leaf(e *jsonschema.ValidationError, ptr []string, loc string, inst any) []V
 		}
 		return one(fmt.Sprintf("%s is not one of %s", describe(val), strings.Join(names, ", ")))
 	}
-	return one(e.Message)
+	return one(e.message)
 }
 
 // describe names a value in a message: a string quoted, other values by
@@ -231,18 +262,18 @@ func describe(v any) string {
 
 // wrongType reports whether a oneOf branch failed only because the value
 // at loc has another type.
-func wrongType(c *jsonschema.ValidationError, loc string) bool {
-	return strings.HasSuffix(c.KeywordLocation, "/type") && len(c.Causes) == 0 && c.InstanceLocation == loc
+func wrongType(c *failure, at *location) bool {
+	return c.keyword == "type" && len(c.causes) == 0 && c.at == at
 }
 
-func branchTypes(e *jsonschema.ValidationError) (string, bool) {
+func branchTypes(e *failure) (string, bool) {
 	var types []string
-	for _, c := range e.Causes {
-		if !wrongType(c, e.InstanceLocation) {
+	for _, c := range e.causes {
+		if !wrongType(c, e.at) {
 			return "", false
 		}
 		// "expected string, but got number"
-		msg := strings.TrimPrefix(c.Message, "expected ")
+		msg := strings.TrimPrefix(c.message, "expected ")
 		t, _, _ := strings.Cut(msg, ",")
 		types = append(types, article(t))
 	}
@@ -250,24 +281,6 @@ func branchTypes(e *jsonschema.ValidationError) (string, bool) {
 		return "", false
 	}
 	return strings.Join(types, " or "), true
-}
-
-// quoted returns the single-quoted names in a jsonschema message such as
-// "missing properties: 'url', 'x'" or "additionalProperties 'foo' not allowed".
-func quoted(msg string) []string {
-	var names []string
-	for {
-		i := strings.IndexByte(msg, '\'')
-		if i < 0 {
-			return names
-		}
-		j := strings.IndexByte(msg[i+1:], '\'')
-		if j < 0 {
-			return names
-		}
-		names = append(names, msg[i+1:i+1+j])
-		msg = msg[i+j+2:]
-	}
 }
 
 // typeMessage rewrites "expected array, but got string" in the manifest's
@@ -297,20 +310,4 @@ func article(t string) string {
 		return "an integer"
 	}
 	return "a " + t
-}
-
-// unescape turns the library's instance location (a JSON pointer whose
-// tokens are also URL-path escaped) into raw tokens.
-func unescape(loc string) []string {
-	if loc == "" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(loc, "/"), "/")
-	for i, t := range toks {
-		if u, err := url.PathUnescape(t); err == nil {
-			t = u
-		}
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return toks
 }
