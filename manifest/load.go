@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,8 +39,9 @@ type Doc[T any] struct {
 	// repeat the schema's.
 	Invalid map[string]bool
 
-	root        *yaml.Node // as parsed, before any environment
 	base        any        // Raw before any environment
+	basePos     *Positions // Pos before any environment
+	baseValue   *T         // Value before any environment, if it decodes
 	baseInvalid map[string]bool
 	schemaOK    bool
 }
@@ -84,7 +86,7 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	if c.tooLarge(root) {
 		return nil, c.errs
 	}
-	inst, err2 := c.value(root, "", 0)
+	inst, err2 := c.value(root, c.pos.root, 0)
 	errs.Append(c.errs)
 	if err2 != nil {
 		return nil, errs
@@ -96,8 +98,14 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	errs.Append(schemaErrors(kind, inst, c.pos, invalid))
 
 	doc := &Doc[T]{Pos: c.pos, Raw: inst, Invalid: invalid,
-		root: root, base: inst, baseInvalid: invalid, schemaOK: !errs.HasErrors()}
+		base: inst, basePos: c.pos, baseInvalid: invalid, schemaOK: !errs.HasErrors()}
 	if env != "" {
+		// The manifest's own values may fail to decode where the
+		// environment replaces them; that is no error.
+		var ignore diag.List
+		if doc.decode(&ignore) {
+			doc.baseValue = doc.Value
+		}
 		d, envErrs := doc.WithEnv(env)
 		errs.Append(envErrs)
 		return d, errs
@@ -105,6 +113,7 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	if !doc.decode(&errs) {
 		return nil, errs
 	}
+	doc.baseValue = doc.Value
 	return doc, errs
 }
 
@@ -114,30 +123,79 @@ func (d *Doc[T]) Environments() []string { return envNames(d.base) }
 // WithEnv returns the manifest with environment env applied: its
 // top-level keys replace the manifest's own. d itself is not changed. An
 // environment the manifest does not define is an error.
+//
+// Applying an environment costs in proportion to the environment's own
+// block, not to the manifest: the values, positions and decoded fields of
+// the keys it does not replace are shared with d.
 func (d *Doc[T]) WithEnv(env string) (*Doc[T], diag.List) {
 	var errs diag.List
-	root := *d.root
-	root.Content = slices.Clone(d.root.Content)
-	if !applyEnv(&root, env) {
-		if envs := d.Environments(); len(envs) == 0 {
-			errs.Errorf(diag.Pos{File: d.Pos.File}, "", "environment %q is not defined: the manifest has no environments block", env)
+	base, _ := d.base.(map[string]any)
+	envs, hasEnvs := base["environments"].(map[string]any)
+	val, ok := envs[env]
+	if !ok {
+		if names := d.Environments(); !hasEnvs || len(names) == 0 {
+			errs.Errorf(diag.Pos{File: d.basePos.File}, "", "environment %q is not defined: the manifest has no environments block", env)
 		} else {
-			errs.Errorf(d.Pos.KeyOf("environments"), "environments", "environment %q is not defined; the manifest defines %s", env, strings.Join(envs, ", "))
+			errs.Errorf(d.basePos.KeyOf("environments"), "environments", "environment %q is not defined; the manifest defines %s", env, strings.Join(names, ", "))
 		}
 		return nil, errs
 	}
-	c := &converter{pos: newPositions(d.Pos.File)}
-	inst, err := c.value(&root, "", 0)
-	if err != nil {
-		return nil, c.errs
+	block, _ := val.(map[string]any)
+	keys := slices.Sorted(maps.Keys(block))
+	raw := make(map[string]any, len(base)+len(block))
+	maps.Copy(raw, base)
+	maps.Copy(raw, block)
+	var blockPos *entry
+	if e := d.basePos.root.child("environments"); e != nil {
+		blockPos = e.child(env)
 	}
-	out := &Doc[T]{Pos: c.pos, Raw: inst, Env: env, Invalid: maps.Clone(d.baseInvalid),
-		root: d.root, base: d.base, baseInvalid: d.baseInvalid, schemaOK: d.schemaOK}
-	envInvalid(out.Invalid, d.base, env)
+	pos := d.basePos
+	if blockPos != nil {
+		pos = d.basePos.overlay(blockPos, keys)
+	}
+	out := &Doc[T]{Pos: pos, Raw: raw, Env: env, Invalid: maps.Clone(d.baseInvalid),
+		base: d.base, basePos: d.basePos, baseValue: d.baseValue, baseInvalid: d.baseInvalid, schemaOK: d.schemaOK}
+	envInvalid(out.Invalid, block, env)
+	if d.baseValue != nil {
+		if !out.decodeOver(d.baseValue, block, &errs) {
+			return nil, errs
+		}
+		return out, errs
+	}
 	if !out.decode(&errs) {
 		return nil, errs
 	}
 	return out, errs
+}
+
+// decodeOver fills d.Value with base, its fields named in block decoded
+// from there instead. It reports whether it could.
+func (d *Doc[T]) decodeOver(base *T, block map[string]any, errs *diag.List) bool {
+	part := &Doc[T]{Pos: d.Pos, Raw: block, schemaOK: d.schemaOK}
+	if !part.decode(errs) {
+		return false
+	}
+	v := *base
+	overlayFields(reflect.ValueOf(&v).Elem(), reflect.ValueOf(part.Value).Elem(), block)
+	d.Value = &v
+	return true
+}
+
+// overlayFields sets each field of dst whose JSON name is a key of keys
+// from the same field of src; embedded structs are walked.
+func overlayFields(dst, src reflect.Value, keys map[string]any) {
+	t := dst.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			overlayFields(dst.Field(i), src.Field(i), keys)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if _, ok := keys[name]; ok {
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
 }
 
 // decode fills d.Value from d.Raw. It reports whether it could.
@@ -238,18 +296,13 @@ func schemaErrors(kind schema.Kind, inst any, pos *Positions, invalid map[string
 	return errs
 }
 
-// envInvalid moves the refused values of environment env, held in inst,
-// to the top-level paths they replace once it is applied; refusals of the
+// envInvalid moves the refused values of an environment's block to the
+// top-level paths they replace once it is applied; refusals of the
 // replaced values no longer apply.
-func envInvalid(invalid map[string]bool, inst any, env string) {
-	m, _ := inst.(map[string]any)
-	envs, _ := m["environments"].(map[string]any)
-	block, _ := envs[env].(map[string]any)
+func envInvalid(invalid map[string]bool, block map[string]any, env string) {
 	for _, p := range slices.Collect(maps.Keys(invalid)) {
-		for k := range block {
-			if within(p, k) {
-				delete(invalid, p)
-			}
+		if _, replaced := block[firstKey(p)]; replaced {
+			delete(invalid, p)
 		}
 	}
 	prefix := Key("environments", env)
@@ -260,57 +313,28 @@ func envInvalid(invalid map[string]bool, inst any, env string) {
 	}
 }
 
-// within reports whether path is top or lies under it.
-func within(path, top string) bool {
-	rest, ok := strings.CutPrefix(path, top)
-	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
-}
-
-// applyEnv replaces the root mapping's top-level keys with those of the
-// named environment. It reports whether the environment exists.
-func applyEnv(root *yaml.Node, env string) bool {
-	envs := lookup(root, "environments")
-	if envs == nil {
-		return false
-	}
-	for envs.Kind == yaml.AliasNode {
-		envs = envs.Alias
-	}
-	block := lookup(envs, env)
-	if block == nil {
-		return false
-	}
-	for block.Kind == yaml.AliasNode {
-		block = block.Alias
-	}
-	for i := 0; i+1 < len(block.Content); i += 2 {
-		k, v := block.Content[i], block.Content[i+1]
-		if cur := lookupIndex(root, k.Value); cur >= 0 {
-			root.Content[cur+1] = v
-		} else {
-			root.Content = append(root.Content, k, v)
+// firstKey returns the key of a path's first step, or "" when the path
+// is empty or starts with an index.
+func firstKey(path string) string {
+	if strings.HasPrefix(path, `["`) {
+		j := 2
+		for j < len(path) && path[j] != '"' {
+			if path[j] == '\\' {
+				j++
+			}
+			j++
 		}
-	}
-	return true
-}
-
-func lookup(m *yaml.Node, key string) *yaml.Node {
-	if i := lookupIndex(m, key); i >= 0 {
-		return m.Content[i+1]
-	}
-	return nil
-}
-
-func lookupIndex(m *yaml.Node, key string) int {
-	if m.Kind != yaml.MappingNode {
-		return -1
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Kind == yaml.ScalarNode && m.Content[i].Value == key {
-			return i
+		if j < len(path) {
+			if k, err := strconv.Unquote(path[1 : j+1]); err == nil {
+				return k
+			}
 		}
+		return ""
 	}
-	return -1
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return path
 }
 
 func envNames(inst any) []string {

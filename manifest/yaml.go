@@ -3,11 +3,11 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/limited"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -21,55 +21,49 @@ const (
 	MaxNodes = 250_000
 	// MaxDepth bounds nesting.
 	MaxDepth = 64
+	// MaxKeyBytes bounds a mapping key: the longest file name most
+	// file systems allow. Longer keys are refused, each at its position.
+	MaxKeyBytes = 255
+	// MaxExpandedBytes bounds the text of a manifest's keys and scalars
+	// with its aliases expanded: as much as the largest file holds, so an
+	// alias repeated many times cannot make one long value many.
+	MaxExpandedBytes = MaxBytes
 )
-
-// Positions maps manifest paths (agents[2].names[0]) to where their values
-// and keys stand in the source file.
-type Positions struct {
-	File   string
-	values map[string]diag.Pos
-	keys   map[string]diag.Pos
-}
-
-func newPositions(file string) *Positions {
-	return &Positions{File: file, values: map[string]diag.Pos{}, keys: map[string]diag.Pos{}}
-}
-
-// Of returns the position of the value at path, or of its nearest
-// ancestor that has one, or the bare file.
-func (p *Positions) Of(path string) diag.Pos {
-	for {
-		if pos, ok := p.values[path]; ok {
-			return pos
-		}
-		if path == "" {
-			return diag.Pos{File: p.File}
-		}
-		path = Parent(path)
-	}
-}
-
-// KeyOf returns the position of the key that introduces path, falling back
-// to the value's position.
-func (p *Positions) KeyOf(path string) diag.Pos {
-	if pos, ok := p.keys[path]; ok {
-		return pos
-	}
-	return p.Of(path)
-}
-
-var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Key extends a manifest path with an object key: site.url, or
 // files["x-contact.txt"] when the key is not an identifier.
 func Key(parent, key string) string {
-	if !identRE.MatchString(key) {
-		return parent + "[" + strconv.Quote(key) + "]"
+	var b strings.Builder
+	b.WriteString(parent)
+	writeKey(&b, key)
+	return b.String()
+}
+
+// writeKey writes the step of key after a path held in b.
+func writeKey(b *strings.Builder, key string) {
+	switch {
+	case !isIdent(key):
+		b.WriteString("[" + strconv.Quote(key) + "]")
+	case b.Len() == 0:
+		b.WriteString(key)
+	default:
+		b.WriteString("." + key)
 	}
-	if parent == "" {
-		return key
+}
+
+// isIdent reports whether key can stand in a path unquoted.
+func isIdent(key string) bool {
+	if key == "" {
+		return false
 	}
-	return parent + "." + key
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // Index extends a manifest path with a list index: agents[2].
@@ -114,11 +108,13 @@ func Parent(path string) string {
 }
 
 // converter turns a yaml.Node tree into a JSON-shaped instance, recording
-// positions, rejecting duplicate keys and counting expanded nodes.
+// positions, rejecting duplicate keys and counting expanded nodes and
+// bytes.
 type converter struct {
 	pos   *Positions
 	errs  diag.List
 	nodes int
+	bytes int
 	// open holds the mappings being converted, so that a merge key that
 	// refers to one of them (to a mapping that holds it) is refused
 	// instead of recursing.
@@ -129,33 +125,39 @@ func (c *converter) at(n *yaml.Node) diag.Pos {
 	return diag.Pos{File: c.pos.File, Line: n.Line, Col: n.Column}
 }
 
+// errorf records an error about the value of entry e. Past
+// MaxDiagnostics errors, it only counts them.
+func (c *converter) errorf(n *yaml.Node, e *entry, format string, args ...any) {
+	c.errs.Errorf(c.at(n), e.path(), format, args...)
+}
+
 var errBudget = fmt.Errorf("budget exceeded")
 
-func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
+func (c *converter) value(n *yaml.Node, e *entry, depth int) (any, error) {
 	c.nodes++
 	if c.nodes > MaxNodes {
-		c.errs.Errorf(c.at(n), path, "manifest expands to more than %d YAML nodes (aliases included); refusing it", MaxNodes)
+		c.errorf(n, e, "manifest expands to more than %d YAML nodes (aliases included); refusing it", MaxNodes)
 		return nil, errBudget
 	}
 	if depth > MaxDepth {
-		c.errs.Errorf(c.at(n), path, "nested more than %d levels deep", MaxDepth)
+		c.errorf(n, e, "nested more than %d levels deep", MaxDepth)
 		return nil, errBudget
 	}
-	if _, seen := c.pos.values[path]; !seen {
-		c.pos.values[path] = c.at(n)
+	if e.val.line == 0 {
+		e.val = at(n.Line, n.Column)
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return c.value(n.Alias, path, depth+1)
+		return c.value(n.Alias, e, depth+1)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return c.value(n.Content[0], path, depth)
+		return c.value(n.Content[0], e, depth)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for i, item := range n.Content {
-			v, err := c.value(item, Index(path, i), depth+1)
+			v, err := c.value(item, e.item(i), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -163,21 +165,34 @@ func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
 		}
 		return out, nil
 	case yaml.MappingNode:
-		out := map[string]any{}
-		if err := c.mapping(n, path, depth, out, map[string]bool{}); err != nil {
+		out := make(map[string]any, len(n.Content)/2)
+		if err := c.mapping(n, e, depth, out, map[string]bool{}); err != nil {
 			return nil, err
 		}
 		return out, nil
 	case yaml.ScalarNode:
-		return c.scalar(n, path), nil
+		if err := c.spend(n, e, len(n.Value)); err != nil {
+			return nil, err
+		}
+		return c.scalar(n), nil
 	}
-	c.errs.Errorf(c.at(n), path, "unsupported YAML node")
+	c.errorf(n, e, "unsupported YAML node")
 	return nil, nil
+}
+
+// spend counts the bytes of a scalar or key against MaxExpandedBytes.
+func (c *converter) spend(n *yaml.Node, e *entry, size int) error {
+	c.bytes += size
+	if c.bytes > MaxExpandedBytes {
+		c.errorf(n, e, "manifest expands to more than %s of text (aliases included); refusing it", limited.Size(MaxExpandedBytes))
+		return errBudget
+	}
+	return nil
 }
 
 // mapping fills out from a mapping node. Merge keys (<<) contribute keys
 // that the mapping does not set itself; a key set twice is an error.
-func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string]any, explicit map[string]bool) error {
+func (c *converter) mapping(n *yaml.Node, e *entry, depth int, out map[string]any, explicit map[string]bool) error {
 	if c.open == nil {
 		c.open = map[*yaml.Node]bool{}
 	}
@@ -191,19 +206,26 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
-			c.errs.Errorf(c.at(k), path, "a mapping key must be a plain string")
+			c.errorf(k, e, "a mapping key must be a plain string")
 			continue
 		}
-		child := Key(path, k.Value)
+		if len(k.Value) > MaxKeyBytes {
+			c.errorf(k, e, "a key of %d bytes; keys are at most %d bytes", len(k.Value), MaxKeyBytes)
+			continue
+		}
+		if err := c.spend(k, e, len(k.Value)); err != nil {
+			return err
+		}
+		child, seen := e.keyEntry(k.Value)
 		if explicit[k.Value] {
-			c.errs.Errorf(c.at(k), child, "duplicate key %q (first at line %d)", k.Value, c.pos.keys[child].Line)
+			c.errorf(k, child, "duplicate key %q (first at line %d)", k.Value, child.keyPos.line)
 			continue
 		}
 		explicit[k.Value] = true
-		if _, seen := c.pos.keys[child]; !seen {
+		if !seen || child.keyPos.line == 0 {
 			// A key the mapping sets itself comes before those its
 			// merges bring, which it overrides.
-			c.pos.keys[child] = c.at(k)
+			child.keyPos = at(k.Line, k.Column)
 		}
 		val, err := c.value(v, child, depth+1)
 		if err != nil {
@@ -221,19 +243,19 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string
 				src = src.Alias
 			}
 			if src.Kind != yaml.MappingNode {
-				c.errs.Errorf(c.at(m), path, "a merge key (<<) must refer to a mapping")
+				c.errorf(m, e, "a merge key (<<) must refer to a mapping")
 				continue
 			}
 			if c.open[src] {
-				c.errs.Errorf(c.at(m), path, "a merge key (<<) refers to a mapping that holds it")
+				c.errorf(m, e, "a merge key (<<) refers to a mapping that holds it")
 				return errBudget
 			}
 			if depth+1 > MaxDepth {
-				c.errs.Errorf(c.at(m), path, "nested more than %d levels deep", MaxDepth)
+				c.errorf(m, e, "nested more than %d levels deep", MaxDepth)
 				return errBudget
 			}
 			merged := map[string]any{}
-			if err := c.mapping(src, path, depth+1, merged, map[string]bool{}); err != nil {
+			if err := c.mapping(src, e, depth+1, merged, map[string]bool{}); err != nil {
 				return err
 			}
 			for k, v := range merged {
@@ -248,7 +270,7 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int, out map[string
 	return nil
 }
 
-func (c *converter) scalar(n *yaml.Node, path string) any {
+func (c *converter) scalar(n *yaml.Node) any {
 	switch n.ShortTag() {
 	case "!!null":
 		return nil
