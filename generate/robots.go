@@ -2,6 +2,7 @@ package generate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
@@ -61,11 +62,77 @@ func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 	return data, errs
 }
 
+// MaxExpectWork bounds the work of checking a manifest's expect
+// assertions, counted as expectWork counts it: about a second at most.
+// Matching one URL against a pattern with wildcards can cost the product
+// of their lengths, and every URL is matched against every rule of its
+// group, so a manifest of a few kilobytes could otherwise ask for hours.
+const MaxExpectWork = 100_000_000
+
+// expectWork is an upper bound on the steps matching takes to check the
+// expectations: for each URL, under each reading, one step per agent line
+// (to find the group), per rule and per octet of a plain pattern, and
+// len(URL)+1 per octet of a pattern with a wildcard.
+func expectWork(f *robots.File, exps []manifest.Expect) int64 {
+	type cost struct{ plain, wild int64 }
+	var agents int64
+	var global cost
+	byToken := map[string]*cost{}
+	for _, g := range f.Groups {
+		var c cost
+		for _, r := range g.Rules {
+			c.plain += 1 + int64(len(r.Pattern))
+			if strings.ContainsAny(r.Pattern, "*$") {
+				c.wild += int64(len(r.Pattern))
+			}
+		}
+		seen := map[string]bool{}
+		for _, a := range g.Agents {
+			agents++
+			if a.Global {
+				global.plain += c.plain
+				global.wild += c.wild
+				continue
+			}
+			tok := strings.ToLower(a.Token)
+			if tok == "" || seen[tok] {
+				continue
+			}
+			seen[tok] = true
+			t := byToken[tok]
+			if t == nil {
+				t = &cost{}
+				byToken[tok] = t
+			}
+			t.plain += c.plain
+			t.wild += c.wild
+		}
+	}
+	var work int64
+	for _, e := range exps {
+		c := global
+		if t := byToken[strings.ToLower(robots.ProductToken(e.Agent))]; t != nil {
+			c = *t
+		}
+		for _, u := range append(e.Allowed[:len(e.Allowed):len(e.Allowed)], e.Disallowed...) {
+			work += 2 * (agents + c.plain + (int64(len(u))+1)*c.wild)
+			if work > MaxExpectWork {
+				return work
+			}
+		}
+	}
+	return work
+}
+
 // checkExpect evaluates every expect assertion against the emitted file
 // under the RFC 9309 reading and the 1996 draft's.
 func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
 	var errs diag.List
 	f := robots.Parse(data)
+	if w := expectWork(f, doc.Value.Expect); w > MaxExpectWork {
+		errs.Errorf(doc.Pos.Of("expect"), "expect", "checking these expectations could take more than %d matching steps (the limit): check fewer or shorter URLs, or use fewer wildcard rules", MaxExpectWork)
+		return errs
+	}
 	for i, e := range doc.Value.Expect {
 		ep := manifest.Index("expect", i)
 		for _, list := range []struct {

@@ -133,7 +133,12 @@ func (c *converter) errorf(n *yaml.Node, e *entry, format string, args ...any) {
 
 var errBudget = fmt.Errorf("budget exceeded")
 
-func (c *converter) value(n *yaml.Node, e *entry, depth int) (any, error) {
+// value converts n, whose position record is e. Unless shared (n is
+// anchored or lies within an anchored node, so that an alias may reach
+// it again), each child node is let go once converted: the parsed tree
+// and the instance are not both held whole.
+func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, error) {
+	shared = shared || n.Anchor != ""
 	c.nodes++
 	if c.nodes > MaxNodes {
 		c.errorf(n, e, "manifest expands to more than %d YAML nodes (aliases included); refusing it", MaxNodes)
@@ -148,25 +153,28 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int) (any, error) {
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return c.value(n.Alias, e, depth+1)
+		return c.value(n.Alias, e, depth+1, true)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return c.value(n.Content[0], e, depth)
+		return c.value(n.Content[0], e, depth, shared)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for i, item := range n.Content {
-			v, err := c.value(item, e.item(i), depth+1)
+			v, err := c.value(item, e.item(i), depth+1, shared)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, v)
+			if !shared {
+				n.Content[i] = nil
+			}
 		}
 		return out, nil
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
-		if err := c.mapping(n, e, depth, out, map[string]bool{}); err != nil {
+		if err := c.mapping(n, e, depth, shared, out, map[string]bool{}); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -192,7 +200,7 @@ func (c *converter) spend(n *yaml.Node, e *entry, size int) error {
 
 // mapping fills out from a mapping node. Merge keys (<<) contribute keys
 // that the mapping does not set itself; a key set twice is an error.
-func (c *converter) mapping(n *yaml.Node, e *entry, depth int, out map[string]any, explicit map[string]bool) error {
+func (c *converter) mapping(n *yaml.Node, e *entry, depth int, shared bool, out map[string]any, explicit map[string]bool) error {
 	if c.open == nil {
 		c.open = map[*yaml.Node]bool{}
 	}
@@ -227,11 +235,14 @@ func (c *converter) mapping(n *yaml.Node, e *entry, depth int, out map[string]an
 			// merges bring, which it overrides.
 			child.keyPos = at(k.Line, k.Column)
 		}
-		val, err := c.value(v, child, depth+1)
+		val, err := c.value(v, child, depth+1, shared)
 		if err != nil {
 			return err
 		}
 		out[k.Value] = val
+		if !shared {
+			n.Content[i+1] = nil
+		}
 	}
 	for _, m := range merges {
 		srcs := []*yaml.Node{m}
@@ -255,7 +266,7 @@ func (c *converter) mapping(n *yaml.Node, e *entry, depth int, out map[string]an
 				return errBudget
 			}
 			merged := map[string]any{}
-			if err := c.mapping(src, e, depth+1, merged, map[string]bool{}); err != nil {
+			if err := c.mapping(src, e, depth+1, true, merged, map[string]bool{}); err != nil {
 				return err
 			}
 			for k, v := range merged {
@@ -300,6 +311,9 @@ func (c *converter) scalar(n *yaml.Node) any {
 // expanded counts the values n expands to, aliases included, as value
 // counts them, without expanding anything: an alias costs one plus its
 // anchor's size, computed once. The count stops growing past MaxNodes.
+//
+// Only anchors and aliases are remembered: other nodes are reached once,
+// through their parent, so the memo stays small.
 func expanded(n *yaml.Node, memo map[*yaml.Node]int, depth int) int {
 	if s, ok := memo[n]; ok {
 		return s
@@ -320,7 +334,9 @@ func expanded(n *yaml.Node, memo map[*yaml.Node]int, depth int) int {
 		}
 	}
 	s = min(s, MaxNodes+1)
-	memo[n] = s
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		memo[n] = s
+	}
 	return s
 }
 

@@ -14,34 +14,36 @@ import (
 
 // lineSafe walks every key and string of the manifest and rejects line
 // breaks and control characters: no manifest value can add a line to a
-// generated file. A well-known file's content is a whole file body, so it
+// generated file. Values already refused are not walked. A well-known file's content is a whole file body, so it
 // may hold line breaks and tabs, but no other control characters.
 func (v *checker) lineSafe(inst any, path string) {
 	switch x := inst.(type) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			child := manifest.Key(path, k)
-			if child == v.envPath {
+			if child == v.envPath || v.skip[child] {
 				// The selected environment's values are checked where
 				// they apply, at the top-level keys they replace.
 				continue
 			}
 			if msg := unsafeText(k, false); msg != "" {
 				v.errKey(child, "key %s %s", quoteShort(k), msg)
-				v.skip[child] = true
+				v.refuse(child)
 				continue
 			}
 			v.lineSafe(x[k], child)
 		}
 	case []any:
 		for i, e := range x {
-			v.lineSafe(e, manifest.Index(path, i))
+			if p := manifest.Index(path, i); !v.skip[p] {
+				v.lineSafe(e, p)
+			}
 		}
 	case string:
 		body := bodyPath.MatchString(path)
 		if msg := unsafeText(x, body); msg != "" {
 			v.err(path, "%s %s", quoteShort(x), msg)
-			v.skip[path] = true
+			v.refuse(path)
 		}
 	}
 }

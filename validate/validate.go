@@ -10,6 +10,7 @@ package validate
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -24,38 +25,57 @@ type Options struct {
 	Now time.Time
 }
 
+// MaxDiagnostics bounds the diagnostics one check of a manifest keeps;
+// past it they are only counted, and one more diagnostic gives the count.
+// A manifest of a hundred thousand bad values gets a report a person can
+// read, in memory that does not grow with it.
+const MaxDiagnostics = 1000
+
 // checker collects diagnostics for one manifest file.
 type checker struct {
 	pos  *manifest.Positions
 	opt  Options
 	list diag.List
+	// dropped counts the diagnostics past MaxDiagnostics.
+	dropped int
 	// skip holds the paths of values already refused, by the schema or
 	// because they could inject a line: no further diagnostic is made
 	// about them or anything they hold, as it would only repeat the first.
 	skip map[string]bool
+	// skipLens holds the lengths of the paths in skip, so that refused
+	// looks up only the prefixes that could be there.
+	skipLens map[int]bool
 	// envPath is the path of the applied environment's block, if any.
 	envPath string
 }
 
 func newChecker(pos *manifest.Positions, invalid map[string]bool, opt Options) *checker {
-	v := &checker{pos: pos, opt: opt, skip: map[string]bool{}}
+	v := &checker{pos: pos, opt: opt, skip: map[string]bool{}, skipLens: map[int]bool{}}
 	for p := range invalid {
-		v.skip[p] = true
+		v.refuse(p)
 	}
 	return v
+}
+
+// refuse marks the value at path as refused.
+func (v *checker) refuse(path string) {
+	v.skip[path] = true
+	v.skipLens[len(path)] = true
 }
 
 // refused reports whether the value at path, or one holding it, was
 // refused already.
 func (v *checker) refused(path string) bool {
-	for {
-		if v.skip[path] {
+	if len(v.skip) == 0 {
+		return false
+	}
+	for p := path; ; p = manifest.Parent(p) {
+		if v.skipLens[len(p)] && v.skip[p] {
 			return true
 		}
-		if path == "" {
+		if p == "" {
 			return false
 		}
-		path = manifest.Parent(path)
 	}
 }
 
@@ -63,7 +83,21 @@ func (v *checker) add(pos diag.Pos, sev diag.Severity, path, format string, args
 	if v.refused(path) {
 		return
 	}
+	if len(v.list) >= MaxDiagnostics {
+		v.dropped++
+		return
+	}
 	v.list.Add(diag.Diagnostic{Pos: pos, Severity: sev, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// finish sorts the diagnostics and says how many were left out.
+func (v *checker) finish() diag.List {
+	v.list.Sort()
+	if v.dropped > 0 {
+		v.list.Add(diag.Diagnostic{Pos: diag.Pos{File: v.pos.File}, Severity: diag.Error,
+			Message: fmt.Sprintf("%d more diagnostics not shown (at most %d are reported per manifest)", v.dropped, MaxDiagnostics)})
+	}
+	return v.list
 }
 
 func (v *checker) err(path, format string, args ...any) {
@@ -94,12 +128,21 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 			v.environment(doc, env)
 		}
 	}
-	v.list.Sort()
-	return v.list
+	return v.finish()
+}
+
+// envDeps lists, for a top-level key, the other keys its checks read: an
+// environment that replaces the key has those checked with it.
+var envDeps = map[string][]string{
+	"data_txt": {"datasets"},
+	"datasets": {"data_txt"},
 }
 
 // environment checks the manifest with env applied, keeping what concerns
-// the values env sets.
+// the values env sets. Only the keys the environment replaces (and the
+// keys their checks read, envDeps) are checked again, so that checking
+// every environment costs in proportion to the environments' blocks, not
+// to the manifest times their number.
 func (v *checker) environment(doc *manifest.Doc[manifest.Site], env string) {
 	ed, errs := doc.WithEnv(env)
 	v.list.Append(errs)
@@ -109,18 +152,50 @@ func (v *checker) environment(doc *manifest.Doc[manifest.Site], env string) {
 	prefix := manifest.Key("environments", env)
 	ev := newChecker(ed.Pos, ed.Invalid, v.opt)
 	ev.envPath = prefix
-	ev.lineSafe(ed.Raw, "") // the base check reported these at the block
-	ev.list = nil
-	ev.site(ed.Value)
 	raw, _ := doc.Raw.(map[string]any)
 	envs, _ := raw["environments"].(map[string]any)
 	block, _ := envs[env].(map[string]any)
-	for _, d := range ev.list {
+	keep := map[string]bool{}
+	for key := range block {
+		keep[key] = true
+		for _, d := range envDeps[key] {
+			keep[d] = true
+		}
+	}
+	applied, _ := ed.Raw.(map[string]any)
+	sub := map[string]any{}
+	for key := range keep {
+		if x, ok := applied[key]; ok {
+			sub[key] = x
+		}
+	}
+	ev.lineSafe(sub, "") // the base check reported these at the block
+	ev.list = nil
+	m := *ed.Value
+	keepOnly(reflect.ValueOf(&m).Elem(), keep)
+	ev.site(&m)
+	for _, d := range ev.finish() {
 		for key := range block {
 			if rest, ok := strings.CutPrefix(d.Path, key); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
 				d.Path = prefix + "." + d.Path
 				v.list.Add(d)
 				break
+			}
+		}
+	}
+}
+
+// keepOnly empties the lists, mappings and optional blocks of a manifest
+// value whose keys are not in keep; other fields are small and stay.
+func keepOnly(m reflect.Value, keep map[string]bool) {
+	t := m.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch f.Type.Kind() {
+		case reflect.Slice, reflect.Map, reflect.Pointer:
+			if !keep[name] {
+				m.Field(i).SetZero()
 			}
 		}
 	}
@@ -162,6 +237,5 @@ func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted 
 		space = within
 	}
 	v.delegatee("", &t.Delegatee, space, granted)
-	v.list.Sort()
-	return space, v.list
+	return space, v.finish()
 }
