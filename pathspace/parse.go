@@ -25,7 +25,14 @@ const (
 	EncodedSlash                 // %2F inside a segment
 	BadEscape                    // "%" not followed by two hex digits
 	BadUTF8                      // the path is not valid UTF-8
+	TooDeep                      // more than MaxDepth segments, the delegator's included
 )
+
+// MaxDepth bounds the segments of a delegated space, counted from the
+// site's root: deep enough for any site's directories, and shallow enough
+// that a few kilobytes of "a/a/a/..." cannot cost quadratic time in every
+// step that walks a space's directories.
+const MaxDepth = 64
 
 var kindNames = [...]string{
 	WholeSpace:   "whole space",
@@ -40,6 +47,7 @@ var kindNames = [...]string{
 	EncodedSlash: "encoded slash",
 	BadEscape:    "invalid escape",
 	BadUTF8:      "invalid UTF-8",
+	TooDeep:      "too deep",
 }
 
 func (k Kind) String() string {
@@ -94,6 +102,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%q has an invalid percent escape %q", e.Path, e.Written)
 	case BadUTF8:
 		return fmt.Sprintf("%q is not valid UTF-8", e.Path)
+	case TooDeep:
+		return fmt.Sprintf("%q is more than %d segments deep (counted from the site's root)", e.Path, MaxDepth)
 	}
 	return fmt.Sprintf("%q is not a valid delegation path (%v)", e.Path, e.Kind)
 }
@@ -118,9 +128,13 @@ func Parse(base Space, raw string) (Space, error) {
 	var b strings.Builder
 	b.Grow(len(base.String()) + len(rel) + 2)
 	b.WriteString(base.String())
+	depth := base.Depth()
 	for seg := range strings.SplitSeq(rel, "/") {
 		if seg == "" {
 			return Space{}, &Error{Path: raw, Kind: EmptySegment}
+		}
+		if depth++; depth > MaxDepth {
+			return Space{}, &Error{Path: raw, Kind: TooDeep}
 		}
 		if err := appendPatternSegment(&b, seg); err != nil {
 			err.Path = raw
