@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,7 +85,8 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	if c.tooLarge(root) {
 		return nil, c.errs
 	}
-	inst, err2 := c.value(root, c.pos.root, 0)
+	inst, err2 := c.value(root, c.pos.root, 0, false)
+	c.finish()
 	errs.Append(c.errs)
 	if err2 != nil {
 		return nil, errs
@@ -222,8 +222,6 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 	return true
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
-
 // parseYAML parses exactly one YAML document and returns its root node.
 func parseYAML(file string, data []byte) (*yaml.Node, *diag.Diagnostic) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -245,27 +243,6 @@ func parseYAML(file string, data []byte) (*yaml.Node, *diag.Diagnostic) {
 		return nil, nil
 	}
 	return doc.Content[0], nil
-}
-
-// yamlError positions a parser error. The parser gives a line only, so the
-// column is 1 (the start of that line). A tab where indentation is
-// expected gets a hint: YAML indents with spaces only.
-func yamlError(file string, data []byte, err error) *diag.Diagnostic {
-	msg := err.Error()
-	d := &diag.Diagnostic{Pos: diag.Pos{File: file, Line: 1, Col: 1}, Message: "invalid YAML: " + msg}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		if m[1] != "" {
-			d.Line, _ = strconv.Atoi(m[1])
-		}
-		d.Message = "invalid YAML: " + m[2]
-	}
-	if strings.Contains(msg, "found character that cannot start any token") {
-		lines := strings.Split(string(data), "\n")
-		if d.Line >= 1 && d.Line <= len(lines) && strings.HasPrefix(strings.TrimLeft(lines[d.Line-1], " "), "\t") {
-			d.Message += "; YAML indents with spaces, not tabs"
-		}
-	}
-	return d
 }
 
 // schemaErrors validates the instance and positions each violation. It

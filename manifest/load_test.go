@@ -142,7 +142,7 @@ func TestLoadRefuses(t *testing.T) {
 		{"list", "- version: 1\n", "m.yaml:1:1: manifest must be a mapping of keys to values\n"},
 		{"scalar", "\n\nhello\n", "m.yaml:3:1: manifest must be a mapping of keys to values\n"},
 		{"two documents", head + "---\nversion: 1\n", "m.yaml:3:1: a manifest holds one YAML document; found a second one\n"},
-		{"second document invalid", head + "---\n[\n", "m.yaml:4:1: invalid YAML: did not find expected node content\n"},
+		{"second document invalid", head + "---\n[\n", "m.yaml:4:1: invalid YAML: did not find expected node content; the document ends before this list is closed\n"},
 		{"too large", big, fmt.Sprintf("m.yaml: manifest is %d bytes; the limit is %d\n", len(big), manifest.MaxBytes)},
 		{"too deep", deep, "m.yaml:3:73: agents[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]: nested more than 64 levels deep\n"},
 		{"duplicate key", head + "icons: []\nicons: []\n", "m.yaml:4:1: icons: duplicate key \"icons\" (first at line 3)\n"},

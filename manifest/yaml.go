@@ -115,6 +115,8 @@ type converter struct {
 	errs  diag.List
 	nodes int
 	bytes int
+	// dropped counts errors past maxErrors.
+	dropped int
 	// open holds the mappings being converted, so that a merge key that
 	// refers to one of them (to a mapping that holds it) is refused
 	// instead of recursing.
@@ -125,10 +127,30 @@ func (c *converter) at(n *yaml.Node) diag.Pos {
 	return diag.Pos{File: c.pos.File, Line: n.Line, Col: n.Column}
 }
 
-// errorf records an error about the value of entry e. Past
-// MaxDiagnostics errors, it only counts them.
+// maxErrors bounds the errors a conversion keeps (duplicate keys, keys
+// that are not strings); past it they are only counted.
+const maxErrors = 1000
+
+// errorf records an error about the value of entry e.
 func (c *converter) errorf(n *yaml.Node, e *entry, format string, args ...any) {
+	if len(c.errs) >= maxErrors {
+		c.dropped++
+		return
+	}
 	c.errs.Errorf(c.at(n), e.path(), format, args...)
+}
+
+// fatalf records the error that stops a conversion, past maxErrors too.
+func (c *converter) fatalf(n *yaml.Node, e *entry, format string, args ...any) {
+	c.errs.Errorf(c.at(n), e.path(), format, args...)
+}
+
+// finish adds the count of errors left out, if any.
+func (c *converter) finish() {
+	if c.dropped > 0 {
+		c.errs.Errorf(diag.Pos{File: c.pos.File}, "", "%d more errors not shown (at most %d are reported)", c.dropped, maxErrors)
+		c.dropped = 0
+	}
 }
 
 var errBudget = fmt.Errorf("budget exceeded")
@@ -141,11 +163,11 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 	shared = shared || n.Anchor != ""
 	c.nodes++
 	if c.nodes > MaxNodes {
-		c.errorf(n, e, "manifest expands to more than %d YAML nodes (aliases included); refusing it", MaxNodes)
+		c.fatalf(n, e, "manifest expands to more than %d YAML nodes (aliases included); refusing it", MaxNodes)
 		return nil, errBudget
 	}
 	if depth > MaxDepth {
-		c.errorf(n, e, "nested more than %d levels deep", MaxDepth)
+		c.fatalf(n, e, "nested more than %d levels deep", MaxDepth)
 		return nil, errBudget
 	}
 	if e.val.line == 0 {
@@ -192,7 +214,7 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 func (c *converter) spend(n *yaml.Node, e *entry, size int) error {
 	c.bytes += size
 	if c.bytes > MaxExpandedBytes {
-		c.errorf(n, e, "manifest expands to more than %s of text (aliases included); refusing it", limited.Size(MaxExpandedBytes))
+		c.fatalf(n, e, "manifest expands to more than %s of text (aliases included); refusing it", limited.Size(MaxExpandedBytes))
 		return errBudget
 	}
 	return nil
@@ -258,11 +280,11 @@ func (c *converter) mapping(n *yaml.Node, e *entry, depth int, shared bool, out 
 				continue
 			}
 			if c.open[src] {
-				c.errorf(m, e, "a merge key (<<) refers to a mapping that holds it")
+				c.fatalf(m, e, "a merge key (<<) refers to a mapping that holds it")
 				return errBudget
 			}
 			if depth+1 > MaxDepth {
-				c.errorf(m, e, "nested more than %d levels deep", MaxDepth)
+				c.fatalf(m, e, "nested more than %d levels deep", MaxDepth)
 				return errBudget
 			}
 			merged := map[string]any{}
