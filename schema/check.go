@@ -55,7 +55,10 @@ type failure struct {
 	causes  []*failure
 }
 
-func (n *node) fail(at *location, kw, format string, args ...any) *failure {
+func (n *node) fail(b *budget, at *location, kw, format string, args ...any) *failure {
+	if b.spec == 0 {
+		b.leaves++
+	}
 	msg := format
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)
@@ -65,6 +68,25 @@ func (n *node) fail(at *location, kw, format string, args ...any) *failure {
 		loc += "/" + kw
 	}
 	return &failure{keyword: kw, loc: loc, at: at, message: msg}
+}
+
+// budget bounds the failures a validation keeps.
+type budget struct {
+	// spec is above 0 while a branch of oneOf, anyOf, not or if is
+	// checked: its failures may be set aside, so they are not counted.
+	spec int
+	// leaves counts the failures made outside branches.
+	leaves int
+	// dropped is set once failures past MaxViolations were let go.
+	dropped bool
+}
+
+// branch checks v against a schema whose failure does not by itself fail
+// the value.
+func (b *budget) branch(n *node, v any, at *location) *failure {
+	b.spec++
+	defer func() { b.spec-- }()
+	return n.check(v, at, b)
 }
 
 // jsonType names the JSON type of a value of the instance.
@@ -135,10 +157,10 @@ func literal(v any) string {
 
 // check validates v at location at against n. It returns nil when v
 // passes, one failure, or a group (keyword "") of several.
-func (n *node) check(v any, at *location) *failure {
+func (n *node) check(v any, at *location, b *budget) *failure {
 	if n.always != nil {
 		if !*n.always {
-			return n.fail(at, "", "not allowed")
+			return n.fail(b, at, "", "not allowed")
 		}
 		return nil
 	}
@@ -157,7 +179,7 @@ func (n *node) check(v any, at *location) *failure {
 			}
 		}
 		if !ok {
-			return n.fail(at, "type", "expected %s, but got %s", strings.Join(n.types, " or "), vt)
+			return n.fail(b, at, "type", "expected %s, but got %s", strings.Join(n.types, " or "), vt)
 		}
 	}
 	var errs []*failure
@@ -166,42 +188,56 @@ func (n *node) check(v any, at *location) *failure {
 			errs = append(errs, f)
 		}
 	}
+	// child checks a value inside v. Once the budget is spent, its
+	// failure is let go at once, so that memory does not grow with the
+	// failures.
+	child := func(s *node, x any, loc *location) {
+		full := b.spec == 0 && b.leaves >= MaxViolations
+		f := s.check(x, loc, b)
+		switch {
+		case f == nil:
+		case full:
+			b.dropped = true
+		default:
+			errs = append(errs, f)
+		}
+	}
 	if n.hasConst && !equal(v, n.constVal) {
-		add(n.fail(at, "const", "value must be %s", literal(n.constVal)))
+		add(n.fail(b, at, "const", "value must be %s", literal(n.constVal)))
 	}
 	if len(n.enum) > 0 && !slices.ContainsFunc(n.enum, func(e any) bool { return equal(v, e) }) {
 		var names []string
 		for _, e := range n.enum {
 			names = append(names, literal(e))
 		}
-		add(n.fail(at, "enum", "value must be one of %s", strings.Join(names, ", ")))
+		add(n.fail(b, at, "enum", "value must be one of %s", strings.Join(names, ", ")))
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		n.checkObject(v, at, add)
+		n.checkObject(v, at, b, add, child)
 	case []any:
-		n.checkArray(v, at, add)
+		n.checkArray(v, at, b, add, child)
 	case string:
 		if n.minLength >= 0 || n.maxLength >= 0 {
 			l := utf8.RuneCountInString(v)
 			if n.minLength >= 0 && l < n.minLength {
-				add(n.fail(at, "minLength", "length must be >= %d, but got %d", n.minLength, l))
+				add(n.fail(b, at, "minLength", "length must be >= %d, but got %d", n.minLength, l))
 			}
 			if n.maxLength >= 0 && l > n.maxLength {
-				add(n.fail(at, "maxLength", "length must be <= %d, but got %d", n.maxLength, l))
+				add(n.fail(b, at, "maxLength", "length must be <= %d, but got %d", n.maxLength, l))
 			}
 		}
 		if n.pattern != nil && !n.pattern.MatchString(v) {
-			add(n.fail(at, "pattern", "does not match pattern %s", strconv.Quote(n.pattern.String())))
+			add(n.fail(b, at, "pattern", "does not match pattern %s", strconv.Quote(n.pattern.String())))
 		}
 	default:
 		if jsonType(v) == "number" {
-			n.checkNumber(v, at, add)
+			n.checkNumber(v, at, b, add)
 		}
 	}
 	if n.ref != nil {
-		if f := n.ref.check(v, at); f != nil {
-			w := n.fail(at, "$ref", "doesn't validate with %s", strconv.Quote("#"+n.ref.loc))
+		if f := n.ref.check(v, at, b); f != nil {
+			w := n.fail(b, at, "$ref", "doesn't validate with %s", strconv.Quote("#"+n.ref.loc))
 			if f.keyword == "" && f.message == "" {
 				w.causes = f.causes
 			} else {
@@ -210,12 +246,12 @@ func (n *node) check(v any, at *location) *failure {
 			add(w)
 		}
 	}
-	if n.not != nil && n.not.check(v, at) == nil {
-		add(n.fail(at, "not", "not failed"))
+	if n.not != nil && b.branch(n.not, v, at) == nil {
+		add(n.fail(b, at, "not", "not failed"))
 	}
 	for i, s := range n.allOf {
-		if f := s.check(v, at); f != nil {
-			w := n.fail(at, "allOf/"+strconv.Itoa(i), "allOf failed")
+		if f := s.check(v, at, b); f != nil {
+			w := n.fail(b, at, "allOf/"+strconv.Itoa(i), "allOf failed")
 			w.causes = []*failure{f}
 			add(w)
 		}
@@ -223,7 +259,7 @@ func (n *node) check(v any, at *location) *failure {
 	if len(n.anyOf) > 0 {
 		var causes []*failure
 		for _, s := range n.anyOf {
-			f := s.check(v, at)
+			f := b.branch(s, v, at)
 			if f == nil {
 				causes = nil
 				break
@@ -231,7 +267,7 @@ func (n *node) check(v any, at *location) *failure {
 			causes = append(causes, f)
 		}
 		if causes != nil {
-			w := n.fail(at, "anyOf", "anyOf failed")
+			w := n.fail(b, at, "anyOf", "anyOf failed")
 			w.causes = causes
 			add(w)
 		}
@@ -240,35 +276,35 @@ func (n *node) check(v any, at *location) *failure {
 		matched := -1
 		var causes []*failure
 		for i, s := range n.oneOf {
-			f := s.check(v, at)
+			f := b.branch(s, v, at)
 			if f != nil {
 				causes = append(causes, f)
 				continue
 			}
 			if matched >= 0 {
-				add(n.fail(at, "oneOf", "valid against schemas at indexes %d and %d", matched, i))
+				add(n.fail(b, at, "oneOf", "valid against schemas at indexes %d and %d", matched, i))
 				break
 			}
 			matched = i
 		}
 		if matched < 0 {
-			w := n.fail(at, "oneOf", "oneOf failed")
+			w := n.fail(b, at, "oneOf", "oneOf failed")
 			w.causes = causes
 			add(w)
 		}
 	}
 	if n.ifS != nil {
-		if n.ifS.check(v, at) == nil {
+		if b.branch(n.ifS, v, at) == nil {
 			if n.thenS != nil {
-				if f := n.thenS.check(v, at); f != nil {
-					w := n.fail(at, "then", "if-then failed")
+				if f := n.thenS.check(v, at, b); f != nil {
+					w := n.fail(b, at, "then", "if-then failed")
 					w.causes = []*failure{f}
 					add(w)
 				}
 			}
 		} else if n.elseS != nil {
-			if f := n.elseS.check(v, at); f != nil {
-				w := n.fail(at, "else", "if-else failed")
+			if f := n.elseS.check(v, at, b); f != nil {
+				w := n.fail(b, at, "else", "if-else failed")
 				w.causes = []*failure{f}
 				add(w)
 			}
@@ -280,19 +316,19 @@ func (n *node) check(v any, at *location) *failure {
 	case 1:
 		return errs[0]
 	}
-	g := n.fail(at, "", "")
+	g := n.fail(b, at, "", "")
 	g.causes = errs
 	return g
 }
 
 // checkObject applies the object keywords. Keys are visited in sorted
 // order, so that failures come out in the same order every run.
-func (n *node) checkObject(v map[string]any, at *location, add func(*failure)) {
+func (n *node) checkObject(v map[string]any, at *location, b *budget, add func(*failure), child func(*node, any, *location)) {
 	if n.minProps >= 0 && len(v) < n.minProps {
-		add(n.fail(at, "minProperties", "minimum %d properties allowed, but found %d properties", n.minProps, len(v)))
+		add(n.fail(b, at, "minProperties", "minimum %d properties allowed, but found %d properties", n.minProps, len(v)))
 	}
 	if n.maxProps >= 0 && len(v) > n.maxProps {
-		add(n.fail(at, "maxProperties", "maximum %d properties allowed, but found %d properties", n.maxProps, len(v)))
+		add(n.fail(b, at, "maxProperties", "maximum %d properties allowed, but found %d properties", n.maxProps, len(v)))
 	}
 	if len(n.required) > 0 {
 		var missing []string
@@ -302,14 +338,14 @@ func (n *node) checkObject(v map[string]any, at *location, add func(*failure)) {
 			}
 		}
 		if len(missing) > 0 {
-			f := n.fail(at, "required", "missing properties: %s", quoteAll(missing))
+			f := n.fail(b, at, "required", "missing properties: %s", quoteAll(missing))
 			f.names = missing
 			add(f)
 		}
 	}
 	for _, k := range n.propNames {
 		if pv, ok := v[k]; ok {
-			add(n.props[k].check(pv, at.child(k)))
+			child(n.props[k], pv, at.child(k))
 		}
 	}
 	if n.propertyName == nil && len(n.patternProps) == 0 && n.additional == nil && len(n.depRequired) == 0 {
@@ -318,7 +354,7 @@ func (n *node) checkObject(v map[string]any, at *location, add func(*failure)) {
 	keys := slices.Sorted(maps.Keys(v))
 	if n.propertyName != nil {
 		for _, k := range keys {
-			add(n.propertyName.check(k, at.child(k)))
+			child(n.propertyName, k, at.child(k))
 		}
 	}
 	var extra []string
@@ -327,7 +363,7 @@ func (n *node) checkObject(v map[string]any, at *location, add func(*failure)) {
 		for _, p := range n.patternProps {
 			if p.re.MatchString(k) {
 				known = true
-				add(p.n.check(v[k], at.child(k)))
+				child(p.n, v[k], at.child(k))
 			}
 		}
 		if !known {
@@ -336,12 +372,12 @@ func (n *node) checkObject(v map[string]any, at *location, add func(*failure)) {
 	}
 	if n.additional != nil && len(extra) > 0 {
 		if a := n.additional.always; a != nil && !*a {
-			f := n.fail(at, "additionalProperties", "additionalProperties %s not allowed", quoteAll(extra))
+			f := n.fail(b, at, "additionalProperties", "additionalProperties %s not allowed", quoteAll(extra))
 			f.names = extra
 			add(f)
 		} else {
 			for _, k := range extra {
-				add(n.additional.check(v[k], at.child(k)))
+				child(n.additional, v[k], at.child(k))
 			}
 		}
 	}
@@ -351,48 +387,48 @@ func (n *node) checkObject(v map[string]any, at *location, add func(*failure)) {
 		}
 		for i, r := range n.depRequired[k] {
 			if _, ok := v[r]; !ok {
-				add(n.fail(at, "dependentRequired/"+escapeToken(k)+"/"+strconv.Itoa(i), "property %s is required, if %s property exists", strconv.Quote(r), strconv.Quote(k)))
+				add(n.fail(b, at, "dependentRequired/"+escapeToken(k)+"/"+strconv.Itoa(i), "property %s is required, if %s property exists", strconv.Quote(r), strconv.Quote(k)))
 			}
 		}
 	}
 }
 
-func (n *node) checkArray(v []any, at *location, add func(*failure)) {
+func (n *node) checkArray(v []any, at *location, b *budget, add func(*failure), child func(*node, any, *location)) {
 	if n.minItems >= 0 && len(v) < n.minItems {
-		add(n.fail(at, "minItems", "minimum %d items required, but found %d items", n.minItems, len(v)))
+		add(n.fail(b, at, "minItems", "minimum %d items required, but found %d items", n.minItems, len(v)))
 	}
 	if n.maxItems >= 0 && len(v) > n.maxItems {
-		add(n.fail(at, "maxItems", "maximum %d items required, but found %d items", n.maxItems, len(v)))
+		add(n.fail(b, at, "maxItems", "maximum %d items required, but found %d items", n.maxItems, len(v)))
 	}
 	if n.unique {
 		// Items are compared by their JSON text, so that the check stays
 		// linear: numbers were normalised when the instance was built.
 		seen := map[string]int{}
 		for i, x := range v {
-			b, err := json.Marshal(x)
+			text, err := json.Marshal(x)
 			if err != nil {
 				continue
 			}
-			if j, dup := seen[string(b)]; dup {
-				add(n.fail(at, "uniqueItems", "items at index %d and %d are equal", j, i))
+			if j, dup := seen[string(text)]; dup {
+				add(n.fail(b, at, "uniqueItems", "items at index %d and %d are equal", j, i))
 				break
 			}
-			seen[string(b)] = i
+			seen[string(text)] = i
 		}
 	}
 	for i, x := range v {
 		switch {
 		case i < len(n.prefixItems):
-			add(n.prefixItems[i].check(x, at.item(i)))
+			child(n.prefixItems[i], x, at.item(i))
 		case n.items != nil:
-			add(n.items.check(x, at.item(i)))
+			child(n.items, x, at.item(i))
 		default:
 			return
 		}
 	}
 }
 
-func (n *node) checkNumber(v any, at *location, add func(*failure)) {
+func (n *node) checkNumber(v any, at *location, b *budget, add func(*failure)) {
 	if n.minimum == nil && n.maximum == nil && n.exclMinimum == nil && n.exclMaximum == nil && n.multipleOf == nil {
 		return
 	}
@@ -402,19 +438,19 @@ func (n *node) checkNumber(v any, at *location, add func(*failure)) {
 	}
 	f := func(x *big.Rat) float64 { y, _ := x.Float64(); return y }
 	if n.minimum != nil && r.Cmp(n.minimum) < 0 {
-		add(n.fail(at, "minimum", "must be >= %v but found %v", f(n.minimum), v))
+		add(n.fail(b, at, "minimum", "must be >= %v but found %v", f(n.minimum), v))
 	}
 	if n.exclMinimum != nil && r.Cmp(n.exclMinimum) <= 0 {
-		add(n.fail(at, "exclusiveMinimum", "must be > %v but found %v", f(n.exclMinimum), v))
+		add(n.fail(b, at, "exclusiveMinimum", "must be > %v but found %v", f(n.exclMinimum), v))
 	}
 	if n.maximum != nil && r.Cmp(n.maximum) > 0 {
-		add(n.fail(at, "maximum", "must be <= %v but found %v", f(n.maximum), v))
+		add(n.fail(b, at, "maximum", "must be <= %v but found %v", f(n.maximum), v))
 	}
 	if n.exclMaximum != nil && r.Cmp(n.exclMaximum) >= 0 {
-		add(n.fail(at, "exclusiveMaximum", "must be < %v but found %v", f(n.exclMaximum), v))
+		add(n.fail(b, at, "exclusiveMaximum", "must be < %v but found %v", f(n.exclMaximum), v))
 	}
 	if n.multipleOf != nil && !new(big.Rat).Quo(r, n.multipleOf).IsInt() {
-		add(n.fail(at, "multipleOf", "%v not multipleOf %v", v, f(n.multipleOf)))
+		add(n.fail(b, at, "multipleOf", "%v not multipleOf %v", v, f(n.multipleOf)))
 	}
 }
 

@@ -70,7 +70,8 @@ func Validate(kind Kind, instance any) ([]Violation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("internal error: manifest schema does not compile: %w", err)
 	}
-	f := schemas[kind].check(instance, nil)
+	b := &budget{}
+	f := schemas[kind].check(instance, nil, b)
 	if f == nil {
 		return nil, nil
 	}
@@ -86,8 +87,8 @@ func Validate(kind Kind, instance any) ([]Violation, error) {
 	out = slices.CompactFunc(out, func(a, b Violation) bool {
 		return a.Key == b.Key && a.Message == b.Message && slices.Equal(a.Path, b.Path)
 	})
-	if c.dropped > 0 {
-		out = append(out, Violation{Message: fmt.Sprintf("%d more schema violations not shown (at most %d are reported)", c.dropped, MaxViolations)})
+	if c.dropped > 0 || b.dropped {
+		out = append(out, Violation{Message: fmt.Sprintf("more schema violations not shown (at most %d are reported)", MaxViolations)})
 	}
 	return out, nil
 }
