@@ -1,12 +1,16 @@
 package manifest_test
 
 import (
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
@@ -61,10 +65,27 @@ func checkDiags(t *testing.T, file string, list diag.List) {
 	}
 }
 
+// committedSeeds returns how many seed files testdata/fuzz holds for a
+// target, and fails when there are none: a seed directory that is not
+// found fuzzes from nothing.
+func committedSeeds(t testing.TB, target string) int {
+	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("testdata/fuzz/%s holds %d seeds, want at least 10", target, len(files))
+	}
+	return len(files)
+}
+
 // FuzzLoadSite loads arbitrary bytes as a site manifest, with and without
-// an environment, and validates whatever loads: neither may panic, and
-// every diagnostic is positioned in the file.
+// an environment, validates whatever loads and renders whatever is valid:
+// none of it may panic, and every diagnostic is positioned in the file.
+// Its seeds are the example, the validation vectors and the committed
+// corpus in testdata/fuzz/FuzzLoadSite (hostile shapes among them).
 func FuzzLoadSite(f *testing.F) {
+	committedSeeds(f, "FuzzLoadSite")
 	for _, s := range seeds(f) {
 		f.Add(s, "")
 		f.Add(s, "staging")
@@ -82,13 +103,29 @@ func FuzzLoadSite(f *testing.F) {
 		if doc.Value == nil || doc.Pos == nil {
 			t.Fatal("a document without a value or positions")
 		}
-		checkDiags(t, "f.yaml", validate.Site(doc, validate.Options{Now: now}))
+		list := validate.Site(doc, validate.Options{Now: now})
+		checkDiags(t, "f.yaml", list)
+		if list.HasErrors() || errs.HasErrors() {
+			return
+		}
+		tree, list := generate.Site(doc, generate.Options{Now: now, Dir: t.TempDir()})
+		for _, d := range list {
+			// Rendering reports some problems about the output tree,
+			// which has no file of its own.
+			if d.File != "" {
+				checkDiags(t, "f.yaml", diag.List{d})
+			}
+		}
+		if tree == nil && !list.HasErrors() {
+			t.Fatal("no tree and no error")
+		}
 	})
 }
 
 // FuzzLoadTenant does the same for tenant manifests, validated as found
-// under /~*/ with every file granted.
+// under /~*/ with every file granted, and rendered.
 func FuzzLoadTenant(f *testing.F) {
+	committedSeeds(f, "FuzzLoadTenant")
 	files, err := filepath.Glob(filepath.Join("..", "examples", "tenants", "*", "autodisc.yaml"))
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no example tenants: %v", err)
@@ -104,6 +141,7 @@ func FuzzLoadTenant(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	site, _ := url.Parse("https://example.org/")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, errs := manifest.LoadTenant("t.yaml", data)
 		checkDiags(t, "t.yaml", errs)
@@ -113,9 +151,101 @@ func FuzzLoadTenant(f *testing.F) {
 			}
 			return
 		}
-		_, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{})
+		space, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{})
 		checkDiags(t, "t.yaml", list)
+		if list.HasErrors() || errs.HasErrors() {
+			return
+		}
+		tree, list := generate.Tenant(doc, space, site)
+		checkDiags(t, "t.yaml", list)
+		if tree == nil && !list.HasErrors() {
+			t.Fatal("no tree and no error")
+		}
 	})
+}
+
+// TestWriteFuzzSeeds writes the committed seed corpus from the hostile
+// shapes of TestBounds, made small, and a few syntax errors. It runs only
+// when DISCGEN_WRITE_SEEDS is set.
+func TestWriteFuzzSeeds(t *testing.T) {
+	if os.Getenv("DISCGEN_WRITE_SEEDS") == "" {
+		t.Skip("set DISCGEN_WRITE_SEEDS=1 to rewrite testdata/fuzz")
+	}
+	write := func(target, name string, args ...any) {
+		dir := filepath.Join("testdata", "fuzz", target)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		b.WriteString("go test fuzz v1\n")
+		for _, a := range args {
+			switch a := a.(type) {
+			case []byte:
+				fmt.Fprintf(&b, "[]byte(%q)\n", a)
+			case string:
+				fmt.Fprintf(&b, "string(%q)\n", a)
+			}
+		}
+		name = strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '-'
+		}, strings.ToLower(name))
+		if err := os.WriteFile(filepath.Join(dir, "seed-"+name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small := func(s shape) (data []byte) {
+		for _, n := range []int{50, 200, 2000} {
+			func() {
+				defer func() { _ = recover() }() // a size too small for the shape
+				if d := s.make(n); len(d) <= 64<<10 {
+					data = d
+				}
+			}()
+			if data != nil {
+				return data
+			}
+		}
+		return nil
+	}
+	for _, s := range shapes {
+		data := small(s)
+		if data == nil {
+			continue
+		}
+		if s.tenant {
+			write("FuzzLoadTenant", s.name, data)
+		} else {
+			write("FuzzLoadSite", s.name, data, "")
+		}
+	}
+	for name, src := range map[string]string{
+		"star":       "version: 1\nsite: {url: \"https://example.org/\"}\nagents:\n  - names: [*]\n",
+		"tab":        "version: 1\nsite:\n\turl: x\n",
+		"unclosed":   "version: 1\nsite: {url: \"https://example.org/\"\n",
+		"env":        "version: 1\nsite: {url: \"https://example.org/\"}\nenvironments:\n  staging: {agents: [{names: [\"*\"], disallow: [/]}]}\n",
+		"merge":      "version: 1\nsite: &s {url: \"https://example.org/\"}\nagents:\n  - &a {names: [a], disallow: [/x]}\n  - <<: *a\n    names: [b]\n",
+		"inline":     "version: 1\nsite: {url: \"https://example.org/\"}\ndelegations:\n  - path: /p/\n    inline: {description: d, delegations: [{path: q/, inline: {icons: [/i.png]}}]}\n",
+		"well-known": "version: 1\nsite: {url: \"https://example.org/\"}\nwell_known:\n  files: [{name: a.json, content: \"{}\"}]\n",
+		"expect":     "version: 1\nsite: {url: \"https://example.org/\"}\nagents: [{names: [a], disallow: [/x*y$]}]\nexpect: [{agent: a, allowed: [/z], disallowed: [/x1y]}]\n",
+	} {
+		write("FuzzLoadSite", name, []byte(src), "")
+		if name == "env" {
+			write("FuzzLoadSite", name+"-staging", []byte(src), "staging")
+		}
+	}
+	for name, src := range map[string]string{
+		"plain":    "version: 1\npath: /~a/\ndescription: A\nicons: [/~a/i.png]\n",
+		"agents":   "version: 1\npath: /~a/\nagents: [{names: [\"*\"], disallow: [/~a/private/]}]\n",
+		"inline":   "version: 1\npath: /~a/\ndelegations: [{path: b/, only: [feeds.txt], inline: {feeds: [{url: f.atom}]}}]\n",
+		"files":    "version: 1\npath: /~a/\nfiles: {x-a.txt: [a, b]}\n",
+		"bad path": "version: 1\npath: /~a/../~b/\n",
+		"star":     "version: 1\npath: /~a/\nagents:\n  - names:\n      - *\n",
+	} {
+		write("FuzzLoadTenant", name, []byte(src))
+	}
 }
 
 func TestSeedsLoad(t *testing.T) {

@@ -65,7 +65,7 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	}
 	if _, at := prescan(data, MaxNodes); at >= 0 {
 		line := 1 + bytes.Count(data[:at], []byte("\n"))
-		col := 1 + len([]rune(string(data[bytes.LastIndexByte(data[:at], '\n')+1 : at])))
+		col := 1 + len([]rune(string(data[bytes.LastIndexByte(data[:at], '\n')+1:at])))
 		errs.Errorf(diag.Pos{File: file, Line: line, Col: col}, "", "manifest holds more than %d YAML nodes; refusing it", MaxNodes)
 		return nil, errs
 	}

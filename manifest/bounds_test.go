@@ -1,0 +1,286 @@
+package manifest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/validate"
+)
+
+// The bound on one manifest: loading, validating and rendering any
+// manifest under manifest.MaxBytes keeps at most MaxLive bytes live.
+const maxLive = 64 << 20
+
+// shape is a hostile (or merely huge) manifest, made at a size n.
+type shape struct {
+	name   string
+	tenant bool
+	n      int // the size the memory bound is checked at
+	make   func(n int) []byte
+	// small is a size at which the work is compared with twice as much
+	// (0: the shape does not grow with n, or is refused at any size).
+	small int
+}
+
+const siteHead = "version: 1\nsite: {url: \"https://example.org/\"}\n"
+const tenantHead = "version: 1\npath: /~a/\n"
+
+func rep(s string, n int) string { return strings.Repeat(s, n) }
+
+var shapes = []shape{
+	// One long explicit key over a long list: every value's path used to
+	// repeat the key.
+	{name: "long key over a list", tenant: true, n: 20_000, small: 5_000, make: func(n int) []byte {
+		return []byte(tenantHead + "? " + rep("k", 40_000) + "\n: [" + rep("a,", n) + "]\n")
+	}},
+	{name: "long key, 2.5 MB", tenant: true, n: 1_200_000, make: func(n int) []byte {
+		return []byte(tenantHead + "? " + rep("k", 40_000) + "\n: [" + rep("a,", n) + "]\n")
+	}},
+	{name: "long file key over a list", tenant: true, n: 20_000, small: 5_000, make: func(n int) []byte {
+		return []byte(tenantHead + "files:\n  ? x-" + rep("k", 250) + "\n  : [" + rep("a,", n) + "]\n")
+	}},
+	{name: "long keys nested deep", tenant: true, n: 200_000, small: 20_000, make: func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(tenantHead)
+		for i := range 60 {
+			fmt.Fprintf(&b, "%s%s:\n", rep(" ", i), rep("k", 250))
+		}
+		b.WriteString(rep(" ", 60) + "- [" + rep("a,", n) + "]\n")
+		return []byte(b.String())
+	}},
+	{name: "long scalar", tenant: true, n: manifest.MaxBytes - 100, make: func(n int) []byte {
+		return []byte(tenantHead + "description: " + rep("a", n-len(tenantHead)-20) + "\n")
+	}},
+	{name: "long agent name", tenant: false, n: manifest.MaxBytes - 200, make: func(n int) []byte {
+		return []byte(siteHead + "agents:\n  - names: [\"" + rep("a b", (n-len(siteHead)-40)/3) + "\"]\n")
+	}},
+	{name: "deep nesting", tenant: true, n: manifest.MaxDepth, make: func(n int) []byte {
+		return []byte(tenantHead + "files: {x-a: " + rep("[", n) + rep("]", n) + "}\n")
+	}},
+	{name: "nesting past the limit", tenant: true, n: 100_000, make: func(n int) []byte {
+		return []byte(tenantHead + "files: {x-a: " + rep("[", n) + rep("]", n) + "}\n")
+	}},
+	{name: "alias fan-out within the budget", tenant: false, n: 240, small: 60, make: func(n int) []byte {
+		return []byte(siteHead + "agents:\n  - names: [a]\n    disallow: &d [" + rep("/a,", 1000) + "]\n" +
+			rep("  - {names: [b], disallow: *d}\n", n))
+	}},
+	{name: "alias bomb", tenant: false, n: 9, make: func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(siteHead + "a0: &a0 [x, x, x, x, x, x, x, x, x]\n")
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+		}
+		return []byte(b.String())
+	}},
+	{name: "alias of a long scalar", tenant: false, n: 1_000_000, make: func(n int) []byte {
+		return []byte(siteHead + "x-long: &s \"" + rep("a b", 1<<20/3) + "\"\nagents:\n  - names: [" + rep("*s,", n) + "]\n")
+	}},
+	{name: "many list items", tenant: false, n: 240_000, small: 30_000, make: func(n int) []byte {
+		return []byte(siteHead + "icons: [" + rep("/a,", n) + "]\n")
+	}},
+	{name: "many agent names", tenant: true, n: 240_000, small: 30_000, make: func(n int) []byte {
+		return []byte(tenantHead + "agents:\n  - names: [" + rep("a,", n) + "]\n    disallow: [/]\n")
+	}},
+	{name: "many block items", tenant: true, n: 200_000, small: 30_000, make: func(n int) []byte {
+		return []byte(tenantHead + "files:\n  x-a:\n" + rep("    - aaaaaaaaaaaa\n", n))
+	}},
+	{name: "many errors", tenant: false, n: 240_000, small: 30_000, make: func(n int) []byte {
+		return []byte(siteHead + "agents:\n  - names: [" + rep("a b,", n) + "]\n")
+	}},
+	{name: "many schema errors", tenant: false, n: 240_000, small: 30_000, make: func(n int) []byte {
+		return []byte(siteHead + "icons: [" + rep("1,", n) + "]\n")
+	}},
+	{name: "many duplicate keys", tenant: false, n: 120_000, small: 15_000, make: func(n int) []byte {
+		return []byte(siteHead + "files: {" + rep("x-a: b,", n) + "}\n")
+	}},
+	{name: "many environments", tenant: false, n: 64, small: 16, make: func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(siteHead + "agents:\n  - names: [a]\n    disallow: [" + rep("/a,", 100_000) + "]\nenvironments:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  e%d: {icons: [/x], agents: [{names: [b], disallow: [/b]}]}\n", i)
+		}
+		return []byte(b.String())
+	}},
+	{name: "deep delegation path", tenant: false, n: 4000, make: func(n int) []byte {
+		return []byte(siteHead + "delegations:\n  - path: /" + rep("a/", n) + "\n    inline: {description: x}\n")
+	}},
+	{name: "deep inline delegations", tenant: true, n: manifest.MaxDepth, make: func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(tenantHead + "delegations: ")
+		for range n {
+			b.WriteString("[{path: d/, inline: {description: x, delegations: ")
+		}
+		b.WriteString("[]" + rep("}}]", n) + "\n")
+		return []byte(b.String())
+	}},
+	{name: "many delegations", tenant: false, n: validate.MaxDelegations, small: 2000, make: func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(siteHead + "delegations:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - {path: /d%d/, inline: {description: x}}\n", i)
+		}
+		for i := range validate.MaxWildcardDelegations {
+			fmt.Fprintf(&b, "  - {path: /w%d*/, tenants: none/*.yaml}\n", i)
+		}
+		return []byte(b.String())
+	}},
+	{name: "expectations over wildcard rules", tenant: false, n: 2_000, small: 500, make: func(n int) []byte {
+		return []byte(siteHead + "agents:\n  - names: [a]\n    disallow: [" + rep("/*a*a*a*a*b,", 100) + "]\n" +
+			"expect:\n  - agent: a\n    allowed: [" + rep("/"+rep("a", 200)+",", n) + "]\n")
+	}},
+	{name: "long wildcard rule and URL", tenant: false, n: 1_000_000, make: func(n int) []byte {
+		return []byte(siteHead + "agents:\n  - names: [a]\n    disallow: [/" + rep("*a", n/2) + "b]\n" +
+			"expect:\n  - agent: a\n    allowed: [/" + rep("a", n) + "]\n")
+	}},
+}
+
+// run loads, validates and renders one manifest as a build does.
+func run(data []byte, tenant bool) diag.List {
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	if tenant {
+		doc, errs := manifest.LoadTenant("t.yaml", data)
+		if doc == nil {
+			return errs
+		}
+		within, _ := pathspace.Parse(pathspace.Root, "/~*/")
+		space, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{Now: now})
+		errs.Append(list)
+		if errs.HasErrors() {
+			return errs
+		}
+		site, _ := url.Parse("https://example.org/")
+		_, list = generate.Tenant(doc, space, site)
+		errs.Append(list)
+		return errs
+	}
+	doc, errs := manifest.LoadSite("s.yaml", data, "")
+	if doc == nil {
+		return errs
+	}
+	errs.Append(validate.Site(doc, validate.Options{Now: now}))
+	if errs.HasErrors() {
+		return errs
+	}
+	_, list := generate.Site(doc, generate.Options{Now: now, Dir: os.TempDir()})
+	errs.Append(list)
+	return errs
+}
+
+// cost is what one run of a shape took, as the child process reports it.
+type cost struct {
+	Bytes      int
+	HeapSys    uint64 // growth of the heap's reservation: its high-water mark
+	TotalAlloc uint64
+	Mallocs    uint64
+	Wall       time.Duration
+	Diags      int
+}
+
+// TestBoundsChild runs one shape when started by TestBounds; it does
+// nothing otherwise.
+func TestBoundsChild(t *testing.T) {
+	name := os.Getenv("DISCGEN_BOUNDS_SHAPE")
+	if name == "" {
+		t.Skip("run by TestBounds")
+	}
+	n, _ := strconv.Atoi(os.Getenv("DISCGEN_BOUNDS_N"))
+	for _, s := range shapes {
+		if s.name != name {
+			continue
+		}
+		data := s.make(n)
+		// Collect often, so that the heap's high-water mark is close to
+		// the most memory live at once.
+		debug.SetGCPercent(5)
+		runtime.GC()
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		start := time.Now()
+		list := run(data, s.tenant)
+		wall := time.Since(start)
+		runtime.ReadMemStats(&b)
+		out, _ := json.Marshal(cost{Bytes: len(data), HeapSys: b.HeapSys - a.HeapSys, TotalAlloc: b.TotalAlloc - a.TotalAlloc,
+			Mallocs: b.Mallocs - a.Mallocs, Wall: wall, Diags: len(list)})
+		fmt.Printf("COST %s\n", out)
+		for _, d := range list {
+			if d.File != "s.yaml" && d.File != "t.yaml" || d.Message == "" {
+				t.Errorf("diagnostic out of shape: %s", d)
+			}
+		}
+		if len(list) > validate.MaxDiagnostics*3 {
+			t.Errorf("%d diagnostics", len(list))
+		}
+		return
+	}
+	t.Fatalf("no shape %q", name)
+}
+
+func measureShape(t *testing.T, s shape, n int) cost {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBoundsChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "DISCGEN_BOUNDS_SHAPE="+s.name, "DISCGEN_BOUNDS_N="+strconv.Itoa(n))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s at %d: %v\n%s", s.name, n, err, out)
+	}
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(line, "COST "); ok {
+			var c cost
+			if err := json.Unmarshal([]byte(rest), &c); err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+	}
+	t.Fatalf("%s at %d: no cost reported\n%s", s.name, n, out)
+	return cost{}
+}
+
+// TestBounds builds each shape at its largest and checks, in a process of
+// its own, that the memory live at once stays under maxLive; for shapes
+// that grow, it checks that twice the input costs about twice the work
+// (allocations), which a quadratic cost would break.
+func TestBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds manifests of up to 4 MiB")
+	}
+	for _, s := range shapes {
+		t.Run(s.name, func(t *testing.T) {
+			c := measureShape(t, s, s.n)
+			if c.Bytes > manifest.MaxBytes+1 {
+				t.Fatalf("the shape is %d bytes, over the limit", c.Bytes)
+			}
+			t.Logf("%d bytes: heap high-water %.1f MiB, allocated %.1f MiB in %d allocations, %v, %d diagnostics",
+				c.Bytes, mib(c.HeapSys), mib(c.TotalAlloc), c.Mallocs, c.Wall.Round(time.Millisecond), c.Diags)
+			if c.HeapSys > maxLive {
+				t.Errorf("heap grew by %.1f MiB, the bound is %d MiB", mib(c.HeapSys), maxLive>>20)
+			}
+			if s.small == 0 {
+				return
+			}
+			one, two := measureShape(t, s, s.small), measureShape(t, s, 2*s.small)
+			ratio := float64(two.Mallocs) / float64(max(one.Mallocs, 1))
+			bytes := float64(two.TotalAlloc) / float64(max(one.TotalAlloc, 1))
+			t.Logf("n=%d: %d allocations, %.1f MiB; 2n: %d allocations, %.1f MiB (x%.2f, x%.2f)",
+				s.small, one.Mallocs, mib(one.TotalAlloc), two.Mallocs, mib(two.TotalAlloc), ratio, bytes)
+			if ratio > 3 || bytes > 3 {
+				t.Errorf("twice the input costs x%.2f the allocations and x%.2f the bytes: not linear", ratio, bytes)
+			}
+		})
+	}
+}
+
+func mib(n uint64) float64 { return float64(n) / (1 << 20) }
