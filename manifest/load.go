@@ -9,7 +9,6 @@ package manifest
 
 import (
 	"bytes"
-	"encoding/json"
 	"maps"
 	"reflect"
 	"slices"
@@ -206,13 +205,8 @@ func overlayFields(dst, src reflect.Value, keys map[string]any) {
 
 // decode fills d.Value from d.Raw. It reports whether it could.
 func (d *Doc[T]) decode(errs *diag.List) bool {
-	raw, err := json.Marshal(d.Raw)
-	if err == nil {
-		d.Value = new(T)
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		err = dec.Decode(d.Value)
-	}
+	d.Value = new(T)
+	err := decodeValue(d.Value, d.Raw)
 	switch {
 	case err != nil && !d.schemaOK:
 		// Values of the wrong type: the schema errors say which.
