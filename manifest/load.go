@@ -5,6 +5,28 @@
 //
 // Errors come back as a diag.List so that a caller reports all of them,
 // each at its file:line:column with its manifest path.
+//
+// # Limits
+//
+// Every manifest is hostile input, a site's as much as a tenant's. What
+// one can cost is bounded by these limits, each refused with an error at
+// its position:
+//
+//   - MaxBytes (4 MiB) of text;
+//   - MaxNodes (250,000) YAML nodes, aliases expanded; a document that
+//     surely holds more is refused before it is parsed (see prescan);
+//   - MaxDepth (64) levels of nesting;
+//   - MaxKeyBytes (255) bytes in a key;
+//   - MaxExpandedBytes (4 MiB) of keys and scalars, aliases expanded.
+//
+// Positions are a tree of steps, not a path per value, and applying an
+// environment shares what it does not replace, so the memory and time of
+// loading are linear in the manifest's size whatever the length of its
+// keys. With the bounds of the schema, validate and generate packages
+// (1000 diagnostics per check, delegated spaces 64 segments deep, the
+// work of expect checks), loading, validating and rendering any manifest
+// under the limits keeps at most about 64 MiB live and takes well under a
+// second; TestBounds builds the hostile shapes and checks it.
 package manifest
 
 import (

@@ -27,8 +27,12 @@ type entry struct {
 	index  int    // the index that leads here from parent, or -1
 	val    lineCol
 	keyPos lineCol // where the key stands; zero for list items and the root
-	kids   []*entry
-	byKey  map[string]*entry // for mappings with many keys
+	// kids are the entries of the keys or items below, items in
+	// increasing index order. A list item that is a scalar has no entry:
+	// its position is in items, which keeps a long list small.
+	kids  []*entry
+	items []lineCol
+	byKey map[string]*entry // for mappings with many keys
 }
 
 type lineCol struct{ line, col int32 }
@@ -80,19 +84,46 @@ func (e *entry) keyEntry(key string) (*entry, bool) {
 }
 
 // item returns the entry of index i under e, adding it if need be.
+// Items are added in increasing order.
 func (e *entry) item(i int) *entry {
-	if i < len(e.kids) && e.kids[i].index == i {
-		return e.kids[i]
+	if c := e.itemAt(i); c != nil {
+		return c
 	}
 	c := &entry{parent: e, index: i}
 	e.kids = append(e.kids, c)
 	return c
 }
 
+// scalarItem records the position of item i of a list, a scalar.
+func (e *entry) scalarItem(i int, lc lineCol) {
+	if e.items == nil {
+		e.items = make([]lineCol, 0, 4)
+	}
+	for len(e.items) <= i {
+		e.items = append(e.items, lineCol{})
+	}
+	if e.items[i].line == 0 {
+		e.items[i] = lc
+	}
+}
+
 // itemAt returns the entry of index i under e, or nil.
 func (e *entry) itemAt(i int) *entry {
-	if i >= 0 && i < len(e.kids) && e.kids[i].index == i {
-		return e.kids[i]
+	k := e.kids
+	if i >= 0 && i < len(k) && k[i].index == i {
+		return k[i]
+	}
+	lo, hi := 0, len(k)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if k[m].index < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(k) && k[lo].index == i {
+		return k[lo]
 	}
 	return nil
 }
@@ -119,9 +150,11 @@ func (e *entry) path() string {
 }
 
 // find walks path from the root as far as the tree has entries. It
-// returns the last entry reached and whether the whole path was.
-func (p *Positions) find(path string) (*entry, bool) {
+// returns the position of the last value reached, the position of its key
+// when the whole path was reached, and whether it was.
+func (p *Positions) find(path string) (val, key lineCol, whole bool) {
 	e := p.root
+	val = e.val
 	for i := 0; i < len(path); {
 		var next *entry
 		switch {
@@ -135,25 +168,29 @@ func (p *Positions) find(path string) (*entry, bool) {
 				j++
 			}
 			if j >= len(path) {
-				return e, false
+				return val, key, false
 			}
-			key, err := strconv.Unquote(path[i+1 : j+1])
+			k, err := strconv.Unquote(path[i+1 : j+1])
 			if err != nil {
-				return e, false
+				return val, key, false
 			}
-			next = e.child(key)
+			next = e.child(k)
 			i = j + 2 // past the quote and "]"
 		case path[i] == '[':
 			j := strings.IndexByte(path[i:], ']')
 			if j < 0 {
-				return e, false
+				return val, key, false
 			}
 			n, err := strconv.Atoi(path[i+1 : i+j])
 			if err != nil {
-				return e, false
+				return val, key, false
 			}
-			next = e.itemAt(n)
 			i += j + 1
+			next = e.itemAt(n)
+			if next == nil && n >= 0 && n < len(e.items) && e.items[n].line != 0 {
+				// A scalar item: nothing lies below it.
+				return e.items[n], lineCol{}, i == len(path)
+			}
 		default:
 			if path[i] == '.' {
 				i++
@@ -166,30 +203,31 @@ func (p *Positions) find(path string) (*entry, bool) {
 			i = j
 		}
 		if next == nil {
-			return e, false
+			return val, key, false
 		}
 		e = next
+		if e.val.line != 0 {
+			val = e.val
+		}
 	}
-	return e, true
+	return val, e.keyPos, true
 }
 
 // Of returns the position of the value at path, or of its nearest
 // ancestor that has one, or the bare file.
 func (p *Positions) Of(path string) diag.Pos {
-	e, _ := p.find(path)
-	for ; e != nil; e = e.parent {
-		if e.val.line != 0 {
-			return p.pos(e.val)
-		}
+	val, _, _ := p.find(path)
+	if val.line == 0 {
+		return diag.Pos{File: p.File}
 	}
-	return diag.Pos{File: p.File}
+	return p.pos(val)
 }
 
 // KeyOf returns the position of the key that introduces path, falling back
 // to the value's position.
 func (p *Positions) KeyOf(path string) diag.Pos {
-	if e, ok := p.find(path); ok && e.keyPos.line != 0 {
-		return p.pos(e.keyPos)
+	if _, key, whole := p.find(path); whole && key.line != 0 {
+		return p.pos(key)
 	}
 	return p.Of(path)
 }

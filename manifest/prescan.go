@@ -119,6 +119,12 @@ func prescan(data []byte, limit int) (count, at int) {
 				}
 				continue // tokenStart stays: "- - a" is two entries
 			}
+		case '?':
+			if flow == 0 && tokenStart && (i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n') {
+				// An explicit key: its value follows at this column.
+				structCol = col
+				continue
+			}
 		case ':':
 			if flow == 0 && (i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n' || data[i+1] == '\r') {
 				count += 2

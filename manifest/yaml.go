@@ -184,6 +184,19 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for i, item := range n.Content {
+			if item.Kind == yaml.ScalarNode && item.Anchor == "" {
+				// A scalar item keeps its position in the list's
+				// entry, not in one of its own.
+				v, err := c.scalarItem(item, e, i, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+				if !shared {
+					n.Content[i] = nil
+				}
+				continue
+			}
 			v, err := c.value(item, e.item(i), depth+1, shared)
 			if err != nil {
 				return nil, err
@@ -208,6 +221,21 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 	}
 	c.errorf(n, e, "unsupported YAML node")
 	return nil, nil
+}
+
+// scalarItem converts item i of the list whose entry is e, a scalar, as
+// value would.
+func (c *converter) scalarItem(n *yaml.Node, e *entry, i, depth int) (any, error) {
+	c.nodes++
+	if c.nodes > MaxNodes || depth > MaxDepth {
+		return c.value(n, e.item(i), depth, false) // reports the limit
+	}
+	e.scalarItem(i, at(n.Line, n.Column))
+	c.bytes += len(n.Value)
+	if c.bytes > MaxExpandedBytes {
+		return c.value(n, e.item(i), depth, false)
+	}
+	return c.scalar(n), nil
 }
 
 // spend counts the bytes of a scalar or key against MaxExpandedBytes.

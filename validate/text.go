@@ -35,6 +35,9 @@ func (v *checker) lineSafe(inst any, path string) {
 		}
 	case []any:
 		for i, e := range x {
+			if s, ok := e.(string); ok && unsafeText(s, false) == "" {
+				continue // safe anywhere: no need to build its path
+			}
 			if p := manifest.Index(path, i); !v.skip[p] {
 				v.lineSafe(e, p)
 			}
