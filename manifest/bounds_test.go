@@ -20,6 +20,7 @@ import (
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
+	"go.yaml.in/yaml/v3"
 )
 
 // The bound on one manifest: loading, validating and rendering any
@@ -328,3 +329,32 @@ func TestBounds(t *testing.T) {
 }
 
 func mib(n uint64) float64 { return float64(n) / (1 << 20) }
+
+// BenchmarkBounds times loading, validating and rendering each shape at
+// its largest, beside the floor: the YAML parser alone reading the same
+// bytes into nodes (BenchmarkBounds/NAME/parse).
+func BenchmarkBounds(b *testing.B) {
+	for _, s := range shapes {
+		data := s.make(s.n)
+		b.Run(strings.ReplaceAll(s.name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				run(data, s.tenant)
+			}
+		})
+		refused := false
+		for _, d := range run(data, s.tenant) {
+			refused = refused || strings.Contains(d.Message, "refusing it")
+		}
+		if refused {
+			continue // the parser alone would cost more than refusing
+		}
+		b.Run(strings.ReplaceAll(s.name, " ", "_")+"/parse", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var n yaml.Node
+				_ = yaml.Unmarshal(data, &n)
+			}
+		})
+	}
+}
