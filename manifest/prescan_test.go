@@ -2,12 +2,10 @@ package manifest
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/discgen/discgen/internal/testcorpus"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -33,35 +31,7 @@ func nodes(data []byte) (int, bool) {
 	}
 }
 
-func prescanCorpus(t testing.TB) [][]byte {
-	var out [][]byte
-	for _, glob := range []string{"../examples/*.yaml", "../examples/tenants/*/autodisc.yaml"} {
-		files, _ := filepath.Glob(glob)
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, b)
-		}
-	}
-	vectors, _ := filepath.Glob("../validate/testdata/vectors/*.txt")
-	for _, f := range vectors {
-		arc, err := txtar.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, af := range arc.Files {
-			if strings.HasSuffix(af.Name, ".yaml") {
-				out = append(out, af.Data)
-			}
-		}
-	}
-	if len(out) < 50 {
-		t.Fatalf("found %d manifests, want at least 50", len(out))
-	}
-	return out
-}
+func prescanCorpus(t testing.TB) [][]byte { return testcorpus.Manifests(t, "..", 50) }
 
 var prescanShapes = []string{
 	"a: [x, y, z]\n",

@@ -3,16 +3,13 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/discgen/discgen/internal/testcorpus"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"go.yaml.in/yaml/v3"
 )
@@ -52,20 +49,7 @@ func referenceValidate(t testing.TB, s *jsonschema.Schema, inst any) []Violation
 	locs := map[string]*location{}
 	c := &collector{}
 	c.collect(convert(verr, locs), inst)
-	out := c.out
-	slices.SortFunc(out, func(a, b Violation) int {
-		if c := slices.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Message, b.Message)
-	})
-	out = slices.CompactFunc(out, func(a, b Violation) bool {
-		return a.Key == b.Key && a.Message == b.Message && slices.Equal(a.Path, b.Path)
-	})
-	if c.dropped > 0 {
-		out = append(out, Violation{Message: fmt.Sprintf("more schema violations not shown (at most %d are reported)", MaxViolations)})
-	}
-	return out
+	return c.sorted(false)
 }
 
 // convert turns the library's error tree into failures; one location
@@ -157,37 +141,8 @@ func instance(data []byte) (any, bool) {
 	return out, true
 }
 
-// corpus returns the manifests of the repository: the examples and every
-// manifest of the validation vectors. It fails when it finds too few.
-func corpus(t testing.TB) [][]byte {
-	t.Helper()
-	var out [][]byte
-	files, _ := filepath.Glob(filepath.Join("..", "examples", "*.yaml"))
-	more, _ := filepath.Glob(filepath.Join("..", "examples", "tenants", "*", "autodisc.yaml"))
-	for _, f := range append(files, more...) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	vectors, _ := filepath.Glob(filepath.Join("..", "validate", "testdata", "vectors", "*.txt"))
-	for _, f := range vectors {
-		arc, err := txtar.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, af := range arc.Files {
-			if strings.HasSuffix(af.Name, ".yaml") {
-				out = append(out, af.Data)
-			}
-		}
-	}
-	if len(out) < 50 {
-		t.Fatalf("found %d manifests, want at least 50", len(out))
-	}
-	return out
-}
+// corpus returns the manifests of the repository.
+func corpus(t testing.TB) [][]byte { return testcorpus.Manifests(t, "..", 50) }
 
 func agree(t *testing.T, ref [2]*jsonschema.Schema, inst any) {
 	t.Helper()

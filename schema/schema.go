@@ -77,6 +77,12 @@ func Validate(kind Kind, instance any) ([]Violation, error) {
 	}
 	c := &collector{}
 	c.collect(f, instance)
+	return c.sorted(b.dropped), nil
+}
+
+// sorted returns the violations sorted by path then message, without
+// repeats, and a note at the end if some were left out.
+func (c *collector) sorted(dropped bool) []Violation {
 	out := c.out
 	slices.SortFunc(out, func(a, b Violation) int {
 		if c := slices.Compare(a.Path, b.Path); c != 0 {
@@ -87,10 +93,10 @@ func Validate(kind Kind, instance any) ([]Violation, error) {
 	out = slices.CompactFunc(out, func(a, b Violation) bool {
 		return a.Key == b.Key && a.Message == b.Message && slices.Equal(a.Path, b.Path)
 	})
-	if c.dropped > 0 || b.dropped {
+	if c.dropped > 0 || dropped {
 		out = append(out, Violation{Message: fmt.Sprintf("more schema violations not shown (at most %d are reported)", MaxViolations)})
 	}
-	return out, nil
+	return out
 }
 
 // collector gathers leaf violations, at most MaxViolations of them, in
