@@ -126,6 +126,15 @@ type SecurityTxt struct {
 	Policy             Lines    `json:"policy,omitempty"`
 	Hiring             Lines    `json:"hiring,omitempty"`
 	CSAF               Lines    `json:"csaf,omitempty"`
+	Sign               *Sign    `json:"sign,omitempty"`
+}
+
+// Sign names the OpenPGP private key that signs security.txt: exactly one
+// of KeyEnv (an environment variable holding the armored key) and KeyFile
+// (a file relative to the manifest, inside its directory).
+type Sign struct {
+	KeyEnv  string `json:"key_env,omitempty"`
+	KeyFile string `json:"key_file,omitempty"`
 }
 
 // WellKnownFile is any other well-known resource, given inline or read from

@@ -1,6 +1,9 @@
 package validate
 
 import (
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
@@ -18,6 +21,17 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 				v.warn(fp, "%s", f.Message)
 			} else {
 				v.err(fp, "%s", f.Message)
+			}
+		}
+		if g := s.Sign; g != nil {
+			gp := manifest.Key(sp, "sign")
+			switch {
+			case (g.KeyEnv == "") == (g.KeyFile == ""):
+				v.err(gp, "give exactly one of key_env and key_file")
+			case g.KeyEnv != "" && !envName.MatchString(g.KeyEnv):
+				v.err(manifest.Key(gp, "key_env"), "%q is not an environment variable name (letters, digits and \"_\", not starting with a digit)", g.KeyEnv)
+			case g.KeyFile != "":
+				v.localPath(manifest.Key(gp, "key_file"), g.KeyFile)
 			}
 		}
 	}
@@ -38,9 +52,27 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 		if !wellknown.Registered(f.Name) {
 			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", f.Name, wellknown.RegistryDate())
 		}
-		if f.Source != "" && (strings.ContainsRune(f.Source, 0) || f.Source != strings.TrimSpace(f.Source)) {
-			v.err(manifest.Key(fp, "source"), "%q is not a usable file path", f.Source)
+		if f.Source != "" {
+			v.localPath(manifest.Key(fp, "source"), f.Source)
 		}
+	}
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// localPath checks a file path a manifest reads (source, key_file): relative
+// to the manifest and inside its directory. Generation reads it through an
+// os.Root, which also stops symbolic links leading out; this check names
+// the mistakes a reader can see in the manifest itself.
+func (v *checker) localPath(p, s string) {
+	segs := strings.Split(strings.ReplaceAll(s, "\\", "/"), "/")
+	switch {
+	case strings.ContainsRune(s, 0) || s != strings.TrimSpace(s):
+		v.err(p, "%q is not a usable file path", s)
+	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "\\") || filepath.IsAbs(s) || (len(s) > 1 && s[1] == ':'):
+		v.err(p, "%q is an absolute path; give a path relative to the manifest, inside its directory", s)
+	case slices.Contains(segs, ".."):
+		v.err(p, "%q leaves the manifest's directory through \"..\"; files a manifest reads must be inside it", s)
 	}
 }
 

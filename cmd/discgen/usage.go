@@ -6,7 +6,7 @@ Usage:
     discgen build    [-f site.yaml] [-o public] [--env NAME] [--check | --dry-run] [--now TIME]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
-    discgen lint     [--format text|json|github] [--now TIME] FILE...
+    discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] FILE...
     discgen resolve  -o DIR PATH
     discgen schema
     discgen init     [-f site.yaml] [--force]
@@ -131,7 +131,8 @@ Find problems in hand-written discovery files, chosen by name:
 
     security.txt          RFC 9116: required fields, https URIs, an RFC 3339
                           Expires that is neither past nor too far ahead,
-                          language tags (codes S001-S004)
+                          language tags, the OpenPGP signature when --key is
+                          given (codes S001-S005)
     index.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt
                           the autodisc formats of seed 000 (codes A001-A011)
     any other name        robots.txt: unknown directives, rules outside any
@@ -146,12 +147,15 @@ Options:
         --format FORMAT   text (default), json, or github
         --now TIME        the time security.txt's Expires is checked
                           against (as for build)
+        --key PUBKEY      verify the OpenPGP signature of each security.txt
+                          with this public key (gpg --export --armor KEYID)
 
 Exit status: 1 if any finding is an error.
 
 Examples:
     discgen lint public/robots.txt
     discgen lint --format github public/.well-known/security.txt public/autodisc/*.txt
+    discgen lint --key security-pub.asc public/.well-known/security.txt
 `
 
 const resolveUsage = `Usage: discgen resolve -o DIR PATH
