@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -35,6 +36,9 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 			}
 		}
 	}
+	// dirs maps each directory a name implies ("matrix" for
+	// "matrix/server") to the position of the first name implying it.
+	dirs := map[string]string{}
 	for i, f := range wk.Files {
 		fp := manifest.Index(manifest.Key(p, "files"), i)
 		np := manifest.Key(fp, "name")
@@ -48,9 +52,30 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 			v.err(np, "%q is defined twice (first at %s)", f.Name, first)
 			continue
 		}
-		seen[file] = v.pos.Of(np).String()
+		// A name cannot be a file and a directory at once: "a" and "a/b".
+		if first, isDir := dirs[file]; isDir {
+			v.err(np, "%q names a file, but a name at %s needs %s to be a directory", f.Name, first, file)
+			continue
+		}
+		clash := false
+		for d := path.Dir(file); d != "." && !clash; d = path.Dir(d) {
+			if first, isFile := seen[d]; isFile {
+				v.err(np, "%q needs %s to be a directory, but it is a file (defined at %s)", f.Name, d, first)
+				clash = true
+			}
+		}
+		if clash {
+			continue
+		}
+		here := v.pos.Of(np).String()
+		seen[file] = here
+		for d := path.Dir(file); d != "."; d = path.Dir(d) {
+			if _, ok := dirs[d]; !ok {
+				dirs[d] = here
+			}
+		}
 		if !wellknown.Registered(f.Name) {
-			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", f.Name, wellknown.RegistryDate())
+			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", wellknown.FirstSegment(f.Name), wellknown.RegistryDate())
 		}
 		if f.Source != "" {
 			v.localPath(manifest.Key(fp, "source"), f.Source)
