@@ -2,6 +2,7 @@ package generate
 
 import (
 	"fmt"
+	"net/url"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
@@ -49,7 +50,7 @@ func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 		}
 		return nil, errs
 	}
-	data, err := emitRobots(m.Agents, m.Sitemaps, m.MobileAgents, m.Host)
+	data, err := emitRobots(m.Agents, sitemapURLs(m), m.MobileAgents, m.Host)
 	if err != nil {
 		errs.Errorf(doc.Pos.Of("agents"), "agents", "cannot write robots.txt: %v", err)
 		return nil, errs
@@ -59,6 +60,22 @@ func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 	}
 	errs.Append(checkExpect(doc, data))
 	return data, errs
+}
+
+// sitemapURLs writes the sitemap URLs as icons and feeds are written
+// (resolveURI): host lower-cased, escapes normalised, non-ASCII
+// percent-encoded as UTF-8, so "café.xml" is "caf%C3%A9.xml" and a
+// robots.txt line never carries raw non-ASCII bytes.
+func sitemapURLs(m *manifest.Site) []string {
+	base, err := url.Parse(m.Site.URL)
+	if err != nil || len(m.Sitemaps) == 0 {
+		return m.Sitemaps
+	}
+	out := make([]string, len(m.Sitemaps))
+	for i, s := range m.Sitemaps {
+		out[i] = resolveURI(base, s)
+	}
+	return out
 }
 
 // checkExpect evaluates every expect assertion against the emitted file

@@ -121,8 +121,11 @@ func (v *checker) escapes(path, s string) bool {
 func (v *checker) sitemaps(path string, urls []string) {
 	for i, u := range urls {
 		p := manifest.Index(path, i)
-		if v.absURL(p, u, "a sitemap URL") {
-			v.noHash(p, u, "robots.txt")
+		if v.absURL(p, u, "a sitemap URL") && v.noHash(p, u, "robots.txt") {
+			// The path is percent-encoded when written; a host cannot be.
+			if pu, err := url.Parse(u); err == nil && !isASCII(pu.Host) {
+				v.err(p, "%q: write the host in its ASCII (punycode, xn--) form", u)
+			}
 		}
 	}
 }
@@ -214,4 +217,13 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 			}
 		}
 	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
