@@ -78,6 +78,12 @@ func (v *checker) rulePaths(path string, names, rules []string, allow bool) {
 		if !v.rulePath(rp, r, "robots.txt") {
 			continue
 		}
+		if strings.TrimSuffix(robots.Canonical(r), "$") == "/robots.txt" {
+			// Seed 001 section 3.2.2; RFC 9309 section 2.2.2 agrees that
+			// the file is always allowed, so such a rule means nothing.
+			v.err(rp, "%q: /robots.txt is always allowed and must not appear in the rules (seed 001 section 3.2.2, RFC 9309 section 2.2.2); remove it", r)
+			continue
+		}
 		p := robots.Policy{Groups: []robots.PolicyGroup{{Agents: names, Rules: []robots.PathRule{{Allow: allow, Path: r}}}}}
 		for _, f := range robots.Portability(p) {
 			v.warn(rp, "%s", f.Message)
@@ -134,6 +140,7 @@ func (v *checker) sitemaps(path string, urls []string) {
 // a path, and a server that is scheme://host[:port] or "none".
 func (v *checker) mobileAgents(path string, mas []manifest.MobileAgent) {
 	seen := map[string]string{}
+	ok := make([]bool, len(mas))
 	for i, ma := range mas {
 		p := manifest.Index(path, i)
 		pp := manifest.Key(p, "path")
@@ -142,11 +149,39 @@ func (v *checker) mobileAgents(path string, mas []manifest.MobileAgent) {
 		} else if v.noSpace(pp, ma.Path, "a path") && v.noHash(pp, ma.Path, "robots.txt") && v.escapes(pp, ma.Path) {
 			if first, dup := seen[ma.Path]; dup {
 				v.err(pp, "%q is given twice (first at %s)", ma.Path, first)
+			} else {
+				ok[i] = !v.refused(pp)
 			}
 			seen[ma.Path] = v.pos.Of(pp).String()
 		}
 		if ma.Server != "none" {
 			v.mobileServer(manifest.Key(p, "server"), ma.Server)
+		}
+	}
+	v.mobileOrder(path, mas, ok)
+}
+
+// mobileOrder warns where the manifest's order of Mobile-agent-server lines
+// differs in meaning from the order they are written in. Seed 002 says
+// "more recent lines always override older ones"; discgen writes the lines
+// from least to most specific path, so the most specific server wins
+// whatever the manifest's order. A manifest that lists a path after a
+// more specific one inside it would, read literally, let the shorter line
+// override the longer one everywhere: the warning says so at the shorter.
+func (v *checker) mobileOrder(path string, mas []manifest.MobileAgent, ok []bool) {
+	for j, later := range mas {
+		if !ok[j] {
+			continue
+		}
+		lc := robots.Canonical(later.Path)
+		for i := range j {
+			ec := robots.Canonical(mas[i].Path)
+			if ok[i] && len(lc) < len(ec) && strings.HasPrefix(ec, lc) {
+				v.warn(manifest.Key(manifest.Index(path, j), "path"),
+					"%q comes after the more specific %q (%s) but is written before it: Mobile-agent-server lines go from least to most specific, so %q keeps its server; read in the manifest's order, seed 002's \"later lines override\" would give %q's server there too",
+					later.Path, mas[i].Path, manifest.Index(path, i), mas[i].Path, later.Path)
+				break
+			}
 		}
 	}
 }
