@@ -157,3 +157,29 @@ func Size(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// RootFS is root.FS() whose Open never waits on a FIFO: files are opened
+// with O_NONBLOCK, so a FIFO swapped in for a file between a caller's
+// fs.Stat and its Open is opened without blocking, and a caller that
+// checks Stat on the open file then refuses it.
+func RootFS(root *os.Root) fs.FS { return rootFS{root} }
+
+type rootFS struct{ root *os.Root }
+
+func (r rootFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := r.root.OpenFile(name, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (r rootFS) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	return r.root.Stat(name)
+}

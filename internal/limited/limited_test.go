@@ -171,3 +171,36 @@ func TestReadRootFileStaysInside(t *testing.T) {
 		}
 	}
 }
+
+// TestRootFSOpensFIFOWithoutBlocking: a FIFO opened through RootFS returns
+// at once, and its Stat says what it is, so a reader can refuse it.
+func TestRootFSOpensFIFOWithoutBlocking(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	fsys := RootFS(root)
+	err = readSoon(t, "RootFS.Open(fifo)", func() error {
+		f, err := fsys.Open("fifo")
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err == nil && fi.Mode()&fs.ModeNamedPipe == 0 {
+			t.Errorf("Stat mode %v, want a named pipe", fi.Mode())
+		}
+		return err
+	})
+	if err != nil {
+		t.Errorf("open: %v", err)
+	}
+	if _, err := fsys.Open("../x"); err == nil {
+		t.Error("RootFS opened ../x")
+	}
+}
