@@ -134,6 +134,17 @@ func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagno
 			add(diag.Error, 0, CodeBadSig, "%s", msg)
 		}
 	}
+	if signed {
+		// Lines outside the signed part are not covered by the signature,
+		// yet a reader may take them as fields.
+		sev, code := diag.Warning, CodeSigned
+		if pubKey != nil {
+			sev, code = diag.Error, CodeBadSig
+		}
+		for _, n := range unsignedLines(data) {
+			add(sev, n, code, "this line is outside the signed part of the file: the signature does not cover it")
+		}
+	}
 	switch {
 	case len(expiresLines) > 1:
 		for _, n := range expiresLines[1:] {
@@ -172,4 +183,24 @@ func verify(data, pubKey []byte, now time.Time) string {
 		return "the file is not signed, but a key to verify it was given"
 	}
 	return "signature not valid: " + err.Error()
+}
+
+// unsignedLines returns the numbers of the non-blank lines of a signed file
+// that lie before its "-----BEGIN PGP SIGNED MESSAGE-----" line or after
+// its "-----END PGP SIGNATURE-----" line.
+func unsignedLines(data []byte) []int {
+	var out []int
+	state := 0 // 0 before the signed message, 1 inside, 2 after the signature
+	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
+		line := strings.TrimSpace(raw)
+		switch {
+		case state == 0 && line == "-----BEGIN PGP SIGNED MESSAGE-----":
+			state = 1
+		case state == 1 && line == "-----END PGP SIGNATURE-----":
+			state = 2
+		case state != 1 && line != "":
+			out = append(out, i+1)
+		}
+	}
+	return out
 }
