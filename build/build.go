@@ -47,6 +47,9 @@ type Options struct {
 	// SiteOnly skips the tenants: for callers that need only the site's
 	// own files, such as its robots.txt.
 	SiteOnly bool
+	// Unsigned renders security.txt without its signature, so callers that
+	// need only robots.txt (check -f) do not need the signing key.
+	Unsigned bool
 }
 
 // Output is one rendered output root.
@@ -95,7 +98,7 @@ func Run(opt Options) *Result {
 		return res
 	}
 	dir := filepath.Dir(opt.Manifest)
-	t, errs := generate.Site(doc, generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink})
+	t, errs := generate.Site(doc, generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink, Unsigned: opt.Unsigned})
 	if res.Diags.Append(errs); res.Diags.HasErrors() {
 		return res
 	}

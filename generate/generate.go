@@ -43,6 +43,9 @@ type Options struct {
 	// LookupEnv reads the environment variable a security.txt sign block
 	// names (key_env); nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Unsigned leaves security.txt unsigned whatever its sign block says,
+	// for callers that read other files only.
+	Unsigned bool
 }
 
 // Site renders a validated site manifest and its inline delegatees.
@@ -204,6 +207,8 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 		data, err := wellknown.RenderSecurityTxt(validate.SecurityTxt(s), opt.Now, wellknown.DefaultCanonical(m.Site.URL))
 		if err != nil {
 			errs.Errorf(pos.Of("well_known.security_txt"), "well_known.security_txt", "%v", err)
+		} else if opt.Unsigned {
+			put(t, ".well-known/security.txt", data, &errs)
 		} else if signed, d := sign(data, s.Sign, opt, md, pos); d != nil {
 			errs.Add(*d)
 		} else {

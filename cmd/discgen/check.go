@@ -111,7 +111,7 @@ func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error)
 		return nil, err
 	}
 	// Only the site's robots.txt is checked: its tenants are not built.
-	res := build.Run(build.Options{Manifest: file, Env: env, Now: now, SiteOnly: true})
+	res := build.Run(build.Options{Manifest: file, Env: env, Now: now, SiteOnly: true, Unsigned: true})
 	printDiags(stderr, "text", res.Diags.Errors())
 	if res.Site == nil {
 		return nil, errFailed
