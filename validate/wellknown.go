@@ -94,11 +94,17 @@ func (v *checker) localPath(p, s string) {
 	switch {
 	case strings.ContainsRune(s, 0) || s != strings.TrimSpace(s):
 		v.err(p, "%q is not a usable file path", s)
-	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "\\") || filepath.IsAbs(s) || (len(s) > 1 && s[1] == ':'):
+	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "\\") || filepath.IsAbs(s) || driveLetter(s):
 		v.err(p, "%q is an absolute path; give a path relative to the manifest, inside its directory", s)
 	case slices.Contains(segs, ".."):
 		v.err(p, "%q leaves the manifest's directory through \"..\"; files a manifest reads must be inside it", s)
 	}
+}
+
+// driveLetter reports a Windows drive path such as C:\x or C:/x.
+func driveLetter(s string) bool {
+	return len(s) > 2 && s[1] == ':' && (s[2] == '/' || s[2] == '\\') &&
+		('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
 }
 
 // SecurityTxt converts the manifest block to the wellknown model.
