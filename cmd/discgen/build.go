@@ -78,6 +78,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	res := build.Run(build.Options{Manifest: f.file, Env: f.env, Now: now, RobotsSymlink: f.link, Jobs: f.jobs})
 	printDiags(stderr, f.format, res.Diags)
 	if res.Site == nil {
+		hintMissingManifest(stderr, f.file)
 		return errFailed
 	}
 	outs := []*build.Output{res.Site}
@@ -203,7 +204,7 @@ func reportProblem(stderr io.Writer, err error) {
 	for _, p := range pe.Problems {
 		fmt.Fprintf(stderr, "discgen: error: %s\n", p)
 	}
-	for _, h := range pe.Hints() {
+	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
 	}
 }

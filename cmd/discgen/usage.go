@@ -10,6 +10,7 @@ Usage:
     discgen resolve  -o DIR PATH
     discgen schema
     discgen init     [-f site.yaml] [--force]
+    discgen version
 
 Commands:
     build       Validate the manifest and write robots.txt, autodisc/, data.txt
@@ -25,6 +26,7 @@ Commands:
                 path, and where each autodisc file's value comes from.
     schema      Print the manifest's JSON Schema.
     init        Write a commented starter manifest.
+    version     Print discgen's version.
 
 Run 'discgen COMMAND -h' for a command's options and examples.
 
