@@ -101,7 +101,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		opt := output.Options{StateDir: f.state, Replace: f.replace, Within: o.Within}
 		ch, err := output.Plan(root, o.Tree, opt)
 		if err != nil {
-			reportProblem(stderr, err)
+			reportProblem(stderr, f.format, err)
 			bad = true
 			continue
 		}
@@ -109,6 +109,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		case f.check:
 			if !ch.Empty() {
 				stale = true
+				if f.format == "github" {
+					printStaleGitHub(stderr, show, ch)
+				}
 				if len(outs) > 1 {
 					// Diff paths are relative to each root: say which.
 					fmt.Fprintf(stdout, "== %s\n", show)
@@ -116,19 +119,19 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 				ch.UnifiedDiff(stdout)
 			}
 			if err := ch.Err(); err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 			}
 		case f.dryRun:
 			ch.WriteList(stdout, show)
 			if err := ch.Err(); err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 			}
 		default:
 			r, err := ch.Apply()
 			if err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 				continue
 			}
@@ -195,10 +198,14 @@ func helpOK(err error) error {
 }
 
 // reportProblem prints why an output root cannot be written.
-func reportProblem(stderr io.Writer, err error) {
+func reportProblem(stderr io.Writer, format string, err error) {
 	var pe *output.ProblemError
 	if !errors.As(err, &pe) {
 		report(stderr, err)
+		return
+	}
+	if format == "github" {
+		printProblemsGitHub(stderr, pe)
 		return
 	}
 	for _, p := range pe.Problems {
