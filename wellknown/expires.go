@@ -3,6 +3,7 @@ package wellknown
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,9 @@ var durationUnits = map[byte]time.Duration{
 	'w': 7 * 24 * time.Hour,
 	'y': 365 * 24 * time.Hour,
 }
+
+// rfc3339Shape is RFC 3339 section 5.6's date-time, upper-cased.
+var rfc3339Shape = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$`)
 
 // ResolveExpires turns a manifest expires value into an absolute time in
 // UTC, truncated to whole seconds (security.txt carries no fractions). The
@@ -56,9 +60,10 @@ func ResolveExpires(expires string, now time.Time) (time.Time, error) {
 		return MonthStart(now).Add(d), nil
 	}
 	// RFC 3339 section 5.6 allows a lower-case "t" and "z"; time.Parse
-	// does not.
+	// does not. time.Parse also takes a one-digit hour, which RFC 3339
+	// does not: the shape is checked first.
 	t, err := time.Parse(time.RFC3339, strings.ToUpper(expires))
-	if err == nil {
+	if err == nil && rfc3339Shape.MatchString(strings.ToUpper(expires)) {
 		return t.UTC().Truncate(time.Second), nil
 	}
 	if _, err := time.Parse(time.DateOnly, expires); err == nil {

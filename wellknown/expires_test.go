@@ -67,6 +67,7 @@ func TestResolveExpiresErrors(t *testing.T) {
 		{"180D", `"180D" is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)`},
 		{"1w2d", `"1w2d" is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)`},
 		{"Tue, 01 Jun 2027 00:00:00 GMT", `"Tue, 01 Jun 2027 00:00:00 GMT" is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)`},
+		{"2027-06-01T0:00:00Z", `"2027-06-01T0:00:00Z" is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)`},
 		{"2027-13-01T00:00:00Z", `"2027-13-01T00:00:00Z" is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)`},
 	} {
 		_, err := ResolveExpires(tc.in, testNow)
