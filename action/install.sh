@@ -27,8 +27,10 @@ case ${1:-} in
     if [[ -z $version ]]; then
       # The action's own source: key on its content, so a moving ref
       # (v1, a branch) never reuses a binary built from older source.
+      sha=(sha256sum)
+      command -v sha256sum >/dev/null || sha=(shasum -a 256) # macOS
       sum=$(cd "$src" && find . -path ./.git -prune -o \( -name '*.go' ! -name '*_test.go' -o -name go.mod -o -name go.sum -o -name '*.json' -o -name '*.yaml' -o -name '*.txt' \) -type f -print |
-        LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+        LC_ALL=C sort | xargs "${sha[@]}" | "${sha[@]}" | cut -c1-16)
       id=src-$sum
     elif [[ $version =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$ || $version =~ ^[0-9a-f]{40}$ ]]; then
       id=$version

@@ -20,7 +20,8 @@
 
 # Backquotes in printf formats here are Markdown code spans.
 # shellcheck disable=SC2016
-set -uo pipefail
+# No set -u: macOS's bash 3.2 calls an empty array unset.
+set -o pipefail
 
 bin=${DISCGEN:?DISCGEN must name the discgen binary}
 command=${DISCGEN_COMMAND:-build}
