@@ -21,9 +21,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// URL is the schema's identifier; editors find it through the
-// yaml-language-server comment that `discgen init` writes.
-const URL = "https://discgen.invalid/schema/v1/site.schema.json"
+// URL is the schema's identifier and where it is published: this file,
+// schema/site.schema.json, in the repository at the v1 tag (the major
+// version tag that also names the GitHub Action, moved to each v1.x
+// release). Editors find it through the yaml-language-server comment that
+// `discgen init` writes.
+const URL = "https://raw.githubusercontent.com/discgen/discgen/v1/schema/site.schema.json"
 
 //go:embed site.schema.json
 var source []byte
@@ -134,6 +137,12 @@ func collect(e *jsonschema.ValidationError, inst any, out *[]Violation) {
 		for _, c := range e.Causes {
 			collect(c, inst, out)
 		}
+		return
+	}
+	if strings.HasSuffix(loc, "/pattern") {
+		// Patterns tell editors and other validators what they can of
+		// the semantic rules (package validate), which word the same
+		// refusal with a hint; reporting both would say it twice.
 		return
 	}
 	*out = append(*out, leaf(e, ptr, loc, inst)...)

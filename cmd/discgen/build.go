@@ -78,6 +78,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	res := build.Run(build.Options{Manifest: f.file, Env: f.env, Now: now, RobotsSymlink: f.link, Jobs: f.jobs})
 	printDiags(stderr, f.format, res.Diags)
 	if res.Site == nil {
+		hintMissingManifest(stderr, f.file)
 		return errFailed
 	}
 	outs := []*build.Output{res.Site}
@@ -100,7 +101,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		opt := output.Options{StateDir: f.state, Replace: f.replace, Within: o.Within}
 		ch, err := output.Plan(root, o.Tree, opt)
 		if err != nil {
-			reportProblem(stderr, err)
+			reportProblem(stderr, f.format, err)
 			bad = true
 			continue
 		}
@@ -108,6 +109,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		case f.check:
 			if !ch.Empty() {
 				stale = true
+				if f.format == "github" {
+					printStaleGitHub(stderr, show, ch)
+				}
 				if len(outs) > 1 {
 					// Diff paths are relative to each root: say which.
 					fmt.Fprintf(stdout, "== %s\n", show)
@@ -115,19 +119,19 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 				ch.UnifiedDiff(stdout)
 			}
 			if err := ch.Err(); err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 			}
 		case f.dryRun:
 			ch.WriteList(stdout, show)
 			if err := ch.Err(); err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 			}
 		default:
 			r, err := ch.Apply()
 			if err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 				continue
 			}
@@ -194,16 +198,20 @@ func helpOK(err error) error {
 }
 
 // reportProblem prints why an output root cannot be written.
-func reportProblem(stderr io.Writer, err error) {
+func reportProblem(stderr io.Writer, format string, err error) {
 	var pe *output.ProblemError
 	if !errors.As(err, &pe) {
 		report(stderr, err)
 		return
 	}
+	if format == "github" {
+		printProblemsGitHub(stderr, pe)
+		return
+	}
 	for _, p := range pe.Problems {
 		fmt.Fprintf(stderr, "discgen: error: %s\n", p)
 	}
-	for _, h := range pe.Hints() {
+	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
 	}
 }

@@ -8,8 +8,9 @@ Usage:
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] FILE...
     discgen resolve  -o DIR PATH
-    discgen schema
-    discgen init     [-f site.yaml] [--force]
+    discgen schema   [-o FILE]
+    discgen init     [-f site.yaml] [--force] [--local-schema]
+    discgen version
 
 Commands:
     build       Validate the manifest and write robots.txt, autodisc/, data.txt
@@ -25,6 +26,7 @@ Commands:
                 path, and where each autodisc file's value comes from.
     schema      Print the manifest's JSON Schema.
     init        Write a commented starter manifest.
+    version     Print discgen's version.
 
 Run 'discgen COMMAND -h' for a command's options and examples.
 
@@ -172,18 +174,34 @@ Example:
     discgen resolve -o public /~alice/blog/post.html
 `
 
-const schemaUsage = `Usage: discgen schema
+const schemaUsage = `Usage: discgen schema [-o FILE]
 
-Print the manifest's JSON Schema (draft 2020-12). Editors that read
-yaml-language-server comments validate a manifest as it is typed.
+Print the manifest's JSON Schema (draft 2020-12), or write it to FILE.
+Editors that read yaml-language-server comments (VS Code's YAML extension,
+Neovim, Helix, JetBrains) validate and complete a manifest as it is typed.
+discgen init writes the comment naming the schema's published URL, the
+repository's schema/site.schema.json at the v1 tag:
+
+    # yaml-language-server: $schema=https://raw.githubusercontent.com/discgen/discgen/v1/schema/site.schema.json
+
+Offline, write a copy beside the manifest and name it relatively:
+
+    discgen schema -o site.schema.json
+    # yaml-language-server: $schema=./site.schema.json
+
+Options:
+    -o, --output FILE     write the schema to FILE instead of stdout
 `
 
-const initUsage = `Usage: discgen init [-f site.yaml] [--force]
+const initUsage = `Usage: discgen init [-f site.yaml] [--force] [--local-schema]
 
 Write a commented starter manifest that validates as written. An existing
-file is not overwritten without --force.
+file is not overwritten without --force. Its first line names the schema
+for editors (see discgen schema -h).
 
 Options:
     -f, --file FILE       where to write (default site.yaml; - for stdout)
         --force           overwrite an existing file
+        --local-schema    also write site.schema.json beside the manifest
+                          and name it relatively, for editors offline
 `
