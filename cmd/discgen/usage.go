@@ -10,6 +10,9 @@ Usage:
     discgen resolve  -o DIR PATH
     discgen schema
     discgen init     [-f site.yaml] [--force]
+    discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
+    discgen verify   [-f site.yaml] [--format text|json|github] [URL]
+    discgen report   [-f site.yaml] -o report.html [--url URL...]
 
 Commands:
     build       Validate the manifest and write robots.txt, autodisc/, data.txt
@@ -25,6 +28,13 @@ Commands:
                 path, and where each autodisc file's value comes from.
     schema      Print the manifest's JSON Schema.
     init        Write a commented starter manifest.
+    import      Write a manifest from an existing robots.txt, a built tree
+                (robots.txt, autodisc/, data.txt, .well-known/) or a live
+                site, saying what could not be carried over.
+    verify      Fetch every file the build produces from the site (or a
+                staging origin) and check status, headers, bytes and expiry.
+    report      Write one self-contained HTML page: who may fetch what and
+                why, the delegation tree, the files and the warnings.
 
 Run 'discgen COMMAND -h' for a command's options and examples.
 
@@ -183,3 +193,42 @@ Options:
     -f, --file FILE       where to write (default site.yaml; - for stdout)
         --force           overwrite an existing file
 `
+
+const importUsage = `Usage: discgen import [options] (FILE | DIR | URL)
+
+Write a manifest from what a site already publishes:
+
+    FILE    a robots.txt: its groups, Sitemap, Host and Mobile-agent-server
+            lines. The manifest's robots.txt gives the same RFC 9309
+            verdicts (as Google reads the file) for every agent the file
+            names and for all others.
+    DIR     a built tree: robots.txt, autodisc/ and the delegatees its
+            subdirectories.txt leads to, data.txt (either format) and
+            .well-known/ (security.txt and other files). Building the
+            manifest gives the same bytes where the tree was discgen's.
+    URL     a live site: its robots.txt, or with --site every discovery
+            file, fetched from the URL's origin.
+
+What cannot be carried over (comments, unknown lines, rules whose meaning
+depends on the reader, agent names that are not product tokens, a
+signature) is kept as YAML comments or group extensions where it can be,
+and listed as warnings at its line. The manifest is validated; its errors
+exit 1 after it is written.
+
+Options:
+    -o, --output FILE     where to write the manifest (default: stdout)
+        --force           replace an existing -o file
+        --site            with a URL: fetch every discovery file, not only
+                          robots.txt
+        --site-url URL    the manifest's site.url (default: the URL's
+                          origin, or the origin the files name)
+        --now TIME        validate security.txt's Expires at TIME
+
+Examples:
+    discgen import public/robots.txt -o site.yaml
+    discgen import public -o site.yaml
+    discgen import --site https://www.example.org/ -o site.yaml
+`
+
+const verifyUsage = ``
+const reportUsage = ``

@@ -1,0 +1,153 @@
+package adopt
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/discgen/discgen/build"
+)
+
+// TestRobotsWarnings checks that what is not carried over is reported at
+// its line and kept in the manifest where it can be.
+func TestRobotsWarnings(t *testing.T) {
+	in := "# house rules\n" + // 1
+		"Disallow: /orphan/\n" + // 2
+		"User-agent: Googlebot/2.1\n" + // 3
+		"Disallow: /%7Ejim/ # old home\n" + // 4
+		"Clean-param: ref /a/\n" + // 5
+		"Crawl-delay: soon\n" + // 6
+		"User-agent: 123\n" + // 7
+		"Disallow: /a$b\n" + // 8
+		"Sitemap: https://www.example.org/s.xml\n"
+	res, err := Robots("in.txt", []byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range res.Diags {
+		got = append(got, d.String())
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		"in.txt:2:1: warning: Disallow: /orphan/ is outside any group",
+		"in.txt:3:1: warning: User-agent: Googlebot/2.1 is not a product token; imported as Googlebot",
+		"in.txt:4:1: warning: Disallow: /%7Ejim/ is read as /~jim/",
+		"in.txt:5:1: warning: Clean-param is not part of RFC 9309: kept in the group's extensions",
+		"in.txt:6:1: warning: Crawl-delay: soon is not a number: kept as a comment",
+		"in.txt:7:1: warning: User-agent: 123 names no product token",
+		"in.txt:8:1: warning: Disallow: /a$b: Google reads a \"$\" inside a pattern literally",
+		"in.txt: warning: 2 comments are kept as YAML comments",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing warning %q in:\n%s", want, all)
+		}
+	}
+	y := string(res.YAML)
+	for _, want := range []string{
+		"# house rules", "# old home (line 4, after Disallow: /%7Ejim/)", "# line 2, outside any group: Disallow: /orphan/",
+		"# line 6, not carried over: Crawl-delay: soon", "- {field: Clean-param, value: ref /a/}",
+		"names: [Googlebot]", "url: https://www.example.org/",
+	} {
+		if !strings.Contains(y, want) {
+			t.Errorf("manifest lacks %q:\n%s", want, y)
+		}
+	}
+	if len(res.Losses) != 2 {
+		t.Errorf("losses = %v, want the lines 4 and 8", res.Losses)
+	}
+}
+
+// TestReadFileRefusesFIFO checks that a named pipe is refused at once,
+// not waited on.
+func TestReadFileRefusesFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "robots.txt")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, err := ReadFile(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadFile(fifo) = %v, want a refusal", err)
+	}
+	big := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(big, make([]byte, MaxFile+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("ReadFile(big) = %v, want a size refusal", err)
+	}
+}
+
+// TestDirRefusesEscapes checks that a tree's symbolic links cannot lead
+// import outside the directory.
+func TestDirRefusesEscapes(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(secret, []byte("User-agent: *\nDisallow: /secret/\n"), 0o644)
+	if err := os.Symlink(secret, filepath.Join(dir, "robots.txt")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Dir(dir, Options{SiteURL: "https://www.example.org/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(res.YAML), "/secret/") {
+		t.Errorf("a symbolic link out of the tree was followed:\n%s", res.YAML)
+	}
+	if len(res.Diags) == 0 || !strings.Contains(res.Diags[0].Message, "not read") {
+		t.Errorf("diagnostics = %v, want robots.txt reported as not read", res.Diags)
+	}
+}
+
+// TestFetch serves a built site over HTTP and imports it: robots.txt
+// alone, then with Site every discovery file, which must rebuild the
+// same tree.
+func TestFetch(t *testing.T) {
+	res := build.Run(build.Options{Manifest: "../examples/site.yaml", Now: goldenNow, SiteOnly: true})
+	if res.Site == nil {
+		t.Fatal(res.Diags)
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, res.Site.Tree)
+	var requests []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests = append(requests, r.URL.Path)
+		http.FileServer(http.Dir(dir)).ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	robots, err := Fetch(context.Background(), srv.URL+"/some/page", FetchOptions{}, Options{SiteURL: "https://www.fict.org/", Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(requests) != 1 || requests[0] != "/robots.txt" {
+		t.Errorf("requests = %v, want only /robots.txt", requests)
+	}
+	if !strings.Contains(string(robots.YAML), "names: [unhipbot]") || strings.Contains(string(robots.YAML), "security_txt") {
+		t.Errorf("robots.txt import:\n%s", robots.YAML)
+	}
+
+	site, err := Fetch(context.Background(), srv.URL, FetchOptions{Site: true}, Options{SiteURL: "https://www.fict.org/", Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf := filepath.Join(t.TempDir(), "site.yaml")
+	os.WriteFile(mf, site.YAML, 0o644)
+	again := build.Run(build.Options{Manifest: mf, Now: goldenNow, SiteOnly: true})
+	if again.Site == nil {
+		t.Fatalf("%v\n%s", again.Diags, site.YAML)
+	}
+	// .well-known files other than security.txt are not discovery files
+	// import can find by name over HTTP.
+	want := res.Site.Tree
+	for p := range want {
+		if strings.HasPrefix(p, ".well-known/") && p != ".well-known/security.txt" {
+			delete(want, p)
+		}
+	}
+	compareTrees(t, want, again.Site.Tree)
+}

@@ -1,0 +1,123 @@
+package adopt
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/build"
+	"github.com/discgen/discgen/tree"
+)
+
+var goldenNow = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// writeTree writes a built tree to dir, links included.
+func writeTree(t *testing.T, dir string, tr tree.Tree) {
+	t.Helper()
+	for _, p := range tr.Paths() {
+		file := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		e := tr[p]
+		var err error
+		if e.Link != "" {
+			err = os.Symlink(e.Link, file)
+		} else {
+			err = os.WriteFile(file, e.Data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// compareTrees fails on every file that differs, is missing or is extra.
+func compareTrees(t *testing.T, want, got tree.Tree) {
+	t.Helper()
+	for p, w := range want {
+		g, ok := got[p]
+		switch {
+		case !ok:
+			t.Errorf("%s: missing from the rebuilt tree", p)
+		case w.Link != g.Link:
+			t.Errorf("%s: link %q, want %q", p, g.Link, w.Link)
+		case !bytes.Equal(w.Data, g.Data):
+			t.Errorf("%s differs:\n--- built\n%s\n--- rebuilt from the import\n%s", p, w.Data, g.Data)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("%s: extra in the rebuilt tree", p)
+		}
+	}
+}
+
+// siteCases are the manifests whose built trees are imported back: the
+// example and every golden case of the build package.
+func siteCases(t *testing.T) map[string]build.Options {
+	t.Helper()
+	cases := map[string]build.Options{
+		"examples/site.yaml": {Manifest: "../examples/site.yaml"},
+	}
+	dirs, err := filepath.Glob("../build/testdata/golden/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no golden cases found: %v", err)
+	}
+	for _, dir := range dirs {
+		opt := build.Options{Manifest: filepath.Join(dir, "site.yaml")}
+		data, _ := os.ReadFile(filepath.Join(dir, "options"))
+		for _, line := range strings.Split(string(data), "\n") {
+			key, val, _ := strings.Cut(strings.TrimSpace(line), " ")
+			switch key {
+			case "manifest":
+				opt.Manifest = filepath.Join(dir, val)
+			case "env":
+				opt.Env = val
+			case "robots-symlink":
+				opt.RobotsSymlink = true
+			}
+		}
+		cases[filepath.Base(dir)] = opt
+	}
+	return cases
+}
+
+// TestDirRoundTrip builds each site, imports the tree, builds the imported
+// manifest and compares the two trees byte for byte.
+func TestDirRoundTrip(t *testing.T) {
+	for name, opt := range siteCases(t) {
+		t.Run(name, func(t *testing.T) {
+			opt.Now, opt.SiteOnly = goldenNow, true
+			res := build.Run(opt)
+			if res.Site == nil {
+				t.Skipf("the case does not build: %v", res.Diags.Errors())
+			}
+			dir := t.TempDir()
+			os.Mkdir(filepath.Join(dir, "public"), 0o755)
+			writeTree(t, filepath.Join(dir, "public"), res.Site.Tree)
+			imp, err := Dir(filepath.Join(dir, "public"), Options{Now: goldenNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if imp.Diags.HasErrors() {
+				t.Errorf("import errors:\n%v", imp.Diags.Errors())
+			}
+			mf := filepath.Join(dir, "site.yaml")
+			if err := os.WriteFile(mf, imp.YAML, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			again := build.Run(build.Options{Manifest: mf, Now: goldenNow, SiteOnly: true, RobotsSymlink: imp.RobotsSymlink})
+			if again.Site == nil {
+				t.Fatalf("the imported manifest does not build:\n%v\n%s", again.Diags, imp.YAML)
+			}
+			compareTrees(t, res.Site.Tree, again.Site.Tree)
+			if t.Failed() {
+				t.Logf("imported manifest:\n%s", imp.YAML)
+			}
+		})
+	}
+}

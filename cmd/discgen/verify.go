@@ -1,0 +1,6 @@
+package main
+
+import "io"
+
+func runVerify(args []string, stdout, stderr io.Writer) error { return nil }
+func runReport(args []string, stdout, stderr io.Writer) error { return nil }
