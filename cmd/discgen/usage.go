@@ -230,5 +230,38 @@ Examples:
     discgen import --site https://www.example.org/ -o site.yaml
 `
 
-const verifyUsage = ``
+const verifyUsage = `Usage: discgen verify [options] [URL]
+
+Build the manifest in memory, then fetch every file the build produces from
+the site (site.url, or URL: a staging origin such as http://localhost:8080/)
+and check each one:
+
+    status        200, after at most 5 redirects, within --timeout
+    media type    the Content-Type --server configures: text/plain;
+                  charset=utf-8 for robots.txt, data.txt, autodisc files and
+                  .txt well-known files; application/json for JSON ones
+    text          valid UTF-8
+    bytes         equal to the build's
+    robots.txt    at most 500 KiB (RFC 9309)
+    security.txt  served over https (a note only for a staging URL) and not
+                  past its Expires at --now
+
+Files are fetched a few at a time. The table goes to stdout; exit status 1
+names every file that fails and why.
+
+Options:
+    -f, --file FILE       the site manifest (default site.yaml)
+        --env NAME        apply the manifest's environments.NAME
+        --tenants         check the tenants' autodisc files too
+        --now TIME        as for build; also the time security.txt must
+                          not have expired by
+        --format FORMAT   text (default), json, or github (annotations)
+        --timeout D       per file (default 15s)
+        --jobs N          fetches at once (default 4)
+
+Examples:
+    discgen verify -f site.yaml
+    discgen verify -f site.yaml --env staging http://localhost:8080/
+`
+
 const reportUsage = ``
