@@ -264,4 +264,31 @@ Examples:
     discgen verify -f site.yaml --env staging http://localhost:8080/
 `
 
-const reportUsage = ``
+const reportUsage = `Usage: discgen report [options] -o report.html
+
+Build the manifest in memory (tenants included) and write one self-contained
+HTML page about it: no scripts, nothing loaded from elsewhere, readable
+offline and printable. It shows
+
+    verdicts      a matrix of URLs by agents: every agent the manifest
+                  names, the * group and an agent it does not name; URLs
+                  from expect, the rule paths, the sitemaps and --url. Each
+                  cell gives the RFC 9309 verdict with the deciding rule and
+                  its line in the built robots.txt, and marks where the 1996
+                  draft's reading differs and what expect asserts
+    delegations   the site, each delegation with what it grants (only,
+                  except), inline delegatees and the tenants found
+    files         every file the build produces, with its size
+    warnings      every error and warning of the build
+
+Options:
+    -f, --file FILE       the site manifest (default site.yaml)
+    -o, --output FILE     where to write the page (- for stdout)
+        --env NAME        apply the manifest's environments.NAME
+        --now TIME        as for build
+        --url URL         also ask about URL (a path or a URL on the site);
+                          repeat for several
+
+Example:
+    discgen report -f site.yaml -o report.html --url /private/report.pdf
+`
