@@ -390,7 +390,11 @@ func (rp *robotsPart) attachComments(data []byte, f *robots.File, groupOf []int,
 		rp.comments[idx] = append(rp.comments[idx], text)
 	}
 	if n > 0 {
-		warn(0, "%d comments are kept as YAML comments; the built robots.txt has none", n)
+		if n == 1 {
+			warn(0, "1 comment is kept as a YAML comment; the built robots.txt has none")
+		} else {
+			warn(0, "%d comments are kept as YAML comments; the built robots.txt has none", n)
+		}
 	}
 }
 
