@@ -23,6 +23,9 @@ type Options struct {
 	// Now is the time the imported manifest is validated at (security.txt
 	// expiry); zero means the clock.
 	Now time.Time
+	// Name is the manifest's file name in the positions of validation
+	// errors; default site.yaml.
+	Name string
 }
 
 // Result is an imported manifest.
@@ -41,13 +44,15 @@ type Result struct {
 	RobotsSymlink bool
 
 	comments comments
+	// source names the input in messages about it as a whole.
+	source string
 	// urls are absolute URLs seen in the input, for site.url.
 	urls []string
 }
 
 // Robots imports one robots.txt. file names it in diagnostics.
 func Robots(file string, data []byte, opt Options) (*Result, error) {
-	r := &Result{comments: comments{}}
+	r := &Result{comments: comments{}, source: file}
 	r.comments.add("", modeline, "", "Imported from "+file+" by discgen import.")
 	rp := importRobots(file, data)
 	r.addRobots(rp, "agents")
@@ -87,7 +92,7 @@ func (r *Result) finish(opt Options) error {
 	}
 	if site == "" {
 		site = Placeholder
-		r.Diags.Warnf(diag.Pos{}, "site.url", "nothing in the input names the site's origin: site.url is %s; give --site-url", Placeholder)
+		r.Diags.Warnf(diag.Pos{File: r.source}, "site.url", "nothing in the input names the site's origin: site.url is %s; give --site-url", Placeholder)
 		r.comments.add("site.url", "A placeholder: nothing in the input names the site's origin.")
 	}
 	u, err := url.Parse(site)
@@ -110,7 +115,11 @@ func (r *Result) finish(opt Options) error {
 // selfCheck validates the manifest as a build would and reports its
 // errors (what the input holds that discgen refuses).
 func (r *Result) selfCheck(opt Options) {
-	doc, errs := manifest.LoadSite("site.yaml", r.YAML, "")
+	name := opt.Name
+	if name == "" {
+		name = "site.yaml"
+	}
+	doc, errs := manifest.LoadSite(name, r.YAML, "")
 	if doc != nil {
 		now := opt.Now
 		if now.IsZero() {

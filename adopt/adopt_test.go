@@ -151,3 +151,64 @@ func TestFetch(t *testing.T) {
 	}
 	compareTrees(t, want, again.Site.Tree)
 }
+
+// TestDirForeignTree imports a tree discgen did not write and checks what
+// is reported: a signed security.txt, a file index.txt lists but the tree
+// lacks, a name no manifest defines, an x- file with CR LF line ends, a
+// FIFO (refused without blocking), binary well-known content, and an
+// autodisc/robots.txt that is not /robots.txt.
+func TestDirForeignTree(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"robots.txt":                "User-agent: *\nDisallow: /tmp/\n",
+		"autodisc/index.txt":        "description.txt\nmissing.txt\nnotes.txt\nx-crlf.txt\nrobots.txt\nx-fifo.txt\n",
+		"autodisc/description.txt":  "A site\n",
+		"autodisc/notes.txt":        "hello\n",
+		"autodisc/x-crlf.txt":       "a\r\nb\r\n",
+		"autodisc/robots.txt":       "User-agent: *\nDisallow: /\n",
+		".well-known/security.txt":  "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA512\n\nContact: mailto:s@example.org\nExpires: 2027-06-01T00:00:00Z\nCanonical: https://www.example.org/.well-known/security.txt\n-----BEGIN PGP SIGNATURE-----\nxyz\n-----END PGP SIGNATURE-----\n",
+		".well-known/blob":          "\xff\xfe",
+		".well-known/matrix/server": `{"m.server": "m.example.org:443"}`,
+	}
+	for p, c := range files {
+		f := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		if err := os.WriteFile(f, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "autodisc", "x-fifo.txt"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	res, err := Dir(dir, Options{Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range res.Diags {
+		got = append(got, strings.TrimPrefix(d.String(), dir+"/"))
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		".well-known/blob: warning: is not UTF-8 text",
+		".well-known/security.txt:1:1: warning: the OpenPGP signature is not carried over",
+		"autodisc/index.txt: warning: lists missing.txt, which is not in the tree",
+		"autodisc/notes.txt: warning: is not a file a manifest defines",
+		"autodisc/robots.txt: warning: differs from /robots.txt",
+		"autodisc/x-crlf.txt: warning: blank lines, carriage returns or a missing final line end are not kept",
+		"autodisc/x-fifo.txt: warning: not read: is not a regular file",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	y := string(res.YAML)
+	for _, want := range []string{"url: https://www.example.org/", "name: matrix/server", "contact: ['mailto:s@example.org']", "description: A site"} {
+		if !strings.Contains(y, want) {
+			t.Errorf("manifest lacks %q:\n%s", want, y)
+		}
+	}
+	if strings.Contains(y, "canonical:") {
+		t.Errorf("the default Canonical is written:\n%s", y)
+	}
+}

@@ -33,7 +33,7 @@ func Dir(dir string, opt Options) (*Result, error) {
 		return nil, err
 	}
 	defer root.Close()
-	d := &dirImport{root: root, dir: dir, r: &Result{comments: comments{}}}
+	d := &dirImport{root: root, dir: dir, r: &Result{comments: comments{}, source: dir}}
 	d.r.comments.add("", modeline, "", "Imported from the tree in "+dir+" by discgen import.")
 	return d.r, d.run(opt)
 }
@@ -56,11 +56,18 @@ func (d *dirImport) warn(name string, line int, format string, args ...any) {
 	d.r.Diags.Warnf(pos, "", format, args...)
 }
 
-// read returns the regular file name, nil when it does not exist.
+// read returns the regular file name, nil when it does not exist or is
+// refused (which is reported).
 func (d *dirImport) read(name string) []byte {
+	data, _ := d.readFound(name)
+	return data
+}
+
+// readFound is read, also saying whether name exists at all.
+func (d *dirImport) readFound(name string) ([]byte, bool) {
 	data, err := openRegular(d.root.OpenFile, name, MaxFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, false
 	}
 	if err != nil {
 		var pe *fs.PathError
@@ -68,9 +75,9 @@ func (d *dirImport) read(name string) []byte {
 			err = pe.Err
 		}
 		d.warn(name, 0, "not read: %v", err)
-		return nil
+		return nil, true
 	}
-	return data
+	return data, true
 }
 
 func (d *dirImport) run(opt Options) error {
@@ -119,9 +126,11 @@ func (d *dirImport) autodisc(dir string, space pathspace.Space, body *manifest.D
 			d.autodiscRobots(p, dir, body, mpath)
 			continue
 		}
-		data := d.read(p)
-		if data == nil {
+		data, found := d.readFound(p)
+		if !found {
 			d.warn(path.Join(adir, "index.txt"), 0, "lists %s, which is not in the tree", name)
+		}
+		if data == nil {
 			continue
 		}
 		if !utf8.Valid(data) {
@@ -361,6 +370,12 @@ func nonBlank(data []byte) []string {
 
 // textLines splits an x- file into the lines a build writes back.
 func textLines(data []byte) []string {
-	s := strings.TrimSuffix(string(data), "\n")
-	return strings.Split(s, "\n")
+	s := string(data)
+	for _, end := range []string{"\r\n", "\n", "\r"} {
+		if t, ok := strings.CutSuffix(s, end); ok {
+			s = t
+			break
+		}
+	}
+	return splitLines([]byte(s))
 }

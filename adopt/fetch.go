@@ -122,13 +122,20 @@ func (f *fetcher) get(p string) ([]byte, error) {
 	return data, nil
 }
 
+// save writes a fetched file into the temporary tree, through an os.Root
+// so that no name a server sends can place it elsewhere.
 func (f *fetcher) save(p string, data []byte) {
 	if data == nil {
 		return
 	}
-	file := filepath.Join(f.dir, filepath.FromSlash(p))
-	if os.MkdirAll(filepath.Dir(file), 0o755) == nil {
-		os.WriteFile(file, data, 0o644)
+	root, err := os.OpenRoot(f.dir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	name := filepath.FromSlash(p)
+	if root.MkdirAll(filepath.Dir(name), 0o755) == nil {
+		root.WriteFile(name, data, 0o644)
 	}
 }
 

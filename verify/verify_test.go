@@ -255,3 +255,23 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteJSONAndGitHub(t *testing.T) {
+	rs := []Result{{Path: "/robots.txt", URL: "https://x.org/robots.txt", Status: 200, Size: 3},
+		{Path: "/a%b", URL: "https://x.org/a%25b", Status: 404, Problems: []string{"status 404 Not Found, want 200"}, Notes: []string{"n"}}}
+	var j bytes.Buffer
+	if err := WriteJSON(&j, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"ok": false`, `"path": "/a%b"`, `"problems": [`, `"status 404 Not Found, want 200"`} {
+		if !strings.Contains(j.String(), want) {
+			t.Errorf("json lacks %q:\n%s", want, j.String())
+		}
+	}
+	var g bytes.Buffer
+	WriteGitHub(&g, rs)
+	want := "::error title=discgen verify::https://x.org/a%2525b: status 404 Not Found, want 200\n::notice title=discgen verify::https://x.org/a%2525b: n\n"
+	if g.String() != want {
+		t.Errorf("github:\n%s\nwant:\n%s", g.String(), want)
+	}
+}

@@ -36,7 +36,10 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	in := fs.Arg(0)
-	opt := adopt.Options{SiteURL: siteURL, Now: t}
+	opt := adopt.Options{SiteURL: siteURL, Now: t, Name: out}
+	if out == "-" {
+		opt.Name = "<stdout>"
+	}
 	var res *adopt.Result
 	switch fi, statErr := os.Stat(in); {
 	case strings.HasPrefix(in, "http://") || strings.HasPrefix(in, "https://"):
