@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -41,6 +42,12 @@ func roundTrip(t *testing.T, name string, body []byte) (string, *Result) {
 // tally counts a round trip's comparisons.
 type tally struct {
 	files, agents, verdicts, explained, unexplained int
+	// lossless counts the files, and their verdicts, for which import
+	// reported no loss: every verdict must agree there.
+	lossless, losslessVerdicts int
+	// quirk counts differences due to the oracle's escapePattern (see
+	// oracleQuirk).
+	quirk int
 }
 
 // compare asks Google's parser, on the original and on the rebuilt file,
@@ -63,6 +70,10 @@ func compare(t *testing.T, name, original, rebuilt string, res *Result, n *tally
 	paths := probes(f)
 	n.files++
 	n.agents += len(agents)
+	if len(res.Losses) == 0 {
+		n.lossless++
+		n.losslessVerdicts += len(agents) * len(paths)
+	}
 	shown := 0
 	for _, a := range agents {
 		for _, p := range paths {
@@ -77,6 +88,13 @@ func compare(t *testing.T, name, original, rebuilt string, res *Result, n *tally
 				n.explained++
 				continue
 			}
+			// The quirk explains a difference only where discgen's own
+			// reading of the original (Google's algorithm, escapes read
+			// right) gives the rebuilt file's verdict.
+			if oracleQuirk(f, p) && f.Match(a, p).Allowed == got {
+				n.quirk++
+				continue
+			}
 			n.unexplained++
 			if shown++; shown <= 5 {
 				t.Errorf("%s: agent %s, %s: original %v, rebuilt %v\n--- original\n%s\n--- manifest\n%s\n--- rebuilt\n%s", name, a, p, want, got, original, res.YAML, rebuilt)
@@ -84,6 +102,37 @@ func compare(t *testing.T, name, original, rebuilt string, res *Result, n *tally
 		}
 	}
 }
+
+func (n *tally) log(t *testing.T, name string) {
+	t.Helper()
+	t.Logf("%s: %d files, %d agents, %d verdicts compared; %d files (%d verdicts) with no loss reported; %d verdicts differ where import reported a loss, %d where the oracle misreads the original's escapes, %d otherwise",
+		name, n.files, n.agents, n.verdicts, n.lossless, n.losslessVerdicts, n.explained, n.quirk, n.unexplained)
+}
+
+// oracleQuirk reports whether a rule of f that grobotstxt v1.0.3 misreads
+// matches path. Its escapePattern upper-cases the hex digits of an escape
+// with c & 0xDF whenever a pattern needs rewriting (raw non-ASCII octets,
+// or a lower-case escape), which turns a digit into a control character:
+// "/caf%C3%A9/café" then matches nothing. Google's C++ uses
+// absl::ascii_toupper and reads it as "/caf%C3%A9/caf%C3%A9", as import
+// does.
+func oracleQuirk(f *robots.File, path string) bool {
+	for _, g := range f.Groups {
+		for _, r := range g.Rules {
+			v := r.Value
+			rewritten := strings.IndexFunc(v, func(c rune) bool { return c >= 0x80 }) >= 0 || lowerEscape.MatchString(v)
+			if rewritten && digitEscape.MatchString(v) && grobotstxt.Matches(path, robots.Canonical(strings.TrimSuffix(v, "$"))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	lowerEscape = regexp.MustCompile(`%([0-9a-f][a-f]|[a-f][0-9a-f])`)
+	digitEscape = regexp.MustCompile(`%([0-9][0-9A-Fa-f]|[0-9A-Fa-f][0-9])`)
+)
 
 func explained(losses []Loss, agent, p string) bool {
 	for _, l := range losses {
@@ -195,33 +244,46 @@ func TestRobotsRoundTripCorpus(t *testing.T) {
 		rebuilt, res := roundTrip(t, name, c[name])
 		compare(t, name, string(c[name]), rebuilt, res, &n)
 	}
-	t.Logf("corpus: %d files, %d agents, %d verdicts compared, %d differ where import reported a loss, %d differ otherwise",
-		n.files, n.agents, n.verdicts, n.explained, n.unexplained)
+	n.log(t, "corpus")
 }
 
 // TestRobotsRoundTripRandom does the same for generated files: groups of
 // agents (some names substrings of others, some repeated in other case),
 // rules built from a small alphabet with wildcards and escapes, and lines
-// import must report.
+// import must report. Half the files draw only from parts import carries
+// without loss, so that most of their verdicts must agree.
 func TestRobotsRoundTripRandom(t *testing.T) {
-	var n tally
 	rng := rand.New(rand.NewPCG(9309, 1996))
-	count := 300
+	count := 150
 	if testing.Short() {
-		count = 60
+		count = 30
 	}
-	for i := range count {
-		body := randomRobots(rng)
-		rebuilt, res := roundTrip(t, fmt.Sprintf("random-%d", i), []byte(body))
-		compare(t, fmt.Sprintf("random-%d", i), body, rebuilt, res, &n)
+	for _, lossy := range []bool{true, false} {
+		var n tally
+		for i := range count {
+			name := fmt.Sprintf("random-%v-%d", lossy, i)
+			body := randomRobots(rng, lossy)
+			rebuilt, res := roundTrip(t, name, []byte(body))
+			compare(t, name, body, rebuilt, res, &n)
+		}
+		if lossy {
+			n.log(t, "random, every part")
+		} else {
+			n.log(t, "random, carried parts only")
+			if n.lossless < count/2 {
+				t.Errorf("only %d of %d files without reported loss", n.lossless, count)
+			}
+		}
 	}
-	t.Logf("random: %d files, %d agents, %d verdicts compared, %d differ where import reported a loss, %d differ otherwise",
-		n.files, n.agents, n.verdicts, n.explained, n.unexplained)
 }
 
-func randomRobots(rng *rand.Rand) string {
-	agents := []string{"*", "bot", "googlebot", "Googlebot", "googlebot-news", "bing", "AhrefsBot", "news", "Foo_Bar", "a"}
-	segs := []string{"a", "b", "ab", "~x", "%7Ex", "x.html", "index.html", "*", "$", "%2F", "caf%C3%A9", "p?q", "-", "%41"}
+func randomRobots(rng *rand.Rand, lossy bool) string {
+	agents := []string{"*", "bot", "googlebot", "Googlebot", "googlebot-news", "bing", "AhrefsBot", "news", "Foo_Bar", "a", "Googlebot/2.1", "* extra"}
+	segs := []string{"a", "b", "ab", "~x", "x.html", "index.html", "*", "%2F", "caf%C3%A9", "café", "p?q", "-"}
+	if lossy {
+		agents = append(agents, "MJ12bot", "Microsoft.URL.Control")
+		segs = append(segs, "%7Ex", "$", "x$", "%41", "%2f", "a b")
+	}
 	lines := []string{"Crawl-delay: 3", "Clean-param: ref", "Noindex: /n", "# a comment", "", "Sitemap: https://example.com/s.xml", "Disallow:", "Allow:"}
 	var b strings.Builder
 	for range 1 + rng.IntN(4) {
@@ -251,4 +313,20 @@ func randomRobots(rng *rand.Rand) string {
 		}
 	}
 	return b.String()
+}
+
+// TestOracleQuirk pins the grobotstxt behaviour oracleQuirk describes, so
+// that a fixed oracle shows here and the allowance can go.
+func TestOracleQuirk(t *testing.T) {
+	body := "User-agent: *\nDisallow: /caf%C3%A9/café\n"
+	u := "https://example.com/caf%C3%A9/caf%C3%A9"
+	if !grobotstxt.AgentAllowed(body, "x", u) {
+		t.Skip("grobotstxt reads mixed escapes right now: oracleQuirk is no longer needed")
+	}
+	if robots.Parse([]byte(body)).Match("x", u).Allowed {
+		t.Error("discgen's reading of the pattern does not match the URL")
+	}
+	if !oracleQuirk(robots.Parse([]byte(body)), "/caf%C3%A9/caf%C3%A9") {
+		t.Error("oracleQuirk does not recognise the pattern")
+	}
 }
