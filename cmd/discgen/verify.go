@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/discgen/discgen/verify"
@@ -67,6 +68,11 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		verify.WriteGitHub(stdout, rs)
 	default:
 		verify.WriteText(stdout, rs)
+	}
+	for _, r := range rs {
+		if !r.OK() {
+			fmt.Fprintf(stderr, "discgen: error: %s: %s\n", r.URL, strings.Join(r.Problems, "; "))
+		}
 	}
 	if n := verify.Failed(rs); n > 0 {
 		fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), opt.Origin)

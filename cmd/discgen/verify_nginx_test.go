@@ -104,7 +104,7 @@ http {
 	if !strings.Contains(o, "/autodisc/description.txt: differs from the build") || !strings.Contains(o, "15 files checked, 1 failed") {
 		t.Errorf("verify does not name the changed file:\n%s", o)
 	}
-	if !strings.Contains(e, "discgen: error: 1 of 15 files") {
+	if !strings.Contains(e, "discgen: error: "+origin+"autodisc/description.txt: differs from the build") || !strings.Contains(e, "discgen: error: 1 of 15 files") {
 		t.Errorf("stderr:\n%s", e)
 	}
 }
