@@ -94,7 +94,11 @@ func (d *dirImport) run(opt Options) error {
 	r.Site.Site.Description = body.Description
 	r.Site.Icons, r.Site.Feeds, r.Site.Delegations, r.Site.Files = body.Icons, body.Feeds, body.Delegations, body.Files
 	if data := d.read("data.txt"); data != nil {
-		d.dataTxt(data)
+		if utf8.Valid(data) {
+			d.dataTxt(data)
+		} else {
+			d.warn("data.txt", 0, "is not UTF-8: left out")
+		}
 	}
 	d.wellKnown()
 	return r.finish(opt)
@@ -347,7 +351,7 @@ func (d *dirImport) wellKnown() {
 			wk = &manifest.WellKnown{}
 			d.r.Site.WellKnown = wk
 		}
-		if name == "security.txt" {
+		if name == "security.txt" && utf8.Valid(data) {
 			wk.SecurityTxt = d.securityTxt(p, data)
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -98,8 +99,8 @@ func importRobots(file string, data []byte) *robotsPart {
 				confs[key] = c
 				order = append(order, key)
 			}
-			if !slices.Contains(c.groups, gi) {
-				c.groups = append(c.groups, gi)
+			if len(c.groups) == 0 || c.groups[len(c.groups)-1] != gi {
+				c.groups = append(c.groups, gi) // groups come in order
 			}
 		}
 	}
@@ -115,14 +116,15 @@ func importRobots(file string, data []byte) *robotsPart {
 	for i := range groupOf {
 		groupOf[i] = -1
 	}
+	byFirst := make([][]string, len(f.Groups))
+	for _, key := range order {
+		byFirst[confs[key].first] = append(byFirst[confs[key].first], key)
+	}
 	for gi := range f.Groups {
 		var sigs []string
 		bySig := map[string]int{}
-		for _, key := range order {
+		for _, key := range byFirst[gi] {
 			c := confs[key]
-			if c.first != gi {
-				continue
-			}
 			g := merged(c, conv)
 			sig := signature(g)
 			idx, ok := bySig[sig]
@@ -131,12 +133,9 @@ func importRobots(file string, data []byte) *robotsPart {
 				bySig[sig] = idx
 				sigs = append(sigs, sig)
 				rp.groups = append(rp.groups, g)
+				seen := map[string]bool{}
 				for _, o := range c.groups {
-					for _, n := range conv[o].notes {
-						if !slices.Contains(rp.comments[idx], n) {
-							rp.comments[idx] = append(rp.comments[idx], n)
-						}
-					}
+					rp.comments[idx] = appendNew(rp.comments[idx], seen, conv[o].notes...)
 				}
 				if groupOf[gi] < 0 {
 					groupOf[gi] = idx
@@ -145,9 +144,13 @@ func importRobots(file string, data []byte) *robotsPart {
 				rp.groups[idx].Names = append(rp.groups[idx].Names, c.name)
 			}
 			if len(c.groups) > 1 {
-				lines := make([]string, len(c.groups))
+				var lines []string
 				for i, o := range c.groups {
-					lines[i] = strconv.Itoa(f.Groups[o].Agents[0].Num)
+					if i == 10 {
+						lines = append(lines, fmt.Sprintf("and %d more", len(c.groups)-10))
+						break
+					}
+					lines = append(lines, strconv.Itoa(f.Groups[o].Agents[0].Num))
 				}
 				rp.comments[idx] = append(rp.comments[idx], fmt.Sprintf("%s: the groups of lines %s merged, as RFC 9309 merges the groups of one agent", c.name, strings.Join(lines, ", ")))
 			}
@@ -171,7 +174,7 @@ func importRobots(file string, data []byte) *robotsPart {
 	}
 	for _, l := range f.Sitemaps {
 		u, err := url.Parse(l.Value)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(l.Value, " \t") {
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(l.Value, " \t") || !plain(l.Value) {
 			warn(l.Num, "Sitemap: %s is not an absolute http(s) URL: kept as a comment", l.Value)
 			rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d: Sitemap: %s", l.Num, l.Value))
 			continue
@@ -190,7 +193,7 @@ func importRobots(file string, data []byte) *robotsPart {
 	}
 	for _, l := range f.MobileAgents {
 		fields := strings.Fields(l.Value)
-		if len(fields) != 2 || !strings.HasPrefix(fields[0], "/") {
+		if len(fields) != 2 || !strings.HasPrefix(fields[0], "/") || !plain(l.Value) {
 			warn(l.Num, "Mobile-agent-server: %s is not \"PATH SERVER\": kept as a comment", l.Value)
 			rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d: Mobile-agent-server: %s", l.Num, l.Value))
 			continue
@@ -214,10 +217,11 @@ func agentKey(a robots.Agent) string {
 // naming it, in file order.
 func merged(c *agentConf, conv []*convGroup) manifest.Group {
 	g := manifest.Group{Names: []string{c.name}}
+	allow, disallow := map[string]bool{}, map[string]bool{}
 	for _, gi := range c.groups {
 		cg := conv[gi]
-		g.Allow = appendNew(g.Allow, cg.allow...)
-		g.Disallow = appendNew(g.Disallow, cg.disallow...)
+		g.Allow = appendNew(g.Allow, allow, cg.allow...)
+		g.Disallow = appendNew(g.Disallow, disallow, cg.disallow...)
 		if g.CrawlDelay == nil {
 			g.CrawlDelay = cg.crawlDelay
 		}
@@ -226,9 +230,12 @@ func merged(c *agentConf, conv []*convGroup) manifest.Group {
 	return g
 }
 
-func appendNew(list []string, items ...string) []string {
+// appendNew appends the items not in list, keeping order; seen holds
+// list's items and is updated.
+func appendNew(list []string, seen map[string]bool, items ...string) []string {
 	for _, it := range items {
-		if !slices.Contains(list, it) {
+		if !seen[it] {
+			seen[it] = true
 			list = append(list, it)
 		}
 	}
@@ -252,6 +259,7 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 	keep := func(l robots.Line, why string) {
 		cg.notes = append(cg.notes, fmt.Sprintf("line %d, %s: %s: %s", l.Num, why, l.Key, l.Value))
 	}
+	allowSeen, disallowSeen := map[string]bool{}, map[string]bool{}
 	canon := map[string]bool{} // canonical patterns written as such, by allow
 	for _, r := range g.Rules {
 		if g := escapeNonASCII(r.Value); robots.Canonical(r.Value) == g {
@@ -286,9 +294,9 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 			}
 		}
 		if r.Allow {
-			cg.allow = appendNew(cg.allow, c)
+			cg.allow = appendNew(cg.allow, allowSeen, c)
 		} else {
-			cg.disallow = appendNew(cg.disallow, c)
+			cg.disallow = appendNew(cg.disallow, disallowSeen, c)
 		}
 	}
 	for _, l := range g.Other {
@@ -306,7 +314,7 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 			}
 			n := json.Number(l.Value)
 			cg.crawlDelay = &n
-		case !fieldName.MatchString(l.Key) || strings.ContainsAny(l.Value, "#"):
+		case !fieldName.MatchString(l.Key) || !plain(l.Value):
 			warn(l.Num, "%s is not a field name discgen can write: kept as a comment", l.Key)
 			keep(l, "not carried over")
 		default:
@@ -377,11 +385,8 @@ func (rp *robotsPart) attachComments(data []byte, f *robots.File, groupOf []int,
 			text = fmt.Sprintf("%s (line %d, after %s)", text, num, before)
 		}
 		if target < 0 {
-			for gi := range f.Groups {
-				if firstLine[gi] <= num {
-					target = gi
-				}
-			}
+			// The last group starting at or before the comment's line.
+			target = sort.SearchInts(firstLine, num+1) - 1
 		}
 		idx := -1
 		if target >= 0 {

@@ -3,9 +3,11 @@ package adopt
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/discgen/discgen/manifest"
 	"go.yaml.in/yaml/v3"
@@ -26,7 +28,8 @@ func (c comments) head(path string) string {
 			b.WriteByte('\n')
 		}
 		b.WriteString("# ")
-		b.WriteString(strings.TrimRight(l, " \t"))
+		// Comments are free text: an invalid byte is shown, not kept.
+		b.WriteString(strings.TrimRight(clean(l), " \t"))
 	}
 	return b.String()
 }
@@ -124,8 +127,15 @@ func seq(c comments, path string, n int, item func(i int, p string) *yaml.Node) 
 	return s
 }
 
-// encodeSite writes m as a commented YAML manifest.
-func encodeSite(m *manifest.Site, c comments) ([]byte, error) {
+// encodeSite writes m as a commented YAML manifest. Every value is valid
+// UTF-8 (the importers check); the encoder's panic on anything else is
+// turned into an error rather than a crash.
+func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("cannot write the manifest: %v", r)
+		}
+	}()
 	root := newMapping(c, "")
 	root.add("version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
 	site := newMapping(c, "site")
@@ -294,4 +304,31 @@ func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {
 		}))
 	}
 	return m.n
+}
+
+// clean makes free text safe for a YAML comment: invalid bytes, control
+// characters and the invisible characters discgen refuses in values
+// (bidirectional overrides and isolates, U+FEFF, tag characters) are shown
+// as U+FFFD.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unsafeRune(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// plain reports whether s can be a one-line manifest value as it is.
+func plain(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	return strings.IndexFunc(s, unsafeRune) < 0
+}
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) ||
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0xfeff || (r >= 0xe0000 && r <= 0xe007f) || (r >= 0x200b && r <= 0x200f)
 }
