@@ -212,3 +212,28 @@ func TestDirForeignTree(t *testing.T) {
 		t.Errorf("the default Canonical is written:\n%s", y)
 	}
 }
+
+// TestDirDelegationLoop bounds the directories read when symbolic links
+// lead delegations back to where they started.
+func TestDirDelegationLoop(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "autodisc"), 0o755)
+	os.WriteFile(filepath.Join(dir, "autodisc", "index.txt"), []byte("subdirectories.txt\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "autodisc", "subdirectories.txt"), []byte("/a/\n/b/\n/c/\n"), 0o644)
+	for _, n := range []string{"a", "b", "c"} {
+		if err := os.Symlink(".", filepath.Join(dir, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Dir(dir, Options{SiteURL: "https://www.example.org/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range res.Diags {
+		found = found || strings.Contains(d.Message, "more than 1000 autodisc directories")
+	}
+	if !found {
+		t.Errorf("no warning about the bound: %v", res.Diags)
+	}
+}

@@ -23,6 +23,10 @@ const maxDepth = 16
 // maxWellKnown bounds how many .well-known files Dir reads.
 const maxWellKnown = 1000
 
+// maxDirs bounds how many autodisc directories Dir reads in all: symbolic
+// links can make a tree's delegations lead back to where they started.
+const maxDirs = 1000
+
 // Dir imports a built tree: robots.txt, the autodisc/ directories that
 // subdirectories.txt leads to, data.txt and .well-known/. Other files (the
 // site's own pages) are not read. Files are read through an os.Root at
@@ -44,6 +48,8 @@ type dirImport struct {
 	r    *Result
 	// robots is /robots.txt as read.
 	robots []byte
+	// dirs counts the autodisc directories read.
+	dirs int
 }
 
 func (d *dirImport) show(name string) string { return path.Join(d.dir, name) }
@@ -109,6 +115,12 @@ func (d *dirImport) run(opt Options) error {
 // ("" for the site).
 func (d *dirImport) autodisc(dir string, space pathspace.Space, body *manifest.Delegatee, mpath string, depth int) {
 	adir := path.Join(dir, "autodisc")
+	if d.dirs++; d.dirs > maxDirs {
+		if d.dirs == maxDirs+1 {
+			d.warn(adir, 0, "more than %d autodisc directories: the rest are left out", maxDirs)
+		}
+		return
+	}
 	idx := d.read(path.Join(adir, "index.txt"))
 	if idx == nil {
 		if dir == "" {
