@@ -39,7 +39,8 @@ Commands:
 Run 'discgen COMMAND -h' for a command's options and examples.
 
 Exit status: 0 success; 1 invalid manifest or checked file, failed
-expectation, or stale output (--check); 2 usage error.
+expectation, stale output (--check), or a deployed file verify found wrong;
+2 usage error.
 
 Errors and warnings are printed to stderr as
     site.yaml:12:5: agents[2].names[0]: "Google bot" is not a product token
