@@ -190,4 +190,31 @@ func TestChromium(t *testing.T) {
 	if !strings.Contains(s, "line 9: Disallow: /org/plans.html") {
 		t.Error("the deciding rule and line are not in the DOM")
 	}
+
+	// Printable: Chromium prints it to PDF.
+	pdf := filepath.Join(dir, "report.pdf")
+	print := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile2"),
+		"--no-pdf-header-footer", "--print-to-pdf="+pdf, "file://"+page)
+	if out, err := print.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --print-to-pdf: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(pdf)
+	if err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) || len(data) < 10000 {
+		t.Errorf("no PDF printed (%d bytes, %v)", len(data), err)
+	}
+}
+
+// TestBuildNoRobots reports a manifest without agents: every verdict is
+// allowed and the page says why.
+func TestBuildNoRobots(t *testing.T) {
+	m := &manifest.Site{Site: manifest.SiteInfo{URL: "https://example.org/"}}
+	p := Build(Input{Site: m, Tree: tree.Tree{"autodisc/index.txt": {Data: []byte("x\n")}}, URLs: []string{"/a"}})
+	var b bytes.Buffer
+	if err := Render(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if c := cell(p, "*", "/a"); c == nil || !c.Allowed || !p.NoRobots || !strings.Contains(b.String(), "defines no robots.txt") {
+		t.Errorf("cell %+v, page:\n%s", c, b.String())
+	}
 }

@@ -7,7 +7,7 @@
 //   - the media type and charset the serverconf table gives the file
 //     (text/plain; charset=utf-8 for robots.txt, data.txt, autodisc files
 //     and .txt well-known files, as RFC 9309, RFC 9116 and the autodisc
-//     draft ask), and valid UTF-8 for text;
+//     draft ask), and valid UTF-8 for text and JSON (RFC 8259 section 8.1);
 //   - the bytes, equal to the build's;
 //   - robots.txt within 500 KiB (RFC 9309 section 2.5);
 //   - security.txt served over https (RFC 9116 section 3) and not past its
@@ -210,7 +210,7 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 		return r
 	}
 	checkType(&r, j.want)
-	if strings.HasPrefix(j.want, "text/") && !utf8.Valid(body) {
+	if (strings.HasPrefix(j.want, "text/") || strings.Contains(j.want, "json")) && !utf8.Valid(body) {
 		r.fail("not valid UTF-8")
 	}
 	if !bytes.Equal(body, j.data) {
