@@ -141,15 +141,7 @@ func TestFetch(t *testing.T) {
 	if again.Site == nil {
 		t.Fatalf("%v\n%s", again.Diags, site.YAML)
 	}
-	// .well-known files other than security.txt are not discovery files
-	// import can find by name over HTTP.
-	want := res.Site.Tree
-	for p := range want {
-		if strings.HasPrefix(p, ".well-known/") && p != ".well-known/security.txt" {
-			delete(want, p)
-		}
-	}
-	compareTrees(t, want, again.Site.Tree)
+	compareTrees(t, res.Site.Tree, again.Site.Tree)
 }
 
 // TestDirForeignTree imports a tree discgen did not write and checks what

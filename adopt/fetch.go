@@ -21,7 +21,8 @@ import (
 // FetchOptions says what Fetch reads.
 type FetchOptions struct {
 	// Site fetches the other discovery files too: autodisc/ (following
-	// subdirectories.txt), data.txt and .well-known/security.txt.
+	// subdirectories.txt), data.txt and the well-known resources of
+	// wellKnownProbes.
 	Site bool
 	// Client makes the requests; nil means a client with a 30 s timeout.
 	Client *http.Client
@@ -64,7 +65,7 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 	defer os.RemoveAll(dir)
 	f.dir = dir
 	f.save("robots.txt", robots)
-	for _, p := range []string{"data.txt", ".well-known/security.txt"} {
+	for _, p := range append([]string{"data.txt"}, wellKnownProbes...) {
 		data, err := f.get("/" + p)
 		if err != nil {
 			return nil, err
@@ -85,6 +86,22 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 		res.YAML = []byte(strings.ReplaceAll(string(res.YAML), "the tree in "+dir, base))
 	}
 	return res, err
+}
+
+// wellKnownProbes are the well-known resources Fetch asks for: a site
+// lists no others, so these are the ones a static site commonly serves
+// itself (the names are in the IANA registry, except nodeinfo's, which
+// the NodeInfo protocol defines).
+var wellKnownProbes = []string{
+	".well-known/security.txt",               // RFC 9116
+	".well-known/gpc.json",                   // Global Privacy Control
+	".well-known/nodeinfo",                   // NodeInfo
+	".well-known/host-meta",                  // RFC 6415
+	".well-known/apple-app-site-association", // Apple associated domains
+	".well-known/assetlinks.json",            // Android Digital Asset Links
+	".well-known/mta-sts.txt",                // RFC 8461
+	".well-known/matrix/server",              // Matrix server discovery
+	".well-known/matrix/client",              // Matrix client discovery
 }
 
 type fetcher struct {

@@ -207,8 +207,10 @@ Write a manifest from what a site already publishes:
             subdirectories.txt leads to, data.txt (either format) and
             .well-known/ (security.txt and other files). Building the
             manifest gives the same bytes where the tree was discgen's.
-    URL     a live site: its robots.txt, or with --site every discovery
-            file, fetched from the URL's origin.
+    URL     a live site: its robots.txt, or with --site also autodisc/
+            (following subdirectories.txt), data.txt, security.txt and
+            common well-known files (gpc.json, nodeinfo, host-meta, ...),
+            fetched from the URL's origin.
 
 What cannot be carried over (comments, unknown lines, rules whose meaning
 depends on the reader, agent names that are not product tokens, a
