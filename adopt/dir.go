@@ -300,6 +300,7 @@ func (d *dirImport) dataTxt(data []byte) {
 		case strings.HasPrefix(l, "#"):
 			comment = strings.TrimSpace(l[1:])
 		case strings.EqualFold(key, "User-agent"):
+			comment = "" // a comment names the Allow line right after it
 			if value != "*" {
 				d.warn("data.txt", n+1, "the manifest writes one record for every agent: User-agent: %s is read as *", value)
 			}
@@ -312,6 +313,7 @@ func (d *dirImport) dataTxt(data []byte) {
 			d.r.Site.Datasets = append(d.r.Site.Datasets, ds)
 			comment = ""
 		case strings.EqualFold(key, "Disallow"):
+			comment = ""
 			if value != "" {
 				disallow = append(disallow, value)
 			}
