@@ -262,8 +262,8 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 	allowSeen, disallowSeen := map[string]bool{}, map[string]bool{}
 	canon := map[string]bool{} // canonical patterns written as such, by allow
 	for _, r := range g.Rules {
-		if g := escapeNonASCII(r.Value); robots.Canonical(r.Value) == g {
-			canon[fmt.Sprint(r.Allow, g)] = true
+		if robots.Canonical(r.Value) == r.Pattern {
+			canon[fmt.Sprint(r.Allow, r.Pattern)] = true
 		}
 	}
 	for _, r := range g.Rules {
@@ -283,13 +283,13 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 			continue
 		}
 		c := robots.Canonical(v)
-		if g := escapeNonASCII(v); c != g {
+		if g := r.Pattern; c != g {
 			// An escaped unreserved character or a stray %: RFC 9309
 			// decodes the first and Google compares it literally. The
 			// %7E spelling of a rule also written with ~ is what discgen
 			// writes itself, and loses nothing.
 			if !(strings.ReplaceAll(g, "%7E", "~") == c && canon[fmt.Sprint(r.Allow, c)]) {
-				warn(r.Num, "%s is read as %s: RFC 9309 decodes escaped unreserved characters and ignores the case of escapes, Google compares them as written; the manifest follows RFC 9309", r.String(), c)
+				warn(r.Num, "%s is read as %s: RFC 9309 decodes escaped unreserved characters, Google compares them as written; the manifest follows RFC 9309", r.String(), c)
 				rp.losses = append(rp.losses, Loss{Line: r.Num, Pattern: v})
 			}
 		}
@@ -429,18 +429,4 @@ func httpToken(v string) string {
 		i++
 	}
 	return v[:i]
-}
-
-// escapeNonASCII percent-encodes the octets of v outside ASCII, as Google
-// does to a pattern before matching, and changes nothing else.
-func escapeNonASCII(v string) string {
-	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c >= 0x80 {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
