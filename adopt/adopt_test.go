@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/discgen/discgen/build"
+	"github.com/discgen/discgen/internal/sitebuild"
 )
 
 // TestRobotsWarnings checks that what is not carried over is reported at
@@ -107,12 +107,12 @@ func TestDirRefusesEscapes(t *testing.T) {
 // alone, then with Site every discovery file, which must rebuild the
 // same tree.
 func TestFetch(t *testing.T) {
-	res := build.Run(build.Options{Manifest: "../examples/site.yaml", Now: goldenNow, SiteOnly: true})
-	if res.Site == nil {
-		t.Fatal(res.Diags)
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: "../examples/site.yaml", Now: goldenNow})
+	if res == nil {
+		t.Fatal(diags)
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, res.Site.Tree)
+	writeTree(t, dir, res.Tree)
 	var requests []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests = append(requests, r.URL.Path)
@@ -137,11 +137,11 @@ func TestFetch(t *testing.T) {
 	}
 	mf := filepath.Join(t.TempDir(), "site.yaml")
 	os.WriteFile(mf, site.YAML, 0o644)
-	again := build.Run(build.Options{Manifest: mf, Now: goldenNow, SiteOnly: true})
-	if again.Site == nil {
-		t.Fatalf("%v\n%s", again.Diags, site.YAML)
+	again, diags := sitebuild.Build(sitebuild.Options{Manifest: mf, Now: goldenNow})
+	if again == nil {
+		t.Fatalf("%v\n%s", diags, site.YAML)
 	}
-	compareTrees(t, res.Site.Tree, again.Site.Tree)
+	compareTrees(t, res.Tree, again.Tree)
 }
 
 // TestDirForeignTree imports a tree discgen did not write and checks what

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/build"
+	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -58,17 +58,24 @@ func compareTrees(t *testing.T, want, got tree.Tree) {
 
 // siteCases are the manifests whose built trees are imported back: the
 // example and every golden case of the build package.
-func siteCases(t *testing.T) map[string]build.Options {
+func siteCases(t *testing.T) map[string]sitebuild.Options {
 	t.Helper()
-	cases := map[string]build.Options{
+	cases := map[string]sitebuild.Options{
 		"examples/site.yaml": {Manifest: "../examples/site.yaml"},
 	}
-	dirs, err := filepath.Glob("../build/testdata/golden/*")
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no golden cases found: %v", err)
+	// The golden cases live with the build pipeline's package.
+	var dirs []string
+	for _, pkg := range []string{"build", "publish"} {
+		d, _ := filepath.Glob(filepath.Join("..", pkg, "testdata", "golden", "*", "site.yaml"))
+		for _, m := range d {
+			dirs = append(dirs, filepath.Dir(m))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no golden cases found")
 	}
 	for _, dir := range dirs {
-		opt := build.Options{Manifest: filepath.Join(dir, "site.yaml")}
+		opt := sitebuild.Options{Manifest: filepath.Join(dir, "site.yaml")}
 		data, _ := os.ReadFile(filepath.Join(dir, "options"))
 		for _, line := range strings.Split(string(data), "\n") {
 			key, val, _ := strings.Cut(strings.TrimSpace(line), " ")
@@ -91,14 +98,14 @@ func siteCases(t *testing.T) map[string]build.Options {
 func TestDirRoundTrip(t *testing.T) {
 	for name, opt := range siteCases(t) {
 		t.Run(name, func(t *testing.T) {
-			opt.Now, opt.SiteOnly = goldenNow, true
-			res := build.Run(opt)
-			if res.Site == nil {
-				t.Skipf("the case does not build: %v", res.Diags.Errors())
+			opt.Now = goldenNow
+			res, diags := sitebuild.Build(opt)
+			if res == nil {
+				t.Skipf("the case does not build: %v", diags.Errors())
 			}
 			dir := t.TempDir()
 			os.Mkdir(filepath.Join(dir, "public"), 0o755)
-			writeTree(t, filepath.Join(dir, "public"), res.Site.Tree)
+			writeTree(t, filepath.Join(dir, "public"), res.Tree)
 			imp, err := Dir(filepath.Join(dir, "public"), Options{Now: goldenNow})
 			if err != nil {
 				t.Fatal(err)
@@ -110,11 +117,11 @@ func TestDirRoundTrip(t *testing.T) {
 			if err := os.WriteFile(mf, imp.YAML, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			again := build.Run(build.Options{Manifest: mf, Now: goldenNow, SiteOnly: true, RobotsSymlink: imp.RobotsSymlink})
-			if again.Site == nil {
-				t.Fatalf("the imported manifest does not build:\n%v\n%s", again.Diags, imp.YAML)
+			again, diags := sitebuild.Build(sitebuild.Options{Manifest: mf, Now: goldenNow, RobotsSymlink: imp.RobotsSymlink})
+			if again == nil {
+				t.Fatalf("the imported manifest does not build:\n%v\n%s", diags, imp.YAML)
 			}
-			compareTrees(t, res.Site.Tree, again.Site.Tree)
+			compareTrees(t, res.Tree, again.Tree)
 			if t.Failed() {
 				t.Logf("imported manifest:\n%s", imp.YAML)
 			}

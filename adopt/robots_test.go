@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/build"
+	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/robots"
 	"github.com/jimsmart/grobotstxt"
 )
@@ -32,11 +32,11 @@ func roundTrip(t *testing.T, name string, body []byte) (string, *Result) {
 	if err := os.WriteFile(mf, res.YAML, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := build.Run(build.Options{Manifest: mf, Now: goldenNow, SiteOnly: true})
-	if b.Site == nil {
-		t.Fatalf("%s: the imported manifest does not build:\n%v\n%s", name, b.Diags, res.YAML)
+	b, diags := sitebuild.Build(sitebuild.Options{Manifest: mf, Now: goldenNow})
+	if b == nil {
+		t.Fatalf("%s: the imported manifest does not build:\n%v\n%s", name, diags, res.YAML)
 	}
-	return string(b.Site.Tree["robots.txt"].Data), res
+	return string(b.Tree["robots.txt"].Data), res
 }
 
 // tally counts a round trip's comparisons.

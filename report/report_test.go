@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/build"
-	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/tree"
 )
@@ -23,19 +22,11 @@ var now = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 func examplePage(t *testing.T, extra ...string) (*Page, []byte) {
 	t.Helper()
 	const file = "../examples/site.yaml"
-	res := build.Run(build.Options{Manifest: file, Now: now})
-	if res.Site == nil {
-		t.Fatal(res.Diags)
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Now: now, Tenants: true})
+	if res == nil {
+		t.Fatal(diags)
 	}
-	data, err := limited.ReadFile(file, manifest.MaxBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, errs := manifest.LoadSite(file, data, "")
-	if doc == nil {
-		t.Fatal(errs)
-	}
-	in := Input{Manifest: "examples/site.yaml", Site: doc.Value, Tree: res.Site.Tree, Diags: res.Diags, URLs: extra}
+	in := Input{Manifest: "examples/site.yaml", Site: res.Doc.Value, Tree: res.Tree, Diags: diags, URLs: extra}
 	for _, tn := range res.Tenants {
 		in.Tenants = append(in.Tenants, Tenant{Manifest: tn.Manifest, Space: tn.Space, Tree: tn.Tree})
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/discgen/discgen/internal/sitebuild"
 	htmlreport "github.com/discgen/discgen/report"
 )
 
@@ -29,14 +30,14 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	site, diags := buildSite(file, env, t, true)
+	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: true})
 	printDiags(stderr, "text", diags.Errors())
 	if site == nil {
 		return errFailed
 	}
-	in := htmlreport.Input{Manifest: file, Site: site.doc.Value, Tree: site.res.Site.Tree, Diags: diags, URLs: urls,
+	in := htmlreport.Input{Manifest: file, Site: site.Doc.Value, Tree: site.Tree, Diags: diags, URLs: urls,
 		Note: "built as of " + t.Format("2006-01-02 15:04 UTC")}
-	for _, tn := range site.res.Tenants {
+	for _, tn := range site.Tenants {
 		in.Tenants = append(in.Tenants, htmlreport.Tenant{Manifest: tn.Manifest, Space: tn.Space, Tree: tn.Tree})
 	}
 	var b bytes.Buffer

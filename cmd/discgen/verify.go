@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/verify"
 )
 
@@ -40,12 +41,12 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	site, diags := buildSite(file, env, t, tenants)
+	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants})
 	printDiags(stderr, "text", diags.Errors())
 	if site == nil {
 		return errFailed
 	}
-	opt := verify.Options{Origin: site.doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs}
+	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs}
 	if fs.NArg() == 1 {
 		u, err := url.Parse(fs.Arg(0))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
@@ -53,8 +54,8 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		}
 		opt.Origin, opt.Staging = fs.Arg(0), true
 	}
-	opt.Roots = []verify.Root{{Prefix: "/", Tree: site.res.Site.Tree}}
-	for _, tn := range site.res.Tenants {
+	opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
+	for _, tn := range site.Tenants {
 		opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
 	}
 	rs, err := verify.Run(context.Background(), opt)

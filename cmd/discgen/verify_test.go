@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/build"
+	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -17,21 +17,21 @@ import (
 // drops one tenant file from the server.
 func TestVerifyTenants(t *testing.T) {
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	res := build.Run(build.Options{Manifest: "../../examples/site.yaml", Now: now})
-	if res.Site == nil || len(res.Tenants) != 2 {
-		t.Fatalf("build: %v", res.Diags)
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: "../../examples/site.yaml", Now: now, Tenants: true})
+	if res == nil || len(res.Tenants) != 2 {
+		t.Fatalf("build: %v", diags)
 	}
 	served := map[string][]byte{}
 	add := func(prefix string, tr tree.Tree) {
 		for p, e := range tr {
 			data := e.Data
 			if e.Link != "" {
-				data = res.Site.Tree["robots.txt"].Data
+				data = res.Tree["robots.txt"].Data
 			}
 			served[prefix+p] = data
 		}
 	}
-	add("/", res.Site.Tree)
+	add("/", res.Tree)
 	for _, tn := range res.Tenants {
 		add(tn.Space.String(), tn.Tree)
 	}
