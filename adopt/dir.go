@@ -138,6 +138,9 @@ func (d *dirImport) autodisc(dir string, space pathspace.Space, body *manifest.D
 	}
 	for _, name := range listed {
 		p := path.Join(adir, name)
+		if name == "index.txt" {
+			continue // a build writes index.txt from the other files
+		}
 		if name == "robots.txt" {
 			d.autodiscRobots(p, dir, body, mpath)
 			continue
