@@ -93,6 +93,7 @@ http {
 	if !strings.Contains(o, "15 files checked, 0 failed") {
 		t.Errorf("verify output:\n%s", o)
 	}
+	t.Logf("verify of the fresh build:\n%s", o)
 
 	if err := os.WriteFile(filepath.Join(public, "autodisc", "description.txt"), []byte("Changed by hand\n"), 0o644); err != nil {
 		t.Fatal(err)
