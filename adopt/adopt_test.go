@@ -229,3 +229,44 @@ func TestDirDelegationLoop(t *testing.T) {
 		t.Errorf("no warning about the bound: %v", res.Diags)
 	}
 }
+
+// TestFetchRefuses checks the answers Fetch does not import: a missing
+// robots.txt, a server error, a body over the limit, endless redirects.
+func TestFetchRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		handler http.HandlerFunc
+		want    string
+	}{
+		{"missing", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, "/robots.txt: not found"},
+		{"server error", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "oops", 500) }, "/robots.txt: 500 Internal Server Error"},
+		{"too large", func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte("User-agent: *\n"))
+			w.Write(make([]byte, MaxFile))
+		}, "larger than the limit of 4 MiB"},
+		{"redirects", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, r.URL.Path+"x", http.StatusFound) }, "more than 5 redirects"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(c.handler)
+			defer srv.Close()
+			_, err := Fetch(context.Background(), srv.URL, FetchOptions{}, Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+	// With --site a missing robots.txt is not an error: the other files
+	// are imported.
+	srv2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/gpc.json" {
+			w.Write([]byte(`{"gpc": true}`))
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv2.Close()
+	res, err := Fetch(context.Background(), srv2.URL, FetchOptions{Site: true}, Options{SiteURL: "https://www.example.org/"})
+	if err != nil || !strings.Contains(string(res.YAML), "name: gpc.json") {
+		t.Errorf("import --site without robots.txt: %v\n%v", err, res)
+	}
+}

@@ -43,10 +43,18 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 	if opt.SiteURL == "" {
 		opt.SiteURL = base + "/"
 	}
-	c := fo.Client
-	if c == nil {
-		c = &http.Client{Timeout: 30 * time.Second}
+	given := fo.Client
+	if given == nil {
+		given = &http.Client{Timeout: 30 * time.Second}
 	}
+	client := *given
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > 5 {
+			return errors.New("more than 5 redirects")
+		}
+		return nil
+	}
+	c := &client
 	f := &fetcher{ctx: ctx, c: c, base: base}
 	robots, err := f.get("/robots.txt")
 	if err != nil {
