@@ -71,6 +71,14 @@ func importRobots(file string, data []byte) *robotsPart {
 	for _, fd := range f.Findings {
 		warn(fd.Line, "%s", fd.Message)
 	}
+	// Where the input means one thing to RFC 9309 readers and another to
+	// 1996 ones, the manifest keeps the RFC 9309 verdict, and the built
+	// file gives it to both.
+	for _, fd := range robots.Lint(data) {
+		if fd.Code == robots.CodeReadingsDiffer {
+			warn(fd.Line, "%s; the manifest keeps the RFC 9309 verdict", fd.Message)
+		}
+	}
 
 	// Product tokens, in order of first appearance.
 	var order []string
