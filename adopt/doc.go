@@ -22,7 +22,10 @@
 //   - reader-dependent rules are reported as such: an escaped unreserved
 //     character (%7E), which RFC 9309 decodes and Google compares
 //     literally (the manifest follows RFC 9309), a "$" inside a pattern,
-//     which the manifest cannot hold, and a "%" that starts no escape.
+//     which the manifest cannot hold, and a "%" that starts no escape;
+//     and lines a 1996 reader of the input obeys differently, whose
+//     RFC 9309 verdict the manifest keeps (and the built file gives to
+//     both readers).
 //
 // From a directory, every discovery file a build writes is read back: the
 // manifest builds the same bytes where the tree was discgen's own output.
