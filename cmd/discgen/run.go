@@ -96,6 +96,9 @@ func init() {
 		"resolve":  {resolveUsage, runResolve},
 		"schema":   {schemaUsage, runSchema},
 		"init":     {initUsage, runInit},
+		"import":   {importUsage, runImport},
+		"verify":   {verifyUsage, runVerify},
+		"report":   {reportUsage, runReport},
 	}
 }
 
