@@ -11,6 +11,8 @@ require (
 )
 
 require (
+	github.com/jimsmart/grobotstxt v1.0.3 // indirect
+	github.com/temoto/robotstxt v1.1.2 // indirect
 	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

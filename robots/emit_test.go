@@ -124,19 +124,20 @@ Host: www.fict.org
 
 func TestEmitRejects(t *testing.T) {
 	for name, p := range map[string]Policy{
-		"agent with space":  {Groups: []PolicyGroup{{Agents: []string{"Google bot"}}}},
-		"agent with digit":  {Groups: []PolicyGroup{{Agents: []string{"bot2"}}}},
-		"no agents":         {Groups: []PolicyGroup{{}}},
-		"relative path":     {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "x"}}}}},
-		"newline in path":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x\nDisallow: /"}}}}},
-		"comment in path":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x#y"}}}}},
-		"extension allow":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"Allowed", "/"}}}}},
-		"extension colon":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"a:b", "c"}}}}},
-		"newline in delay":  {Groups: []PolicyGroup{{Agents: []string{"a"}, CrawlDelay: "1\nUser-agent: x"}}},
-		"sitemap newline":   {Sitemaps: []string{"http://x/\r"}},
-		"mobile bad path":   {MobileAgents: []MobileAgent{{"home", "none"}}},
-		"mobile space":      {MobileAgents: []MobileAgent{{"/", "a b"}}},
-		"host with comment": {Host: "a#b"},
+		"agent with version": {Groups: []PolicyGroup{{Agents: []string{"bot/2.1"}}}},
+		"agent with space":   {Groups: []PolicyGroup{{Agents: []string{"Google bot"}}}},
+		"agent with colon":   {Groups: []PolicyGroup{{Agents: []string{"bot:x"}}}},
+		"no agents":          {Groups: []PolicyGroup{{}}},
+		"relative path":      {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "x"}}}}},
+		"newline in path":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x\nDisallow: /"}}}}},
+		"comment in path":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x#y"}}}}},
+		"extension allow":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"Allowed", "/"}}}}},
+		"extension colon":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"a:b", "c"}}}}},
+		"newline in delay":   {Groups: []PolicyGroup{{Agents: []string{"a"}, CrawlDelay: "1\nUser-agent: x"}}},
+		"sitemap newline":    {Sitemaps: []string{"http://x/\r"}},
+		"mobile bad path":    {MobileAgents: []MobileAgent{{"home", "none"}}},
+		"mobile space":       {MobileAgents: []MobileAgent{{"/", "a b"}}},
+		"host with comment":  {Host: "a#b"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			out, err := Emit(p)

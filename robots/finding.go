@@ -47,4 +47,5 @@ const (
 	CodeTildeVariants   = "R019" // too many '~' to write every spelling
 	CodeCrawlDelay      = "R020" // conflicting or non-standard Crawl-delay
 	CodeUnreadable      = "R021" // line with no key/value separator
+	CodeCrawlerName     = "R022" // crawler name Google reads only in part
 )

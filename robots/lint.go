@@ -49,6 +49,8 @@ var errorCodes = map[string]bool{
 //	R012 a file over 500 KiB
 //	R016 a pattern with '*' or '$', which the 1996 draft reads literally
 //	R020 a Crawl-delay line (not part of RFC 9309) or one that is no number
+//	R022 a crawler's name with digits or dots (MJ12bot), which Google reads
+//	     only up to its first digit or dot
 //
 // Findings are errors where the file cannot do what its author wrote: a
 // rule no reader applies (R002), a pattern that matches no URL (R003), an
@@ -72,7 +74,9 @@ func Lint(data []byte) []Finding {
 				continue
 			}
 			if !IsProductToken(a.Value) {
-				if a.Token == "" {
+				if IsAgentName(a.Value) {
+					add(CodeCrawlerName, a.Num, "User-agent %q: %s", a.Value, GoogleReading(a.Value))
+				} else if a.Token == "" {
 					add(CodeBadToken, a.Num, "User-agent %q has no product token ([A-Za-z_-]+); RFC 9309 readers apply the group to no crawler", a.Value)
 				} else {
 					add(CodeBadToken, a.Num, "User-agent %q is not a product token; RFC 9309 readers read it as %q", a.Value, a.Token)

@@ -51,7 +51,8 @@ func (e *PolicyError) Error() string {
 }
 
 // Evaluate answers for a policy itself, without writing it: RFC 9309 over
-// canonical paths. The agent's product token selects the groups naming it
+// canonical paths. The agent's name (AgentName: "MJ12bot/1.4" is MJ12bot)
+// selects the groups naming it
 // (merged), else the "*" groups; the URL's path and each rule path are put
 // in Canonical form (so /%7Emak and /~mak are one path, as RFC 9309 section
 // 2.2.2 decodes escaped unreserved characters); the longest matching rule
@@ -62,7 +63,7 @@ func (p Policy) Evaluate(agent, url string) Verdict {
 	if isRobotsTxt(path) {
 		return Verdict{Allowed: true}
 	}
-	token := ProductToken(agent)
+	token := AgentName(agent)
 	var groups []*PolicyGroup
 	for _, wantStar := range []bool{false, true} {
 		for i := range p.Groups {
@@ -114,8 +115,8 @@ func (p Policy) check() error {
 			return bad(fmt.Sprintf("groups[%d].agents", gi), "", "a group needs at least one agent")
 		}
 		for ai, a := range g.Agents {
-			if a != "*" && !IsProductToken(a) {
-				return bad(fmt.Sprintf("groups[%d].agents[%d]", gi, ai), a, "is not a product token ([A-Za-z_-]+) or *")
+			if msg, _ := AgentNameError(a); msg != "" {
+				return bad(fmt.Sprintf("groups[%d].agents[%d]", gi, ai), a, "is not an agent name (letters, digits, '.', '_' and '-') or *")
 			}
 		}
 		for ri, r := range g.Rules {

@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -10,9 +9,6 @@ import (
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 )
-
-// productToken is RFC 9309 section 2.2.1's product-token.
-var productToken = regexp.MustCompile(`^[A-Za-z_-]+$`)
 
 // fieldName is a robots.txt field name for an extension line.
 var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -29,16 +25,16 @@ var reservedFields = map[string]string{
 	"mobile-agent-server": "mobile_agents (top level)",
 }
 
-// IsProductToken reports whether s is a valid agent name: an RFC 9309
-// product token, or "*".
-func IsProductToken(s string) bool { return s == "*" || productToken.MatchString(s) }
+// IsAgentName reports whether s is a valid agent name: an RFC 9309 product
+// token, a real crawler's token with digits and dots (MJ12bot), or "*".
+func IsAgentName(s string) bool { return s == "*" || robots.IsAgentName(s) }
 
-// notToken says why name is not a product token, suggesting the token a
-// User-Agent string such as "Googlebot/2.1" starts with.
-func notToken(name string) string {
-	msg := fmt.Sprintf("%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", name)
-	if i := strings.IndexByte(name, '/'); i > 0 && productToken.MatchString(name[:i]) {
-		msg += fmt.Sprintf("; write %q", name[:i])
+// notAgent says why name is not an agent name, with what to write instead
+// (the name a User-Agent string such as "Googlebot/2.1" starts with).
+func notAgent(name string) string {
+	msg, hint := robots.AgentNameError(name)
+	if hint != "" {
+		msg += "; " + hint
 	}
 	return msg
 }
@@ -48,8 +44,10 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 		gp := manifest.Index(path, i)
 		for j, name := range g.Names {
 			np := manifest.Index(manifest.Key(gp, "names"), j)
-			if !IsProductToken(name) {
-				v.err(np, "%s", notToken(name))
+			if !IsAgentName(name) {
+				v.err(np, "%s", notAgent(name))
+			} else if r := robots.GoogleReading(name); r != "" {
+				v.warn(np, "%s", r)
 			}
 		}
 		v.rulePaths(manifest.Key(gp, "allow"), g.Names, g.Allow, true)
@@ -193,8 +191,8 @@ func (v *checker) host(path, h string) {
 func (v *checker) expects(path string, exps []manifest.Expect) {
 	for i, e := range exps {
 		p := manifest.Index(path, i)
-		if !IsProductToken(e.Agent) {
-			v.err(manifest.Key(p, "agent"), "%s", notToken(e.Agent))
+		if !IsAgentName(e.Agent) {
+			v.err(manifest.Key(p, "agent"), "%s", notAgent(e.Agent))
 		}
 		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 {
 			v.err(p, "an expectation needs allowed or disallowed paths")
