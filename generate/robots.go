@@ -3,6 +3,7 @@ package generate
 import (
 	"fmt"
 
+	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
@@ -12,7 +13,7 @@ import (
 func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) robots.Policy {
 	p := robots.Policy{Sitemaps: sitemaps, Host: host}
 	for _, g := range groups {
-		pg := robots.PolicyGroup{Agents: g.Names}
+		pg := robots.PolicyGroup{Agents: GroupAgents(g), InheritWildcard: g.InheritWildcard, Enforce: g.Enforce}
 		for _, a := range g.Allow {
 			pg.Rules = append(pg.Rules, robots.PathRule{Allow: true, Path: a})
 		}
@@ -31,6 +32,15 @@ func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAge
 		p.MobileAgents = append(p.MobileAgents, robots.MobileAgent{Path: m.Path, Server: m.Server})
 	}
 	return p
+}
+
+// GroupAgents returns the agents a manifest group names: its names and
+// the agents of its presets (crawlers.Catalogue.Expand).
+func GroupAgents(g manifest.Group) []string {
+	if len(g.Presets) == 0 {
+		return g.Names
+	}
+	return crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
 }
 
 func emitRobots(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) ([]byte, error) {

@@ -18,6 +18,7 @@ type record struct {
 
 // plan turns a policy into the records Emit writes, in order (see Emit).
 func plan(p Policy) []record {
+	p = p.inherited()
 	type agent struct {
 		name   string
 		cfg    config

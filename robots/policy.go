@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +21,14 @@ type PolicyGroup struct {
 	// CrawlDelay is written as given ("10", "0.5"); empty for none.
 	CrawlDelay string
 	Extensions []Extension // other lines of the group, in order
+	// InheritWildcard gives the group's agents the rules of the "*"
+	// groups as well, merged under RFC 9309: the longest match of the
+	// union decides. (RFC 9309 groups do not inherit.)
+	InheritWildcard bool
+	// Enforce asks server configuration to refuse the group's agents
+	// where the group disallows them (see Refusals); it does not change
+	// robots.txt.
+	Enforce bool
 }
 
 // PathRule is an Allow or Disallow rule. An empty Path is no rule.
@@ -59,6 +68,7 @@ func (e *PolicyError) Error() string {
 // decides, Allow winning a tie; '*' and '$' are wildcards; /robots.txt is
 // always allowed. Verdict.Line is 0: a policy has no lines.
 func (p Policy) Evaluate(agent, url string) Verdict {
+	p = p.inherited()
 	path := Canonical(PathOf(url))
 	if isRobotsTxt(path) {
 		return Verdict{Allowed: true}
@@ -185,4 +195,31 @@ func (r PathRule) String() string {
 		return "Allow: " + r.Path
 	}
 	return "Disallow: " + r.Path
+}
+
+// inherited returns p with the rules of the "*" groups added to every group
+// that asks for them (InheritWildcard), and the flag cleared. Rules the
+// group already has are not repeated.
+func (p Policy) inherited() Policy {
+	var star []PathRule
+	any := false
+	for _, g := range p.Groups {
+		any = any || g.InheritWildcard
+		if slices.Contains(g.Agents, "*") {
+			star = append(star, g.Rules...)
+		}
+	}
+	if !any {
+		return p
+	}
+	out := p
+	out.Groups = make([]PolicyGroup, len(p.Groups))
+	for i, g := range p.Groups {
+		if g.InheritWildcard {
+			g.Rules = append(slices.Clip(g.Rules), star...)
+			g.InheritWildcard = false
+		}
+		out.Groups[i] = g
+	}
+	return out
 }

@@ -32,7 +32,7 @@ func Portability(p Policy) []Finding {
 			Message: fmt.Sprintf(format, args...)})
 	}
 	delays := map[string]string{}
-	for _, g := range p.Groups {
+	for _, g := range p.inherited().Groups {
 		agents := strings.Join(g.Agents, ", ")
 		for _, r := range g.Rules {
 			cp := Canonical(r.Path)

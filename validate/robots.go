@@ -1,10 +1,14 @@
 package validate
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/crawlers"
+	"github.com/discgen/discgen/internal/editdist"
 	"github.com/discgen/discgen/internal/rfc3986"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
@@ -40,8 +44,23 @@ func notAgent(name string) string {
 }
 
 func (v *checker) agents(path string, groups []manifest.Group) {
+	star := false
+	for i, g := range groups {
+		star = star || slices.Contains(g.Names, "*")
+		if g.InheritWildcard && slices.Contains(g.Names, "*") {
+			v.warn(manifest.Key(manifest.Index(path, i), "inherit_wildcard"), "the \"*\" group inherits nothing: inherit_wildcard is for named groups")
+		}
+	}
+	for i, g := range groups {
+		if g.InheritWildcard && !star {
+			v.warn(manifest.Key(manifest.Index(path, i), "inherit_wildcard"), "there is no \"*\" group to inherit from")
+		}
+	}
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
+		if len(g.Names) == 0 && len(g.Presets) == 0 {
+			v.err(gp, "a group needs names, presets or both")
+		}
 		for j, name := range g.Names {
 			np := manifest.Index(manifest.Key(gp, "names"), j)
 			if !IsAgentName(name) {
@@ -50,8 +69,10 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 				v.warn(np, "%s", r)
 			}
 		}
-		v.rulePaths(manifest.Key(gp, "allow"), g.Names, g.Allow, true)
-		v.rulePaths(manifest.Key(gp, "disallow"), g.Names, g.Disallow, false)
+		v.presets(gp, g)
+		names := crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
+		v.rulePaths(manifest.Key(gp, "allow"), names, g.Allow, true)
+		v.rulePaths(manifest.Key(gp, "disallow"), names, g.Disallow, false)
 		if g.CrawlDelay != nil {
 			v.warn(manifest.Key(gp, "crawl_delay"), "Crawl-delay is not part of RFC 9309; Google ignores it and other crawlers read it differently")
 		}
@@ -211,5 +232,60 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 				}
 			}
 		}
+	}
+}
+
+// presets checks a group's presets and except_agents: known presets (with
+// a suggestion), except_agents naming agents of those presets, a group left
+// with an agent, a catalogue not too old for the build's time; and it warns
+// once per preset about the names Google's parser reads only in part.
+func (v *checker) presets(gp string, g manifest.Group) {
+	if len(g.Presets) == 0 {
+		if len(g.ExceptAgents) > 0 {
+			v.err(manifest.Key(gp, "except_agents"), "except_agents removes agents of presets, and this group has no presets")
+		}
+		return
+	}
+	cat := crawlers.Default()
+	inPresets := map[string]bool{}
+	unknown := false
+	for i, p := range g.Presets {
+		pp := manifest.Index(manifest.Key(gp, "presets"), i)
+		as, ok := cat.Preset(p)
+		if !ok {
+			msg := fmt.Sprintf("unknown preset %q; discgen presets lists them: %s", p, strings.Join(cat.Presets(), ", "))
+			for _, s := range cat.Presets() {
+				if editdist.Levenshtein(p, s) <= 2 {
+					msg = fmt.Sprintf("unknown preset %q (did you mean %q?)", p, s)
+					break
+				}
+			}
+			v.err(pp, "%s", msg)
+			unknown = true
+			continue
+		}
+		var partial []string
+		for _, a := range as {
+			inPresets[strings.ToLower(a.Name)] = true
+			if robots.GoogleReading(a.Name) != "" {
+				partial = append(partial, fmt.Sprintf("%s (as %q)", a.Name, robots.ProductToken(a.Name)))
+			}
+		}
+		if len(partial) > 0 {
+			v.warn(pp, "Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %d names of %s in part: %s", len(partial), p, strings.Join(partial, ", "))
+		}
+		if i == 0 && !v.opt.Now.IsZero() {
+			if s := cat.Stale(v.opt.Now); s != "" {
+				v.warn(pp, "%s", s)
+			}
+		}
+	}
+	for i, e := range g.ExceptAgents {
+		if !unknown && !inPresets[strings.ToLower(e)] {
+			v.err(manifest.Index(manifest.Key(gp, "except_agents"), i), "%q is not an agent of presets %s", e, strings.Join(g.Presets, ", "))
+		}
+	}
+	if !unknown && len(cat.Expand(g.Names, g.Presets, g.ExceptAgents)) == 0 {
+		v.err(gp, "the group names no agent once except_agents is applied")
 	}
 }

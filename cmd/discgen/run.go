@@ -91,6 +91,7 @@ func init() {
 		"lint":     {lintUsage, runLint},
 		"resolve":  {resolveUsage, runResolve},
 		"schema":   {schemaUsage, runSchema},
+		"presets":  {presetsUsage, runPresets},
 		"init":     {initUsage, runInit},
 	}
 }
