@@ -48,4 +48,7 @@ const (
 	CodeCrawlDelay      = "R020" // conflicting or non-standard Crawl-delay
 	CodeUnreadable      = "R021" // line with no key/value separator
 	CodeCrawlerName     = "R022" // crawler name Google reads only in part
+	CodeNoInherit       = "R023" // named group drops the "*" group's disallows
+	CodeBlankInAgents   = "R024" // blank line inside a run of User-agent lines
+	CodeRedundant       = "R025" // rule that never changes a verdict
 )

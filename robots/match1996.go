@@ -24,7 +24,11 @@ func (f *File) Match1996(agent, url string) Verdict {
 	if isRobotsTxt(path) {
 		return Verdict{Allowed: true}
 	}
-	g := f.group1996(AgentName(agent))
+	return match1996Group(f.group1996(AgentName(agent)), path)
+}
+
+// match1996Group is Match1996 in group g (nil: none), for a decoded path.
+func match1996Group(g *Group, path string) Verdict {
 	if g == nil {
 		return Verdict{Allowed: true}
 	}
