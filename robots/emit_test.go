@@ -8,7 +8,9 @@ import (
 
 // Two shared records that would each have to come first: "bot" is in
 // "robot" and "xy" is in "xyz". Emit splits one of them.
-func TestEmitSplitsCycles(t *testing.T) {
+// Names that are substrings of one another in both directions across
+// groups: one record per agent orders them without a cycle.
+func TestEmitSubstringCycle(t *testing.T) {
 	p := Policy{Groups: []PolicyGroup{
 		{Agents: []string{"bot", "xyz"}},
 		{Agents: []string{"robot", "xy"}, Rules: []PathRule{{Path: "/"}}},
@@ -19,8 +21,8 @@ func TestEmitSplitsCycles(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := Parse(out)
-	if len(f.Groups) != 4 {
-		t.Errorf("want 4 records (one split), got %d:\n%s", len(f.Groups), out)
+	if len(f.Groups) != 5 {
+		t.Errorf("want 5 records (one per agent), got %d:\n%s", len(f.Groups), out)
 	}
 	for _, a := range []string{"bot", "xyz", "robot", "xy", "other"} {
 		for _, u := range []string{"/", "/private/x", "/public"} {
@@ -91,12 +93,12 @@ Disallow:
 Crawl-delay: 0.5
 Clean-param: ref /articles/
 
-Sitemap: https://www.fict.org/sitemap.xml
 Mobile-agent-server: / atp://www.fict.org:8001
 Mobile-agent-server: /home/ none
 Mobile-agent-server: /home/user2/ atp://user2.fict.org:831
 Mobile-agent-server: /home/user1/ atp://user1.fict.org:854
 Host: www.fict.org
+Sitemap: https://www.fict.org/sitemap.xml
 `
 	if string(out) != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
@@ -185,7 +187,9 @@ func TestPortability(t *testing.T) {
 }
 
 // Agents with the same rules in a different order share a record.
-func TestEmitSharesRecords(t *testing.T) {
+// Agents with the same rules still get a record each: npm
+// robots-txt-parser gives a record's rules to its last User-agent line only.
+func TestEmitRecordPerAgent(t *testing.T) {
 	p := Policy{Groups: []PolicyGroup{
 		{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x"}, {Allow: true, Path: "/y"}}},
 		{Agents: []string{"b"}, Rules: []PathRule{{Allow: true, Path: "/y"}, {Path: "/x"}}},
@@ -194,7 +198,7 @@ func TestEmitSharesRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "User-agent: a\nUser-agent: b\nAllow: /y\nDisallow: /x\n"; string(out) != want {
+	if want := "User-agent: a\nAllow: /y\nDisallow: /x\n\nUser-agent: b\nAllow: /y\nDisallow: /x\n"; string(out) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
 }

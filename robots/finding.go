@@ -51,4 +51,6 @@ const (
 	CodeNoInherit       = "R023" // named group drops the "*" group's disallows
 	CodeBlankInAgents   = "R024" // blank line inside a run of User-agent lines
 	CodeRedundant       = "R025" // rule that never changes a verdict
+	CodeSubstringNames  = "R026" // listed names part of one another, different rules
+	CodeShortName       = "R027" // one-character name temoto reads as "*"
 )

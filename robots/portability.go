@@ -25,6 +25,17 @@ import (
 //     be read differently.
 //   - R020: Crawl-delay. It is not part of RFC 9309 and Google ignores it;
 //     an agent given different delays in several groups gets the first.
+//   - R026: two listed agents, one's name part of the other's ("bot",
+//     "googlebot"), with different rules. The 1996 draft needs the shorter
+//     name's record first (a robot obeys the first record whose value
+//     contains its name); Python's urllib.robotparser, Ruby's webrobots and
+//     Perl's WWW::RobotRules read the other way round (the first record
+//     whose name is part of the robot's name) and need it last. Emit serves
+//     the 1996 draft; those three give the longer name the shorter one's
+//     rules. Reported on the longer name, once per pair.
+//   - R027: a one-character agent name. temoto/robotstxt ranks "*" as a
+//     one-character match and picks a group only for a longer one, so it
+//     gives such an agent the "*" rules.
 func Portability(p Policy) []Finding {
 	var out []Finding
 	add := func(code, agent, pattern, format string, args ...any) {
@@ -56,6 +67,11 @@ func Portability(p Policy) []Finding {
 					"agent %s: %q has more than %d '~'; URLs escaping only some of them as %%7E may be read differently by Google", agents, r.Path, maxTildes)
 			}
 		}
+		for _, a := range g.Agents {
+			if a != "*" && len(a) == 1 {
+				add(CodeShortName, a, "", "agent %s: temoto/robotstxt never prefers a one-character name's group to \"*\", so it gives %s the \"*\" rules", a, a)
+			}
+		}
 		if g.CrawlDelay != "" {
 			add(CodeCrawlDelay, agents, "", "agent %s: Crawl-delay is not part of RFC 9309 and Google ignores it", agents)
 			for _, a := range g.Agents {
@@ -68,7 +84,50 @@ func Portability(p Policy) []Finding {
 			}
 		}
 	}
+	out = append(out, substringNames(p)...)
 	return out
+}
+
+// SubstringReaders names the readers R026 is about.
+const SubstringReaders = "Python's urllib.robotparser, Ruby's webrobots and Perl's WWW::RobotRules"
+
+// substringNames reports R026 (see Portability).
+func substringNames(p Policy) []Finding {
+	recs := plan(p)
+	var out []Finding
+	for i := range recs {
+		for j := range recs {
+			a, b := recs[i], recs[j]
+			if i == j || a.agents[0] == "*" || b.agents[0] == "*" {
+				continue
+			}
+			la, lb := a.lower[0], b.lower[0]
+			if len(la) >= len(lb) || !strings.Contains(lb, la) || sameRules(a.cfg, b.cfg) {
+				continue
+			}
+			out = append(out, Finding{Code: CodeSubstringNames, Severity: diag.Warning, Agent: b.agents[0],
+				Message: fmt.Sprintf("agents %s and %s have different rules and %s is part of %s: %s give %s the rules of %s (they obey the first record whose name is part of the robot's name; the 1996 draft needs %s's record first)",
+					a.agents[0], b.agents[0], a.agents[0], b.agents[0], SubstringReaders, b.agents[0], a.agents[0], a.agents[0])})
+		}
+	}
+	return out
+}
+
+// sameRules reports whether two records' rules are the same set.
+func sameRules(a, b *config) bool {
+	if len(a.rules) != len(b.rules) {
+		return false
+	}
+	set := map[PathRule]bool{}
+	for _, r := range a.rules {
+		set[r] = true
+	}
+	for _, r := range b.rules {
+		if !set[r] {
+			return false
+		}
+	}
+	return true
 }
 
 // reservedEscape returns the first escape in a canonical path of an RFC 3986

@@ -56,6 +56,7 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 			v.warn(manifest.Key(manifest.Index(path, i), "inherit_wildcard"), "there is no \"*\" group to inherit from")
 		}
 	}
+	defer v.substringNames(path, groups)
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
 		if len(g.Names) == 0 && len(g.Presets) == 0 {
@@ -99,7 +100,9 @@ func (v *checker) rulePaths(path string, names, rules []string, allow bool) {
 		}
 		p := robots.Policy{Groups: []robots.PolicyGroup{{Agents: names, Rules: []robots.PathRule{{Allow: allow, Path: r}}}}}
 		for _, f := range robots.Portability(p) {
-			v.warn(rp, "%s", f.Message)
+			if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName { // about names: substringNames
+				v.warn(rp, "%s", f.Message)
+			}
 		}
 	}
 }
@@ -233,6 +236,58 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 			}
 		}
 	}
+}
+
+// substringNames warns (R026) where listed names are part of one another
+// with different rules, which no order of records serves for every reader:
+// on the longer name's first mention (its names entry, or the preset that
+// adds it).
+func (v *checker) substringNames(path string, groups []manifest.Group) {
+	cat := crawlers.Default()
+	var p robots.Policy
+	for _, g := range groups {
+		pg := robots.PolicyGroup{Agents: cat.Expand(g.Names, g.Presets, g.ExceptAgents), InheritWildcard: g.InheritWildcard}
+		for _, a := range g.Allow {
+			pg.Rules = append(pg.Rules, robots.PathRule{Allow: true, Path: a})
+		}
+		for _, d := range g.Disallow {
+			pg.Rules = append(pg.Rules, robots.PathRule{Path: d})
+		}
+		for _, a := range pg.Agents {
+			if !IsAgentName(a) {
+				return // reported already; the policy cannot be written
+			}
+		}
+		p.Groups = append(p.Groups, pg)
+	}
+	seen := map[string]bool{}
+	for _, f := range robots.Portability(p) {
+		if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName || seen[f.Message] {
+			continue
+		}
+		seen[f.Message] = true
+		v.warn(agentPath(path, groups, f.Agent), "%s", f.Message)
+	}
+}
+
+// agentPath returns the manifest path that first names agent: a names
+// entry, or the presets entry that adds it.
+func agentPath(path string, groups []manifest.Group, agent string) string {
+	cat := crawlers.Default()
+	for i, g := range groups {
+		gp := manifest.Index(path, i)
+		for j, n := range g.Names {
+			if strings.EqualFold(n, agent) {
+				return manifest.Index(manifest.Key(gp, "names"), j)
+			}
+		}
+		for j, pr := range g.Presets {
+			if slices.ContainsFunc(cat.Expand(nil, []string{pr}, g.ExceptAgents), func(a string) bool { return strings.EqualFold(a, agent) }) {
+				return manifest.Index(manifest.Key(gp, "presets"), j)
+			}
+		}
+	}
+	return path
 }
 
 // presets checks a group's presets and except_agents: known presets (with
