@@ -153,21 +153,21 @@ func TestEmitRejects(t *testing.T) {
 
 func TestPortability(t *testing.T) {
 	p := Policy{Groups: []PolicyGroup{
-		{Agents: []string{"a"}, Rules: []PathRule{{Path: "/*.php"}, {Allow: true, Path: "/x$"}}},
-		{Agents: []string{"b"}, Rules: []PathRule{{Allow: true, Path: "/d/index.html"}, {Path: "/q%3fx"}, {Path: "/~1~2~3~4"}}, CrawlDelay: "5"},
-		{Agents: []string{"b"}, CrawlDelay: "6"},
-		{Agents: []string{"c"}, Rules: []PathRule{{Path: "/plain"}}},
+		{Agents: []string{"aa"}, Rules: []PathRule{{Path: "/*.php"}, {Allow: true, Path: "/x$"}}},
+		{Agents: []string{"bb"}, Rules: []PathRule{{Allow: true, Path: "/d/index.html"}, {Path: "/q%3fx"}, {Path: "/~1~2~3~4"}}, CrawlDelay: "5"},
+		{Agents: []string{"bb"}, CrawlDelay: "6"},
+		{Agents: []string{"cc"}, Rules: []PathRule{{Path: "/plain"}}},
 	}}
 	got := map[string][]string{}
 	for _, f := range Portability(p) {
 		got[f.Code] = append(got[f.Code], f.Agent+" "+f.Pattern)
 	}
 	want := map[string][]string{
-		CodeWildcard:       {"a /*.php", "a /x$"},
-		CodeIndexHTML:      {"b /d/index.html"},
-		CodeReservedEscape: {"b /q%3fx"},
-		CodeTildeVariants:  {"b /~1~2~3~4"},
-		CodeCrawlDelay:     {"b ", "b ", "b "},
+		CodeWildcard:       {"aa /*.php", "aa /x$"},
+		CodeIndexHTML:      {"bb /d/index.html"},
+		CodeReservedEscape: {"bb /q%3fx"},
+		CodeTildeVariants:  {"bb /~1~2~3~4"},
+		CodeCrawlDelay:     {"bb ", "bb ", "bb "},
 	}
 	for code, w := range want {
 		if strings.Join(got[code], "|") != strings.Join(w, "|") {
@@ -181,7 +181,7 @@ func TestPortability(t *testing.T) {
 	// disagree.
 	out, _ := Emit(p)
 	f := Parse(out)
-	if f.Match("a", "/x.php").Allowed == f.Match1996("a", "/x.php").Allowed {
+	if f.Match("aa", "/x.php").Allowed == f.Match1996("aa", "/x.php").Allowed {
 		t.Errorf("expected the readings to disagree on /x.php")
 	}
 }
@@ -200,5 +200,41 @@ func TestEmitRecordPerAgent(t *testing.T) {
 	}
 	if want := "User-agent: a\nAllow: /y\nDisallow: /x\n\nUser-agent: b\nAllow: /y\nDisallow: /x\n"; string(out) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// The findings about readers of other languages, each naming them.
+func TestPortabilityReaders(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{
+		{Agents: []string{"bot"}, Rules: []PathRule{{Path: "/a"}}},
+		{Agents: []string{"googlebot"}, Rules: []PathRule{{Path: "/b"}, {Allow: true, Path: "/b/pub"}}},
+		{Agents: []string{"x"}, Rules: []PathRule{{Path: "//host"}, {Path: "/q?"}}},
+	}}
+	got := map[string]string{}
+	for _, f := range Portability(p) {
+		got[f.Code] += f.Agent + ": " + f.Message + "\n"
+	}
+	for code, want := range map[string][]string{
+		CodeSubstringNames: {"googlebot:", "urllib.robotparser", "webrobots", "WWW::RobotRules"},
+		CodeShortName:      {"x:", "temoto/robotstxt"},
+		CodeDoubleSlash:    {"//host", "urllib.robotparser", "protego"},
+		CodeAllowUnread:    {"googlebot:", "/b/pub", "WWW::RobotRules"},
+		CodeEmptyQuery:     {"/q?", "robots-parser", "robots-txt-guard"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(got[code], w) {
+				t.Errorf("%s: %q lacks %q", code, got[code], w)
+			}
+		}
+	}
+	if strings.Count(got[CodeSubstringNames], "\n") != 1 {
+		t.Errorf("R026 once per pair: %q", got[CodeSubstringNames])
+	}
+	// Same rules: no R026.
+	p.Groups[1].Rules = []PathRule{{Path: "/a"}}
+	for _, f := range Portability(p) {
+		if f.Code == CodeSubstringNames {
+			t.Errorf("R026 for names with the same rules: %s", f.Message)
+		}
 	}
 }

@@ -53,4 +53,7 @@ const (
 	CodeRedundant       = "R025" // rule that never changes a verdict
 	CodeSubstringNames  = "R026" // listed names part of one another, different rules
 	CodeShortName       = "R027" // one-character name temoto reads as "*"
+	CodeDoubleSlash     = "R028" // path starting with //, read as a host
+	CodeAllowUnread     = "R029" // Allow a 1994-standard reader ignores
+	CodeEmptyQuery      = "R030" // path ending with an empty query
 )

@@ -33,6 +33,17 @@ import (
 //     whose name is part of the robot's name) and need it last. Emit serves
 //     the 1996 draft; those three give the longer name the shorter one's
 //     rules. Reported on the longer name, once per pair.
+//   - R028: a path starting with "//". Python's urllib.robotparser and
+//     protego, and Perl's WWW::RobotRules, parse the rule as a URL, so "//x"
+//     names a host, not a path.
+//   - R030: a path ending with an empty query "?". The Python readers drop
+//     it from rules; they and npm robots-parser and robots-txt-guard drop it
+//     from URLs ("/?" is "/" to them).
+//   - R029: an Allow rule. Perl's WWW::RobotRules implements the 1994
+//     standard, which has no Allow: it ignores the line, so URLs the rule
+//     allows are disallowed there when a shorter Disallow matches them.
+//     Reported per agent only where a Disallow of the agent's could match
+//     a URL the Allow matches.
 //   - R027: a one-character agent name. temoto/robotstxt ranks "*" as a
 //     one-character match and picks a group only for a longer one, so it
 //     gives such an agent the "*" rules.
@@ -47,6 +58,14 @@ func Portability(p Policy) []Finding {
 		agents := strings.Join(g.Agents, ", ")
 		for _, r := range g.Rules {
 			cp := Canonical(r.Path)
+			if strings.HasSuffix(cp, "?") {
+				add(CodeEmptyQuery, agents, r.Path,
+					"agent %s: %q ends with an empty query, which Python's urllib.robotparser and protego drop from the rule, and they and npm robots-parser and robots-txt-guard from the URL", agents, r.Path)
+			}
+			if strings.HasPrefix(cp, "//") {
+				add(CodeDoubleSlash, agents, r.Path,
+					"agent %s: %q starts with //, which Python's urllib.robotparser and protego and Perl's WWW::RobotRules read as a host name, not a path", agents, r.Path)
+			}
 			if strings.ContainsAny(cp, "*$") {
 				add(CodeWildcard, agents, r.Path,
 					"agent %s: %q uses '*' or '$', which the 1996 draft reads as plain characters (and temoto/robotstxt matches anywhere in the path); readers may disagree on URLs this pattern covers", agents, r.Path)
@@ -85,6 +104,29 @@ func Portability(p Policy) []Finding {
 		}
 	}
 	out = append(out, substringNames(p)...)
+	out = append(out, allowUnread(p)...)
+	return out
+}
+
+// allowUnread reports R029 (see Portability), once per agent and Allow
+// rule that a Disallow of the same agent could override for WWW::RobotRules.
+func allowUnread(p Policy) []Finding {
+	var out []Finding
+	for _, rec := range plan(p) {
+		for _, a := range rec.cfg.rules {
+			if !a.Allow || strings.ContainsAny(a.Path, "*$") {
+				continue
+			}
+			for _, d := range rec.cfg.rules {
+				if d.Allow || !strings.HasPrefix(a.Path, strings.TrimRight(d.Path, "*$")) {
+					continue
+				}
+				out = append(out, Finding{Code: CodeAllowUnread, Severity: diag.Warning, Agent: rec.agents[0], Pattern: a.Path,
+					Message: fmt.Sprintf("agent %s: Perl's WWW::RobotRules reads no Allow lines (the 1994 standard has none), so it disallows what \"Allow: %s\" allows under \"Disallow: %s\"", rec.agents[0], a.Path, d.Path)})
+				break
+			}
+		}
+	}
 	return out
 }
 

@@ -100,7 +100,7 @@ func (v *checker) rulePaths(path string, names, rules []string, allow bool) {
 		}
 		p := robots.Policy{Groups: []robots.PolicyGroup{{Agents: names, Rules: []robots.PathRule{{Allow: allow, Path: r}}}}}
 		for _, f := range robots.Portability(p) {
-			if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName { // about names: substringNames
+			if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName && f.Code != robots.CodeAllowUnread { // policy-wide: substringNames
 				v.warn(rp, "%s", f.Message)
 			}
 		}
@@ -238,10 +238,12 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 	}
 }
 
-// substringNames warns (R026) where listed names are part of one another
-// with different rules, which no order of records serves for every reader:
-// on the longer name's first mention (its names entry, or the preset that
-// adds it).
+// substringNames gives the warnings about the policy as a whole, on the
+// agent's first mention (its names entry, or the preset that adds it):
+// listed names part of one another with different rules, which no order of
+// records serves for every reader (R026); and one-character names (R027).
+// R029 (Allow, which Perl's WWW::RobotRules does not read) is not repeated
+// for every manifest that uses Allow: the README names that reader's limit.
 func (v *checker) substringNames(path string, groups []manifest.Group) {
 	cat := crawlers.Default()
 	var p robots.Policy
