@@ -7,6 +7,7 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/serverconf"
 )
 
 // policy turns manifest groups into the robots policy they mean.
@@ -112,4 +113,19 @@ func decidedBy(v robots.Verdict) string {
 		return " (no rule matches)"
 	}
 	return fmt.Sprintf(" (robots.txt line %d: %s)", v.Line, v.Rule)
+}
+
+// SiteAccess returns what --server output does besides headers for a
+// validated site manifest: the enforced agents' refusals and noindex; and
+// a warning for each enforced rule a server cannot match as robots.txt
+// readers do (left out).
+func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List) {
+	var errs diag.List
+	m := doc.Value
+	p := policy(m.Agents, nil, nil, "")
+	enf, fs := p.Enforcements()
+	for _, f := range fs {
+		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
+	}
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex}, errs
 }

@@ -56,4 +56,5 @@ const (
 	CodeDoubleSlash     = "R028" // path starting with //, read as a host
 	CodeAllowUnread     = "R029" // Allow a 1994-standard reader ignores
 	CodeEmptyQuery      = "R030" // path ending with an empty query
+	CodeNotEnforced     = "R031" // rule server configuration cannot enforce
 )

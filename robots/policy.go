@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/discgen/discgen/diag"
 )
 
 // Policy is what a manifest says about crawlers. It means RFC 9309.
@@ -222,4 +224,74 @@ func (p Policy) inherited() Policy {
 		out.Groups[i] = g
 	}
 	return out
+}
+
+// Enforcement is what server configuration refuses for one agent: the
+// agent's rules under RFC 9309 (its groups merged, "*" rules added where
+// it inherits them), canonical, in the order a "last match wins" reader
+// must try them: by increasing length, Disallow before Allow at equal
+// length, so that the longest match decides and Allow wins a tie.
+type Enforcement struct {
+	Agent string
+	Rules []PathRule
+}
+
+// Enforcements returns, for every agent of a group with Enforce, the rules
+// server configuration applies, in manifest order of first mention; and
+// findings for rules a server cannot match as robots.txt readers do, which
+// are left out: rules on the query string ('?': servers match the path)
+// and rules with an escaped '/' (%2F: servers decode it before matching).
+// "*" is never enforced: refusing every unnamed client is not a crawler
+// policy.
+func (p Policy) Enforcements() ([]Enforcement, []Finding) {
+	p = p.inherited()
+	var out []Enforcement
+	var fs []Finding
+	seen := map[string]bool{}
+	for _, g := range p.Groups {
+		if !g.Enforce {
+			continue
+		}
+		for _, a := range g.Agents {
+			k := strings.ToLower(a)
+			if a == "*" || seen[k] {
+				continue
+			}
+			seen[k] = true
+			e := Enforcement{Agent: a}
+			have := map[PathRule]bool{}
+			for _, h := range p.Groups {
+				if !slices.ContainsFunc(h.Agents, func(b string) bool { return strings.EqualFold(a, b) }) {
+					continue
+				}
+				for _, r := range h.Rules {
+					cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
+					if cr.Path == "" || have[cr] {
+						continue
+					}
+					have[cr] = true
+					if strings.ContainsAny(cr.Path, "?") || strings.Contains(cr.Path, "%2F") {
+						fs = append(fs, Finding{Code: CodeNotEnforced, Severity: diag.Warning, Agent: a, Pattern: r.Path,
+							Message: fmt.Sprintf("agent %s: %q is not enforced: servers match the decoded path, without the query and with %%2F read as /", a, r.Path)})
+						continue
+					}
+					e.Rules = append(e.Rules, cr)
+				}
+			}
+			slices.SortStableFunc(e.Rules, func(x, y PathRule) int {
+				if len(x.Path) != len(y.Path) {
+					return len(x.Path) - len(y.Path)
+				}
+				if x.Allow != y.Allow {
+					if x.Allow {
+						return 1
+					}
+					return -1
+				}
+				return strings.Compare(x.Path, y.Path)
+			})
+			out = append(out, e)
+		}
+	}
+	return out, fs
 }

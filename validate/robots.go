@@ -71,6 +71,9 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 			}
 		}
 		v.presets(gp, g)
+		if g.Enforce && len(g.Presets) == 0 && !slices.ContainsFunc(g.Names, func(n string) bool { return n != "*" }) {
+			v.warn(manifest.Key(gp, "enforce"), "enforce refuses named agents only: \"*\" is not refused (that would refuse every client)")
+		}
 		names := crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
 		v.rulePaths(manifest.Key(gp, "allow"), names, g.Allow, true)
 		v.rulePaths(manifest.Key(gp, "disallow"), names, g.Disallow, false)
