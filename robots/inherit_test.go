@@ -53,3 +53,34 @@ func TestInheritWildcard(t *testing.T) {
 		t.Errorf("GPTBot's record does not carry *'s rules:\n%s", out)
 	}
 }
+
+// Enforcements gives each enforced agent its merged rules (inherited "*"
+// rules included) in last-match-wins order, and leaves out what a server
+// cannot match.
+func TestEnforcements(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{
+		{Agents: []string{"GPTBot", "*"}, Enforce: true, Rules: []PathRule{{Path: "/a/"}, {Allow: true, Path: "/a/"}, {Path: "/q?x"}}},
+		{Agents: []string{"gptbot"}, Rules: []PathRule{{Path: "/%7Eb"}}},
+		{Agents: []string{"CCBot"}, Enforce: true, InheritWildcard: true, Rules: []PathRule{{Allow: true, Path: "/pub"}}},
+		{Agents: []string{"*"}, Rules: []PathRule{{Path: "/"}}},
+	}}
+	enf, fs := p.Enforcements()
+	var got []string
+	for _, e := range enf {
+		var rs []string
+		for _, r := range e.Rules {
+			rs = append(rs, r.String())
+		}
+		got = append(got, e.Agent+": "+strings.Join(rs, ", "))
+	}
+	want := []string{
+		"GPTBot: Disallow: /a/, Disallow: /~b, Allow: /a/", // by length, Disallow first
+		"CCBot: Disallow: /, Disallow: /a/, Allow: /a/, Allow: /pub", // both "*" groups' rules
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(fs) != 2 || fs[0].Code != CodeNotEnforced || fs[0].Pattern != "/q?x" || fs[1].Agent != "CCBot" {
+		t.Errorf("findings %v", fs)
+	}
+}
