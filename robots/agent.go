@@ -16,13 +16,7 @@ func isAgentNameChar(c byte) bool {
 // "MJ12bot", "Googlebot/2.1" gives "Googlebot"). It is the name a manifest
 // group names, and the name the 1996 draft looks up ("a case insensitive
 // substring match of the name without version information").
-func AgentName(s string) string {
-	i := 0
-	for i < len(s) && isAgentNameChar(s[i]) {
-		i++
-	}
-	return s[:i]
-}
+func AgentName(s string) string { return leadingRun(s, isAgentNameChar) }
 
 // IsAgentName reports whether s is a name a policy group may list: an RFC
 // 9309 product token ([A-Za-z_-]+), or a token real crawlers use that also

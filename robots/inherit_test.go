@@ -74,7 +74,7 @@ func TestEnforcements(t *testing.T) {
 		got = append(got, e.Agent+": "+strings.Join(rs, ", "))
 	}
 	want := []string{
-		"GPTBot: Disallow: /a/, Disallow: /~b, Allow: /a/", // by length, Disallow first
+		"GPTBot: Disallow: /a/, Disallow: /~b, Allow: /a/",           // by length, Disallow first
 		"CCBot: Disallow: /, Disallow: /a/, Allow: /a/, Allow: /pub", // both "*" groups' rules
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -144,16 +144,20 @@ func nginxAccess(b *strings.Builder, a Access) {
 		fmt.Fprintf(b, "set %s \"\";\nset %s_deny 0;\n", v, v)
 		fmt.Fprintf(b, "if ($http_user_agent ~* \"%s\") { set %s \":$uri\"; }\n", uaRegexp(e.Agent), v)
 		for _, r := range e.Rules {
-			deny := 1
-			if r.Allow {
-				deny = 0
-			}
 			re, _ := pathRegexp(r.Path, false)
-			fmt.Fprintf(b, "if (%s ~ \"^:%s\") { set %s_deny %d; } # %s\n", v, re[1:], v, deny, r)
+			fmt.Fprintf(b, "if (%s ~ \"^:%s\") { set %s_deny %d; } # %s\n", v, re[1:], v, deny(r), r)
 		}
 		fmt.Fprintf(b, "if ($uri = /robots.txt) { set %s_deny 0; }\n", v)
 		fmt.Fprintf(b, "if (%s_deny) { return 403; }\n", v)
 	}
+}
+
+// deny is the value a rule gives a server's "refuse" variable.
+func deny(r robots.PathRule) int {
+	if r.Allow {
+		return 0
+	}
+	return 1
 }
 
 func htaccessAccess(b *strings.Builder, a Access) {
@@ -173,14 +177,10 @@ func htaccessAccess(b *strings.Builder, a Access) {
 		v := fmt.Sprintf("DISCGEN_DENY_%d", i+1)
 		fmt.Fprintf(b, "    # %s\n", e.Agent)
 		for _, r := range e.Rules {
-			deny := 1
-			if r.Allow {
-				deny = 0
-			}
 			fmt.Fprintf(b, "    RewriteCond %%{HTTP_USER_AGENT} \"%s\" [NC]\n", uaRegexp(e.Agent))
 			re, _ := pathRegexp(r.Path, false)
 			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", re)
-			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny)
+			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny(r))
 		}
 		fmt.Fprintf(b, "    RewriteCond %%{ENV:%s} =1\n", v)
 		b.WriteString("    RewriteCond %{REQUEST_URI} !=/robots.txt\n")
@@ -210,11 +210,7 @@ func caddyAccess(b *strings.Builder, a Access) {
 			}
 			name := fmt.Sprintf("@discgen_enforce_%d_%d", i+1, j+1)
 			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\tpath_regexp `%s`\n}\n", name, uaRegexp(e.Agent), re)
-			deny := 1
-			if r.Allow {
-				deny = 0
-			}
-			fmt.Fprintf(&route, "\tvars %s discgen_deny_%d %d\n", name, i+1, deny)
+			fmt.Fprintf(&route, "\tvars %s discgen_deny_%d %d\n", name, i+1, deny(r))
 		}
 		fmt.Fprintf(b, "@discgen_deny_%d {\n\tvars discgen_deny_%d 1\n\tnot path /robots.txt\n}\n", i+1, i+1)
 		fmt.Fprintf(&route, "\trespond @discgen_deny_%d 403\n", i+1)
