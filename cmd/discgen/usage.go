@@ -73,7 +73,10 @@ Options:
                           headers (_headers for Netlify and Cloudflare Pages)
                           and htaccess (.htaccess for Apache), both into the
                           output directory, and nginx and caddy (snippets to
-                          include), into --server-dir; comma-separated
+                          include), into --server-dir; comma-separated.
+                          Groups with enforce: true are refused (403) where
+                          they are disallowed (not by _headers), and
+                          noindex: true adds X-Robots-Tag: noindex
         --server-dir DIR  where nginx and caddy snippets go (default server
                           beside the manifest); never inside the output
         --jobs N          tenants processed at once (default: CPUs)
