@@ -47,7 +47,7 @@ func GoogleReading(name string) string {
 	if t == "" {
 		return fmt.Sprintf("Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %q as no name at all: no crawler matches this group there", name)
 	}
-	return fmt.Sprintf("Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %q as %q: a crawler that calls itself %s matches this group there only as %s, and every name starting %s shares it", name, t, name, t, t)
+	return fmt.Sprintf("Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %q as %q: a crawler that calls itself %s matches this group there only as %s, and every other name it reads as %s shares the group", name, t, name, t, t)
 }
 
 // AgentNameError says why s cannot be a policy agent name, with the name to
