@@ -13,7 +13,6 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
-	"github.com/discgen/discgen/validate"
 )
 
 // Loss is a rule whose verdicts the manifest cannot keep for every URL:
@@ -92,7 +91,10 @@ func importRobots(file string, data []byte) *robotsPart {
 					continue
 				}
 				key, name = strings.ToLower(a.Token), a.Token
-				if validate.IsProductToken(a.Value) {
+				// A token with digits or dots (MJ12bot) is imported as
+				// the letters Google's parser reads, a loss reported:
+				// the verdicts carried over are Google's.
+				if robots.IsProductToken(a.Value) {
 					name = a.Value
 				} else {
 					warn(a.Num, "User-agent: %s is not a product token; imported as %s, the name RFC 9309 and Google match", a.Value, a.Token)

@@ -26,6 +26,7 @@ import (
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
 )
@@ -65,6 +66,9 @@ type Output struct {
 	// Space is the URL-path space of the authority.
 	Space pathspace.Space
 	Tree  tree.Tree
+	// Access is what --server output refuses and marks noindex (the
+	// site's; empty for tenants).
+	Access serverconf.Access
 }
 
 // Result is the outcome of a build.
@@ -102,7 +106,9 @@ func Run(opt Options) *Result {
 	if res.Diags.Append(errs); res.Diags.HasErrors() {
 		return res
 	}
-	res.Site = &Output{Manifest: opt.Manifest, Space: pathspace.Root, Tree: t}
+	access, errs := generate.SiteAccess(doc)
+	res.Diags.Append(errs)
+	res.Site = &Output{Manifest: opt.Manifest, Space: pathspace.Root, Tree: t, Access: access}
 	site, _ := url.Parse(doc.Value.Site.URL)
 	self, _ := filepath.Abs(opt.Manifest)
 	if !opt.SiteOnly {

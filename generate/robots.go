@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/serverconf"
 )
 
 // policy turns manifest groups into the robots policy they mean.
 func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) robots.Policy {
 	p := robots.Policy{Sitemaps: sitemaps, Host: host}
 	for _, g := range groups {
-		pg := robots.PolicyGroup{Agents: g.Names}
+		pg := robots.PolicyGroup{Agents: GroupAgents(g), InheritWildcard: g.InheritWildcard, Enforce: g.Enforce}
 		for _, a := range g.Allow {
 			pg.Rules = append(pg.Rules, robots.PathRule{Allow: true, Path: a})
 		}
@@ -32,6 +34,15 @@ func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAge
 		p.MobileAgents = append(p.MobileAgents, robots.MobileAgent{Path: m.Path, Server: m.Server})
 	}
 	return p
+}
+
+// GroupAgents returns the agents a manifest group names: its names and
+// the agents of its presets (crawlers.Catalogue.Expand).
+func GroupAgents(g manifest.Group) []string {
+	if len(g.Presets) == 0 {
+		return g.Names
+	}
+	return crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
 }
 
 func emitRobots(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) ([]byte, error) {
@@ -119,4 +130,19 @@ func decidedBy(v robots.Verdict) string {
 		return " (no rule matches)"
 	}
 	return fmt.Sprintf(" (robots.txt line %d: %s)", v.Line, v.Rule)
+}
+
+// SiteAccess returns what --server output does besides headers for a
+// validated site manifest: the enforced agents' refusals and noindex; and
+// a warning for each enforced rule a server cannot match as robots.txt
+// readers do (left out).
+func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List) {
+	var errs diag.List
+	m := doc.Value
+	p := policy(m.Agents, nil, nil, "")
+	enf, fs := p.Enforcements()
+	for _, f := range fs {
+		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
+	}
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex}, errs
 }

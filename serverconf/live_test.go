@@ -189,16 +189,24 @@ func liveTree() tree.Tree {
 // liveSite renders kind for liveTree and writes the site to a
 // directory it returns, with the rendered file where the server reads it
 // (inside the site for the public kinds) and an extra file no rule names.
-func liveSite(t *testing.T, k Kind) (dir, site, conf string) {
+func liveSite(t *testing.T, k Kind, src tree.Tree, a Access, extra ...tree.Tree) (dir, site, conf string) {
 	t.Helper()
-	public, separate, err := Render(liveTree(), []Kind{k})
+	public, separate, err := RenderAccess(src, []Kind{k}, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir = serverDir(t)
 	site = filepath.Join(dir, "site")
-	tr := liveTree()
+	tr := tree.Tree{}
+	for p, e := range src {
+		tr[p] = e
+	}
 	tr["unnamed.txt"] = tree.Entry{Data: []byte("x")}
+	for _, x := range extra { // site content the configuration does not name
+		for p, e := range x {
+			tr[p] = e
+		}
+	}
 	for p, e := range public {
 		tr[p] = e
 	}
@@ -209,11 +217,19 @@ func liveSite(t *testing.T, k Kind) (dir, site, conf string) {
 }
 
 func TestLiveNginx(t *testing.T) {
+	port := serveNginx(t, liveTree(), Access{})
+	checkServed(t, port, liveTree(), true)
+}
+
+// serveNginx serves src with nginx, configured by the rendered snippet,
+// and returns its port.
+func serveNginx(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
+	t.Helper()
 	bin, err := exec.LookPath("nginx")
 	if err != nil {
-		t.Skip("nginx not installed")
+		t.Skip("nginx: not installed")
 	}
-	dir, site, conf := liveSite(t, Nginx)
+	dir, site, conf := liveSite(t, Nginx, src, a, extra...)
 	port := freePort(t)
 	main := filepath.Join(dir, "nginx.conf")
 	tmp := filepath.Join(dir, "tmp")
@@ -242,14 +258,22 @@ http {
 		t.Fatalf("nginx -t: %v\n%s", err, out)
 	}
 	start(t, exec.Command(bin, "-p", dir, "-c", main), port, filepath.Join(dir, "error.log"))
-	checkServed(t, port, liveTree(), true)
+	return port
 }
 
 func TestLiveApache(t *testing.T) {
+	port := serveApache(t, liveTree(), Access{})
+	checkServed(t, port, liveTree(), true)
+}
+
+// serveApache serves src with Apache, configured by the rendered
+// .htaccess, and returns its port.
+func serveApache(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
+	t.Helper()
 	bin, err := exec.LookPath("apache2")
 	if err != nil {
 		if bin, err = exec.LookPath("httpd"); err != nil {
-			t.Skip("apache2 not installed")
+			t.Skip("apache2: not installed")
 		}
 	}
 	modules := ""
@@ -262,7 +286,7 @@ func TestLiveApache(t *testing.T) {
 	if modules == "" {
 		t.Skip("Apache module directory with mod_headers.so not found")
 	}
-	dir, site, _ := liveSite(t, Htaccess)
+	dir, site, _ := liveSite(t, Htaccess, src, a, extra...)
 	port := freePort(t)
 	user := ""
 	if os.Getuid() == 0 {
@@ -279,6 +303,7 @@ LoadModule authz_core_module %[2]s/mod_authz_core.so
 LoadModule mime_module %[2]s/mod_mime.so
 LoadModule headers_module %[2]s/mod_headers.so
 LoadModule expires_module %[2]s/mod_expires.so
+LoadModule rewrite_module %[2]s/mod_rewrite.so
 %[3]sListen 127.0.0.1:%[4]d
 ServerName localhost
 AddType text/plain .txt
@@ -293,15 +318,25 @@ DocumentRoot %[5]s
 		t.Fatal(err)
 	}
 	start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
-	checkServed(t, port, liveTree(), true)
+	return port
 }
 
 func TestLiveCaddy(t *testing.T) {
+	port := serveCaddy(t, liveTree(), Access{})
+	// Caddy's header directive sets fixed values; it cannot compute an
+	// Expires from the time of each response, so only Cache-Control is sent.
+	checkServed(t, port, liveTree(), false)
+}
+
+// serveCaddy serves src with Caddy, configured by the rendered snippet,
+// and returns its port.
+func serveCaddy(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
+	t.Helper()
 	bin, err := exec.LookPath("caddy")
 	if err != nil {
-		t.Skip("caddy not installed")
+		t.Skip("caddy: not installed")
 	}
-	dir, site, conf := liveSite(t, Caddy)
+	dir, site, conf := liveSite(t, Caddy, src, a, extra...)
 	port := freePort(t)
 	main := filepath.Join(dir, "Caddyfile")
 	config := fmt.Sprintf(`{
@@ -327,7 +362,5 @@ http://127.0.0.1:%[2]d {
 	run := exec.Command(bin, "run", "--config", main, "--adapter", "caddyfile")
 	run.Env = env
 	start(t, run, port, filepath.Join(dir, "caddy.log"))
-	// Caddy's header directive sets fixed values; it cannot compute an
-	// Expires from the time of each response, so only Cache-Control is sent.
-	checkServed(t, port, liveTree(), false)
+	return port
 }

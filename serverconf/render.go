@@ -26,6 +26,12 @@ type file struct {
 // error joins every problem: link problems in path order, then the problems
 // of each kind, in the order of kinds and then of paths.
 func Render(t tree.Tree, kinds []Kind) (public, separate tree.Tree, err error) {
+	return RenderAccess(t, kinds, Access{})
+}
+
+// RenderAccess is Render that also writes what a asks (see Access): the
+// refusals of enforced crawlers and X-Robots-Tag: noindex.
+func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tree, err error) {
 	public, separate = tree.Tree{}, tree.Tree{}
 	var errs []error
 	var files []file
@@ -37,6 +43,7 @@ func Render(t tree.Tree, kinds []Kind) (public, separate tree.Tree, err error) {
 		}
 		files = append(files, file{p, classify(target)})
 	}
+	errs = append(errs, CheckAccess(kinds, a)...)
 	seen := map[Kind]bool{}
 	for _, k := range kinds {
 		if seen[k] {
@@ -59,7 +66,7 @@ func Render(t tree.Tree, kinds []Kind) (public, separate tree.Tree, err error) {
 		if len(errs) > 0 {
 			continue
 		}
-		data := render(k, files)
+		data := render(k, files, a)
 		if pub {
 			public[name] = tree.Entry{Data: data}
 		} else {
@@ -72,17 +79,21 @@ func Render(t tree.Tree, kinds []Kind) (public, separate tree.Tree, err error) {
 	return public, separate, nil
 }
 
-func render(k Kind, files []file) []byte {
+func render(k Kind, files []file, a Access) []byte {
 	var b strings.Builder
 	switch k {
 	case Headers:
 		renderHeaders(&b, files)
+		headersAccess(&b, a)
 	case Htaccess:
 		renderHtaccess(&b, files)
+		htaccessAccess(&b, a)
 	case Nginx:
-		renderNginx(&b, files)
+		renderNginx(&b, files, a.Noindex)
+		nginxAccess(&b, a)
 	case Caddy:
 		renderCaddy(&b, files)
+		caddyAccess(&b, a)
 	}
 	return []byte(b.String())
 }
@@ -124,7 +135,7 @@ func renderHtaccess(b *strings.Builder, files []file) {
 }
 
 // renderNginx writes exact-match location blocks, one per file.
-func renderNginx(b *strings.Builder, files []file) {
+func renderNginx(b *strings.Builder, files []file, noindex bool) {
 	b.WriteString("# Response headers for the files discgen writes (nginx).\n")
 	b.WriteString("# Include inside the server block whose root is the output directory:\n")
 	b.WriteString("#     include /path/to/nginx/discgen.conf;\n")
@@ -141,6 +152,9 @@ func renderNginx(b *strings.Builder, files []file) {
 		fmt.Fprintf(b, "    expires %ss;\n", f.maxAge())
 		for _, h := range f.fields()[2:] {
 			fmt.Fprintf(b, "    add_header %s \"%s\";\n", h[0], h[1])
+		}
+		if noindex { // add_header here replaces the server level's
+			b.WriteString("    add_header X-Robots-Tag \"noindex\" always;\n")
 		}
 		b.WriteString("}\n")
 	}

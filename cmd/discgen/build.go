@@ -83,6 +83,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	}
 	outs := []*build.Output{res.Site}
 	if len(kinds) > 0 {
+		for _, w := range serverconf.Warnings(kinds, res.Site.Access) {
+			fmt.Fprintf(stderr, "discgen: warning: %s\n", w)
+		}
 		sep, err := withServerConfig(res.Site, kinds, f.serverDir)
 		if err != nil {
 			return err
@@ -152,7 +155,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 // the site's tree and returns the separate snippets (nginx, Caddy) as an
 // output of their own, or nil when none were asked for.
 func withServerConfig(site *build.Output, kinds []serverconf.Kind, dir string) (*build.Output, error) {
-	public, separate, err := serverconf.Render(site.Tree, kinds)
+	public, separate, err := serverconf.RenderAccess(site.Tree, kinds, site.Access)
 	if err != nil {
 		return nil, fmt.Errorf("--server: %v", err)
 	}

@@ -95,6 +95,7 @@ func init() {
 		"lint":     {lintUsage, runLint},
 		"resolve":  {resolveUsage, runResolve},
 		"schema":   {schemaUsage, runSchema},
+		"presets":  {presetsUsage, runPresets},
 		"init":     {initUsage, runInit},
 		"import":   {importUsage, runImport},
 		"verify":   {verifyUsage, runVerify},

@@ -8,6 +8,7 @@ Usage:
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] FILE...
     discgen resolve  -o DIR PATH
+    discgen presets  [--format text|json] [--now TIME] [PRESET...]
     discgen schema   [-o FILE]
     discgen init     [-f site.yaml] [--force] [--local-schema]
     discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
@@ -27,6 +28,8 @@ Commands:
                 autodisc files.
     resolve     Say which autodisc authority of a built tree governs a URL
                 path, and where each autodisc file's value comes from.
+    presets     List the crawler catalogue's presets: each agent, its
+                operator, source and date.
     schema      Print the manifest's JSON Schema.
     init        Write a commented starter manifest.
     import      Write a manifest from an existing robots.txt, a built tree
@@ -83,7 +86,10 @@ Options:
                           headers (_headers for Netlify and Cloudflare Pages)
                           and htaccess (.htaccess for Apache), both into the
                           output directory, and nginx and caddy (snippets to
-                          include), into --server-dir; comma-separated
+                          include), into --server-dir; comma-separated.
+                          Groups with enforce: true are refused (403) where
+                          they are disallowed (not by _headers), and
+                          noindex: true adds X-Robots-Tag: noindex
         --server-dir DIR  where nginx and caddy snippets go (default server
                           beside the manifest); never inside the output
         --jobs N          tenants processed at once (default: CPUs)
@@ -183,6 +189,31 @@ Options:
 
 Example:
     discgen resolve -o public /~alice/blog/post.html
+`
+
+const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
+
+List the presets of discgen's crawler catalogue (all, or those named) and
+each agent's token, operator, source and the date of that source. A group
+of the manifest adds a preset's agents with presets: [NAME], and leaves
+some out with except_agents: [TOKEN...]. The catalogue is data shipped with
+discgen; when it is more than 180 days older than --now (default: the
+clock), presets and build warn.
+
+Presets:
+    ai-training   crawlers that collect content to train AI models
+    ai-search     crawlers that index content for AI search and answers
+    ai-user       fetchers a person triggers (assistants, agents, coding tools)
+    scrapers      AI data providers and scrapers, and undocumented AI crawlers
+    seo           link-index and SEO crawlers (not AI)
+
+Options:
+        --format FORMAT   text (default) or json
+        --now TIME        the time the catalogue's age is counted to
+
+Examples:
+    discgen presets ai-training
+    discgen presets --format json | jq -r '.presets[].agents[].name'
 `
 
 const schemaUsage = `Usage: discgen schema [-o FILE]
