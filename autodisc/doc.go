@@ -42,6 +42,13 @@
 //   - A delegatee may delegate only files it holds: [pathspace.Granted]
 //     intersects each grant with the delegator's own.
 //   - A delegated file missing from the delegatee's directory is undefined.
+//     Section 4.2 contradicts itself here for except-lists: its except
+//     paragraph says the files not excepted "are inherited from the
+//     delegating directory", its general rule that a delegated file the
+//     delegatee lacks "is not defined". The reader takes the general rule
+//     (the delegatee was given authority for the file and chose not to
+//     define it) and says so in the file's reason where the other reading
+//     would give a value.
 //   - A delegation that leaves its delegator's space ("..", "%2e%2e", "\",
 //     empty segments, and every other path [pathspace.Parse] refuses) is
 //     ignored with a warning. Of two delegations whose spaces intersect, the

@@ -99,6 +99,13 @@ func readFile(fsys fs.FS, name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// The file may have been replaced since statFile: check what was
+	// opened (limited.RootFS opens without waiting on a FIFO).
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, &errRefused{fmt.Sprintf("is not a regular file (%v)", fi.Mode().Type())}
+	}
 	data, err := limited.Read(f, max)
 	var tooLarge *limited.TooLargeError
 	if errors.As(err, &tooLarge) {

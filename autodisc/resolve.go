@@ -283,10 +283,31 @@ func reason(chain []Level, name string, src pathspace.Source) string {
 		case lv.Ignored[name] != "":
 			why = append(why, fmt.Sprintf("%s's %s is ignored: %s", lv.Space, name, lv.Ignored[name]))
 		default:
-			why = append(why, fmt.Sprintf("%s has no %s", lv.Space, name))
+			why = append(why, fmt.Sprintf("%s has no %s", lv.Space, name)+notInherited(chain, src.Step, name))
 		}
 	}
 	return strings.Join(why, "; ")
+}
+
+// notInherited names the reading taken where seed 000 contradicts itself:
+// a file delegated through an except-list that the delegatee lacks, while a
+// delegator above holds one. Section 4.2's except paragraph says the files
+// not excepted "are inherited from the delegating directory"; its general
+// rule says a delegated file the delegatee lacks "is not defined". discgen
+// takes the general rule, the one that matches what the delegatee was given
+// authority for (see README, Choices).
+func notInherited(chain []Level, step int, name string) string {
+	// subdirectories.txt is always delegated and names paths relative to
+	// its own authority: inheriting one would make no sense.
+	if step == 0 || len(chain[step].Grant.Except) == 0 || name == Subdirectories {
+		return ""
+	}
+	for i := step - 1; i >= 0; i-- {
+		if chain[i].Read && slices.Contains(chain[i].Files, name) {
+			return fmt.Sprintf("; not inherited from %s: a delegated file the delegatee lacks is undefined (seed 000 section 4.2), read over the except paragraph's \"inherited\"", chain[i].Space)
+		}
+	}
+	return ""
 }
 
 // instance returns the literal space of the delegatee of the delegation

@@ -26,6 +26,7 @@ import (
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
 )
@@ -47,6 +48,9 @@ type Options struct {
 	// SiteOnly skips the tenants: for callers that need only the site's
 	// own files, such as its robots.txt.
 	SiteOnly bool
+	// Unsigned renders security.txt without its signature, so callers that
+	// need only robots.txt (check -f) do not need the signing key.
+	Unsigned bool
 }
 
 // Output is one rendered output root.
@@ -62,6 +66,9 @@ type Output struct {
 	// Space is the URL-path space of the authority.
 	Space pathspace.Space
 	Tree  tree.Tree
+	// Access is what --server output refuses and marks noindex (the
+	// site's; empty for tenants).
+	Access serverconf.Access
 }
 
 // Result is the outcome of a build.
@@ -95,11 +102,13 @@ func Run(opt Options) *Result {
 		return res
 	}
 	dir := filepath.Dir(opt.Manifest)
-	t, errs := generate.Site(doc, generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink})
+	t, errs := generate.Site(doc, generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink, Unsigned: opt.Unsigned})
 	if res.Diags.Append(errs); res.Diags.HasErrors() {
 		return res
 	}
-	res.Site = &Output{Manifest: opt.Manifest, Space: pathspace.Root, Tree: t}
+	access, errs := generate.SiteAccess(doc)
+	res.Diags.Append(errs)
+	res.Site = &Output{Manifest: opt.Manifest, Space: pathspace.Root, Tree: t, Access: access}
 	site, _ := url.Parse(doc.Value.Site.URL)
 	self, _ := filepath.Abs(opt.Manifest)
 	if !opt.SiteOnly {

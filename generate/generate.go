@@ -15,13 +15,11 @@ import (
 	"maps"
 	"net/url"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/discgen/discgen/diag"
-	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
@@ -42,6 +40,12 @@ type Options struct {
 	// RobotsSymlink makes autodisc/robots.txt a symbolic link to
 	// /robots.txt instead of a copy of its bytes.
 	RobotsSymlink bool
+	// LookupEnv reads the environment variable a security.txt sign block
+	// names (key_env); nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Unsigned leaves security.txt unsigned whatever its sign block says,
+	// for callers that read other files only.
+	Unsigned bool
 }
 
 // Site renders a validated site manifest and its inline delegatees.
@@ -80,7 +84,9 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 		put(t, "data.txt", data, &errs)
 	}
 	if m.WellKnown != nil {
-		errs.Append(wellKnownFiles(t, doc.Pos, m, opt))
+		md := &manifestDir{dir: opt.Dir}
+		errs.Append(wellKnownFiles(t, doc.Pos, m, opt, md))
+		md.close()
 	}
 	errs.Append(checkDirs(t, doc.Pos, dirs, ""))
 	if errs.HasErrors() {
@@ -194,15 +200,19 @@ func checkDirs(t tree.Tree, pos *manifest.Positions, dirs map[string]string, pre
 }
 
 // wellKnownFiles renders security.txt and the other well-known files.
-func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options) diag.List {
+func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options, md *manifestDir) diag.List {
 	var errs diag.List
 	wk := m.WellKnown
 	if s := wk.SecurityTxt; s != nil {
 		data, err := wellknown.RenderSecurityTxt(validate.SecurityTxt(s), opt.Now, wellknown.DefaultCanonical(m.Site.URL))
 		if err != nil {
 			errs.Errorf(pos.Of("well_known.security_txt"), "well_known.security_txt", "%v", err)
-		} else {
+		} else if opt.Unsigned {
 			put(t, ".well-known/security.txt", data, &errs)
+		} else if signed, d := sign(data, s.Sign, opt, md, pos); d != nil {
+			errs.Add(*d)
+		} else {
+			put(t, ".well-known/security.txt", signed, &errs)
 		}
 	}
 	for i, f := range wk.Files {
@@ -211,12 +221,8 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 		if f.Content != nil {
 			data = []byte(*f.Content)
 		} else {
-			src := f.Source
-			if !filepath.IsAbs(src) {
-				src = filepath.Join(opt.Dir, filepath.FromSlash(src))
-			}
 			var err error
-			data, err = limited.ReadFile(src, MaxSourceBytes)
+			data, err = md.read(f.Source, MaxSourceBytes)
 			if err != nil {
 				errs.Errorf(pos.Of(manifest.Key(fp, "source")), manifest.Key(fp, "source"), "cannot read %q: %v", f.Source, err)
 				continue

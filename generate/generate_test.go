@@ -201,3 +201,36 @@ func TestRobotsSizeWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestSitemapURLsPercentEncoded: Sitemap lines are written like icon URIs,
+// non-ASCII percent-encoded as UTF-8 and escapes normalised, never raw.
+func TestSitemapURLsPercentEncoded(t *testing.T) {
+	doc := load(t, `version: 1
+site: {url: "https://www.example.org/"}
+icons: [/café.png]
+sitemaps:
+  - https://www.example.org/café.xml
+  - https://WWW.Example.org/a%7eb/%c3%a9.xml?x=é
+`)
+	tr, errs := Site(doc, Options{Now: now})
+	if errs.HasErrors() {
+		t.Fatal(errs)
+	}
+	robotsTxt := string(tr["robots.txt"].Data)
+	for _, want := range []string{
+		"Sitemap: https://www.example.org/caf%C3%A9.xml\n",
+		"Sitemap: https://www.example.org/a~b/%C3%A9.xml?x=%C3%A9\n",
+	} {
+		if !strings.Contains(robotsTxt, want) {
+			t.Errorf("robots.txt lacks %q:\n%s", want, robotsTxt)
+		}
+	}
+	if icons := string(tr["autodisc/icons.txt"].Data); icons != "https://www.example.org/caf%C3%A9.png\n" {
+		t.Errorf("icons.txt = %q", icons)
+	}
+	for i, c := range robotsTxt {
+		if c > 0x7f {
+			t.Fatalf("robots.txt holds the non-ASCII %q at byte %d:\n%s", c, i, robotsTxt)
+		}
+	}
+}

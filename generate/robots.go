@@ -2,18 +2,21 @@ package generate
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
+	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/serverconf"
 )
 
 // policy turns manifest groups into the robots policy they mean.
 func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) robots.Policy {
 	p := robots.Policy{Sitemaps: sitemaps, Host: host}
 	for _, g := range groups {
-		pg := robots.PolicyGroup{Agents: g.Names}
+		pg := robots.PolicyGroup{Agents: GroupAgents(g), InheritWildcard: g.InheritWildcard, Enforce: g.Enforce}
 		for _, a := range g.Allow {
 			pg.Rules = append(pg.Rules, robots.PathRule{Allow: true, Path: a})
 		}
@@ -34,6 +37,15 @@ func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAge
 	return p
 }
 
+// GroupAgents returns the agents a manifest group names: its names and
+// the agents of its presets (crawlers.Catalogue.Expand).
+func GroupAgents(g manifest.Group) []string {
+	if len(g.Presets) == 0 {
+		return g.Names
+	}
+	return crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
+}
+
 func emitRobots(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) ([]byte, error) {
 	return robots.Emit(policy(groups, sitemaps, mas, host))
 }
@@ -50,7 +62,7 @@ func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 		}
 		return nil, errs
 	}
-	data, err := emitRobots(m.Agents, m.Sitemaps, m.MobileAgents, m.Host)
+	data, err := emitRobots(m.Agents, sitemapURLs(m), m.MobileAgents, m.Host)
 	if err != nil {
 		errs.Errorf(doc.Pos.Of("agents"), "agents", "cannot write robots.txt: %v", err)
 		return nil, errs
@@ -124,6 +136,22 @@ func expectWork(f *robots.File, exps []manifest.Expect) int64 {
 	return work
 }
 
+// sitemapURLs writes the sitemap URLs as icons and feeds are written
+// (resolveURI): host lower-cased, escapes normalised, non-ASCII
+// percent-encoded as UTF-8, so "café.xml" is "caf%C3%A9.xml" and a
+// robots.txt line never carries raw non-ASCII bytes.
+func sitemapURLs(m *manifest.Site) []string {
+	base, err := url.Parse(m.Site.URL)
+	if err != nil || len(m.Sitemaps) == 0 {
+		return m.Sitemaps
+	}
+	out := make([]string, len(m.Sitemaps))
+	for i, s := range m.Sitemaps {
+		out[i] = resolveURI(base, s)
+	}
+	return out
+}
+
 // checkExpect evaluates every expect assertion against the emitted file
 // under the RFC 9309 reading and the 1996 draft's.
 func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
@@ -169,4 +197,19 @@ func decidedBy(v robots.Verdict) string {
 		return " (no rule matches)"
 	}
 	return fmt.Sprintf(" (robots.txt line %d: %s)", v.Line, v.Rule)
+}
+
+// SiteAccess returns what --server output does besides headers for a
+// validated site manifest: the enforced agents' refusals and noindex; and
+// a warning for each enforced rule a server cannot match as robots.txt
+// readers do (left out).
+func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List) {
+	var errs diag.List
+	m := doc.Value
+	p := policy(m.Agents, nil, nil, "")
+	enf, fs := p.Enforcements()
+	for _, f := range fs {
+		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
+	}
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex}, errs
 }

@@ -23,6 +23,9 @@ type Site struct {
 	DataTxt      *DataTxt                   `json:"data_txt,omitempty"`
 	WellKnown    *WellKnown                 `json:"well_known,omitempty"`
 	Environments map[string]json.RawMessage `json:"environments,omitempty"`
+	// Noindex makes --server output send X-Robots-Tag: noindex for the
+	// whole site.
+	Noindex bool `json:"noindex,omitempty"`
 }
 
 // SiteInfo is the site block.
@@ -33,11 +36,20 @@ type SiteInfo struct {
 
 // Group is one robots.txt group: the agents it names and their rules.
 type Group struct {
-	Names      []string     `json:"names"`
+	Names      []string     `json:"names,omitempty"`
 	Allow      []string     `json:"allow,omitempty"`
 	Disallow   []string     `json:"disallow,omitempty"`
 	CrawlDelay *json.Number `json:"crawl_delay,omitempty"`
 	Extensions []Extension  `json:"extensions,omitempty"`
+	// Presets add the agents of crawler catalogue presets; ExceptAgents
+	// removes agents the presets would add.
+	Presets      []string `json:"presets,omitempty"`
+	ExceptAgents []string `json:"except_agents,omitempty"`
+	// InheritWildcard gives the group the "*" group's rules as well.
+	InheritWildcard bool `json:"inherit_wildcard,omitempty"`
+	// Enforce makes --server output refuse the group's agents (403)
+	// where the group disallows them.
+	Enforce bool `json:"enforce,omitempty"`
 }
 
 // Extension is an extra line inside a robots.txt group.
@@ -126,6 +138,15 @@ type SecurityTxt struct {
 	Policy             Lines    `json:"policy,omitempty"`
 	Hiring             Lines    `json:"hiring,omitempty"`
 	CSAF               Lines    `json:"csaf,omitempty"`
+	Sign               *Sign    `json:"sign,omitempty"`
+}
+
+// Sign names the OpenPGP private key that signs security.txt: exactly one
+// of KeyEnv (an environment variable holding the armored key) and KeyFile
+// (a file relative to the manifest, inside its directory).
+type Sign struct {
+	KeyEnv  string `json:"key_env,omitempty"`
+	KeyFile string `json:"key_file,omitempty"`
 }
 
 // WellKnownFile is any other well-known resource, given inline or read from

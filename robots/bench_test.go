@@ -154,3 +154,43 @@ func BenchmarkEmit(b *testing.B) {
 		})
 	}
 }
+
+// groupsFile returns a robots.txt of n named groups of three rules each
+// (distinct product tokens, some substrings of others, as real files have
+// "bot" and "googlebot") and a "*" group at the end: the shape that made
+// lint quadratic in the number of groups.
+func groupsFile(n int) []byte {
+	letters := func(i int) string {
+		s := ""
+		for ; i > 0 || s == ""; i /= 26 {
+			s = string(rune('a'+i%26)) + s
+		}
+		return s
+	}
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "User-agent: crawler%sbot\n", letters(i))
+		if i%100 == 0 {
+			fmt.Fprintf(&b, "User-agent: crawler%s\n", letters(i/100))
+		}
+		fmt.Fprintf(&b, "Disallow: /p%d/\nAllow: /p%d/pub/\nDisallow: /~u%d\n\n", i, i, i)
+	}
+	b.WriteString("User-agent: *\nDisallow: /admin/\nDisallow: /tmp/\nAllow: /\n")
+	return []byte(b.String())
+}
+
+// BenchmarkLintGroups lints files of 10k and 40k groups; Parse of the same
+// file is the floor the ratio is taken against.
+func BenchmarkLintGroups(b *testing.B) {
+	for _, n := range []int{10000, 40000} {
+		data := groupsFile(n)
+		b.Run(fmt.Sprintf("lint/groups=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			loop(b, func(int) { Lint(data) })
+		})
+		b.Run(fmt.Sprintf("parse/groups=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			loop(b, func(int) { Parse(data) })
+		})
+	}
+}

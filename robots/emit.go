@@ -11,19 +11,22 @@ import (
 // 1996 draft (Match1996) and temoto/robotstxt. How, and why the order is
 // what it is:
 //
-//  1. Groups naming the same agent (case insensitively) are merged into one
-//     record, and agents whose merged rules, Crawl-delay and extensions are
-//     identical share a record. Each agent appears in exactly one record, so
-//     readers that merge groups (RFC 9309, temoto) and readers that take the
-//     first matching record (1996) see the same rules.
+//  1. Groups naming the same agent (case insensitively) are merged, and
+//     each agent gets a record of its own (one User-agent line). Each agent
+//     appears in exactly one record, so readers that merge groups (RFC
+//     9309, temoto) and readers that take the first matching record (1996)
+//     see the same rules; and readers that give a record's rules to its
+//     last User-agent line only (npm robots-txt-parser) lose nothing.
 //  2. A 1996 robot obeys the first record whose User-agent value contains
 //     its name. So a record naming "bot" must come before one naming
 //     "googlebot", or robot "bot" would obey googlebot's rules. Records are
 //     sorted so that every name comes before the names that contain it
 //     (longer names); manifest order is kept where no such constraint
-//     applies. When two shared records would each have to come first, one
-//     is split into a record per agent (single names never form a cycle,
-//     since a name that contains another is longer).
+//     applies (single names never form a cycle, since a name that contains
+//     another is longer). Readers that obey the first record whose name is
+//     a substring of the robot's (Python's urllib.robotparser, Ruby's
+//     webrobots, Perl's WWW::RobotRules) need the opposite order, so where
+//     such names have different rules Portability warns (R026).
 //  3. The "*" record comes last. RFC 9309 and temoto use it only as a
 //     fallback wherever it is, but old readers that stop at the first
 //     matching record, "*" included, then still see the specific records.
@@ -44,9 +47,11 @@ import (
 //     to allow everything (its grammar requires a rule line in a record).
 //     Without a rule line the record's User-agent lines would run into the
 //     next record's, and every reader would fuse the two.
-//  7. Sitemap, Mobile-agent-server (least to most specific path, since seed
-//     002 says later lines override earlier ones) and Host lines come after
-//     all records.
+//  7. Mobile-agent-server (least to most specific path, since seed 002 says
+//     later lines override earlier ones), Host and Sitemap lines come after
+//     all records, in that order: Ruby's webrobots rejects a whole file
+//     (and then allows everything) when Host or Mobile-agent-server follows
+//     a Sitemap line.
 //
 // What is guaranteed, for policies without wildcards and without more than 3
 // '~' in a path: every listed agent, every unlisted agent whose name is not a
@@ -93,14 +98,14 @@ func Emit(p Policy) ([]byte, error) {
 	if tail && b.Len() > 0 {
 		b.WriteByte('\n')
 	}
-	for _, s := range p.Sitemaps {
-		b.WriteString("Sitemap: " + s + "\n")
-	}
 	for _, m := range sortedMobileAgents(p.MobileAgents) {
 		b.WriteString("Mobile-agent-server: " + Canonical(m.Path) + " " + m.Server + "\n")
 	}
 	if p.Host != "" {
 		b.WriteString("Host: " + p.Host + "\n")
+	}
+	for _, s := range p.Sitemaps {
+		b.WriteString("Sitemap: " + s + "\n")
 	}
 	return b.Bytes(), nil
 }

@@ -8,7 +8,9 @@ import (
 
 // Two shared records that would each have to come first: "bot" is in
 // "robot" and "xy" is in "xyz". Emit splits one of them.
-func TestEmitSplitsCycles(t *testing.T) {
+// Names that are substrings of one another in both directions across
+// groups: one record per agent orders them without a cycle.
+func TestEmitSubstringCycle(t *testing.T) {
 	p := Policy{Groups: []PolicyGroup{
 		{Agents: []string{"bot", "xyz"}},
 		{Agents: []string{"robot", "xy"}, Rules: []PathRule{{Path: "/"}}},
@@ -19,8 +21,8 @@ func TestEmitSplitsCycles(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := Parse(out)
-	if len(f.Groups) != 4 {
-		t.Errorf("want 4 records (one split), got %d:\n%s", len(f.Groups), out)
+	if len(f.Groups) != 5 {
+		t.Errorf("want 5 records (one per agent), got %d:\n%s", len(f.Groups), out)
 	}
 	for _, a := range []string{"bot", "xyz", "robot", "xy", "other"} {
 		for _, u := range []string{"/", "/private/x", "/public"} {
@@ -91,12 +93,12 @@ Disallow:
 Crawl-delay: 0.5
 Clean-param: ref /articles/
 
-Sitemap: https://www.fict.org/sitemap.xml
 Mobile-agent-server: / atp://www.fict.org:8001
 Mobile-agent-server: /home/ none
 Mobile-agent-server: /home/user2/ atp://user2.fict.org:831
 Mobile-agent-server: /home/user1/ atp://user1.fict.org:854
 Host: www.fict.org
+Sitemap: https://www.fict.org/sitemap.xml
 `
 	if string(out) != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
@@ -124,19 +126,20 @@ Host: www.fict.org
 
 func TestEmitRejects(t *testing.T) {
 	for name, p := range map[string]Policy{
-		"agent with space":  {Groups: []PolicyGroup{{Agents: []string{"Google bot"}}}},
-		"agent with digit":  {Groups: []PolicyGroup{{Agents: []string{"bot2"}}}},
-		"no agents":         {Groups: []PolicyGroup{{}}},
-		"relative path":     {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "x"}}}}},
-		"newline in path":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x\nDisallow: /"}}}}},
-		"comment in path":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x#y"}}}}},
-		"extension allow":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"Allowed", "/"}}}}},
-		"extension colon":   {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"a:b", "c"}}}}},
-		"newline in delay":  {Groups: []PolicyGroup{{Agents: []string{"a"}, CrawlDelay: "1\nUser-agent: x"}}},
-		"sitemap newline":   {Sitemaps: []string{"http://x/\r"}},
-		"mobile bad path":   {MobileAgents: []MobileAgent{{"home", "none"}}},
-		"mobile space":      {MobileAgents: []MobileAgent{{"/", "a b"}}},
-		"host with comment": {Host: "a#b"},
+		"agent with version": {Groups: []PolicyGroup{{Agents: []string{"bot/2.1"}}}},
+		"agent with space":   {Groups: []PolicyGroup{{Agents: []string{"Google bot"}}}},
+		"agent with colon":   {Groups: []PolicyGroup{{Agents: []string{"bot:x"}}}},
+		"no agents":          {Groups: []PolicyGroup{{}}},
+		"relative path":      {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "x"}}}}},
+		"newline in path":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x\nDisallow: /"}}}}},
+		"comment in path":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x#y"}}}}},
+		"extension allow":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"Allowed", "/"}}}}},
+		"extension colon":    {Groups: []PolicyGroup{{Agents: []string{"a"}, Extensions: []Extension{{"a:b", "c"}}}}},
+		"newline in delay":   {Groups: []PolicyGroup{{Agents: []string{"a"}, CrawlDelay: "1\nUser-agent: x"}}},
+		"sitemap newline":    {Sitemaps: []string{"http://x/\r"}},
+		"mobile bad path":    {MobileAgents: []MobileAgent{{"home", "none"}}},
+		"mobile space":       {MobileAgents: []MobileAgent{{"/", "a b"}}},
+		"host with comment":  {Host: "a#b"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			out, err := Emit(p)
@@ -150,21 +153,21 @@ func TestEmitRejects(t *testing.T) {
 
 func TestPortability(t *testing.T) {
 	p := Policy{Groups: []PolicyGroup{
-		{Agents: []string{"a"}, Rules: []PathRule{{Path: "/*.php"}, {Allow: true, Path: "/x$"}}},
-		{Agents: []string{"b"}, Rules: []PathRule{{Allow: true, Path: "/d/index.html"}, {Path: "/q%3fx"}, {Path: "/~1~2~3~4"}}, CrawlDelay: "5"},
-		{Agents: []string{"b"}, CrawlDelay: "6"},
-		{Agents: []string{"c"}, Rules: []PathRule{{Path: "/plain"}}},
+		{Agents: []string{"aa"}, Rules: []PathRule{{Path: "/*.php"}, {Allow: true, Path: "/x$"}}},
+		{Agents: []string{"bb"}, Rules: []PathRule{{Allow: true, Path: "/d/index.html"}, {Path: "/q%3fx"}, {Path: "/~1~2~3~4"}}, CrawlDelay: "5"},
+		{Agents: []string{"bb"}, CrawlDelay: "6"},
+		{Agents: []string{"cc"}, Rules: []PathRule{{Path: "/plain"}}},
 	}}
 	got := map[string][]string{}
 	for _, f := range Portability(p) {
 		got[f.Code] = append(got[f.Code], f.Agent+" "+f.Pattern)
 	}
 	want := map[string][]string{
-		CodeWildcard:       {"a /*.php", "a /x$"},
-		CodeIndexHTML:      {"b /d/index.html"},
-		CodeReservedEscape: {"b /q%3fx"},
-		CodeTildeVariants:  {"b /~1~2~3~4"},
-		CodeCrawlDelay:     {"b ", "b ", "b "},
+		CodeWildcard:       {"aa /*.php", "aa /x$"},
+		CodeIndexHTML:      {"bb /d/index.html"},
+		CodeReservedEscape: {"bb /q%3fx"},
+		CodeTildeVariants:  {"bb /~1~2~3~4"},
+		CodeCrawlDelay:     {"bb ", "bb ", "bb "},
 	}
 	for code, w := range want {
 		if strings.Join(got[code], "|") != strings.Join(w, "|") {
@@ -178,13 +181,15 @@ func TestPortability(t *testing.T) {
 	// disagree.
 	out, _ := Emit(p)
 	f := Parse(out)
-	if f.Match("a", "/x.php").Allowed == f.Match1996("a", "/x.php").Allowed {
+	if f.Match("aa", "/x.php").Allowed == f.Match1996("aa", "/x.php").Allowed {
 		t.Errorf("expected the readings to disagree on /x.php")
 	}
 }
 
 // Agents with the same rules in a different order share a record.
-func TestEmitSharesRecords(t *testing.T) {
+// Agents with the same rules still get a record each: npm
+// robots-txt-parser gives a record's rules to its last User-agent line only.
+func TestEmitRecordPerAgent(t *testing.T) {
 	p := Policy{Groups: []PolicyGroup{
 		{Agents: []string{"a"}, Rules: []PathRule{{Path: "/x"}, {Allow: true, Path: "/y"}}},
 		{Agents: []string{"b"}, Rules: []PathRule{{Allow: true, Path: "/y"}, {Path: "/x"}}},
@@ -193,7 +198,43 @@ func TestEmitSharesRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "User-agent: a\nUser-agent: b\nAllow: /y\nDisallow: /x\n"; string(out) != want {
+	if want := "User-agent: a\nAllow: /y\nDisallow: /x\n\nUser-agent: b\nAllow: /y\nDisallow: /x\n"; string(out) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// The findings about readers of other languages, each naming them.
+func TestPortabilityReaders(t *testing.T) {
+	p := Policy{Groups: []PolicyGroup{
+		{Agents: []string{"bot"}, Rules: []PathRule{{Path: "/a"}}},
+		{Agents: []string{"googlebot"}, Rules: []PathRule{{Path: "/b"}, {Allow: true, Path: "/b/pub"}}},
+		{Agents: []string{"x"}, Rules: []PathRule{{Path: "//host"}, {Path: "/q?"}}},
+	}}
+	got := map[string]string{}
+	for _, f := range Portability(p) {
+		got[f.Code] += f.Agent + ": " + f.Message + "\n"
+	}
+	for code, want := range map[string][]string{
+		CodeSubstringNames: {"googlebot:", "urllib.robotparser", "webrobots", "WWW::RobotRules"},
+		CodeShortName:      {"x:", "temoto/robotstxt"},
+		CodeDoubleSlash:    {"//host", "urllib.robotparser", "protego"},
+		CodeAllowUnread:    {"googlebot:", "/b/pub", "WWW::RobotRules"},
+		CodeEmptyQuery:     {"/q?", "robots-parser", "robots-txt-guard"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(got[code], w) {
+				t.Errorf("%s: %q lacks %q", code, got[code], w)
+			}
+		}
+	}
+	if strings.Count(got[CodeSubstringNames], "\n") != 1 {
+		t.Errorf("R026 once per pair: %q", got[CodeSubstringNames])
+	}
+	// Same rules: no R026.
+	p.Groups[1].Rules = []PathRule{{Path: "/a"}}
+	for _, f := range Portability(p) {
+		if f.Code == CodeSubstringNames {
+			t.Errorf("R026 for names with the same rules: %s", f.Message)
+		}
 	}
 }

@@ -134,6 +134,8 @@ func TestFictEmitted(t *testing.T) {
 Disallow: /
 
 User-agent: webcrawler
+Disallow:
+
 User-agent: excite
 Disallow:
 

@@ -47,4 +47,14 @@ const (
 	CodeTildeVariants   = "R019" // too many '~' to write every spelling
 	CodeCrawlDelay      = "R020" // conflicting or non-standard Crawl-delay
 	CodeUnreadable      = "R021" // line with no key/value separator
+	CodeCrawlerName     = "R022" // crawler name Google reads only in part
+	CodeNoInherit       = "R023" // named group drops the "*" group's disallows
+	CodeBlankInAgents   = "R024" // blank line inside a run of User-agent lines
+	CodeRedundant       = "R025" // rule that never changes a verdict
+	CodeSubstringNames  = "R026" // listed names part of one another, different rules
+	CodeShortName       = "R027" // one-character name temoto reads as "*"
+	CodeDoubleSlash     = "R028" // path starting with //, read as a host
+	CodeAllowUnread     = "R029" // Allow a 1994-standard reader ignores
+	CodeEmptyQuery      = "R030" // path ending with an empty query
+	CodeNotEnforced     = "R031" // rule server configuration cannot enforce
 )

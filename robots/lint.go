@@ -41,14 +41,29 @@ var errorCodes = map[string]bool{
 //	R004 '$' before the end of a pattern (it is then a plain character)
 //	R005 a User-agent value that is not a product token
 //	R006 an agent named by several groups (merged by RFC 9309, not by 1996)
-//	R007 a rule that can never decide (an earlier identical rule decides)
+//	R007 a rule that can never decide: an identical rule comes first, or
+//	     another rule matches every URL it matches and wins (the matcher
+//	     decides: "Allow: /a" then "Disallow: /a*")
 //	R008 Allow and Disallow with the same pattern (Allow wins in RFC 9309)
-//	R009 an agent and URL the RFC 9309 and 1996 readings answer differently
+//	R009 an agent and URL that Google's parser, RFC 9309 with escapes
+//	     normalised, and the 1996 draft do not all answer alike
+//	R023 a named group that lets its agents fetch what "*" disallows (RFC
+//	     9309 groups do not inherit)
+//	R024 a blank line inside a run of User-agent lines (Google joins them,
+//	     record-per-blank-line readers split them)
+//	R025 a rule that never changes a verdict: a shorter rule of its kind
+//	     covers it and nothing of the other kind lies between
 //	R010 a Sitemap URL that is not absolute
 //	R011 a Host line (not part of RFC 9309)
 //	R012 a file over 500 KiB
 //	R016 a pattern with '*' or '$', which the 1996 draft reads literally
 //	R020 a Crawl-delay line (not part of RFC 9309) or one that is no number
+//	R022 a crawler's name with digits or dots (MJ12bot), which Google reads
+//	     only up to its first digit or dot
+//
+// Lint's work is linear in the file's size: groups are looked up through
+// an index (lintIndex), pairwise rule checks stop at maxPairRules rules a
+// group, and reading probes at maxProbes.
 //
 // Findings are errors where the file cannot do what its author wrote: a
 // rule no reader applies (R002), a pattern that matches no URL (R003), an
@@ -65,14 +80,19 @@ func Lint(data []byte) []Finding {
 		add(CodeTooLarge, 0, "file is %d bytes; crawlers may ignore everything after 500 KiB", len(data))
 	}
 	lintFields(f, add)
-	firstGroup := map[string]int{}
-	for _, g := range f.Groups {
+	unlisted := unlistedName(f)
+	x := newLintIndex(f, unlisted)
+	type first struct{ group, line int }
+	firstGroup := map[string]first{}
+	for gi, g := range f.Groups {
 		for _, a := range g.Agents {
 			if a.Global {
 				continue
 			}
 			if !IsProductToken(a.Value) {
-				if a.Token == "" {
+				if IsAgentName(a.Value) {
+					add(CodeCrawlerName, a.Num, "User-agent %q: %s", a.Value, GoogleReading(a.Value))
+				} else if a.Token == "" {
 					add(CodeBadToken, a.Num, "User-agent %q has no product token ([A-Za-z_-]+); RFC 9309 readers apply the group to no crawler", a.Value)
 				} else {
 					add(CodeBadToken, a.Num, "User-agent %q is not a product token; RFC 9309 readers read it as %q", a.Value, a.Token)
@@ -82,15 +102,16 @@ func Lint(data []byte) []Finding {
 			if k == "" {
 				continue
 			}
-			if first, ok := firstGroup[k]; ok && first != a.Num {
-				add(CodeDuplicateGroup, a.Num, "%s is also named on line %d; RFC 9309 merges the groups, the 1996 draft obeys only the first", a.Token, first)
+			if fg, ok := firstGroup[k]; ok && fg.group != gi {
+				add(CodeDuplicateGroup, a.Num, "%s is also named on line %d; RFC 9309 merges the groups, the 1996 draft obeys only the first", a.Token, fg.line)
 			} else if !ok {
-				firstGroup[k] = a.Num
+				firstGroup[k] = first{gi, a.Num}
 			}
 		}
 		lintRules(g, add)
 	}
-	lintReadings(f, add)
+	lintInherit(f, x, add)
+	lintReadings(f, x, unlisted, add)
 	for i := range out {
 		if errorCodes[out[i].Code] {
 			out[i].Severity = diag.Error
@@ -133,37 +154,6 @@ func lintFields(f *File, add func(string, int, string, ...any)) {
 	}
 	for _, l := range f.Hosts {
 		add(CodeHost, l.Num, "Host is not part of RFC 9309; Google ignores it")
-	}
-}
-
-func lintRules(g Group, add func(string, int, string, ...any)) {
-	seen := map[string]int{} // "A/x" or "D/x" -> line
-	for _, r := range g.Rules {
-		v := r.Pattern
-		if v == "" {
-			continue
-		}
-		if v[0] != '/' && v[0] != '*' {
-			add(CodeBadStart, r.Num, "pattern %q starts with neither '/' nor '*'; it matches no URL", r.Value)
-		}
-		if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
-			add(CodeDollarInside, r.Num, "'$' in %q is not at the end, so it is a plain character", r.Value)
-		}
-		if strings.ContainsAny(v, "*$") {
-			add(CodeWildcard, r.Num, "%q uses '*' or '$'; the 1996 draft reads them as plain characters", r.Value)
-		}
-		kind, other := "D", "A"
-		if r.Allow {
-			kind, other = "A", "D"
-		}
-		if first, ok := seen[kind+v]; ok {
-			add(CodeShadowed, r.Num, "%s repeats line %d and never decides", r.String(), first)
-			continue
-		}
-		seen[kind+v] = r.Num
-		if first, ok := seen[other+v]; ok {
-			add(CodeConflict, r.Num, "Allow and Disallow %q (line %d): RFC 9309 picks Allow, the 1996 draft whichever comes first", r.Value, first)
-		}
 	}
 }
 

@@ -144,3 +144,107 @@ func TestLintSeverities(t *testing.T) {
 		}
 	}
 }
+
+func lintCodes(body string) map[string][]int {
+	got := map[string][]int{}
+	for _, f := range Lint([]byte(body)) {
+		got[f.Code] = append(got[f.Code], f.Line)
+	}
+	return got
+}
+
+// Two User-agent lines of one group naming the same agent are one group,
+// not two: no R006.
+func TestLintSameGroupTwice(t *testing.T) {
+	got := lintCodes("User-agent: foo\nUser-agent: FOO\nDisallow: /\n")
+	if len(got[CodeDuplicateGroup]) != 0 {
+		t.Errorf("R006 on one group: %v", got)
+	}
+	got = lintCodes("User-agent: foo\nDisallow: /a\n\nUser-agent: FOO\nDisallow: /b\n")
+	if !slices.Equal(got[CodeDuplicateGroup], []int{4}) {
+		t.Errorf("R006 = %v, want line 4", got[CodeDuplicateGroup])
+	}
+}
+
+// R009 names each reading.
+func TestLintReadingsWording(t *testing.T) {
+	for _, f := range Lint([]byte("User-agent: bot\nDisallow: /a\nAllow: /a/b\n")) {
+		if f.Code == CodeReadingsDiffer {
+			for _, w := range []string{"Google's parser allows", "RFC 9309 with escapes normalised allows", "the 1996 draft disallows"} {
+				if !strings.Contains(f.Message, w) {
+					t.Errorf("R009 %q lacks %q", f.Message, w)
+				}
+			}
+			return
+		}
+	}
+	t.Error("no R009")
+}
+
+// A blank line between User-agent lines: Google joins the lines, readers
+// that end a record there split them (mastodon's AI block had this shape).
+func TestLintBlankInAgents(t *testing.T) {
+	body := "User-agent: GPTBot\n\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow:\n"
+	if got := lintCodes(body); !slices.Equal(got[CodeBlankInAgents], []int{2}) {
+		t.Errorf("R024 = %v, want line 2", got)
+	}
+	f := Parse([]byte(body))
+	if f.Match("GPTBot", "/x").Allowed != false {
+		t.Error("Google's reading should join GPTBot to CCBot's rules")
+	}
+	// Blank lines between groups, or after the rules, are fine.
+	if got := lintCodes("User-agent: a\nDisallow: /\n\nUser-agent: b\nDisallow: /\n\n\n"); len(got[CodeBlankInAgents]) != 0 {
+		t.Errorf("R024 between groups: %v", got)
+	}
+}
+
+// Rules that can never decide, found by the matcher rather than by
+// spelling: longer wildcard patterns, "$", equal-length Allow.
+func TestLintShadowedAndRedundant(t *testing.T) {
+	body := strings.Join([]string{
+		"User-agent: a",  // 1
+		"Allow: /a",      // 2 R007: /a* (line 3) is longer and matches all it matches
+		"Disallow: /a*",  // 3
+		"Disallow: /b/c", // 4 R025: /b (line 5) gives the same verdict
+		"Disallow: /b",   // 5
+		"Allow: /d$",     // 6
+		"Disallow: /d",   // 7
+		"Disallow: /e/f", // 8 not redundant: Allow /e/ lies between
+		"Allow: /e/",     // 9
+		"Disallow: /e",   // 10
+		"Disallow: /x$",  // 11 R007: Allow /x* is longer
+		"Allow: /x*",     // 12 R016 only
+	}, "\n")
+	got := lintCodes(body)
+	if !slices.Equal(got[CodeShadowed], []int{2, 11}) {
+		t.Errorf("R007 = %v, want [2 11]", got[CodeShadowed])
+	}
+	if !slices.Equal(got[CodeRedundant], []int{4}) {
+		t.Errorf("R025 = %v, want [4]", got[CodeRedundant])
+	}
+	// Check the claims with the matcher: without a flagged rule, every
+	// URL gets the same verdict.
+	f := Parse([]byte(body))
+	lines := strings.Split(body, "\n")
+	for _, n := range []int{2, 4, 11} {
+		g := Parse([]byte(strings.Join(slices.Delete(slices.Clone(lines), n-1, n), "\n")))
+		for _, u := range []string{"/a", "/ab", "/b", "/b/c", "/b/cd", "/x", "/xy", "/d", "/e/f", "/e/g"} {
+			if f.Match("a", u).Allowed != g.Match("a", u).Allowed {
+				t.Errorf("dropping line %d changes %s", n, u)
+			}
+		}
+	}
+}
+
+func TestLintNoInherit(t *testing.T) {
+	body := "User-agent: GPTBot\nAllow: /blog/\n\nUser-agent: webcrawler\nDisallow:\n\nUser-agent: unhip\nDisallow: /\n\nUser-agent: *\nDisallow: /admin/\nDisallow: /blog/\n"
+	got := lintCodes(body)
+	if !slices.Equal(got[CodeNoInherit], []int{1}) {
+		t.Errorf("R023 = %v, want [1] (GPTBot only)", got[CodeNoInherit])
+	}
+	for _, f := range Lint([]byte(body)) {
+		if f.Code == CodeNoInherit && (!strings.Contains(f.Message, "/admin/ (line 11)") || strings.Contains(f.Message, "/blog/ (line")) {
+			t.Errorf("R023 message: %s", f.Message)
+		}
+	}
+}

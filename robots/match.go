@@ -38,9 +38,15 @@ func (f *File) Match(agent, url string) Verdict {
 	if isRobotsTxt(path) {
 		return Verdict{Allowed: true}
 	}
+	return f.matchGroups(f.groupsFor(ProductToken(agent)), path)
+}
+
+// matchGroups is Match over the given groups, for a path as PathOf gives
+// it (not /robots.txt).
+func (f *File) matchGroups(groups []int, path string) Verdict {
 	var m matcher
 	best := [2]*Rule{} // [0] best Disallow, [1] best Allow
-	for _, gi := range f.groupsFor(ProductToken(agent)) {
+	for _, gi := range groups {
 		g := &f.Groups[gi]
 		for ri := range g.Rules {
 			r := &g.Rules[ri]

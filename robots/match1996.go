@@ -7,8 +7,9 @@ import "strings"
 //
 //   - The robot obeys the first group with a User-agent value that contains
 //     its name as a substring, case insensitively; else the first group for
-//     "*"; else everything is allowed. Its name is the product token of
-//     agent ("FigTree/0.1 Robot" is "figtree"); an empty name matches only
+//     "*"; else everything is allowed. Its name is agent without its version
+//     (AgentName: "FigTree/0.1 Robot" is "figtree", "MJ12bot/1.4" is
+//     "mj12bot"); an empty name matches only
 //     "*". Groups are not merged.
 //   - The group's Allow and Disallow lines are tried in file order and the
 //     first whose path is a prefix of the URL's path decides; none matching
@@ -23,7 +24,11 @@ func (f *File) Match1996(agent, url string) Verdict {
 	if isRobotsTxt(path) {
 		return Verdict{Allowed: true}
 	}
-	g := f.group1996(ProductToken(agent))
+	return match1996Group(f.group1996(AgentName(agent)), path)
+}
+
+// match1996Group is Match1996 in group g (nil: none), for a decoded path.
+func match1996Group(g *Group, path string) Verdict {
 	if g == nil {
 		return Verdict{Allowed: true}
 	}

@@ -15,9 +15,12 @@ func isProductTokenChar(c byte) bool {
 // ProductToken returns the leading run of s made of [A-Za-z_-]: the part of a
 // User-agent value or a crawler's user-agent string that RFC 9309 matching
 // uses ("FigTree/0.1 Robot" gives "FigTree"), as google/robotstxt does.
-func ProductToken(s string) string {
+func ProductToken(s string) string { return leadingRun(s, isProductTokenChar) }
+
+// leadingRun returns the longest prefix of s whose bytes all satisfy in.
+func leadingRun(s string, in func(byte) bool) string {
 	i := 0
-	for i < len(s) && isProductTokenChar(s[i]) {
+	for i < len(s) && in(s[i]) {
 		i++
 	}
 	return s[:i]

@@ -153,6 +153,9 @@ type parser struct {
 	// sawRule is set once the open group has an Allow or Disallow line, so
 	// that the next User-agent line starts a new group.
 	sawRule bool
+	// blank is the number of a blank line met after a User-agent line of
+	// the open group and before any other line; 0 when none.
+	blank int
 }
 
 func (p *parser) line(num int, raw string) {
@@ -165,6 +168,14 @@ func (p *parser) line(num int, raw string) {
 			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
 	}
 	key, value, noColon, ok := splitLine(raw)
+	if trimSpace(raw) == "" {
+		if p.cur >= 0 && !p.sawRule && p.blank == 0 {
+			p.blank = num
+		}
+		return
+	}
+	blank := p.blank
+	p.blank = 0
 	if !ok {
 		if !isBlankOrComment(raw) {
 			p.f.Findings = append(p.f.Findings, Finding{Code: CodeUnreadable, Severity: diag.Warning, Line: num,
@@ -184,6 +195,10 @@ func (p *parser) line(num int, raw string) {
 	}
 	switch kind {
 	case KindUserAgent:
+		if blank > 0 && p.cur >= 0 && !p.sawRule {
+			p.f.Findings = append(p.f.Findings, Finding{Code: CodeBlankInAgents, Severity: diag.Warning, Line: blank,
+				Message: "blank line inside a run of User-agent lines: Google's parser and RFC 9309 join the lines before and after it into one group; readers that end a record at a blank line (the 1996 draft, Python's urllib.robotparser) give the agents before it no rules"})
+		}
 		if p.cur < 0 || p.sawRule {
 			p.f.Groups = append(p.f.Groups, Group{})
 			p.cur = len(p.f.Groups) - 1

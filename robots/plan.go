@@ -18,6 +18,7 @@ type record struct {
 
 // plan turns a policy into the records Emit writes, in order (see Emit).
 func plan(p Policy) []record {
+	p = p.inherited()
 	type agent struct {
 		name   string
 		cfg    config
@@ -66,22 +67,15 @@ func plan(p Policy) []record {
 		})
 	}
 
-	// Agents with the same configuration share a record.
+	// One record per agent: some readers (npm robots-txt-parser) give only
+	// the last User-agent line of a record its rules.
 	var recs []record
 	var star *record
-	byKey := map[string]int{}
 	for _, a := range agents {
 		if a.star {
 			star = &record{agents: []string{"*"}, cfg: &a.cfg}
 			continue
 		}
-		k := a.cfg.key()
-		if i, ok := byKey[k]; ok {
-			recs[i].agents = append(recs[i].agents, a.name)
-			recs[i].lower = append(recs[i].lower, strings.ToLower(a.name))
-			continue
-		}
-		byKey[k] = len(recs)
 		recs = append(recs, record{agents: []string{a.name}, lower: []string{strings.ToLower(a.name)}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
 	out := orderRecords(recs)
@@ -93,21 +87,13 @@ func plan(p Policy) []record {
 
 // orderRecords sorts records so that a record naming a comes before every
 // other record naming a name that contains a; among records free to go,
-// the lowest rank goes first. When no record is free (shared records that
-// must each precede the other) the first shared one is split.
+// the lowest rank goes first.
 func orderRecords(recs []record) []record {
-	for {
-		out, stuck := topo(recs)
-		if stuck < 0 {
-			return out
-		}
-		r := recs[stuck]
-		split := make([]record, len(r.agents))
-		for i, a := range r.agents {
-			split[i] = record{agents: []string{a}, lower: []string{r.lower[i]}, cfg: r.cfg, rank: [2]int{r.rank[0], r.rank[1] + i}}
-		}
-		recs = append(append(append([]record{}, recs[:stuck]...), split...), recs[stuck+1:]...)
+	out, stuck := topo(recs)
+	if stuck >= 0 {
+		panic("robots: cycle among records")
 	}
+	return out
 }
 
 // topo returns the records in order, or the index of a shared record to

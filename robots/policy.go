@@ -2,7 +2,10 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/discgen/discgen/diag"
 )
 
 // Policy is what a manifest says about crawlers. It means RFC 9309.
@@ -20,6 +23,14 @@ type PolicyGroup struct {
 	// CrawlDelay is written as given ("10", "0.5"); empty for none.
 	CrawlDelay string
 	Extensions []Extension // other lines of the group, in order
+	// InheritWildcard gives the group's agents the rules of the "*"
+	// groups as well, merged under RFC 9309: the longest match of the
+	// union decides. (RFC 9309 groups do not inherit.)
+	InheritWildcard bool
+	// Enforce asks server configuration to refuse the group's agents
+	// where the group disallows them (see Refusals); it does not change
+	// robots.txt.
+	Enforce bool
 }
 
 // PathRule is an Allow or Disallow rule. An empty Path is no rule.
@@ -51,18 +62,20 @@ func (e *PolicyError) Error() string {
 }
 
 // Evaluate answers for a policy itself, without writing it: RFC 9309 over
-// canonical paths. The agent's product token selects the groups naming it
+// canonical paths. The agent's name (AgentName: "MJ12bot/1.4" is MJ12bot)
+// selects the groups naming it
 // (merged), else the "*" groups; the URL's path and each rule path are put
 // in Canonical form (so /%7Emak and /~mak are one path, as RFC 9309 section
 // 2.2.2 decodes escaped unreserved characters); the longest matching rule
 // decides, Allow winning a tie; '*' and '$' are wildcards; /robots.txt is
 // always allowed. Verdict.Line is 0: a policy has no lines.
 func (p Policy) Evaluate(agent, url string) Verdict {
+	p = p.inherited()
 	path := Canonical(PathOf(url))
 	if isRobotsTxt(path) {
 		return Verdict{Allowed: true}
 	}
-	token := ProductToken(agent)
+	token := AgentName(agent)
 	var groups []*PolicyGroup
 	for _, wantStar := range []bool{false, true} {
 		for i := range p.Groups {
@@ -114,8 +127,8 @@ func (p Policy) check() error {
 			return bad(fmt.Sprintf("groups[%d].agents", gi), "", "a group needs at least one agent")
 		}
 		for ai, a := range g.Agents {
-			if a != "*" && !IsProductToken(a) {
-				return bad(fmt.Sprintf("groups[%d].agents[%d]", gi, ai), a, "is not a product token ([A-Za-z_-]+) or *")
+			if msg, _ := AgentNameError(a); msg != "" {
+				return bad(fmt.Sprintf("groups[%d].agents[%d]", gi, ai), a, "is not an agent name (letters, digits, '.', '_' and '-') or *")
 			}
 		}
 		for ri, r := range g.Rules {
@@ -184,4 +197,101 @@ func (r PathRule) String() string {
 		return "Allow: " + r.Path
 	}
 	return "Disallow: " + r.Path
+}
+
+// inherited returns p with the rules of the "*" groups added to every group
+// that asks for them (InheritWildcard), and the flag cleared. Rules the
+// group already has are not repeated.
+func (p Policy) inherited() Policy {
+	var star []PathRule
+	any := false
+	for _, g := range p.Groups {
+		any = any || g.InheritWildcard
+		if slices.Contains(g.Agents, "*") {
+			star = append(star, g.Rules...)
+		}
+	}
+	if !any {
+		return p
+	}
+	out := p
+	out.Groups = make([]PolicyGroup, len(p.Groups))
+	for i, g := range p.Groups {
+		if g.InheritWildcard {
+			g.Rules = append(slices.Clip(g.Rules), star...)
+			g.InheritWildcard = false
+		}
+		out.Groups[i] = g
+	}
+	return out
+}
+
+// Enforcement is what server configuration refuses for one agent: the
+// agent's rules under RFC 9309 (its groups merged, "*" rules added where
+// it inherits them), canonical, in the order a "last match wins" reader
+// must try them: by increasing length, Disallow before Allow at equal
+// length, so that the longest match decides and Allow wins a tie.
+type Enforcement struct {
+	Agent string
+	Rules []PathRule
+}
+
+// Enforcements returns, for every agent of a group with Enforce, the rules
+// server configuration applies, in manifest order of first mention; and
+// findings for rules a server cannot match as robots.txt readers do, which
+// are left out: rules on the query string ('?': servers match the path)
+// and rules with an escaped '/' (%2F: servers decode it before matching).
+// "*" is never enforced: refusing every unnamed client is not a crawler
+// policy.
+func (p Policy) Enforcements() ([]Enforcement, []Finding) {
+	p = p.inherited()
+	var out []Enforcement
+	var fs []Finding
+	seen := map[string]bool{}
+	for _, g := range p.Groups {
+		if !g.Enforce {
+			continue
+		}
+		for _, a := range g.Agents {
+			k := strings.ToLower(a)
+			if a == "*" || seen[k] {
+				continue
+			}
+			seen[k] = true
+			e := Enforcement{Agent: a}
+			have := map[PathRule]bool{}
+			for _, h := range p.Groups {
+				if !slices.ContainsFunc(h.Agents, func(b string) bool { return strings.EqualFold(a, b) }) {
+					continue
+				}
+				for _, r := range h.Rules {
+					cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
+					if cr.Path == "" || have[cr] {
+						continue
+					}
+					have[cr] = true
+					if strings.ContainsAny(cr.Path, "?") || strings.Contains(cr.Path, "%2F") {
+						fs = append(fs, Finding{Code: CodeNotEnforced, Severity: diag.Warning, Agent: a, Pattern: r.Path,
+							Message: fmt.Sprintf("agent %s: %q is not enforced: servers match the decoded path, without the query and with %%2F read as /", a, r.Path)})
+						continue
+					}
+					e.Rules = append(e.Rules, cr)
+				}
+			}
+			slices.SortStableFunc(e.Rules, func(x, y PathRule) int {
+				if len(x.Path) != len(y.Path) {
+					return len(x.Path) - len(y.Path)
+				}
+				if x.Allow != y.Allow {
+					if x.Allow {
+						return 1
+					}
+					return -1
+				}
+				return strings.Compare(x.Path, y.Path)
+			})
+			out = append(out, e)
+		}
+	}
+	return out, fs
 }

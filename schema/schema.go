@@ -22,9 +22,12 @@ import (
 	"sync"
 )
 
-// URL is the schema's identifier; editors find it through the
-// yaml-language-server comment that `discgen init` writes.
-const URL = "https://discgen.invalid/schema/v1/site.schema.json"
+// URL is the schema's identifier and where it is published: this file,
+// schema/site.schema.json, in the repository at the v1 tag (the major
+// version tag that also names the GitHub Action, moved to each v1.x
+// release). Editors find it through the yaml-language-server comment that
+// `discgen init` writes.
+const URL = "https://raw.githubusercontent.com/discgen/discgen/v1/schema/site.schema.json"
 
 //go:embed site.schema.json
 var source []byte
@@ -160,6 +163,12 @@ func (c *collector) collect(e *failure, inst any) {
 		for _, x := range e.causes {
 			c.collect(x, inst)
 		}
+		return
+	}
+	if strings.HasSuffix(loc, "/pattern") {
+		// Patterns tell editors and other validators what they can of
+		// the semantic rules (package validate), which word the same
+		// refusal with a hint; reporting both would say it twice.
 		return
 	}
 	c.add(leaf(e, e.at.tokens(), loc, inst)...)

@@ -32,6 +32,8 @@
 //	.well-known/host-meta             application/xrd+xml        max-age=86400
 //	.well-known/nodeinfo (and other
 //	  JSON names, see below)          application/json           max-age=86400
+//	.well-known/a/b (several
+//	  segments, RFC 8615)             as above, by the whole name max-age=86400
 //	any other file                    by extension, else
 //	                                  application/octet-stream   max-age=86400
 //
@@ -52,7 +54,12 @@
 //     names whose specifications define JSON documents: nodeinfo (NodeInfo
 //     protocol: a JSON resource descriptor), openid-configuration (OpenID
 //     Connect Discovery 1.0 section 4), oauth-authorization-server (RFC 8414
-//     section 3.2), apple-app-site-association (Apple's associated domains).
+//     section 3.2), apple-app-site-association (Apple's associated domains),
+//     matrix/server and matrix/client (the Matrix specification's well-known
+//     URIs). A name of several segments is looked up whole; an
+//     acme-challenge/TOKEN or openpgpkey/hu/HASH file has no extension and
+//     gets application/octet-stream, the type RFC 8555 section 8.3 shows and
+//     the OpenPGP Web Key Directory draft asks for.
 //     JSON has no charset parameter (RFC 8259 section 11).
 //   - application/xrd+xml for host-meta (RFC 6415 section 2).
 //   - application/octet-stream for anything else without a known extension
@@ -85,6 +92,18 @@
 //     construction and "*" never admits credentials, so the header exposes
 //     nothing a plain HTTP client could not already fetch.
 //
+// # Expires
+//
+// Seed 001 section 3.4 has robots honour the Expires header (seven days when
+// the server sends no cache directive), so where the server can compute it,
+// each file also gets an Expires equal to the time of the response plus the
+// Cache-Control lifetime: nginx's "expires" directive sends both headers
+// from one value, and Apache's mod_expires ("ExpiresDefault access plus N
+// seconds") does the same. An Expires is a date, so a fixed header value
+// cannot carry it: the _headers format and Caddy's header directive send
+// Cache-Control only. Caches give max-age precedence over Expires (RFC
+// 9111 section 5.3), so the lifetime is the same either way.
+//
 // A symbolic link entry gets the headers of the file it points to: the bytes
 // served are the target's. With the robots.txt link option,
 // autodisc/robots.txt therefore gets robots.txt's one day; as a copy it is an
@@ -104,13 +123,16 @@
 // they would also catch robots.txt in every subdirectory; <Location> is not
 // allowed in .htaccess. REQUEST_URI is the decoded path, so it is written
 // decoded, UTF-8 bytes and all. The media type is set with ForceType (core),
-// the headers with mod_headers inside <IfModule mod_headers.c>, so a server
-// without the module still serves the files instead of failing every
-// request. Both need AllowOverride FileInfo.
+// the headers with mod_headers inside <IfModule mod_headers.c> and Expires
+// with mod_expires inside <IfModule mod_expires.c>, so a server without a
+// module still serves the files instead of failing every request.
+// ForceType and Header need AllowOverride FileInfo, the mod_expires
+// directives AllowOverride Indexes.
 //
 // nginx: one exact "location = /path" block per file. An empty "types { }"
 // block drops the extension mapping inside the location, so "default_type"
-// names the type, charset included. add_header without "always": the headers
+// names the type, charset included; "expires" sends Cache-Control and
+// Expires. add_header without "always": the headers
 // belong to the file, not to an error page served in its place. nginx
 // matches the decoded, normalized URI, so the path is written decoded. Note
 // that add_header inside a location replaces every add_header inherited from

@@ -31,11 +31,13 @@ var byExtension = map[string]string{
 	".xml":  "application/xml",
 }
 
-// byWellKnownName maps extensionless well-known names to the media type
-// their specifications define.
+// byWellKnownName maps extensionless well-known names, the whole path
+// after .well-known/, to the media type their specifications define.
 var byWellKnownName = map[string]string{
 	"apple-app-site-association": appJSON,               // Apple associated domains
 	"host-meta":                  "application/xrd+xml", // RFC 6415 section 2
+	"matrix/client":              appJSON,               // Matrix spec, client-server API: well-known URI
+	"matrix/server":              appJSON,               // Matrix spec, server-server API: resolving server names
 	"nodeinfo":                   appJSON,               // NodeInfo protocol
 	"oauth-authorization-server": appJSON,               // RFC 8414 section 3.2
 	"openid-configuration":       appJSON,               // OpenID Connect Discovery 1.0 section 4
@@ -45,6 +47,12 @@ var byWellKnownName = map[string]string{
 type profile struct {
 	ContentType  string
 	CacheControl string
+}
+
+// maxAge returns the seconds of the profile's Cache-Control max-age, from
+// which nginx and Apache compute a matching Expires.
+func (p profile) maxAge() string {
+	return strings.TrimPrefix(p.CacheControl, "max-age=")
 }
 
 // fields returns the profile as header name and value pairs, in the order
@@ -65,8 +73,8 @@ func classify(p string) profile {
 	ct, ok := byExtension[strings.ToLower(path.Ext(name))]
 	if !ok {
 		ct = octetStream
-		if dir == ".well-known" {
-			if t, ok := byWellKnownName[name]; ok {
+		if rest, ok := strings.CutPrefix(p, ".well-known/"); ok {
+			if t, ok := byWellKnownName[rest]; ok {
 				ct = t
 			}
 		}

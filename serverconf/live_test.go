@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +108,10 @@ wait:
 }
 
 // checkServed requests every file of tr and compares the four headers.
-func checkServed(t *testing.T, port int, tr tree.Tree) {
+// With expires, each response must also carry an Expires that is its Date
+// plus the Cache-Control max-age (seed 001 section 3.4: robots honour
+// Expires); without, none.
+func checkServed(t *testing.T, port int, tr tree.Tree, expires bool) {
 	t.Helper()
 	for _, p := range tr.Paths() {
 		target, err := resolve(tr, p)
@@ -131,6 +135,7 @@ func checkServed(t *testing.T, port int, tr tree.Tree) {
 				t.Errorf("%s: %s = %q, want %q", url, h[0], got, h[1])
 			}
 		}
+		checkExpires(t, url, resp.Header, want, expires)
 	}
 	// A file the configuration does not name keeps the server's defaults.
 	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/unnamed.txt", port))
@@ -143,6 +148,33 @@ func checkServed(t *testing.T, port int, tr tree.Tree) {
 	}
 }
 
+// checkExpires checks that h has an Expires matching its Date and the
+// profile's max-age, or none when expires is false.
+func checkExpires(t *testing.T, url string, h http.Header, want profile, expires bool) {
+	t.Helper()
+	got := h.Values("Expires")
+	if !expires {
+		if len(got) != 0 {
+			t.Errorf("%s: Expires %q, want none", url, got)
+		}
+		return
+	}
+	if len(got) != 1 {
+		t.Errorf("%s: Expires = %q, want one", url, got)
+		return
+	}
+	exp, err1 := http.ParseTime(got[0])
+	date, err2 := http.ParseTime(h.Get("Date"))
+	age, err3 := strconv.Atoi(want.maxAge())
+	if err1 != nil || err2 != nil || err3 != nil {
+		t.Errorf("%s: Expires %q, Date %q: %v %v %v", url, got[0], h.Get("Date"), err1, err2, err3)
+		return
+	}
+	if d := exp.Sub(date) - time.Duration(age)*time.Second; d < -time.Second || d > time.Second {
+		t.Errorf("%s: Expires %s is %s after Date %s, want %ds (Cache-Control %s)", url, got[0], exp.Sub(date), h.Get("Date"), age, want.CacheControl)
+	}
+}
+
 // liveTree is the sample tree and paths with every ASCII punctuation
 // character checkPath lets through, to show the servers read them literally.
 // It holds ":", which only _headers refuses; no server here reads _headers.
@@ -150,22 +182,31 @@ func liveTree() tree.Tree {
 	tr := sample()
 	tr["~mak/autodisc/index.txt"] = tree.Entry{Data: []byte("x")}
 	tr[".well-known/a!b&c(d)e+f,g=h@i:j"] = tree.Entry{Data: []byte("x")}
+	tr[".well-known/acme-challenge/LoqXcYV8q5ONbJQxbmR7SCTNo3tiAXDfowyjxAjEuX0"] = tree.Entry{Data: []byte("x")}
 	return tr
 }
 
 // liveSite renders kind for liveTree and writes the site to a
 // directory it returns, with the rendered file where the server reads it
 // (inside the site for the public kinds) and an extra file no rule names.
-func liveSite(t *testing.T, k Kind) (dir, site, conf string) {
+func liveSite(t *testing.T, k Kind, src tree.Tree, a Access, extra ...tree.Tree) (dir, site, conf string) {
 	t.Helper()
-	public, separate, err := Render(liveTree(), []Kind{k})
+	public, separate, err := RenderAccess(src, []Kind{k}, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir = serverDir(t)
 	site = filepath.Join(dir, "site")
-	tr := liveTree()
+	tr := tree.Tree{}
+	for p, e := range src {
+		tr[p] = e
+	}
 	tr["unnamed.txt"] = tree.Entry{Data: []byte("x")}
+	for _, x := range extra { // site content the configuration does not name
+		for p, e := range x {
+			tr[p] = e
+		}
+	}
 	for p, e := range public {
 		tr[p] = e
 	}
@@ -176,11 +217,19 @@ func liveSite(t *testing.T, k Kind) (dir, site, conf string) {
 }
 
 func TestLiveNginx(t *testing.T) {
+	port := serveNginx(t, liveTree(), Access{})
+	checkServed(t, port, liveTree(), true)
+}
+
+// serveNginx serves src with nginx, configured by the rendered snippet,
+// and returns its port.
+func serveNginx(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
+	t.Helper()
 	bin, err := exec.LookPath("nginx")
 	if err != nil {
-		t.Skip("nginx not installed")
+		t.Skip("nginx: not installed")
 	}
-	dir, site, conf := liveSite(t, Nginx)
+	dir, site, conf := liveSite(t, Nginx, src, a, extra...)
 	port := freePort(t)
 	main := filepath.Join(dir, "nginx.conf")
 	tmp := filepath.Join(dir, "tmp")
@@ -209,14 +258,22 @@ http {
 		t.Fatalf("nginx -t: %v\n%s", err, out)
 	}
 	start(t, exec.Command(bin, "-p", dir, "-c", main), port, filepath.Join(dir, "error.log"))
-	checkServed(t, port, liveTree())
+	return port
 }
 
 func TestLiveApache(t *testing.T) {
+	port := serveApache(t, liveTree(), Access{})
+	checkServed(t, port, liveTree(), true)
+}
+
+// serveApache serves src with Apache, configured by the rendered
+// .htaccess, and returns its port.
+func serveApache(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
+	t.Helper()
 	bin, err := exec.LookPath("apache2")
 	if err != nil {
 		if bin, err = exec.LookPath("httpd"); err != nil {
-			t.Skip("apache2 not installed")
+			t.Skip("apache2: not installed")
 		}
 	}
 	modules := ""
@@ -229,7 +286,7 @@ func TestLiveApache(t *testing.T) {
 	if modules == "" {
 		t.Skip("Apache module directory with mod_headers.so not found")
 	}
-	dir, site, _ := liveSite(t, Htaccess)
+	dir, site, _ := liveSite(t, Htaccess, src, a, extra...)
 	port := freePort(t)
 	user := ""
 	if os.Getuid() == 0 {
@@ -245,12 +302,14 @@ LoadModule mpm_event_module %[2]s/mod_mpm_event.so
 LoadModule authz_core_module %[2]s/mod_authz_core.so
 LoadModule mime_module %[2]s/mod_mime.so
 LoadModule headers_module %[2]s/mod_headers.so
+LoadModule expires_module %[2]s/mod_expires.so
+LoadModule rewrite_module %[2]s/mod_rewrite.so
 %[3]sListen 127.0.0.1:%[4]d
 ServerName localhost
 AddType text/plain .txt
 DocumentRoot %[5]s
 <Directory %[5]s>
-	AllowOverride FileInfo
+	AllowOverride FileInfo Indexes
 	Options FollowSymLinks
 	Require all granted
 </Directory>
@@ -259,15 +318,25 @@ DocumentRoot %[5]s
 		t.Fatal(err)
 	}
 	start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
-	checkServed(t, port, liveTree())
+	return port
 }
 
 func TestLiveCaddy(t *testing.T) {
+	port := serveCaddy(t, liveTree(), Access{})
+	// Caddy's header directive sets fixed values; it cannot compute an
+	// Expires from the time of each response, so only Cache-Control is sent.
+	checkServed(t, port, liveTree(), false)
+}
+
+// serveCaddy serves src with Caddy, configured by the rendered snippet,
+// and returns its port.
+func serveCaddy(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
+	t.Helper()
 	bin, err := exec.LookPath("caddy")
 	if err != nil {
-		t.Skip("caddy not installed")
+		t.Skip("caddy: not installed")
 	}
-	dir, site, conf := liveSite(t, Caddy)
+	dir, site, conf := liveSite(t, Caddy, src, a, extra...)
 	port := freePort(t)
 	main := filepath.Join(dir, "Caddyfile")
 	config := fmt.Sprintf(`{
@@ -293,5 +362,5 @@ http://127.0.0.1:%[2]d {
 	run := exec.Command(bin, "run", "--config", main, "--adapter", "caddyfile")
 	run.Env = env
 	start(t, run, port, filepath.Join(dir, "caddy.log"))
-	checkServed(t, port, liveTree())
+	return port
 }

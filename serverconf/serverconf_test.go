@@ -29,6 +29,7 @@ func sample() tree.Tree {
 		".well-known/gpc.json":          {Data: []byte(`{"gpc": true}`)},
 		".well-known/nodeinfo":          {Data: []byte(`{"links": []}`)},
 		".well-known/change-password":   {Data: []byte("x")},
+		".well-known/matrix/server":     {Data: []byte(`{"m.server": "matrix.fict.org:443"}`)},
 		"projects/autodisc/feeds.txt":   {Data: []byte("/projects/releases.atom\n")},
 		"café/autodisc/description.txt": {Data: []byte("Café\n")},
 	}

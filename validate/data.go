@@ -2,6 +2,7 @@ package validate
 
 import (
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/robots"
 )
 
 func (v *checker) datasets(m *manifest.Site) {
@@ -30,8 +31,21 @@ func (v *checker) datasets(m *manifest.Site) {
 		}
 	}
 	if m.DataTxt != nil {
+		allowed := map[string]int{}
+		for i, d := range m.Datasets {
+			if _, ok := allowed[robots.Canonical(d.Path)]; !ok {
+				allowed[robots.Canonical(d.Path)] = i
+			}
+		}
 		for i, d := range m.DataTxt.Disallow {
-			v.rulePath(manifest.Index("data_txt.disallow", i), d, "data.txt")
+			dp := manifest.Index("data_txt.disallow", i)
+			if !v.rulePath(dp, d, "data.txt") {
+				continue
+			}
+			if j, ok := allowed[robots.Canonical(d)]; ok && m.DataTxt.Format != "yaml" {
+				jp := manifest.Key(manifest.Index("datasets", j), "path")
+				v.err(dp, "%q is also the path of %s (%s): data.txt would have both Allow: and Disallow: for it; remove one", d, jp, v.pos.Of(jp))
+			}
 		}
 		if len(m.Datasets) == 0 {
 			v.warn("data_txt", "data_txt is set but there are no datasets; data.txt is not written")

@@ -51,13 +51,14 @@ func TestGrant(t *testing.T) {
 	}
 }
 
-func TestIsProductToken(t *testing.T) {
+func TestIsAgentName(t *testing.T) {
 	for s, want := range map[string]bool{
 		"*": true, "Googlebot": true, "foo_bar-baz": true, "-": true,
-		"": false, "**": false, "bot2": false, "Googlebot/2.1": false, "a b": false, "a:b": false, "é": false, "*bot": false,
+		"bot2": true, "MJ12bot": true, "AI2Bot": true, "Ai2Bot-Dolma": true, "img2dataset": true, "360Spider": true, "v1.2bot": true,
+		"": false, "**": false, "360": false, "1.2": false, "Googlebot/2.1": false, "a b": false, "a:b": false, "é": false, "*bot": false,
 	} {
-		if got := validate.IsProductToken(s); got != want {
-			t.Errorf("IsProductToken(%q) = %v, want %v", s, got, want)
+		if got := validate.IsAgentName(s); got != want {
+			t.Errorf("IsAgentName(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

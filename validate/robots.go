@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/crawlers"
+	"github.com/discgen/discgen/internal/editdist"
 	"github.com/discgen/discgen/internal/rfc3986"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 )
-
-// productToken is RFC 9309 section 2.2.1's product-token.
-var productToken = regexp.MustCompile(`^[A-Za-z_-]+$`)
 
 // fieldName is a robots.txt field name for an extension line.
 var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -29,31 +29,54 @@ var reservedFields = map[string]string{
 	"mobile-agent-server": "mobile_agents (top level)",
 }
 
-// IsProductToken reports whether s is a valid agent name: an RFC 9309
-// product token, or "*".
-func IsProductToken(s string) bool { return s == "*" || productToken.MatchString(s) }
+// IsAgentName reports whether s is a valid agent name: an RFC 9309 product
+// token, a real crawler's token with digits and dots (MJ12bot), or "*".
+func IsAgentName(s string) bool { return s == "*" || robots.IsAgentName(s) }
 
-// notToken says why name is not a product token, suggesting the token a
-// User-Agent string such as "Googlebot/2.1" starts with.
-func notToken(name string) string {
-	msg := fmt.Sprintf("%q is not a product token (letters, \"_\" and \"-\" only, or \"*\")", name)
-	if i := strings.IndexByte(name, '/'); i > 0 && productToken.MatchString(name[:i]) {
-		msg += fmt.Sprintf("; write %q", name[:i])
+// notAgent says why name is not an agent name, with what to write instead
+// (the name a User-Agent string such as "Googlebot/2.1" starts with).
+func notAgent(name string) string {
+	msg, hint := robots.AgentNameError(name)
+	if hint != "" {
+		msg += "; " + hint
 	}
 	return msg
 }
 
 func (v *checker) agents(path string, groups []manifest.Group) {
+	star := false
+	for i, g := range groups {
+		star = star || slices.Contains(g.Names, "*")
+		if g.InheritWildcard && slices.Contains(g.Names, "*") {
+			v.warn(manifest.Key(manifest.Index(path, i), "inherit_wildcard"), "the \"*\" group inherits nothing: inherit_wildcard is for named groups")
+		}
+	}
+	for i, g := range groups {
+		if g.InheritWildcard && !star {
+			v.warn(manifest.Key(manifest.Index(path, i), "inherit_wildcard"), "there is no \"*\" group to inherit from")
+		}
+	}
+	defer v.substringNames(path, groups)
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
+		if len(g.Names) == 0 && len(g.Presets) == 0 {
+			v.err(gp, "a group needs names, presets or both")
+		}
 		for j, name := range g.Names {
 			np := manifest.Index(manifest.Key(gp, "names"), j)
-			if !IsProductToken(name) {
-				v.err(np, "%s", notToken(name))
+			if !IsAgentName(name) {
+				v.err(np, "%s", notAgent(name))
+			} else if r := robots.GoogleReading(name); r != "" {
+				v.warn(np, "%s", r)
 			}
 		}
-		v.rulePaths(manifest.Key(gp, "allow"), g.Names, g.Allow, true)
-		v.rulePaths(manifest.Key(gp, "disallow"), g.Names, g.Disallow, false)
+		v.presets(gp, g)
+		if g.Enforce && len(g.Presets) == 0 && !slices.ContainsFunc(g.Names, func(n string) bool { return n != "*" }) {
+			v.warn(manifest.Key(gp, "enforce"), "enforce refuses named agents only: \"*\" is not refused (that would refuse every client)")
+		}
+		names := crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
+		v.rulePaths(manifest.Key(gp, "allow"), names, g.Allow, true)
+		v.rulePaths(manifest.Key(gp, "disallow"), names, g.Disallow, false)
 		if g.CrawlDelay != nil {
 			v.warn(manifest.Key(gp, "crawl_delay"), "Crawl-delay is not part of RFC 9309; Google ignores it and other crawlers read it differently")
 		}
@@ -78,9 +101,17 @@ func (v *checker) rulePaths(path string, names, rules []string, allow bool) {
 		if !v.rulePath(rp, r, "robots.txt") {
 			continue
 		}
+		if strings.TrimSuffix(robots.Canonical(r), "$") == "/robots.txt" {
+			// Seed 001 section 3.2.2; RFC 9309 section 2.2.2 agrees that
+			// the file is always allowed, so such a rule means nothing.
+			v.err(rp, "%q: /robots.txt is always allowed and must not appear in the rules (seed 001 section 3.2.2, RFC 9309 section 2.2.2); remove it", r)
+			continue
+		}
 		p := robots.Policy{Groups: []robots.PolicyGroup{{Agents: names, Rules: []robots.PathRule{{Allow: allow, Path: r}}}}}
 		for _, f := range robots.Portability(p) {
-			v.warn(rp, "%s", f.Message)
+			if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName && f.Code != robots.CodeAllowUnread { // policy-wide: substringNames
+				v.warn(rp, "%s", f.Message)
+			}
 		}
 	}
 }
@@ -121,8 +152,11 @@ func (v *checker) escapes(path, s string) bool {
 func (v *checker) sitemaps(path string, urls []string) {
 	for i, u := range urls {
 		p := manifest.Index(path, i)
-		if v.absURL(p, u, "a sitemap URL") {
-			v.noHash(p, u, "robots.txt")
+		if v.absURL(p, u, "a sitemap URL") && v.noHash(p, u, "robots.txt") {
+			// The path is percent-encoded when written; a host cannot be.
+			if pu, err := url.Parse(u); err == nil && !isASCII(pu.Host) {
+				v.err(p, "%q: write the host in its ASCII (punycode, xn--) form", u)
+			}
 		}
 	}
 }
@@ -131,6 +165,7 @@ func (v *checker) sitemaps(path string, urls []string) {
 // a path, and a server that is scheme://host[:port] or "none".
 func (v *checker) mobileAgents(path string, mas []manifest.MobileAgent) {
 	seen := map[string]string{}
+	ok := make([]bool, len(mas))
 	for i, ma := range mas {
 		p := manifest.Index(path, i)
 		pp := manifest.Key(p, "path")
@@ -139,11 +174,39 @@ func (v *checker) mobileAgents(path string, mas []manifest.MobileAgent) {
 		} else if v.noSpace(pp, ma.Path, "a path") && v.noHash(pp, ma.Path, "robots.txt") && v.escapes(pp, ma.Path) {
 			if first, dup := seen[ma.Path]; dup {
 				v.err(pp, "%q is given twice (first at %s)", ma.Path, first)
+			} else {
+				ok[i] = !v.refused(pp)
 			}
 			seen[ma.Path] = v.pos.Of(pp).String()
 		}
 		if ma.Server != "none" {
 			v.mobileServer(manifest.Key(p, "server"), ma.Server)
+		}
+	}
+	v.mobileOrder(path, mas, ok)
+}
+
+// mobileOrder warns where the manifest's order of Mobile-agent-server lines
+// differs in meaning from the order they are written in. Seed 002 says
+// "more recent lines always override older ones"; discgen writes the lines
+// from least to most specific path, so the most specific server wins
+// whatever the manifest's order. A manifest that lists a path after a
+// more specific one inside it would, read literally, let the shorter line
+// override the longer one everywhere: the warning says so at the shorter.
+func (v *checker) mobileOrder(path string, mas []manifest.MobileAgent, ok []bool) {
+	for j, later := range mas {
+		if !ok[j] {
+			continue
+		}
+		lc := robots.Canonical(later.Path)
+		for i := range j {
+			ec := robots.Canonical(mas[i].Path)
+			if ok[i] && len(lc) < len(ec) && strings.HasPrefix(ec, lc) {
+				v.warn(manifest.Key(manifest.Index(path, j), "path"),
+					"%q comes after the more specific %q (%s) but is written before it: Mobile-agent-server lines go from least to most specific, so %q keeps its server; read in the manifest's order, seed 002's \"later lines override\" would give %q's server there too",
+					later.Path, mas[i].Path, manifest.Index(path, i), mas[i].Path, later.Path)
+				break
+			}
 		}
 	}
 }
@@ -193,8 +256,8 @@ func (v *checker) host(path, h string) {
 func (v *checker) expects(path string, exps []manifest.Expect) {
 	for i, e := range exps {
 		p := manifest.Index(path, i)
-		if !IsProductToken(e.Agent) {
-			v.err(manifest.Key(p, "agent"), "%s", notToken(e.Agent))
+		if !IsAgentName(e.Agent) {
+			v.err(manifest.Key(p, "agent"), "%s", notAgent(e.Agent))
 		}
 		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 {
 			v.err(p, "an expectation needs allowed or disallowed paths")
@@ -213,5 +276,123 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 				}
 			}
 		}
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// substringNames gives the warnings about the policy as a whole, on the
+// agent's first mention (its names entry, or the preset that adds it):
+// listed names part of one another with different rules, which no order of
+// records serves for every reader (R026); and one-character names (R027).
+// R029 (Allow, which Perl's WWW::RobotRules does not read) is not repeated
+// for every manifest that uses Allow: the README names that reader's limit.
+func (v *checker) substringNames(path string, groups []manifest.Group) {
+	cat := crawlers.Default()
+	var p robots.Policy
+	for _, g := range groups {
+		pg := robots.PolicyGroup{Agents: cat.Expand(g.Names, g.Presets, g.ExceptAgents), InheritWildcard: g.InheritWildcard}
+		for _, a := range g.Allow {
+			pg.Rules = append(pg.Rules, robots.PathRule{Allow: true, Path: a})
+		}
+		for _, d := range g.Disallow {
+			pg.Rules = append(pg.Rules, robots.PathRule{Path: d})
+		}
+		for _, a := range pg.Agents {
+			if !IsAgentName(a) {
+				return // reported already; the policy cannot be written
+			}
+		}
+		p.Groups = append(p.Groups, pg)
+	}
+	seen := map[string]bool{}
+	for _, f := range robots.Portability(p) {
+		if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName || seen[f.Message] {
+			continue
+		}
+		seen[f.Message] = true
+		v.warn(agentPath(path, groups, f.Agent), "%s", f.Message)
+	}
+}
+
+// agentPath returns the manifest path that first names agent: a names
+// entry, or the presets entry that adds it.
+func agentPath(path string, groups []manifest.Group, agent string) string {
+	cat := crawlers.Default()
+	for i, g := range groups {
+		gp := manifest.Index(path, i)
+		for j, n := range g.Names {
+			if strings.EqualFold(n, agent) {
+				return manifest.Index(manifest.Key(gp, "names"), j)
+			}
+		}
+		for j, pr := range g.Presets {
+			if slices.ContainsFunc(cat.Expand(nil, []string{pr}, g.ExceptAgents), func(a string) bool { return strings.EqualFold(a, agent) }) {
+				return manifest.Index(manifest.Key(gp, "presets"), j)
+			}
+		}
+	}
+	return path
+}
+
+// presets checks a group's presets and except_agents: known presets (with
+// a suggestion), except_agents naming agents of those presets, a group left
+// with an agent, a catalogue not too old for the build's time; and it warns
+// once per preset about the names Google's parser reads only in part.
+func (v *checker) presets(gp string, g manifest.Group) {
+	if len(g.Presets) == 0 {
+		if len(g.ExceptAgents) > 0 {
+			v.err(manifest.Key(gp, "except_agents"), "except_agents removes agents of presets, and this group has no presets")
+		}
+		return
+	}
+	cat := crawlers.Default()
+	inPresets := map[string]bool{}
+	unknown := false
+	for i, p := range g.Presets {
+		pp := manifest.Index(manifest.Key(gp, "presets"), i)
+		as, ok := cat.Preset(p)
+		if !ok {
+			msg := fmt.Sprintf("unknown preset %q; discgen presets lists them: %s", p, strings.Join(cat.Presets(), ", "))
+			for _, s := range cat.Presets() {
+				if editdist.Levenshtein(p, s) <= 2 {
+					msg = fmt.Sprintf("unknown preset %q (did you mean %q?)", p, s)
+					break
+				}
+			}
+			v.err(pp, "%s", msg)
+			unknown = true
+			continue
+		}
+		var partial []string
+		for _, a := range as {
+			inPresets[strings.ToLower(a.Name)] = true
+			if robots.GoogleReading(a.Name) != "" {
+				partial = append(partial, fmt.Sprintf("%s (as %q)", a.Name, robots.ProductToken(a.Name)))
+			}
+		}
+		if len(partial) > 0 {
+			v.warn(pp, "Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %d names of %s in part: %s", len(partial), p, strings.Join(partial, ", "))
+		}
+		if i == 0 && !v.opt.Now.IsZero() {
+			if s := cat.Stale(v.opt.Now); s != "" {
+				v.warn(pp, "%s", s)
+			}
+		}
+	}
+	for i, e := range g.ExceptAgents {
+		if !unknown && !inPresets[strings.ToLower(e)] {
+			v.err(manifest.Index(manifest.Key(gp, "except_agents"), i), "%q is not an agent of presets %s", e, strings.Join(g.Presets, ", "))
+		}
+	}
+	if !unknown && len(cat.Expand(g.Names, g.Presets, g.ExceptAgents)) == 0 {
+		v.err(gp, "the group names no agent once except_agents is applied")
 	}
 }

@@ -26,7 +26,7 @@ func (v *checker) lineSafe(inst any, path string) {
 				// they apply, at the top-level keys they replace.
 				continue
 			}
-			if msg := unsafeText(k, false); msg != "" {
+			if msg := unsafeText(k, textStrict); msg != "" {
 				v.errKey(child, "key %s %s", quoteShort(k), msg)
 				v.refuse(child)
 				continue
@@ -35,7 +35,7 @@ func (v *checker) lineSafe(inst any, path string) {
 		}
 	case []any:
 		for i, e := range x {
-			if s, ok := e.(string); ok && unsafeText(s, false) == "" {
+			if s, ok := e.(string); ok && unsafeText(s, textStrict) == "" {
 				continue // safe anywhere: no need to build its path
 			}
 			if p := manifest.Index(path, i); !v.skip[p] {
@@ -43,8 +43,14 @@ func (v *checker) lineSafe(inst any, path string) {
 			}
 		}
 	case string:
-		body := bodyPath.MatchString(path)
-		if msg := unsafeText(x, body); msg != "" {
+		kind := textStrict
+		switch {
+		case bodyPath.MatchString(path):
+			kind = textBody
+		case freeTextPath.MatchString(path):
+			kind = textFree
+		}
+		if msg := unsafeText(x, kind); msg != "" {
 			v.err(path, "%s %s", quoteShort(x), msg)
 			v.refuse(path)
 		}
@@ -55,22 +61,62 @@ func (v *checker) lineSafe(inst any, path string) {
 // manifest or in one of its environments.
 var bodyPath = regexp.MustCompile(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])\.)?well_known\.files\[\d+\]\.content$`)
 
+// freeTextPath matches the values that hold prose rather than a path, name
+// or URL: descriptions, dataset titles and the lines of x- files. Some
+// scripts need the zero-width characters U+200B-U+200F in prose.
+var freeTextPath = regexp.MustCompile(`(?:^|\.)(?:description|title)$|(?:^|\.)files\[(?:"(?:[^"\\]|\\.)*")\](?:\[\d+\])?$`)
+
+// textKind says which characters a value may hold.
+type textKind int
+
+const (
+	textStrict textKind = iota // a path, name, URL or token: one line, nothing invisible
+	textFree                   // one line of prose: zero-width characters allowed
+	textBody                   // a whole file body: line breaks and tabs allowed too
+)
+
 // unsafeText describes the first character that may not appear in a
-// manifest value, or returns "".
-func unsafeText(s string, body bool) string {
+// manifest value of the given kind, or returns "". Design section 6:
+// bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069),
+// U+FEFF and tag characters (U+E0000-U+E007F) can make a value display as
+// something it is not, so they are refused in every one-line value; the
+// zero-width characters U+200B-U+200F are refused except in prose.
+func unsafeText(s string, kind textKind) string {
 	if !utf8.ValidString(s) {
 		return "is not valid UTF-8"
 	}
 	for _, r := range s {
 		switch {
-		case body && (r == '\n' || r == '\r' || r == '\t'):
+		case kind == textBody && (r == '\n' || r == '\r' || r == '\t'):
 		case r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029:
 			return fmt.Sprintf("contains a line break (%U); a value cannot span lines", r)
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
 			return fmt.Sprintf("contains the control character %U; remove it", r)
+		case kind == textBody:
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return fmt.Sprintf("contains the bidirectional control %U (%s), which makes text display in another order than it is read; remove it", r, invisibleName(r))
+		case r == 0xfeff:
+			return "contains U+FEFF (ZERO WIDTH NO-BREAK SPACE, a byte order mark), an invisible character; remove it"
+		case r >= 0xe0000 && r <= 0xe007f:
+			return fmt.Sprintf("contains the tag character %U, which is invisible; remove it", r)
+		case kind == textStrict && r >= 0x200b && r <= 0x200f:
+			return fmt.Sprintf("contains the invisible character %U (%s), which paths, names and URLs cannot hold; remove it", r, invisibleName(r))
 		}
 	}
 	return ""
+}
+
+// invisibleName is the Unicode name of an invisible character unsafeText
+// refuses.
+func invisibleName(r rune) string {
+	return map[rune]string{
+		0x200b: "ZERO WIDTH SPACE", 0x200c: "ZERO WIDTH NON-JOINER", 0x200d: "ZERO WIDTH JOINER",
+		0x200e: "LEFT-TO-RIGHT MARK", 0x200f: "RIGHT-TO-LEFT MARK",
+		0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING", 0x202c: "POP DIRECTIONAL FORMATTING",
+		0x202d: "LEFT-TO-RIGHT OVERRIDE", 0x202e: "RIGHT-TO-LEFT OVERRIDE",
+		0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2068: "FIRST STRONG ISOLATE",
+		0x2069: "POP DIRECTIONAL ISOLATE",
+	}[r]
 }
 
 // quoteShort quotes s for a message, cut to its first 40 characters.

@@ -1,6 +1,10 @@
 package validate
 
 import (
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
@@ -20,7 +24,21 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 				v.err(fp, "%s", f.Message)
 			}
 		}
+		if g := s.Sign; g != nil {
+			gp := manifest.Key(sp, "sign")
+			switch {
+			case (g.KeyEnv == "") == (g.KeyFile == ""):
+				v.err(gp, "give exactly one of key_env and key_file")
+			case g.KeyEnv != "" && !envName.MatchString(g.KeyEnv):
+				v.err(manifest.Key(gp, "key_env"), "%q is not an environment variable name (letters, digits and \"_\", not starting with a digit)", g.KeyEnv)
+			case g.KeyFile != "":
+				v.localPath(manifest.Key(gp, "key_file"), g.KeyFile)
+			}
+		}
 	}
+	// dirs maps each directory a name implies ("matrix" for
+	// "matrix/server") to the position of the first name implying it.
+	dirs := map[string]string{}
 	for i, f := range wk.Files {
 		fp := manifest.Index(manifest.Key(p, "files"), i)
 		np := manifest.Key(fp, "name")
@@ -34,14 +52,59 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 			v.err(np, "%q is defined twice (first at %s)", f.Name, first)
 			continue
 		}
-		seen[file] = v.pos.Of(np).String()
-		if !wellknown.Registered(f.Name) {
-			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", f.Name, wellknown.RegistryDate())
+		// A name cannot be a file and a directory at once: "a" and "a/b".
+		if first, isDir := dirs[file]; isDir {
+			v.err(np, "%q names a file, but a name at %s needs %s to be a directory", f.Name, first, file)
+			continue
 		}
-		if f.Source != "" && (strings.ContainsRune(f.Source, 0) || f.Source != strings.TrimSpace(f.Source)) {
-			v.err(manifest.Key(fp, "source"), "%q is not a usable file path", f.Source)
+		clash := false
+		for d := path.Dir(file); d != "." && !clash; d = path.Dir(d) {
+			if first, isFile := seen[d]; isFile {
+				v.err(np, "%q needs %s to be a directory, but it is a file (defined at %s)", f.Name, d, first)
+				clash = true
+			}
+		}
+		if clash {
+			continue
+		}
+		here := v.pos.Of(np).String()
+		seen[file] = here
+		for d := path.Dir(file); d != "."; d = path.Dir(d) {
+			if _, ok := dirs[d]; !ok {
+				dirs[d] = here
+			}
+		}
+		if !wellknown.Registered(f.Name) {
+			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", wellknown.FirstSegment(f.Name), wellknown.RegistryDate())
+		}
+		if f.Source != "" {
+			v.localPath(manifest.Key(fp, "source"), f.Source)
 		}
 	}
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// localPath checks a file path a manifest reads (source, key_file): relative
+// to the manifest and inside its directory. Generation reads it through an
+// os.Root, which also stops symbolic links leading out; this check names
+// the mistakes a reader can see in the manifest itself.
+func (v *checker) localPath(p, s string) {
+	segs := strings.Split(strings.ReplaceAll(s, "\\", "/"), "/")
+	switch {
+	case strings.ContainsRune(s, 0) || s != strings.TrimSpace(s):
+		v.err(p, "%q is not a usable file path", s)
+	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "\\") || filepath.IsAbs(s) || driveLetter(s):
+		v.err(p, "%q is an absolute path; give a path relative to the manifest, inside its directory", s)
+	case slices.Contains(segs, ".."):
+		v.err(p, "%q leaves the manifest's directory through \"..\"; files a manifest reads must be inside it", s)
+	}
+}
+
+// driveLetter reports a Windows drive path such as C:\x or C:/x.
+func driveLetter(s string) bool {
+	return len(s) > 2 && s[1] == ':' && (s[2] == '/' || s[2] == '\\') &&
+		('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
 }
 
 // SecurityTxt converts the manifest block to the wellknown model.

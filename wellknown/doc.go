@@ -3,13 +3,16 @@
 // them the IANA "Well-Known URIs" registry knows, and the security.txt file
 // of RFC 9116, its checks and its rendering.
 //
-// Names are single RFC 3986 path segments (segment-nz). The package ships a
-// dated copy of the registry's names (registry.txt); a name missing from it
-// is the caller's cue for a warning, never an error, because the copy ages.
+// Names are one or more RFC 3986 path segments (segment-nz) joined by "/"
+// (RFC 8615 lets a well-known URI have sub-paths: matrix/server). The
+// package ships a dated copy of the registry's names (registry.txt); a first
+// segment missing from it is the caller's cue for a warning, never an error,
+// because the copy ages.
 //
 // security.txt is modelled by [SecurityTxt], checked by [CheckSecurityTxt]
 // and rendered by [RenderSecurityTxt]. Checks return [Finding] values whose
 // Field is a path relative to the manifest's security_txt block (contact[1],
 // expires), so the caller can attach a position and print it in the shared
-// diagnostic grammar.
+// diagnostic grammar. [LintSecurityTxtKey] also verifies a signed file's
+// OpenPGP signature (see package cleartext).
 package wellknown

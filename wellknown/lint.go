@@ -1,11 +1,13 @@
 package wellknown
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/discgen/discgen/cleartext"
 	"github.com/discgen/discgen/diag"
 )
 
@@ -15,6 +17,7 @@ const (
 	CodeNotField = "S002" // a line that is neither a field, a comment nor blank
 	CodeExpires  = "S003" // Expires missing, repeated, or not an RFC 3339 time
 	CodeSigned   = "S004" // an OpenPGP-signed file: the signature is not checked
+	CodeBadSig   = "S005" // the signature does not verify with the key given, or the file is not signed
 )
 
 // fieldKeys maps RFC 9116 field names (lower case) to the snake_case names
@@ -36,6 +39,16 @@ var fieldKeys = map[string]string{
 // name, which the caller sets. Fields RFC 9116 does not define are
 // extensions and are left alone.
 func LintSecurityTxt(data []byte, now time.Time) []diag.Diagnostic {
+	return LintSecurityTxtKey(data, now, nil)
+}
+
+// LintSecurityTxtKey is LintSecurityTxt that also verifies the file's
+// OpenPGP cleartext signature (RFC 9116 section 2.3) against pubKey, a
+// public key as gpg --export writes it (armored or not), when pubKey is not
+// nil. A signature made by another key, a file changed after signing, and
+// an unsigned file are errors (S005); without pubKey a signed file draws
+// the S004 warning that its signature is not checked.
+func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	add := func(sev diag.Severity, line int, code, format string, args ...any) {
 		d := diag.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
@@ -53,7 +66,9 @@ func LintSecurityTxt(data []byte, now time.Time) []diag.Diagnostic {
 		switch {
 		case line == "-----BEGIN PGP SIGNED MESSAGE-----":
 			signed = true
-			add(diag.Warning, n, CodeSigned, "the file is signed; its signature is not checked here")
+			if pubKey == nil {
+				add(diag.Warning, n, CodeSigned, "the file is signed; its signature is not checked (give the public key with --key)")
+			}
 			continue
 		case signed && strings.HasPrefix(line, "Hash:"), line == "", strings.HasPrefix(line, "#"):
 			continue
@@ -114,6 +129,22 @@ func LintSecurityTxt(data []byte, now time.Time) []diag.Diagnostic {
 		*list = append(*list, value)
 	}
 
+	if pubKey != nil {
+		if msg := verify(data, pubKey, now); msg != "" {
+			add(diag.Error, 0, CodeBadSig, "%s", msg)
+		}
+	}
+	if signed {
+		// Lines outside the signed part are not covered by the signature,
+		// yet a reader may take them as fields.
+		sev, code := diag.Warning, CodeSigned
+		if pubKey != nil {
+			sev, code = diag.Error, CodeBadSig
+		}
+		for _, n := range unsignedLines(data) {
+			add(sev, n, code, "this line is outside the signed part of the file: the signature does not cover it")
+		}
+	}
 	switch {
 	case len(expiresLines) > 1:
 		for _, n := range expiresLines[1:] {
@@ -138,6 +169,38 @@ func LintSecurityTxt(data []byte, now time.Time) []diag.Diagnostic {
 			n = lines[strings.SplitN(f.Field, "[", 2)[0]]
 		}
 		add(sev, n, CodeRule, "%s: %s", f.Field, f.Message)
+	}
+	return out
+}
+
+// verify says why data's signature does not verify with pubKey, or "".
+func verify(data, pubKey []byte, now time.Time) string {
+	_, err := cleartext.Verify(data, pubKey, now)
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, cleartext.ErrNotSigned):
+		return "the file is not signed, but a key to verify it was given"
+	}
+	return "signature not valid: " + err.Error()
+}
+
+// unsignedLines returns the numbers of the non-blank lines of a signed file
+// that lie before its "-----BEGIN PGP SIGNED MESSAGE-----" line or after
+// its "-----END PGP SIGNATURE-----" line.
+func unsignedLines(data []byte) []int {
+	var out []int
+	state := 0 // 0 before the signed message, 1 inside, 2 after the signature
+	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
+		line := strings.TrimSpace(raw)
+		switch {
+		case state == 0 && line == "-----BEGIN PGP SIGNED MESSAGE-----":
+			state = 1
+		case state == 1 && line == "-----END PGP SIGNATURE-----":
+			state = 2
+		case state != 1 && line != "":
+			out = append(out, i+1)
+		}
 	}
 	return out
 }

@@ -19,6 +19,13 @@ func TestCheckNameAccepts(t *testing.T) {
 		"%2e%2e%2e", // "...": three dots are a name, not a dot segment
 		"..a",
 		strings.Repeat("a", MaxNameLen),
+		"matrix/server",
+		"matrix/client",
+		"openpgpkey/hu/iy9q119eutrkn8s1mk4r39qejnbu3n5q",
+		"openpgpkey/example.org/hu/iy9q119eutrkn8s1mk4r39qejnbu3n5q",
+		"acme-challenge/LoqXcYV8q5ONbJQxbmR7SCTNo3tiAXDfowyjxAjEuX0",
+		"pki-validation/fileauth.txt",
+		"a/b/caf%C3%A9/...",
 	} {
 		if err := CheckName(name); err != nil {
 			t.Errorf("CheckName(%q) = %v, want nil", name, err)
@@ -36,10 +43,18 @@ func TestCheckNameRefuses(t *testing.T) {
 		{"..", `".." is a dot segment, not a name`},
 		{"%2E", `"%2E" is a dot segment, not a name`},
 		{".%2e", `".%2e" is a dot segment, not a name`},
-		{"a/b", `"a/b" contains "/": a well-known name is a single path segment`},
-		{"/", `"/" contains "/": a well-known name is a single path segment`},
-		{"a%2Fb", `"a%2Fb" encodes "/" as %2F: a well-known name is a single path segment`},
-		{"a%2fb", `"a%2fb" encodes "/" as %2f: a well-known name is a single path segment`},
+		{"/", `"/" has no segment: give a name after /.well-known/`},
+		{"/a", `"/a" has an empty segment: no leading, trailing or doubled "/"`},
+		{"a/", `"a/" has an empty segment: no leading, trailing or doubled "/"`},
+		{"a//b", `"a//b" has an empty segment: no leading, trailing or doubled "/"`},
+		{"matrix/.", `"matrix/.": segment 2: "." is a dot segment, not a name`},
+		{"a/../b", `"a/../b": segment 2: ".." is a dot segment, not a name`},
+		{"acme-challenge/%2e%2E", `"acme-challenge/%2e%2E": segment 2: "%2e%2E" is a dot segment, not a name`},
+		{"a/b c", `"a/b c": segment 2: "b c" contains " ", which RFC 3986 does not allow in a path segment; percent-encode it`},
+		{"a/" + strings.Repeat("b", MaxNameLen+1), `segment 2: "bbbbbbbbbbbbbbbbbbbb..." is longer than 255 bytes`},
+		{strings.Repeat("a/", MaxPathLen/2+1), "name is longer than 1024 bytes"},
+		{"a%2Fb", `"a%2Fb" encodes "/" as %2F: write segments separated by a plain "/"`},
+		{"a%2fb", `"a%2fb" encodes "/" as %2f: write segments separated by a plain "/"`},
 		{"a%0Ab", `"a%0Ab" encodes a control character as %0A`},
 		{"a%7f", `"a%7f" encodes a control character as %7f`},
 		{"a%", `"a%" has an invalid percent escape at byte 1`},
@@ -73,13 +88,15 @@ func TestFileName(t *testing.T) {
 		"%2E%2E%2E":      "...",
 		"a+b":            "a+b", // "+" is a space only in query strings
 		"security%2etxt": "security.txt",
+		"matrix/server":  "matrix/server",
+		"a/caf%C3%A9":    "a/café",
 	} {
 		got, err := FileName(name)
 		if err != nil || got != want {
 			t.Errorf("FileName(%q) = %q, %v; want %q", name, got, err, want)
 		}
 	}
-	for _, name := range []string{"", "..", "%2E", "a%2Fb", "a/b", "a%00", "a%zz"} {
+	for _, name := range []string{"", "..", "%2E", "a%2Fb", "a//b", "a/..", "a%00", "a%zz"} {
 		if got, err := FileName(name); err == nil {
 			t.Errorf("FileName(%q) = %q, want an error", name, got)
 		}
@@ -102,10 +119,10 @@ func TestNormalizeName(t *testing.T) {
 	}
 }
 
-// FuzzCheckName: an accepted name is exactly one non-dot segment once a URL
-// parser decodes it under /.well-known/.
+// FuzzCheckName: an accepted name is as many non-empty, non-dot segments
+// as it has "/" plus one once a URL parser decodes it under /.well-known/.
 func FuzzCheckName(f *testing.F) {
-	for _, s := range []string{"security.txt", "a%2Fb", "%2E%2E", "a b", "%", "caf%C3%A9", "..."} {
+	for _, s := range []string{"security.txt", "a%2Fb", "%2E%2E", "a b", "%", "caf%C3%A9", "...", "matrix/server", "a//b", "a/%2e"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
@@ -117,8 +134,13 @@ func FuzzCheckName(f *testing.F) {
 			t.Fatalf("CheckName accepted %q, but url.Parse fails: %v", name, err)
 		}
 		seg, ok := strings.CutPrefix(u.Path, "/.well-known/")
-		if !ok || seg == "" || seg == "." || seg == ".." || strings.Contains(seg, "/") {
+		if !ok || strings.Count(seg, "/") != strings.Count(name, "/") {
 			t.Fatalf("CheckName accepted %q, which decodes to path %q", name, u.Path)
+		}
+		for _, s := range strings.Split(seg, "/") {
+			if s == "" || s == "." || s == ".." {
+				t.Fatalf("CheckName accepted %q, which decodes to path %q", name, u.Path)
+			}
 		}
 		if file, err := FileName(name); err != nil || file != seg {
 			t.Fatalf("FileName(%q) = %q, %v; the URL parser decodes it to %q", name, file, err, seg)

@@ -43,12 +43,14 @@ func parseRegistry(text string) *registryCopy {
 	return r
 }
 
-// Registered reports whether name is in the shipped copy of the IANA
-// "Well-Known URIs" registry. The comparison is case-sensitive, as URI paths
-// are, after the percent-encoding normalization of RFC 3986 section 6.2.2
-// (so "security%2Etxt" is "security.txt").
+// Registered reports whether the first segment of name is in the shipped
+// copy of the IANA "Well-Known URIs" registry: the registry holds names of
+// one segment, under which a specification may define more ("matrix" for
+// "matrix/server"). The comparison is case-sensitive, as URI paths are,
+// after the percent-encoding normalization of RFC 3986 section 6.2.2 (so
+// "security%2Etxt" is "security.txt").
 func Registered(name string) bool {
-	return registry().set[normalizeName(name)]
+	return registry().set[normalizeName(FirstSegment(name))]
 }
 
 // RegistryDate is the date (YYYY-MM-DD) of the shipped registry copy, for

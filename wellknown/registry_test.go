@@ -55,7 +55,7 @@ func TestRegistered(t *testing.T) {
 		"security.txt", "change-password", "openid-configuration", "nodeinfo",
 		"gpc.json", "acme-challenge", "webfinger", "host-meta", "mta-sts.txt",
 		"assetlinks.json", "agent-card.json", "xregistry",
-		"security%2Etxt", "%73ecurity.txt",
+		"security%2Etxt", "%73ecurity.txt", "matrix/client", "acme-challenge/TOKEN",
 	} {
 		if !Registered(name) {
 			t.Errorf("Registered(%q) = false, want true", name)
@@ -63,7 +63,7 @@ func TestRegistered(t *testing.T) {
 	}
 	for _, name := range []string{
 		"", "Security.txt", "security.txt ", "apple-app-site-association",
-		"robots.txt", "x-custom", "security", "matrix/client",
+		"robots.txt", "x-custom", "security", "x-custom/server", "server/matrix",
 	} {
 		if Registered(name) {
 			t.Errorf("Registered(%q) = true, want false", name)

@@ -101,8 +101,9 @@ func TestRenderSecurityTxtExpiresDuration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(got), "\nExpires: 2027-05-23T03:04:05Z\n") {
-		t.Errorf("26w after %v not rendered as 2027-05-23T03:04:05Z:\n%s", testNow, got)
+	// 26 weeks from the start of testNow's month, 2026-11-01.
+	if !strings.Contains(string(got), "\nExpires: 2027-05-02T00:00:00Z\n") {
+		t.Errorf("26w in the month of %v not rendered as 2027-05-02T00:00:00Z:\n%s", testNow, got)
 	}
 }
 

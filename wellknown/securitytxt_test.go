@@ -87,13 +87,15 @@ func TestCheckSecurityTxtRules(t *testing.T) {
 		{"expires equal to now", func(s *SecurityTxt) { s.Expires = "2026-11-22T03:04:05Z" },
 			[]string{"expires: expires 2026-11-22T03:04:05Z is in the past (now is 2026-11-22T03:04:05Z)"}},
 		{"expires zero duration", func(s *SecurityTxt) { s.Expires = "0h" },
-			[]string{"expires: expires 2026-11-22T03:04:05Z is in the past (now is 2026-11-22T03:04:05Z)"}},
+			[]string{`expires: duration "0h" is shorter than 61d: it counts from the start of the build's month, so a monthly build could not renew it before it comes within 30 days of expiring; write 61d or more, or an RFC 3339 time`}},
 		{"expires more than a year", func(s *SecurityTxt) { s.Expires = "2027-11-22T03:04:06Z" },
 			[]string{"warning: expires: expires 2027-11-22T03:04:06Z is more than a year ahead; RFC 9116 recommends less than a year"}},
-		{"expires 53 weeks", func(s *SecurityTxt) { s.Expires = "53w" },
-			[]string{"warning: expires: expires 2027-11-28T03:04:05Z is more than a year ahead; RFC 9116 recommends less than a year"}},
+		// Durations count from the month's start, 2026-11-01.
+		{"expires 56 weeks", func(s *SecurityTxt) { s.Expires = "56w" },
+			[]string{"warning: expires: expires 2027-11-28T00:00:00Z is more than a year ahead; RFC 9116 recommends less than a year"}},
+		{"expires 53 weeks", func(s *SecurityTxt) { s.Expires = "53w" }, nil},
 		{"expires within 30 days", func(s *SecurityTxt) { s.Expires = "29d" },
-			[]string{"warning: expires: expires 2026-12-21T03:04:05Z is less than 30 days away"}},
+			[]string{`expires: duration "29d" is shorter than 61d: it counts from the start of the build's month, so a monthly build could not renew it before it comes within 30 days of expiring; write 61d or more, or an RFC 3339 time`}},
 		{"expires one second ahead", func(s *SecurityTxt) { s.Expires = "2026-11-22T03:04:06Z" },
 			[]string{"warning: expires: expires 2026-11-22T03:04:06Z is less than 30 days away"}},
 		{"expires too long", func(s *SecurityTxt) { s.Expires = "200y" },
@@ -169,8 +171,9 @@ func TestCheckSecurityTxtYearBoundary(t *testing.T) {
 		{time.Date(2028, 1, 1, 0, 0, 0, 0, time.UTC), "367d", true},
 		{time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "1y", false},
 		{time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "366d", true},
-		{testNow, "30d", false},
-		{testNow, "719h", true},
+		{testNow, "61d", false},
+		{testNow, "2026-12-22T03:04:05Z", false},
+		{testNow, "2026-12-22T03:04:04Z", true},
 	} {
 		s := SecurityTxt{Contact: []string{"mailto:a@b.example"}, Expires: tc.expires}
 		fs := CheckSecurityTxt(s, tc.now)

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,45 +12,333 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The GitHub Action runs discgen build with flags spelled in action.yml;
-// a renamed flag would break every workflow that uses it.
-func TestActionUsesRealFlags(t *testing.T) {
+// actionYAML is the part of action.yml the tests read.
+type actionYAML struct {
+	Inputs  map[string]struct{ Default string } `yaml:"inputs"`
+	Outputs map[string]struct{ Value string }   `yaml:"outputs"`
+	Runs    struct {
+		Using string `yaml:"using"`
+		Steps []struct {
+			ID   string            `yaml:"id"`
+			If   string            `yaml:"if"`
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			With map[string]string `yaml:"with"`
+			Env  map[string]string `yaml:"env"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+func readAction(t *testing.T) actionYAML {
+	t.Helper()
 	data, err := os.ReadFile("../../action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var action struct {
-		Inputs map[string]struct {
-			Default string `yaml:"default"`
-		} `yaml:"inputs"`
-		Runs struct {
-			Using string `yaml:"using"`
-			Steps []struct {
-				Run string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range []string{"manifest", "output", "check"} {
-		if _, ok := action.Inputs[in]; !ok {
+	return a
+}
+
+// The Action's inputs and outputs are its interface: workflows name them.
+// Its binary comes from a cache keyed on version and runner, and Go is set
+// up only where the runner has none.
+func TestActionMetadata(t *testing.T) {
+	a := readAction(t)
+	for _, in := range []string{"version", "command", "manifest", "output", "env", "args"} {
+		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("action.yml has no %q input", in)
 		}
 	}
+	for _, out := range []string{"changed", "stale"} {
+		if v := a.Outputs[out].Value; v != "${{ steps.run.outputs."+out+" }}" {
+			t.Errorf("output %q has value %q, want the run step's", out, v)
+		}
+	}
+	if a.Runs.Using != "composite" {
+		t.Errorf("runs.using = %q", a.Runs.Using)
+	}
+	var cached, built bool
+	for _, s := range a.Runs.Steps {
+		switch {
+		case strings.HasPrefix(s.Uses, "actions/cache@"):
+			cached = strings.Contains(s.With["key"], "steps.tool.outputs.key")
+		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+			if !strings.Contains(s.If, "steps.tool.outputs.go != 'true'") || !strings.Contains(s.If, "cache-hit != 'true'") {
+				t.Errorf("setup-go runs with if %q: it must run only on a cache miss on a runner without go", s.If)
+			}
+		case strings.Contains(s.Run, "install.sh\" build"):
+			built = strings.Contains(s.If, "cache-hit != 'true'")
+		}
+		for _, m := range regexp.MustCompile(`action/[a-z]+\.sh`).FindAllString(s.Run, -1) {
+			if _, err := os.Stat("../../" + m); err != nil {
+				t.Errorf("step %q runs %s: %v", s.ID, m, err)
+			}
+		}
+	}
+	if !cached || !built {
+		t.Errorf("want an actions/cache step keyed on the tool step's key (%v) and a build only on a miss (%v)", cached, built)
+	}
+}
+
+// The flags the Action's script passes must exist: a renamed flag would
+// break every workflow that uses it.
+func TestActionUsesRealFlags(t *testing.T) {
+	script, err := os.ReadFile("../../action/run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var f buildFlags
 	fs := f.flagSet(io.Discard)
-	script := action.Runs.Steps[len(action.Runs.Steps)-1].Run
-	if !strings.Contains(script, " build ") && !strings.Contains(script, "(build ") {
-		t.Fatalf("the last step does not run discgen build:\n%s", script)
-	}
-	flags := regexp.MustCompile(`--[a-z][a-z-]*`).FindAllString(script, -1)
-	if len(flags) < 4 {
+	flags := regexp.MustCompile(`\(?\s--[a-z][a-z-]*`).FindAllString(string(script), -1)
+	if len(flags) < 6 {
 		t.Fatalf("found only %v in the action's script", flags)
 	}
 	for _, fl := range flags {
-		if fs.Lookup(strings.TrimPrefix(fl, "--")) == nil {
-			t.Errorf("action.yml passes %s, which discgen build does not define", fl)
+		name := strings.TrimLeft(fl, "( \t-")
+		if fs.Lookup(name) == nil {
+			t.Errorf("action/run.sh passes --%s, which discgen build does not define", name)
+		}
+	}
+}
+
+// actionRun is one run of action/run.sh with a fake runner environment.
+type actionRun struct {
+	status           int
+	log              string // stdout and stderr
+	outputs, summary string
+}
+
+func runAction(t *testing.T, dir, discgen string, env ...string) actionRun {
+	t.Helper()
+	script, err := filepath.Abs("../../action/run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := t.TempDir()
+	out, sum := filepath.Join(runner, "output"), filepath.Join(runner, "summary")
+	cmd := exec.Command("bash", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DISCGEN="+discgen, "GITHUB_OUTPUT="+out, "GITHUB_STEP_SUMMARY="+sum,
+		"GITHUB_ACTIONS=true", "SOURCE_DATE_EPOCH=1793491200")
+	cmd.Env = append(cmd.Env, env...)
+	log, err := cmd.CombinedOutput()
+	r := actionRun{log: string(log)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.status = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := os.ReadFile(out)
+	s, _ := os.ReadFile(sum)
+	r.outputs, r.summary = string(o), string(s)
+	return r
+}
+
+func needBash(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash: not installed")
+	}
+}
+
+// buildDiscgen builds the real binary for the Action's script to run.
+func buildDiscgen(t *testing.T) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go: not on PATH, cannot build discgen for the Action's script")
+	}
+	bin := filepath.Join(t.TempDir(), "discgen")
+	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func writeFile(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const actionSite = `version: 1
+site: {url: "https://example.org/", description: "Example"}
+agents: [{names: ["*"], disallow: [/private/]}]
+`
+
+func TestActionScript(t *testing.T) {
+	needBash(t)
+	discgen := buildDiscgen(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "site.yaml"), actionSite)
+
+	// build into an empty directory: every file added.
+	r := runAction(t, dir, discgen, "DISCGEN_COMMAND=build")
+	if r.status != 0 || r.outputs != "changed=true\nstale=true\n" {
+		t.Fatalf("first build: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
+	}
+	for _, want := range []string{"## discgen build\n", "| `public/robots.txt` | added |", "| `public/autodisc/description.txt` | added |", "passed, 0 error(s), 0 warning(s)"} {
+		if !strings.Contains(r.summary, want) {
+			t.Errorf("first build's summary lacks %q:\n%s", want, r.summary)
+		}
+	}
+
+	// Again: nothing to do.
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=build")
+	if r.status != 0 || r.outputs != "changed=false\nstale=false\n" || !strings.Contains(r.summary, "Output up to date") {
+		t.Fatalf("second build: status %d, outputs %q\n%s\n%s", r.status, r.outputs, r.log, r.summary)
+	}
+
+	// check after a manifest change: one annotation per stale file, on
+	// its path; the summary lists them and shows the diff.
+	writeFile(t, filepath.Join(dir, "site.yaml"), strings.Replace(actionSite, `description: "Example"`, "", 1)+"files: {x-contact.txt: ops@example.org}\n")
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=check")
+	if r.status != 1 || r.outputs != "changed=false\nstale=true\n" {
+		t.Fatalf("check: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
+	}
+	annotations := regexp.MustCompile(`(?m)^::error file=([^,]*),title=discgen::(.*)$`).FindAllStringSubmatch(r.log, -1)
+	got := map[string]string{}
+	for _, a := range annotations {
+		got[a[1]] = a[2]
+	}
+	want := map[string]string{
+		"public/autodisc/description.txt": "stale: discgen no longer produces it",
+		"public/autodisc/x-contact.txt":   "missing: discgen build would write it",
+		"public/autodisc/index.txt":       "stale: discgen build would rewrite it",
+	}
+	if len(annotations) != len(want) {
+		t.Errorf("check: %d annotations, want %d:\n%s", len(annotations), len(want), r.log)
+	}
+	for file, msg := range want {
+		if !strings.HasPrefix(got[file], msg) {
+			t.Errorf("check: annotation on %s = %q, want %q...", file, got[file], msg)
+		}
+	}
+	for _, want := range []string{"## discgen build --check\n", "**failed** (exit status 1), 3 error(s)",
+		"| `public/autodisc/description.txt` | would be removed |", "| `public/autodisc/x-contact.txt` | would be added |",
+		"| `public/autodisc/index.txt` | would be changed |", "```diff\n", "+x-contact.txt\n",
+		"- **error** `public/autodisc/x-contact.txt`: missing: discgen build would write it"} {
+		if !strings.Contains(r.summary, want) {
+			t.Errorf("check's summary lacks %q:\n%s", want, r.summary)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "public/autodisc/x-contact.txt")); err == nil {
+		t.Error("check wrote a file")
+	}
+
+	// lint with no file named lints what the build wrote.
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=lint")
+	if r.status != 0 || !strings.Contains(r.summary, "Linted 4 file(s): passed") {
+		t.Errorf("lint: status %d\n%s\n%s", r.status, r.log, r.summary)
+	}
+}
+
+// Manifest diagnostics and refused takeovers are annotations too, and the
+// summary lists them with their positions.
+func TestActionScriptErrors(t *testing.T) {
+	needBash(t)
+	discgen := buildDiscgen(t)
+
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "site.yaml"), "version: 1\nsite: {url: \"https://example.org/\"}\nagents: [{names: [\"Google bot\"], disallow: [/]}]\n")
+	r := runAction(t, dir, discgen, "DISCGEN_COMMAND=validate")
+	if r.status != 1 || r.outputs != "changed=false\nstale=false\n" {
+		t.Fatalf("validate: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
+	}
+	if !regexp.MustCompile(`(?m)^::error file=site.yaml,line=3,col=\d+,title=discgen::agents\[0\]\.names\[0\]: "Google bot"`).MatchString(r.log) {
+		t.Errorf("validate: no annotation at site.yaml:3:\n%s", r.log)
+	}
+	if !strings.Contains(r.summary, "- **error** `site.yaml:3`: agents[0].names[0]: \"Google bot\"") {
+		t.Errorf("validate's summary does not list the error:\n%s", r.summary)
+	}
+
+	dir = t.TempDir()
+	writeFile(t, filepath.Join(dir, "site.yaml"), actionSite)
+	writeFile(t, filepath.Join(dir, "public/robots.txt"), "User-agent: *\n")
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=build")
+	if r.status != 1 || r.outputs != "changed=false\nstale=true\n" {
+		t.Fatalf("refused build: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
+	}
+	if !regexp.MustCompile(`(?m)^::error file=public/robots.txt,title=discgen::exists and was not written by discgen.*%0Ahint: `).MatchString(r.log) {
+		t.Errorf("refused build: no annotation on public/robots.txt:\n%s", r.log)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "public/robots.txt")); string(data) != "User-agent: *\n" {
+		t.Errorf("refused build changed robots.txt: %q", data)
+	}
+
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=deploy")
+	if r.status != 2 || !strings.Contains(r.log, "::error title=discgen action::command must be validate, build, check or lint, not \"deploy\"") {
+		t.Errorf("unknown command: status %d\n%s", r.status, r.log)
+	}
+}
+
+// args reach discgen as written: split at blanks, or one per line, and
+// never glob-expanded, even with matching files in the directory.
+func TestActionArgs(t *testing.T) {
+	needBash(t)
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake-discgen")
+	// The fake records its arguments, one per line, and exits 0.
+	writeFile(t, fake, "#!/usr/bin/env bash\nprintf 'ARG<%s>\\n' \"$@\" >>\"$ARGS_LOG\"\n")
+	if err := os.Chmod(fake, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "a.yaml"), "")
+	writeFile(t, filepath.Join(dir, "b.yaml"), "")
+	for _, tc := range []struct{ args, want string }{
+		{"--env * --now 2026-11-01", "<--env><*><--now><2026-11-01>"},
+		{"  --replace\t*.yaml  ", "<--replace><*.yaml>"},
+		{"--now\n2026-11-01T00:00:00Z\n\n--env\nmy env *\n", "<--now><2026-11-01T00:00:00Z><--env><my env *>"},
+		{"$HOME `id` \"a b\"", "<$HOME><`id`><\"a><b\">"},
+		{"", ""},
+	} {
+		log := filepath.Join(t.TempDir(), "args")
+		r := runAction(t, dir, fake, "DISCGEN_COMMAND=validate", "DISCGEN_ARGS="+tc.args, "ARGS_LOG="+log)
+		if r.status != 0 {
+			t.Fatalf("args %q: status %d\n%s", tc.args, r.status, r.log)
+		}
+		data, _ := os.ReadFile(log)
+		got := strings.ReplaceAll(strings.ReplaceAll(string(data), "ARG", ""), "\n", "")
+		want := "<validate><--file><site.yaml><--format><github>" + tc.want
+		if got != want {
+			t.Errorf("args %q reached discgen as\n%s\nwant\n%s", tc.args, got, want)
+		}
+	}
+}
+
+// The cache key names the version and the runner; the action's own source
+// is keyed by its content.
+func TestActionInstallKey(t *testing.T) {
+	needBash(t)
+	key := func(env ...string) (string, int) {
+		cmd := exec.Command("bash", "../../action/install.sh", "key")
+		cmd.Env = append(os.Environ(), "GITHUB_OUTPUT=", "RUNNER_OS=Linux", "RUNNER_ARCH=X64", "RUNNER_TOOL_CACHE=/opt/hostedtoolcache")
+		cmd.Env = append(cmd.Env, env...)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		}
+		return string(out), 0
+	}
+	out, st := key("DISCGEN_VERSION=v1.2.3")
+	if st != 0 || !strings.Contains(out, "key=discgen-v1.2.3-Linux-X64\n") || !strings.Contains(out, "dir=/opt/hostedtoolcache/discgen/v1.2.3-Linux-X64\n") {
+		t.Errorf("v1.2.3: status %d\n%s", st, out)
+	}
+	src1, _ := key("DISCGEN_VERSION=")
+	src2, _ := key("DISCGEN_VERSION=")
+	if !regexp.MustCompile(`key=discgen-src-[0-9a-f]{16}-Linux-X64\n`).MatchString(src1) || src1 != src2 {
+		t.Errorf("own source: keys %q and %q", src1, src2)
+	}
+	for _, v := range []string{"latest", "main", "v1", "v1.2.3; rm -rf /"} {
+		if out, st := key("DISCGEN_VERSION=" + v); st != 2 || !strings.Contains(out, "::error") {
+			t.Errorf("version %q: status %d, want 2 with an annotation\n%s", v, st, out)
 		}
 	}
 }

@@ -78,10 +78,14 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	res := build.Run(build.Options{Manifest: f.file, Env: f.env, Now: now, RobotsSymlink: f.link, Jobs: f.jobs})
 	printDiags(stderr, f.format, res.Diags)
 	if res.Site == nil {
+		hintMissingManifest(stderr, f.file)
 		return errFailed
 	}
 	outs := []*build.Output{res.Site}
 	if len(kinds) > 0 {
+		for _, w := range serverconf.Warnings(kinds, res.Site.Access) {
+			fmt.Fprintf(stderr, "discgen: warning: %s\n", w)
+		}
 		sep, err := withServerConfig(res.Site, kinds, f.serverDir)
 		if err != nil {
 			return err
@@ -100,7 +104,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		opt := output.Options{StateDir: f.state, Replace: f.replace, Within: o.Within}
 		ch, err := output.Plan(root, o.Tree, opt)
 		if err != nil {
-			reportProblem(stderr, err)
+			reportProblem(stderr, f.format, err)
 			bad = true
 			continue
 		}
@@ -108,6 +112,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		case f.check:
 			if !ch.Empty() {
 				stale = true
+				if f.format == "github" {
+					printStaleGitHub(stderr, show, ch)
+				}
 				if len(outs) > 1 {
 					// Diff paths are relative to each root: say which.
 					fmt.Fprintf(stdout, "== %s\n", show)
@@ -115,19 +122,19 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 				ch.UnifiedDiff(stdout)
 			}
 			if err := ch.Err(); err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 			}
 		case f.dryRun:
 			ch.WriteList(stdout, show)
 			if err := ch.Err(); err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 			}
 		default:
 			r, err := ch.Apply()
 			if err != nil {
-				reportProblem(stderr, err)
+				reportProblem(stderr, f.format, err)
 				bad = true
 				continue
 			}
@@ -148,7 +155,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 // the site's tree and returns the separate snippets (nginx, Caddy) as an
 // output of their own, or nil when none were asked for.
 func withServerConfig(site *build.Output, kinds []serverconf.Kind, dir string) (*build.Output, error) {
-	public, separate, err := serverconf.Render(site.Tree, kinds)
+	public, separate, err := serverconf.RenderAccess(site.Tree, kinds, site.Access)
 	if err != nil {
 		return nil, fmt.Errorf("--server: %v", err)
 	}
@@ -194,16 +201,20 @@ func helpOK(err error) error {
 }
 
 // reportProblem prints why an output root cannot be written.
-func reportProblem(stderr io.Writer, err error) {
+func reportProblem(stderr io.Writer, format string, err error) {
 	var pe *output.ProblemError
 	if !errors.As(err, &pe) {
 		report(stderr, err)
 		return
 	}
+	if format == "github" {
+		printProblemsGitHub(stderr, pe)
+		return
+	}
 	for _, p := range pe.Problems {
 		fmt.Fprintf(stderr, "discgen: error: %s\n", p)
 	}
-	for _, h := range pe.Hints() {
+	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
 	}
 }

@@ -13,8 +13,12 @@ import (
 
 // verdictLine is one agent and URL's answer under both readings.
 type verdictLine struct {
-	Verdict string      `json:"verdict"`
-	Agent   string      `json:"agent"`
+	Verdict string `json:"verdict"`
+	Agent   string `json:"agent"`
+	// Token and Name are what the RFC 9309 and the 1996 readings match:
+	// the leading [A-Za-z_-] run, and the name without version.
+	Token   string      `json:"rfc9309_token"`
+	Name    string      `json:"draft1996_name"`
 	URL     string      `json:"url"`
 	RFC9309 verdictJSON `json:"rfc9309"`
 	Draft   verdictJSON `json:"draft1996"`
@@ -57,10 +61,14 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	f := robots.Parse(data)
 	var lines []verdictLine
 	for _, a := range agents {
+		if n := robots.CheckedName(a); n != "" {
+			fmt.Fprintf(stderr, "discgen: warning: %s\n", n)
+		}
 		for _, u := range fs.Args() {
 			r, d := f.Match(a, u), f.Match1996(a, u)
 			lines = append(lines, verdictLine{
 				Verdict: verdictWord(r.Allowed), Agent: a, URL: u,
+				Token: robots.ProductToken(a), Name: robots.AgentName(a),
 				RFC9309: verdictJSON{r.Allowed, r.Rule, r.Line},
 				Draft:   verdictJSON{d.Allowed, d.Rule, d.Line},
 				Differs: r.Allowed != d.Allowed,
@@ -111,7 +119,7 @@ func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error)
 		return nil, err
 	}
 	// Only the site's robots.txt is checked: its tenants are not built.
-	res := build.Run(build.Options{Manifest: file, Env: env, Now: now, SiteOnly: true})
+	res := build.Run(build.Options{Manifest: file, Env: env, Now: now, SiteOnly: true, Unsigned: true})
 	printDiags(stderr, "text", res.Diags.Errors())
 	if res.Site == nil {
 		return nil, errFailed

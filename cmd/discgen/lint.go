@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/discgen/discgen/autodisc"
@@ -16,11 +18,17 @@ import (
 // parses, so that an oversized file is reported rather than refused.
 const maxLintFile = 32 << 20
 
+// maxKeyFile bounds the public key file of lint --key.
+const maxKeyFile = 1 << 20
+
+func isSecurityTxt(name string) bool { return filepath.Base(name) == "security.txt" }
+
 func runLint(args []string, stdout, stderr io.Writer) error {
-	var format, nowFlag string
+	var format, nowFlag, keyFile string
 	fs := newFlags("lint", lintUsage, stdout)
 	fs.StringVar(&format, "format", "text", "")
 	fs.StringVar(&nowFlag, "now", "", "")
+	fs.StringVar(&keyFile, "key", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -34,6 +42,15 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var pubKey []byte
+	if keyFile != "" {
+		if !slices.ContainsFunc(fs.Args(), isSecurityTxt) {
+			return usagef("lint: --key verifies security.txt files; none was given")
+		}
+		if pubKey, err = limited.ReadFile(keyFile, maxKeyFile); err != nil {
+			return fmt.Errorf("--key %s: cannot read: %v", keyFile, err)
+		}
+	}
 	var list diag.List
 	for _, name := range fs.Args() {
 		data, err := limited.ReadFile(name, maxLintFile)
@@ -41,7 +58,7 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 			list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)
 			continue
 		}
-		for _, d := range lintFile(name, data, now) {
+		for _, d := range lintFile(name, data, now, pubKey) {
 			d.File = name
 			list.Add(d)
 		}
@@ -60,10 +77,10 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 
 // lintFile picks the checks by the file's name: security.txt (RFC 9116),
 // the autodisc files of seed 000, and robots.txt for any other name.
-func lintFile(name string, data []byte, now time.Time) []diag.Diagnostic {
+func lintFile(name string, data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
 	switch base := filepath.Base(name); base {
 	case "security.txt":
-		return wellknown.LintSecurityTxt(data, now)
+		return wellknown.LintSecurityTxtKey(data, now, pubKey)
 	case "index.txt", "subdirectories.txt", "icons.txt", "description.txt", "feeds.txt":
 		return autodisc.Lint(base, data)
 	}

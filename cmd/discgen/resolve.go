@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/autodisc"
+	"github.com/discgen/discgen/internal/limited"
 )
 
 // runResolve reads the autodisc tree built into -o as a consumer would and
@@ -56,7 +57,7 @@ func runResolve(args []string, stdout, stderr io.Writer) error {
 	defer root.Close()
 	// os.Root keeps every read inside dir: a link in the tree cannot lead
 	// the reader elsewhere (seed 000 section 6).
-	res, err := autodisc.Resolve(root.FS(), p)
+	res, err := autodisc.Resolve(limited.RootFS(root), p)
 	if errors.Is(err, autodisc.ErrNoAutodisc) {
 		return noAutodisc(dir)
 	}

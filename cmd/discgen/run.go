@@ -22,12 +22,13 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// usageError is a mistake on the command line: exit status 2.
-type usageError struct{ msg string }
+// usageError is a mistake on the command line: exit status 2. hint, if
+// set, is printed before the hint to read the usage.
+type usageError struct{ msg, hint string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
 
 // errFailed means the command has already reported why it fails: exit 1.
 var errFailed = errors.New("failed")
@@ -65,6 +66,9 @@ func report(stderr io.Writer, err error) {
 	case err == nil || err == errFailed:
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "discgen: error: %s\n", ue.msg)
+		if ue.hint != "" {
+			fmt.Fprintf(stderr, "discgen: hint: %s\n", ue.hint)
+		}
 		fmt.Fprintf(stderr, "discgen: hint: run 'discgen -h' for usage\n")
 	case errors.As(err, &he):
 		fmt.Fprintf(stderr, "discgen: error: %v\n", he.err)
@@ -91,14 +95,18 @@ func init() {
 		"lint":     {lintUsage, runLint},
 		"resolve":  {resolveUsage, runResolve},
 		"schema":   {schemaUsage, runSchema},
+		"presets":  {presetsUsage, runPresets},
 		"init":     {initUsage, runInit},
+		"import":   {importUsage, runImport},
+		"verify":   {verifyUsage, runVerify},
+		"report":   {reportUsage, runReport},
 	}
 }
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return &usageError{"no command given"}
+		return &usageError{msg: "no command given"}
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
@@ -116,6 +124,9 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
+		if s := closestCommand(args[0]); s != "" && !strings.HasPrefix(args[0], "-") {
+			return &usageError{fmt.Sprintf("unknown command %q", args[0]), fmt.Sprintf("did you mean 'discgen %s'?", s)}
+		}
 		return usagef("unknown command %q", args[0])
 	}
 	return c.run(args[1:], stdout, stderr)

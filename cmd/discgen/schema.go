@@ -6,29 +6,43 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/discgen/discgen/schema"
 	"github.com/discgen/discgen/templates"
 )
 
 func runSchema(args []string, stdout, stderr io.Writer) error {
+	var file string
 	fset := newFlags("schema", schemaUsage, stdout)
+	fset.StringVarP(&file, "output", "o", "", "")
 	if err := parseFlags(fset, args); err != nil {
 		return helpOK(err)
 	}
 	if fset.NArg() > 0 {
 		return usagef("schema: unexpected argument %q", fset.Arg(0))
 	}
-	_, err := stdout.Write(schema.Source())
-	return err
+	if file == "" || file == "-" {
+		_, err := stdout.Write(schema.Source())
+		return err
+	}
+	if err := os.WriteFile(file, schema.Source(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s; name it in a manifest's first line: # yaml-language-server: $schema=./%s\n", file, filepath.ToSlash(filepath.Base(file)))
+	return nil
 }
+
+// localSchema is the file init --local-schema writes beside the manifest.
+const localSchema = "site.schema.json"
 
 func runInit(args []string, stdout, stderr io.Writer) error {
 	var file string
-	var force bool
+	var force, local bool
 	fset := newFlags("init", initUsage, stdout)
 	fset.StringVarP(&file, "file", "f", "site.yaml", "")
 	fset.BoolVar(&force, "force", false, "")
+	fset.BoolVar(&local, "local-schema", false, "")
 	if err := parseFlags(fset, args); err != nil {
 		return helpOK(err)
 	}
@@ -36,10 +50,32 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 		return usagef("init: unexpected argument %q", fset.Arg(0))
 	}
 	starter := templates.Starter()
+	if local {
+		starter = templates.StarterWithSchema("./" + localSchema)
+	}
 	if file == "-" {
+		if local {
+			return usagef("init: --local-schema needs a file to write beside, not -f -")
+		}
 		_, err := stdout.Write(starter)
 		return err
 	}
+	if err := create(file, starter, force); err != nil {
+		return err
+	}
+	if local {
+		sf := filepath.Join(filepath.Dir(file), localSchema)
+		if err := create(sf, schema.Source(), force); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s and %s\n", file, sf)
+	}
+	fmt.Fprintf(stdout, "wrote %s; next: discgen build -f %s -o public\n", file, file)
+	return nil
+}
+
+// create writes a new file, or overwrites one with force.
+func create(file string, data []byte, force bool) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if force {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
@@ -51,13 +87,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(starter); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s; next: discgen build -f %s -o public\n", file, file)
-	return nil
+	return f.Close()
 }

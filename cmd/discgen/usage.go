@@ -6,10 +6,15 @@ Usage:
     discgen build    [-f site.yaml] [-o public] [--env NAME] [--check | --dry-run] [--now TIME]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
-    discgen lint     [--format text|json|github] [--now TIME] FILE...
+    discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] FILE...
     discgen resolve  -o DIR PATH
-    discgen schema
-    discgen init     [-f site.yaml] [--force]
+    discgen presets  [--format text|json] [--now TIME] [PRESET...]
+    discgen schema   [-o FILE]
+    discgen init     [-f site.yaml] [--force] [--local-schema]
+    discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
+    discgen verify   [-f site.yaml] [--format text|json|github] [URL]
+    discgen report   [-f site.yaml] -o report.html [--url URL...]
+    discgen version
 
 Commands:
     build       Validate the manifest and write robots.txt, autodisc/, data.txt
@@ -23,13 +28,24 @@ Commands:
                 autodisc files.
     resolve     Say which autodisc authority of a built tree governs a URL
                 path, and where each autodisc file's value comes from.
+    presets     List the crawler catalogue's presets: each agent, its
+                operator, source and date.
     schema      Print the manifest's JSON Schema.
     init        Write a commented starter manifest.
+    import      Write a manifest from an existing robots.txt, a built tree
+                (robots.txt, autodisc/, data.txt, .well-known/) or a live
+                site, saying what could not be carried over.
+    verify      Fetch every file the build produces from the site (or a
+                staging origin) and check status, headers, bytes and expiry.
+    report      Write one self-contained HTML page: who may fetch what and
+                why, the delegation tree, the files and the warnings.
+    version     Print discgen's version.
 
 Run 'discgen COMMAND -h' for a command's options and examples.
 
 Exit status: 0 success; 1 invalid manifest or checked file, failed
-expectation, or stale output (--check); 2 usage error.
+expectation, stale output (--check), or a deployed file verify found wrong;
+2 usage error.
 
 Errors and warnings are printed to stderr as
     site.yaml:12:5: agents[2].names[0]: "Google bot" is not a product token
@@ -70,7 +86,10 @@ Options:
                           headers (_headers for Netlify and Cloudflare Pages)
                           and htaccess (.htaccess for Apache), both into the
                           output directory, and nginx and caddy (snippets to
-                          include), into --server-dir; comma-separated
+                          include), into --server-dir; comma-separated.
+                          Groups with enforce: true are refused (403) where
+                          they are disallowed (not by _headers), and
+                          noindex: true adds X-Robots-Tag: noindex
         --server-dir DIR  where nginx and caddy snippets go (default server
                           beside the manifest); never inside the output
         --jobs N          tenants processed at once (default: CPUs)
@@ -131,7 +150,8 @@ Find problems in hand-written discovery files, chosen by name:
 
     security.txt          RFC 9116: required fields, https URIs, an RFC 3339
                           Expires that is neither past nor too far ahead,
-                          language tags (codes S001-S004)
+                          language tags, the OpenPGP signature when --key is
+                          given (codes S001-S005)
     index.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt
                           the autodisc formats of seed 000 (codes A001-A011)
     any other name        robots.txt: unknown directives, rules outside any
@@ -146,12 +166,15 @@ Options:
         --format FORMAT   text (default), json, or github
         --now TIME        the time security.txt's Expires is checked
                           against (as for build)
+        --key PUBKEY      verify the OpenPGP signature of each security.txt
+                          with this public key (gpg --export --armor KEYID)
 
 Exit status: 1 if any finding is an error.
 
 Examples:
     discgen lint public/robots.txt
     discgen lint --format github public/.well-known/security.txt public/autodisc/*.txt
+    discgen lint --key security-pub.asc public/.well-known/security.txt
 `
 
 const resolveUsage = `Usage: discgen resolve -o DIR PATH
@@ -168,18 +191,160 @@ Example:
     discgen resolve -o public /~alice/blog/post.html
 `
 
-const schemaUsage = `Usage: discgen schema
+const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
 
-Print the manifest's JSON Schema (draft 2020-12). Editors that read
-yaml-language-server comments validate a manifest as it is typed.
+List the presets of discgen's crawler catalogue (all, or those named) and
+each agent's token, operator, source and the date of that source. A group
+of the manifest adds a preset's agents with presets: [NAME], and leaves
+some out with except_agents: [TOKEN...]. The catalogue is data shipped with
+discgen; when it is more than 180 days older than --now (default: the
+clock), presets and build warn.
+
+Presets:
+    ai-training   crawlers that collect content to train AI models
+    ai-search     crawlers that index content for AI search and answers
+    ai-user       fetchers a person triggers (assistants, agents, coding tools)
+    scrapers      AI data providers and scrapers, and undocumented AI crawlers
+    seo           link-index and SEO crawlers (not AI)
+
+Options:
+        --format FORMAT   text (default) or json
+        --now TIME        the time the catalogue's age is counted to
+
+Examples:
+    discgen presets ai-training
+    discgen presets --format json | jq -r '.presets[].agents[].name'
 `
 
-const initUsage = `Usage: discgen init [-f site.yaml] [--force]
+const schemaUsage = `Usage: discgen schema [-o FILE]
+
+Print the manifest's JSON Schema (draft 2020-12), or write it to FILE.
+Editors that read yaml-language-server comments (VS Code's YAML extension,
+Neovim, Helix, JetBrains) validate and complete a manifest as it is typed.
+discgen init writes the comment naming the schema's published URL, the
+repository's schema/site.schema.json at the v1 tag:
+
+    # yaml-language-server: $schema=https://raw.githubusercontent.com/discgen/discgen/v1/schema/site.schema.json
+
+Offline, write a copy beside the manifest and name it relatively:
+
+    discgen schema -o site.schema.json
+    # yaml-language-server: $schema=./site.schema.json
+
+Options:
+    -o, --output FILE     write the schema to FILE instead of stdout
+`
+
+const initUsage = `Usage: discgen init [-f site.yaml] [--force] [--local-schema]
 
 Write a commented starter manifest that validates as written. An existing
-file is not overwritten without --force.
+file is not overwritten without --force. Its first line names the schema
+for editors (see discgen schema -h).
 
 Options:
     -f, --file FILE       where to write (default site.yaml; - for stdout)
         --force           overwrite an existing file
+        --local-schema    also write site.schema.json beside the manifest
+                          and name it relatively, for editors offline
+`
+
+const importUsage = `Usage: discgen import [options] (FILE | DIR | URL)
+
+Write a manifest from what a site already publishes:
+
+    FILE    a robots.txt: its groups, Sitemap, Host and Mobile-agent-server
+            lines. The manifest's robots.txt gives the same RFC 9309
+            verdicts (as Google reads the file) for every agent the file
+            names and for all others.
+    DIR     a built tree: robots.txt, autodisc/ and the delegatees its
+            subdirectories.txt leads to, data.txt (either format) and
+            .well-known/ (security.txt and other files). Building the
+            manifest gives the same bytes where the tree was discgen's.
+    URL     a live site: its robots.txt, or with --site also autodisc/
+            (following subdirectories.txt), data.txt, security.txt and
+            common well-known files (gpc.json, nodeinfo, host-meta, ...),
+            fetched from the URL's origin.
+
+What cannot be carried over (comments, unknown lines, rules whose meaning
+depends on the reader, agent names that are not product tokens, a
+signature) is kept as YAML comments or group extensions where it can be,
+and listed as warnings at its line. The manifest is validated; its errors
+exit 1 after it is written.
+
+Options:
+    -o, --output FILE     where to write the manifest (default: stdout)
+        --force           replace an existing -o file
+        --site            with a URL: fetch every discovery file, not only
+                          robots.txt
+        --site-url URL    the manifest's site.url (default: the URL's
+                          origin, or the origin the files name)
+        --now TIME        validate security.txt's Expires at TIME
+
+Examples:
+    discgen import public/robots.txt -o site.yaml
+    discgen import public -o site.yaml
+    discgen import --site https://www.example.org/ -o site.yaml
+`
+
+const verifyUsage = `Usage: discgen verify [options] [URL]
+
+Build the manifest in memory, then fetch every file the build produces from
+the site (site.url, or URL: a staging origin such as http://localhost:8080/)
+and check each one:
+
+    status        200, after at most 5 redirects, within --timeout
+    media type    the Content-Type --server configures: text/plain;
+                  charset=utf-8 for robots.txt, data.txt, autodisc files and
+                  .txt well-known files; application/json for JSON ones
+    text          valid UTF-8
+    bytes         equal to the build's
+    robots.txt    at most 500 KiB (RFC 9309)
+    security.txt  served over https (a note only for a staging URL) and not
+                  past its Expires at --now
+
+Files are fetched a few at a time. The table goes to stdout; exit status 1
+names every file that fails and why.
+
+Options:
+    -f, --file FILE       the site manifest (default site.yaml)
+        --env NAME        apply the manifest's environments.NAME
+        --tenants         check the tenants' autodisc files too
+        --now TIME        as for build; also the time security.txt must
+                          not have expired by
+        --format FORMAT   text (default), json, or github (annotations)
+        --timeout D       per file (default 15s)
+        --jobs N          fetches at once (default 4)
+
+Examples:
+    discgen verify -f site.yaml
+    discgen verify -f site.yaml --env staging http://localhost:8080/
+`
+
+const reportUsage = `Usage: discgen report [options] -o report.html
+
+Build the manifest in memory (tenants included) and write one self-contained
+HTML page about it: no scripts, nothing loaded from elsewhere, readable
+offline and printable. It shows
+
+    verdicts      a matrix of URLs by agents: every agent the manifest
+                  names, the * group and an agent it does not name; URLs
+                  from expect, the rule paths, the sitemaps and --url. Each
+                  cell gives the RFC 9309 verdict with the deciding rule and
+                  its line in the built robots.txt, and marks where the 1996
+                  draft's reading differs and what expect asserts
+    delegations   the site, each delegation with what it grants (only,
+                  except), inline delegatees and the tenants found
+    files         every file the build produces, with its size
+    warnings      every error and warning of the build
+
+Options:
+    -f, --file FILE       the site manifest (default site.yaml)
+    -o, --output FILE     where to write the page (- for stdout)
+        --env NAME        apply the manifest's environments.NAME
+        --now TIME        as for build
+        --url URL         also ask about URL (a path or a URL on the site);
+                          repeat for several
+
+Example:
+    discgen report -f site.yaml -o report.html --url /private/report.pdf
 `

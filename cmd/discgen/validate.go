@@ -35,6 +35,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	printDiags(w, format, res.Diags)
 	if res.Diags.HasErrors() {
+		hintMissingManifest(stderr, file)
 		return errFailed
 	}
 	return nil

@@ -2,7 +2,9 @@
 // they include, hand-written files given to lint and check, and the files
 // of a built tree. A file over its limit is refused before it is parsed, and
 // at most limit+1 bytes are ever read, so a mistaken path (a log, a pipe,
-// /dev/zero) cannot exhaust memory.
+// /dev/zero) cannot exhaust memory. Only regular files are read: a FIFO,
+// device, socket or directory is refused before a byte is read, and the
+// open itself cannot wait on a FIFO (see OpenRegular).
 //
 // Errors carry the reason only, never the path: every caller reports them
 // at the file's own position, which already names it. Errors from the
@@ -37,21 +39,99 @@ func Read(r io.Reader, max int64) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ReadFile reads the file at path, refusing a directory and a file of more
-// than max bytes. A regular file's size is checked before it is read.
+// ReadFile reads the file at path, refusing anything but a regular file
+// (see OpenRegular) and a file of more than max bytes. Symbolic links are
+// followed: the path is the user's own choice. Its size is checked before
+// it is read, and at most max+1 bytes are read whatever it claims.
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readRegular(f, max)
+}
+
+// ReadRootFile is ReadFile for a path inside root: no "..", absolute path
+// or symbolic link can lead the read outside root's directory.
+func ReadRootFile(root *os.Root, name string, max int64) ([]byte, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, reason(err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
+	if err := checkRegular(f); err != nil {
+		return nil, err
+	}
+	return readRegular(f, max)
+}
+
+// OpenRegular opens path for reading and returns it only if it is a
+// regular file. It is the one way discgen opens a path a user or a
+// manifest names (a manifest, a source file, a file to lint or check, a
+// file to import): the file is opened with O_NONBLOCK, so a FIFO with no
+// writer cannot make the open wait, and then fstat on the open file (not
+// the path, which could be swapped in between) must say it is a regular
+// file, so a FIFO, device, socket or directory is refused before a byte is
+// read. With noFollow, a symbolic link in the last component is refused
+// too (O_NOFOLLOW). Errors hold the reason only, not the path.
+func OpenRegular(path string, noFollow bool) (*os.File, error) {
+	flag := os.O_RDONLY | nonblock
+	if noFollow {
+		flag |= nofollow
+	}
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		if noFollow && isLoop(err) {
+			return nil, errors.New("is a symbolic link, which is not followed here")
+		}
 		return nil, reason(err)
-	case fi.IsDir():
-		return nil, errors.New("is a directory, not a file")
-	case fi.Mode().IsRegular() && fi.Size() > max:
+	}
+	if err := checkRegular(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// NotRegularError is a path that is not a regular file.
+type NotRegularError struct{ What string }
+
+func (e *NotRegularError) Error() string {
+	if e.What == "directory" {
+		return "is a directory, not a file"
+	}
+	return "is a " + e.What + ", not a regular file"
+}
+
+// checkRegular refuses an open file that is not a regular file.
+func checkRegular(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return reason(err)
+	}
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return &NotRegularError{"directory"}
+	case m&fs.ModeNamedPipe != 0:
+		return &NotRegularError{"FIFO (named pipe)"}
+	case m&fs.ModeSocket != 0:
+		return &NotRegularError{"socket"}
+	case m&fs.ModeDevice != 0:
+		return &NotRegularError{"device"}
+	}
+	return &NotRegularError{"special file"}
+}
+
+func readRegular(f *os.File, max int64) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, reason(err)
+	}
+	if fi.Size() > max {
 		return nil, &TooLargeError{Max: max}
 	}
 	return Read(f, max)
@@ -76,4 +156,30 @@ func Size(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// RootFS is root.FS() whose Open never waits on a FIFO: files are opened
+// with O_NONBLOCK, so a FIFO swapped in for a file between a caller's
+// fs.Stat and its Open is opened without blocking, and a caller that
+// checks Stat on the open file then refuses it.
+func RootFS(root *os.Root) fs.FS { return rootFS{root} }
+
+type rootFS struct{ root *os.Root }
+
+func (r rootFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := r.root.OpenFile(name, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (r rootFS) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	return r.root.Stat(name)
 }

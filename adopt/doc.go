@@ -1,0 +1,33 @@
+// Package adopt turns existing discovery files into a manifest: a
+// robots.txt (Robots), a whole built tree (Dir), or a live site (Fetch).
+//
+// From a robots.txt, the manifest's emitted robots.txt gives the input's
+// RFC 9309 verdicts, as Google's parser reads it, for every agent the input
+// names and for the agents it does not name, for every URL in RFC 3986
+// normal form. Rules are merged per product token, as RFC 9309 merges the
+// groups of one agent; agents with the same merged rules share a group.
+// What cannot be carried over is kept where it can be and reported as a
+// warning at its line:
+//
+//   - comments become YAML comments beside the group they belong to;
+//   - unknown group lines (Clean-param, Request-rate, ...) become the
+//     group's extensions; unknown lines outside any group, and values
+//     discgen refuses, become YAML comments;
+//   - a User-agent value that is not a product token (Googlebot/2.1,
+//     Mozilla/5.0 ...) is imported as the token RFC 9309 matching reads
+//     (Googlebot); a value with no token is dropped, since no crawler
+//     matches it;
+//   - a rule no normalised URL can match (a space, a quote, a path without
+//     a leading "/") is dropped: it decides nothing;
+//   - reader-dependent rules are reported as such: an escaped unreserved
+//     character (%7E), which RFC 9309 decodes and Google compares
+//     literally (the manifest follows RFC 9309), a "$" inside a pattern,
+//     which the manifest cannot hold, and a "%" that starts no escape;
+//     and lines a 1996 reader of the input obeys differently, whose
+//     RFC 9309 verdict the manifest keeps (and the built file gives to
+//     both readers).
+//
+// From a directory, every discovery file a build writes is read back: the
+// manifest builds the same bytes where the tree was discgen's own output.
+// Files that no manifest could produce are reported.
+package adopt

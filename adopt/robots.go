@@ -1,0 +1,442 @@
+package adopt
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/robots"
+)
+
+// Loss is a rule whose verdicts the manifest cannot keep for every URL:
+// the verdicts of URLs that Pattern (as written in the input) matches may
+// differ. Tests use it to tell an explained difference from a bug.
+type Loss struct {
+	Line    int
+	Pattern string
+	// Agent, when set, is an agent all of whose verdicts may differ: a
+	// name with digits or dots that this version imports as its leading
+	// letters, which Google reads the same and other parsers do not.
+	Agent string
+}
+
+// robotsPart is what one robots.txt becomes.
+type robotsPart struct {
+	groups   []manifest.Group
+	sitemaps []string
+	mobile   []manifest.MobileAgent
+	host     string
+	// comments are keyed by group index (-1: before the groups, or the
+	// file's other lines).
+	comments map[int][]string
+	losses   []Loss
+	diags    diag.List
+}
+
+// agentConf is everything the input says to one product token.
+type agentConf struct {
+	name   string // as the manifest will name it
+	first  int    // the first group naming it
+	groups []int  // every group naming it, in order
+}
+
+// convGroup is one input group's lines as the manifest holds them.
+type convGroup struct {
+	allow, disallow []string
+	crawlDelay      *json.Number
+	extensions      []manifest.Extension
+	notes           []string // YAML comments for lines not carried over
+}
+
+var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// importRobots reads a robots.txt file. file names it in diagnostics.
+func importRobots(file string, data []byte) *robotsPart {
+	rp := &robotsPart{comments: map[int][]string{}}
+	warn := func(line int, format string, args ...any) {
+		rp.diags.Warnf(diag.Pos{File: file, Line: line, Col: 1}, "", format, args...)
+	}
+	if len(data) > robots.MaxFileSize {
+		warn(0, "%d bytes: RFC 9309 lets crawlers stop reading after %d KiB, and Google does; the whole file is imported", len(data), robots.MaxFileSize>>10)
+	}
+	f := robots.Parse(data)
+	for _, fd := range f.Findings {
+		warn(fd.Line, "%s", fd.Message)
+	}
+	// Where the input means one thing to RFC 9309 readers and another to
+	// 1996 ones, the manifest keeps the RFC 9309 verdict, and the built
+	// file gives it to both.
+	for _, fd := range robots.Lint(data) {
+		if fd.Code == robots.CodeReadingsDiffer {
+			warn(fd.Line, "%s; the manifest keeps the RFC 9309 verdict", fd.Message)
+		}
+	}
+
+	// Product tokens, in order of first appearance.
+	var order []string
+	confs := map[string]*agentConf{}
+	for gi, g := range f.Groups {
+		for _, a := range g.Agents {
+			key, name := "*", "*"
+			if !a.Global {
+				if a.Token == "" {
+					warn(a.Num, "User-agent: %s names no product token, so no crawler obeys this line; left out", a.Value)
+					continue
+				}
+				key, name = strings.ToLower(a.Token), a.Token
+				// A token with digits or dots (MJ12bot) is imported as
+				// the letters Google's parser reads, a loss reported:
+				// the verdicts carried over are Google's.
+				if robots.IsProductToken(a.Value) {
+					name = a.Value
+				} else {
+					warn(a.Num, "User-agent: %s is not a product token; imported as %s, the name RFC 9309 and Google match", a.Value, a.Token)
+					if t := httpToken(a.Value); t != a.Token {
+						rp.losses = append(rp.losses, Loss{Line: a.Num, Agent: t}, Loss{Line: a.Num, Agent: a.Token})
+					}
+				}
+			}
+			c, ok := confs[key]
+			if !ok {
+				c = &agentConf{name: name, first: gi}
+				confs[key] = c
+				order = append(order, key)
+			}
+			if len(c.groups) == 0 || c.groups[len(c.groups)-1] != gi {
+				c.groups = append(c.groups, gi) // groups come in order
+			}
+		}
+	}
+
+	conv := make([]*convGroup, len(f.Groups))
+	for gi := range f.Groups {
+		conv[gi] = rp.convertGroup(&f.Groups[gi], warn)
+	}
+
+	// One manifest group per input group, for the tokens it names first;
+	// tokens whose merged lines differ get a group each.
+	groupOf := make([]int, len(f.Groups))
+	for i := range groupOf {
+		groupOf[i] = -1
+	}
+	byFirst := make([][]string, len(f.Groups))
+	for _, key := range order {
+		byFirst[confs[key].first] = append(byFirst[confs[key].first], key)
+	}
+	for gi := range f.Groups {
+		var sigs []string
+		bySig := map[string]int{}
+		for _, key := range byFirst[gi] {
+			c := confs[key]
+			g := merged(c, conv)
+			sig := signature(g)
+			idx, ok := bySig[sig]
+			if !ok {
+				idx = len(rp.groups)
+				bySig[sig] = idx
+				sigs = append(sigs, sig)
+				rp.groups = append(rp.groups, g)
+				seen := map[string]bool{}
+				for _, o := range c.groups {
+					rp.comments[idx] = appendNew(rp.comments[idx], seen, conv[o].notes...)
+				}
+				if groupOf[gi] < 0 {
+					groupOf[gi] = idx
+				}
+			} else {
+				rp.groups[idx].Names = append(rp.groups[idx].Names, c.name)
+			}
+			if len(c.groups) > 1 {
+				var lines []string
+				for i, o := range c.groups {
+					if i == 10 {
+						lines = append(lines, fmt.Sprintf("and %d more", len(c.groups)-10))
+						break
+					}
+					lines = append(lines, strconv.Itoa(f.Groups[o].Agents[0].Num))
+				}
+				rp.comments[idx] = append(rp.comments[idx], fmt.Sprintf("%s: the groups of lines %s merged, as RFC 9309 merges the groups of one agent", c.name, strings.Join(lines, ", ")))
+			}
+		}
+	}
+	for gi := range f.Groups {
+		if groupOf[gi] < 0 {
+			// Every agent of the group was merged into an earlier one.
+			for _, a := range f.Groups[gi].Agents {
+				if c, ok := confs[agentKey(a)]; ok {
+					groupOf[gi] = groupOf[c.first]
+					break
+				}
+			}
+		}
+	}
+
+	for _, l := range f.Orphans {
+		warn(l.Num, "%s: %s is outside any group; every reader ignores it: kept as a comment", l.Key, l.Value)
+		rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d, outside any group: %s: %s", l.Num, l.Key, l.Value))
+	}
+	for _, l := range f.Sitemaps {
+		u, err := url.Parse(l.Value)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(l.Value, " \t") || !plain(l.Value) {
+			warn(l.Num, "Sitemap: %s is not an absolute http(s) URL: kept as a comment", l.Value)
+			rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d: Sitemap: %s", l.Num, l.Value))
+			continue
+		}
+		if !slices.Contains(rp.sitemaps, l.Value) {
+			rp.sitemaps = append(rp.sitemaps, l.Value)
+		}
+	}
+	for i, l := range f.Hosts {
+		if i > 0 || !hostRE.MatchString(l.Value) {
+			warn(l.Num, "Host: %s: only one host name is kept: kept as a comment", l.Value)
+			rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d: Host: %s", l.Num, l.Value))
+			continue
+		}
+		rp.host = l.Value
+	}
+	for _, l := range f.MobileAgents {
+		fields := strings.Fields(l.Value)
+		if len(fields) != 2 || !strings.HasPrefix(fields[0], "/") || !plain(l.Value) {
+			warn(l.Num, "Mobile-agent-server: %s is not \"PATH SERVER\": kept as a comment", l.Value)
+			rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d: Mobile-agent-server: %s", l.Num, l.Value))
+			continue
+		}
+		rp.mobile = append(rp.mobile, manifest.MobileAgent{Path: fields[0], Server: fields[1]})
+	}
+	rp.attachComments(data, f, groupOf, warn)
+	return rp
+}
+
+var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
+
+func agentKey(a robots.Agent) string {
+	if a.Global {
+		return "*"
+	}
+	return strings.ToLower(a.Token)
+}
+
+// merged is the manifest group for one token: the lines of every group
+// naming it, in file order.
+func merged(c *agentConf, conv []*convGroup) manifest.Group {
+	g := manifest.Group{Names: []string{c.name}}
+	allow, disallow := map[string]bool{}, map[string]bool{}
+	for _, gi := range c.groups {
+		cg := conv[gi]
+		g.Allow = appendNew(g.Allow, allow, cg.allow...)
+		g.Disallow = appendNew(g.Disallow, disallow, cg.disallow...)
+		if g.CrawlDelay == nil {
+			g.CrawlDelay = cg.crawlDelay
+		}
+		g.Extensions = append(g.Extensions, cg.extensions...)
+	}
+	return g
+}
+
+// appendNew appends the items not in list, keeping order; seen holds
+// list's items and is updated.
+func appendNew(list []string, seen map[string]bool, items ...string) []string {
+	for _, it := range items {
+		if !seen[it] {
+			seen[it] = true
+			list = append(list, it)
+		}
+	}
+	return list
+}
+
+func signature(g manifest.Group) string {
+	a, d := slices.Clone(g.Allow), slices.Clone(g.Disallow)
+	slices.Sort(a)
+	slices.Sort(d)
+	cd := ""
+	if g.CrawlDelay != nil {
+		cd = string(*g.CrawlDelay)
+	}
+	return fmt.Sprintf("%q %q %q %q", a, d, cd, g.Extensions)
+}
+
+// convertGroup converts one input group's rules and other lines.
+func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...any)) *convGroup {
+	cg := &convGroup{}
+	keep := func(l robots.Line, why string) {
+		cg.notes = append(cg.notes, fmt.Sprintf("line %d, %s: %s: %s", l.Num, why, l.Key, l.Value))
+	}
+	allowSeen, disallowSeen := map[string]bool{}, map[string]bool{}
+	canon := map[string]bool{} // canonical patterns written as such, by allow
+	for _, r := range g.Rules {
+		if robots.Canonical(r.Value) == r.Pattern {
+			canon[fmt.Sprint(r.Allow, r.Pattern)] = true
+		}
+	}
+	for _, r := range g.Rules {
+		v := r.Value
+		if v == "" {
+			continue // an empty rule decides nothing
+		}
+		if why := neverMatches(v); why != "" {
+			warn(r.Num, "%s: %s; no URL in normal form matches it: left out", r.String(), why)
+			keep(r.Line, "matches no URL")
+			continue
+		}
+		if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
+			warn(r.Num, "%s: Google reads a \"$\" inside a pattern literally, the manifest cannot hold one: left out", r.String())
+			keep(r.Line, "not carried over")
+			rp.losses = append(rp.losses, Loss{Line: r.Num, Pattern: v})
+			continue
+		}
+		c := robots.Canonical(v)
+		if g := r.Pattern; c != g {
+			// An escaped unreserved character or a stray %: RFC 9309
+			// decodes the first and Google compares it literally. The
+			// %7E spelling of a rule also written with ~ is what discgen
+			// writes itself, and loses nothing.
+			if !(strings.ReplaceAll(g, "%7E", "~") == c && canon[fmt.Sprint(r.Allow, c)]) {
+				warn(r.Num, "%s is read as %s: RFC 9309 decodes escaped unreserved characters, Google compares them as written; the manifest follows RFC 9309", r.String(), c)
+				rp.losses = append(rp.losses, Loss{Line: r.Num, Pattern: v})
+			}
+		}
+		if r.Allow {
+			cg.allow = appendNew(cg.allow, allowSeen, c)
+		} else {
+			cg.disallow = appendNew(cg.disallow, disallowSeen, c)
+		}
+	}
+	for _, l := range g.Other {
+		switch {
+		case l.Kind == robots.KindCrawlDelay:
+			if cg.crawlDelay != nil {
+				warn(l.Num, "a second Crawl-delay for the same agents: kept as a comment")
+				keep(l, "not carried over")
+				continue
+			}
+			if !jsonNumber.MatchString(l.Value) {
+				warn(l.Num, "Crawl-delay: %s is not a number: kept as a comment", l.Value)
+				keep(l, "not carried over")
+				continue
+			}
+			n := json.Number(l.Value)
+			cg.crawlDelay = &n
+		case !fieldName.MatchString(l.Key) || !plain(l.Value):
+			warn(l.Num, "%s is not a field name discgen can write: kept as a comment", l.Key)
+			keep(l, "not carried over")
+		default:
+			warn(l.Num, "%s is not part of RFC 9309: kept in the group's extensions", l.Key)
+			cg.extensions = append(cg.extensions, manifest.Extension{Field: l.Key, Value: l.Value})
+		}
+	}
+	return cg
+}
+
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// neverMatches says why no URL in normal form can match pattern v, or "".
+func neverMatches(v string) string {
+	if v[0] != '/' && v[0] != '*' {
+		return "a path starts with \"/\""
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 0x80 || c == '%' || c == '*' || c == '$' {
+			continue
+		}
+		if s := string(c); robots.Canonical(s) != s {
+			return fmt.Sprintf("%q is always escaped in a URL", c)
+		}
+	}
+	return ""
+}
+
+// attachComments turns the input's comments into YAML comments: a comment
+// on its own line goes with the group that follows it when only comments
+// and blank lines come between, else with the group it is in; one after a
+// value keeps its line number.
+func (rp *robotsPart) attachComments(data []byte, f *robots.File, groupOf []int, warn func(int, string, ...any)) {
+	starts := map[int]int{} // first line of a group -> group
+	firstLine := make([]int, len(f.Groups))
+	for gi, g := range f.Groups {
+		starts[g.Agents[0].Num] = gi
+		firstLine[gi] = g.Agents[0].Num
+	}
+	raw := splitLines(data)
+	n := 0
+	for i, line := range raw {
+		num := i + 1
+		h := strings.IndexByte(line, '#')
+		if h < 0 {
+			continue
+		}
+		text := strings.TrimSpace(line[h+1:])
+		before := strings.TrimSpace(line[:h])
+		if text == "" {
+			continue
+		}
+		n++
+		target := -1
+		if before == "" {
+			for j := i + 1; j < len(raw); j++ {
+				t := strings.TrimSpace(raw[j])
+				if t == "" || t[0] == '#' {
+					continue
+				}
+				if gi, ok := starts[j+1]; ok {
+					target = gi
+				}
+				break
+			}
+		} else {
+			text = fmt.Sprintf("%s (line %d, after %s)", text, num, before)
+		}
+		if target < 0 {
+			// The last group starting at or before the comment's line.
+			target = sort.SearchInts(firstLine, num+1) - 1
+		}
+		idx := -1
+		if target >= 0 {
+			idx = groupOf[target]
+		}
+		rp.comments[idx] = append(rp.comments[idx], text)
+	}
+	if n > 0 {
+		if n == 1 {
+			warn(0, "1 comment is kept as a YAML comment; the built robots.txt has none")
+		} else {
+			warn(0, "%d comments are kept as YAML comments; the built robots.txt has none", n)
+		}
+	}
+}
+
+// splitLines splits as robots.Parse does: CR, LF and CR LF end a line.
+func splitLines(data []byte) []string {
+	s := strings.TrimPrefix(string(data), "\uFEFF")
+	var out []string
+	for {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
+}
+
+// httpToken returns the leading RFC 9110 token of a User-agent value
+// (letters, digits and !#$%&'*+-.^_`|~), the name some parsers match
+// instead of RFC 9309's letters-only product token.
+func httpToken(v string) string {
+	i := 0
+	for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z' || v[i] >= '0' && v[i] <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", v[i]) >= 0) {
+		i++
+	}
+	return v[:i]
+}

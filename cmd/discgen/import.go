@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/discgen/discgen/adopt"
+)
+
+func runImport(args []string, stdout, stderr io.Writer) error {
+	var out, siteURL, now string
+	var site, force bool
+	fs := newFlags("import", importUsage, stdout)
+	fs.StringVarP(&out, "output", "o", "-", "")
+	fs.StringVar(&siteURL, "site-url", "", "")
+	fs.BoolVar(&site, "site", false, "")
+	fs.BoolVar(&force, "force", false, "")
+	fs.StringVar(&now, "now", "", "")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOK(err)
+	}
+	if fs.NArg() != 1 {
+		return usagef("import: give one robots.txt file, built directory or URL")
+	}
+	t, err := parseNow(now)
+	if err != nil {
+		return err
+	}
+	if out != "-" && !force {
+		if _, err := os.Lstat(out); err == nil {
+			return &hintError{fmt.Errorf("%s exists", out), []string{"give another -o, or --force to replace it"}}
+		}
+	}
+	in := fs.Arg(0)
+	opt := adopt.Options{SiteURL: siteURL, Now: t, Name: out}
+	if out == "-" {
+		opt.Name = "<stdout>"
+	}
+	var res *adopt.Result
+	switch fi, statErr := os.Stat(in); {
+	case strings.HasPrefix(in, "http://") || strings.HasPrefix(in, "https://"):
+		res, err = adopt.Fetch(context.Background(), in, adopt.FetchOptions{Site: site}, opt)
+	case statErr != nil:
+		return fmt.Errorf("cannot read %s: %v", in, unwrapPathErr(statErr))
+	case fi.IsDir():
+		res, err = adopt.Dir(in, opt)
+	default:
+		var data []byte
+		if data, err = adopt.ReadFile(in); err != nil {
+			return fmt.Errorf("cannot read %s: %v", in, err)
+		}
+		res, err = adopt.Robots(in, data, opt)
+	}
+	if err != nil {
+		return err
+	}
+	printDiags(stderr, "text", res.Diags)
+	if out == "-" {
+		stdout.Write(res.YAML)
+	} else if err := writeFileAtomic(out, res.YAML); err != nil {
+		return err
+	}
+	if res.Diags.HasErrors() {
+		return &hintError{fmt.Errorf("the imported manifest does not validate"), []string{"fix the errors above in the manifest, then run discgen validate"}}
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to name through a temporary file in the
+// same directory, so name is either old or complete.
+func writeFileAtomic(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".discgen-import-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The README's quickstarts, run with the real site generators where they
+// are installed (.ci/run installs Hugo and Jekyll from Debian and Eleventy
+// from npm): the generator writes its output directory, discgen build adds
+// the discovery files, and after the generator runs again build --check
+// finds nothing stale.
+
+// sh runs a command in dir with discgen first on PATH and fails the test
+// if it fails.
+func sh(t *testing.T, dir, bindir string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+bindir+string(os.PathListSeparator)+os.Getenv("PATH"), "SOURCE_DATE_EPOCH=1793491200")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func needTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("%s: not installed", name)
+	}
+}
+
+func wantDiscoveryFiles(t *testing.T, out string) {
+	t.Helper()
+	for _, f := range []string{"robots.txt", "autodisc/index.txt", ".well-known/security.txt"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestQuickstartHugo(t *testing.T) {
+	needTool(t, "hugo")
+	bindir := filepath.Dir(buildDiscgen(t))
+	dir := t.TempDir()
+	sh(t, dir, bindir, "hugo", "new", "site", "mysite")
+	site := filepath.Join(dir, "mysite")
+	sh(t, site, bindir, "discgen", "init")
+	sh(t, site, bindir, "hugo")
+	sh(t, site, bindir, "discgen", "build", "-f", "site.yaml", "-o", "public")
+	wantDiscoveryFiles(t, filepath.Join(site, "public"))
+	if _, err := os.Stat(filepath.Join(site, "public/index.xml")); err != nil {
+		t.Errorf("Hugo's own files: %v", err)
+	}
+	sh(t, site, bindir, "hugo")
+	sh(t, site, bindir, "discgen", "build", "-f", "site.yaml", "-o", "public", "--check")
+
+	// With Hugo's robots.txt on, discgen refuses it and says what to do.
+	cfg := filepath.Join(site, "hugo.toml")
+	if _, err := os.Stat(cfg); err != nil {
+		cfg = filepath.Join(site, "config.toml") // before Hugo 0.110
+	}
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, append(data, "enableRobotsTXT = true\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(site, "public")); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(site, ".discgen"))
+	sh(t, site, bindir, "hugo")
+	cmd := exec.Command(filepath.Join(bindir, "discgen"), "build", "-f", "site.yaml", "-o", "public")
+	cmd.Dir = site
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "discgen: hint: Hugo wrote public/robots.txt (enableRobotsTXT is true in "+filepath.Base(cfg)+"): set enableRobotsTXT = false there") {
+		t.Errorf("build over Hugo's robots.txt: %v\n%s", err, out)
+	}
+}
+
+func TestQuickstartEleventy(t *testing.T) {
+	needTool(t, "node")
+	mods := os.Getenv("DISCGEN_NODE_MODULES")
+	if mods == "" {
+		mods = filepath.Join("..", "..", ".ci", "tools", "node_modules")
+	}
+	eleventy, err := filepath.Abs(filepath.Join(mods, "@11ty", "eleventy", "cmd.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(eleventy); err != nil {
+		t.Skip("@11ty/eleventy: not installed (.ci/run installs it with npm)")
+	}
+	bindir := filepath.Dir(buildDiscgen(t))
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte("# Hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, dir, bindir, "discgen", "init")
+	sh(t, dir, bindir, "node", eleventy)
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "_site")
+	wantDiscoveryFiles(t, filepath.Join(dir, "_site"))
+	if _, err := os.Stat(filepath.Join(dir, "_site/index.html")); err != nil {
+		t.Errorf("Eleventy's own files: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "_site/site.yaml")); err == nil {
+		t.Error("Eleventy published the manifest")
+	}
+	sh(t, dir, bindir, "node", eleventy)
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "_site", "--check")
+}
+
+func TestQuickstartJekyll(t *testing.T) {
+	needTool(t, "jekyll")
+	bindir := filepath.Dir(buildDiscgen(t))
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"_config.yml": "title: Example\nexclude: [site.yaml, site.schema.json]\n",
+		"index.md":    "---\n---\n# Hello\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sh(t, dir, bindir, "discgen", "init")
+	sh(t, dir, bindir, "jekyll", "build")
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "_site")
+	wantDiscoveryFiles(t, filepath.Join(dir, "_site"))
+	if _, err := os.Stat(filepath.Join(dir, "_site/site.yaml")); err == nil {
+		t.Error("Jekyll published the manifest")
+	}
+	// Jekyll empties _site/ of what it did not generate: build again after it.
+	sh(t, dir, bindir, "jekyll", "build")
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "_site")
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "_site", "--check")
+}
+
+// A plain GitHub Pages repository publishing docs/: .nojekyll keeps Pages'
+// Jekyll from dropping .well-known/, a dot directory.
+func TestQuickstartPages(t *testing.T) {
+	bindir := filepath.Dir(buildDiscgen(t))
+	dir := t.TempDir()
+	sh(t, dir, bindir, "discgen", "init")
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "docs")
+	if err := os.WriteFile(filepath.Join(dir, "docs", ".nojekyll"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantDiscoveryFiles(t, filepath.Join(dir, "docs"))
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "docs", "--check")
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/discgen/discgen/internal/sitebuild"
+	htmlreport "github.com/discgen/discgen/report"
+)
+
+func runReport(args []string, stdout, stderr io.Writer) error {
+	var file, out, env, now string
+	var urls []string
+	fs := newFlags("report", reportUsage, stdout)
+	fs.StringVarP(&file, "file", "f", "site.yaml", "")
+	fs.StringVarP(&out, "output", "o", "", "")
+	fs.StringVar(&env, "env", "", "")
+	fs.StringVar(&now, "now", "", "")
+	fs.StringArrayVar(&urls, "url", nil, "")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOK(err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("report: unexpected argument %q", fs.Arg(0))
+	case out == "":
+		return usagef("report: give -o report.html (- for stdout)")
+	}
+	t, err := parseNow(now)
+	if err != nil {
+		return err
+	}
+	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: true})
+	printDiags(stderr, "text", diags.Errors())
+	if site == nil {
+		return errFailed
+	}
+	in := htmlreport.Input{Manifest: file, Site: site.Doc.Value, Tree: site.Tree, Diags: diags, URLs: urls,
+		Note: "built as of " + t.Format("2006-01-02 15:04 UTC")}
+	for _, tn := range site.Tenants {
+		in.Tenants = append(in.Tenants, htmlreport.Tenant{Manifest: tn.Manifest, Space: tn.Space, Tree: tn.Tree})
+	}
+	var b bytes.Buffer
+	if err := htmlreport.Render(&b, htmlreport.Build(in)); err != nil {
+		return err
+	}
+	if out == "-" {
+		_, err := stdout.Write(b.Bytes())
+		return err
+	}
+	return writeFileAtomic(out, b.Bytes())
+}

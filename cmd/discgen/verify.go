@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/discgen/discgen/internal/sitebuild"
+	"github.com/discgen/discgen/verify"
+)
+
+func runVerify(args []string, stdout, stderr io.Writer) error {
+	var file, env, now, format string
+	var tenants bool
+	var jobs int
+	var timeout time.Duration
+	fs := newFlags("verify", verifyUsage, stdout)
+	fs.StringVarP(&file, "file", "f", "site.yaml", "")
+	fs.StringVar(&env, "env", "", "")
+	fs.StringVar(&now, "now", "", "")
+	fs.BoolVar(&tenants, "tenants", false, "")
+	fs.StringVar(&format, "format", "text", "")
+	fs.IntVar(&jobs, "jobs", 4, "")
+	fs.DurationVar(&timeout, "timeout", 15*time.Second, "")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOK(err)
+	}
+	if fs.NArg() > 1 {
+		return usagef("verify: give at most one URL")
+	}
+	if err := checkFormat(format, "text", "json", "github"); err != nil {
+		return err
+	}
+	if jobs < 1 || jobs > 32 {
+		return usagef("verify: --jobs %d: use 1 to 32", jobs)
+	}
+	t, err := parseNow(now)
+	if err != nil {
+		return err
+	}
+	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants})
+	printDiags(stderr, "text", diags.Errors())
+	if site == nil {
+		return errFailed
+	}
+	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs}
+	if fs.NArg() == 1 {
+		u, err := url.Parse(fs.Arg(0))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return usagef("verify: %q is not an origin such as https://staging.example.org/", fs.Arg(0))
+		}
+		opt.Origin, opt.Staging = fs.Arg(0), true
+	}
+	opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
+	for _, tn := range site.Tenants {
+		opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
+	}
+	rs, err := verify.Run(context.Background(), opt)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "json":
+		verify.WriteJSON(stdout, rs)
+	case "github":
+		verify.WriteGitHub(stdout, rs)
+	default:
+		verify.WriteText(stdout, rs)
+	}
+	for _, r := range rs {
+		if !r.OK() {
+			fmt.Fprintf(stderr, "discgen: error: %s: %s\n", r.URL, strings.Join(r.Problems, "; "))
+		}
+	}
+	if n := verify.Failed(rs); n > 0 {
+		fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), opt.Origin)
+		return errFailed
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/internal/sitebuild"
+	"github.com/discgen/discgen/serverconf"
+	"github.com/discgen/discgen/tree"
+)
+
+// TestVerifyTenants serves the example's site and tenant trees as built in
+// memory, each tenant under its space, and verifies with --tenants; then
+// drops one tenant file from the server.
+func TestVerifyTenants(t *testing.T) {
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: "../../examples/site.yaml", Now: now, Tenants: true})
+	if res == nil || len(res.Tenants) != 2 {
+		t.Fatalf("build: %v", diags)
+	}
+	// Each file is served with the type discgen's server configuration
+	// gives it.
+	type file struct {
+		data  []byte
+		ctype string
+	}
+	served := map[string]file{}
+	add := func(prefix string, tr tree.Tree) {
+		for p, e := range tr {
+			data := e.Data
+			if e.Link != "" {
+				data = res.Tree["robots.txt"].Data
+			}
+			ctype, err := serverconf.ContentType(tr, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			served[prefix+p] = file{data, ctype}
+		}
+	}
+	add("/", res.Tree)
+	for _, tn := range res.Tenants {
+		add(tn.Space.String(), tn.Tree)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, ok := served[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", f.ctype)
+		w.Write(f.data)
+	}))
+	defer srv.Close()
+
+	verify := func(args ...string) (string, string, error) {
+		var o, e bytes.Buffer
+		err := run(append([]string{"verify", "-f", "../../examples/site.yaml", "--now", "2026-11-01"}, args...), &o, &e)
+		return o.String(), e.String(), err
+	}
+	siteFiles := len(res.Tree)
+	checked := func(n int) string { return fmt.Sprintf("%d files checked, 0 failed", n) }
+	o, e, err := verify("--tenants", srv.URL)
+	if err != nil {
+		t.Fatalf("verify --tenants: %v\n%s\n%s", err, o, e)
+	}
+	if !strings.Contains(o, "/~alice/autodisc/icons.txt") || !strings.Contains(o, checked(len(served))) {
+		t.Errorf("tenants not checked:\n%s", o)
+	}
+	delete(served, "/~bob/autodisc/feeds.txt")
+	o, e, err = verify("--tenants", "--format", "github", srv.URL)
+	if exitCode(err) != 1 || !strings.Contains(o, "::error title=discgen verify::"+srv.URL+"/~bob/autodisc/feeds.txt: status 404 Not Found, want 200") {
+		t.Errorf("exit %d, want 1 naming bob's feeds.txt:\n%s\n%s", exitCode(err), o, e)
+	}
+	// Without --tenants only the site's files are fetched.
+	if o, e, err := verify(srv.URL); err != nil || !strings.Contains(o, checked(siteFiles)) {
+		t.Errorf("verify without --tenants: %v\n%s\n%s", err, o, e)
+	}
+}

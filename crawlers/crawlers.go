@@ -1,0 +1,188 @@
+// Package crawlers holds discgen's crawler catalogue: the agents that the
+// manifest's presets name, each with its operator, purpose, and the source
+// and date its facts were taken from. The catalogue is data shipped with
+// the program (catalogue.json, see NOTICE.md), so builds stay offline; a
+// catalogue more than MaxAge older than the build's time is reported as
+// stale.
+package crawlers
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed catalogue.json
+var catalogueJSON []byte
+
+// MaxAge is how old the catalogue may be, by the build's time, before a
+// build warns that it may miss new crawlers.
+const MaxAge = 180 * 24 * time.Hour
+
+// Agent is one crawler of the catalogue.
+type Agent struct {
+	Name     string `json:"name"`     // its User-agent token
+	Operator string `json:"operator"` // who runs it, or "unknown"
+	Purpose  string `json:"purpose"`  // the preset it belongs to
+	Source   string `json:"source"`   // a documentation URL, or a key of Catalogue.Sources
+	Date     string `json:"date"`     // when its source said so (YYYY-MM-DD)
+}
+
+// Source is a list the catalogue takes facts from.
+type Source struct {
+	URL     string `json:"url"`
+	File    string `json:"file"`
+	Commit  string `json:"commit"`
+	Date    string `json:"date"`
+	Licence string `json:"licence"`
+}
+
+// Catalogue is the whole catalogue.
+type Catalogue struct {
+	Date     string            `json:"date"` // when it was compiled (YYYY-MM-DD)
+	Sources  map[string]Source `json:"sources"`
+	Purposes map[string]string `json:"purposes"` // preset name -> what it holds
+	Agents   []Agent           `json:"agents"`
+}
+
+var load = sync.OnceValues(func() (*Catalogue, error) { return Parse(catalogueJSON) })
+
+// Default returns the catalogue shipped with discgen.
+func Default() *Catalogue {
+	c, err := load()
+	if err != nil {
+		panic("crawlers: the shipped catalogue is invalid: " + err.Error())
+	}
+	return c
+}
+
+// Parse reads a catalogue and checks it: a date, every agent with a name,
+// a known purpose, a source that is a URL or a listed source, and a date;
+// no name twice (names compare case-insensitively, as robots.txt readers
+// compare them).
+func Parse(data []byte) (*Catalogue, error) {
+	var c Catalogue
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, err
+	}
+	if _, err := time.Parse(time.DateOnly, c.Date); err != nil {
+		return nil, fmt.Errorf("date %q: %v", c.Date, err)
+	}
+	seen := map[string]bool{}
+	for i, a := range c.Agents {
+		at := fmt.Sprintf("agents[%d] (%s)", i, a.Name)
+		switch k := strings.ToLower(a.Name); {
+		case a.Name == "":
+			return nil, fmt.Errorf("%s: no name", at)
+		case seen[k]:
+			return nil, fmt.Errorf("%s: listed twice", at)
+		default:
+			seen[k] = true
+		}
+		if _, ok := c.Purposes[a.Purpose]; !ok {
+			return nil, fmt.Errorf("%s: unknown purpose %q", at, a.Purpose)
+		}
+		if _, ok := c.Sources[a.Source]; !ok && !strings.HasPrefix(a.Source, "https://") {
+			return nil, fmt.Errorf("%s: source %q is neither a listed source nor an https URL", at, a.Source)
+		}
+		if _, err := time.Parse(time.DateOnly, a.Date); err != nil {
+			return nil, fmt.Errorf("%s: date %q: %v", at, a.Date, err)
+		}
+		if a.Operator == "" {
+			return nil, fmt.Errorf("%s: no operator (write unknown)", at)
+		}
+	}
+	return &c, nil
+}
+
+// Presets returns the preset names, sorted.
+func (c *Catalogue) Presets() []string {
+	var out []string
+	for p := range c.Purposes {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Preset returns the agents of a preset, in catalogue order, and whether
+// the preset exists.
+func (c *Catalogue) Preset(name string) ([]Agent, bool) {
+	if _, ok := c.Purposes[name]; !ok {
+		return nil, false
+	}
+	var out []Agent
+	for _, a := range c.Agents {
+		if a.Purpose == name {
+			out = append(out, a)
+		}
+	}
+	return out, true
+}
+
+// Lookup returns the agent named name (case-insensitively).
+func (c *Catalogue) Lookup(name string) (Agent, bool) {
+	for _, a := range c.Agents {
+		if strings.EqualFold(a.Name, name) {
+			return a, true
+		}
+	}
+	return Agent{}, false
+}
+
+// Stale says, when the catalogue is more than MaxAge older than now, how
+// old it is; "" otherwise.
+func (c *Catalogue) Stale(now time.Time) string {
+	d, _ := time.Parse(time.DateOnly, c.Date)
+	if now.Sub(d) <= MaxAge {
+		return ""
+	}
+	return fmt.Sprintf("the crawler catalogue is from %s, %d days before %s: presets may miss crawlers that appeared since; update discgen",
+		c.Date, int(now.Sub(d).Hours()/24), now.UTC().Format(time.DateOnly))
+}
+
+// SourceText names an agent's source for people: its URL, or the listed
+// source with its URL and commit.
+func (c *Catalogue) SourceText(a Agent) string {
+	s, ok := c.Sources[a.Source]
+	if !ok {
+		return a.Source
+	}
+	commit := s.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	return fmt.Sprintf("%s (%s %s, commit %s, %s)", a.Source, s.URL, s.File, commit, s.Licence)
+}
+
+// Expand returns the agents of a group: names, then the agents of presets
+// in catalogue order, leaving out those of except (which removes preset
+// agents only) and repeats (names compare case-insensitively, as robots.txt
+// readers compare them). Unknown presets add nothing.
+func (c *Catalogue) Expand(names, presets, except []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if k := strings.ToLower(n); !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range names {
+		add(n)
+	}
+	for _, e := range except {
+		seen[strings.ToLower(e)] = true
+	}
+	for _, p := range presets {
+		as, _ := c.Preset(p)
+		for _, a := range as {
+			add(a.Name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,80 @@
+package crawlers
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/robots"
+)
+
+func TestDefaultValid(t *testing.T) {
+	c := Default()
+	if len(c.Agents) < 100 {
+		t.Fatalf("only %d agents", len(c.Agents))
+	}
+	for _, a := range c.Agents {
+		if !robots.IsAgentName(a.Name) {
+			t.Errorf("%q is not an agent name robots.txt can carry", a.Name)
+		}
+	}
+	for _, p := range []string{"ai-training", "ai-search", "ai-user", "scrapers"} {
+		if as, ok := c.Preset(p); !ok || len(as) == 0 {
+			t.Errorf("preset %s missing or empty", p)
+		}
+	}
+}
+
+// The operators' documented split between training, search and
+// user-triggered fetchers.
+func TestDocumentedPurposes(t *testing.T) {
+	c := Default()
+	for name, want := range map[string]string{
+		"GPTBot": "ai-training", "OAI-SearchBot": "ai-search", "ChatGPT-User": "ai-user",
+		"ClaudeBot": "ai-training", "Claude-SearchBot": "ai-search", "Claude-User": "ai-user",
+		"Google-Extended": "ai-training", "Applebot-Extended": "ai-training",
+		"PerplexityBot": "ai-search", "Perplexity-User": "ai-user",
+		"meta-externalagent": "ai-training", "Meta-ExternalFetcher": "ai-user",
+		"CCBot": "ai-training", "AI2Bot": "ai-training", "MJ12bot": "seo",
+	} {
+		a, ok := c.Lookup(name)
+		if !ok {
+			t.Errorf("%s is not in the catalogue", name)
+			continue
+		}
+		if a.Purpose != want {
+			t.Errorf("%s: purpose %s, want %s", name, a.Purpose, want)
+		}
+		if a.Operator == "unknown" {
+			t.Errorf("%s: operator unknown", name)
+		}
+	}
+	if _, ok := c.Lookup("facebookexternalhit"); ok {
+		t.Error("facebookexternalhit (link previews) is in a preset")
+	}
+}
+
+func TestStale(t *testing.T) {
+	c := Default()
+	d, _ := time.Parse(time.DateOnly, c.Date)
+	if s := c.Stale(d.Add(MaxAge)); s != "" {
+		t.Errorf("stale at exactly 180 days: %s", s)
+	}
+	if s := c.Stale(d.Add(MaxAge + 24*time.Hour)); !strings.Contains(s, "181 days") {
+		t.Errorf("Stale = %q", s)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	for name, data := range map[string]string{
+		"no date":         `{"purposes":{"p":"x"},"agents":[]}`,
+		"unknown purpose": `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"q","source":"https://x","date":"2026-01-01"}]}`,
+		"twice":           `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"https://x","date":"2026-01-01"},{"name":"A","operator":"o","purpose":"p","source":"https://x","date":"2026-01-01"}]}`,
+		"bad source":      `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"somewhere","date":"2026-01-01"}]}`,
+		"no agent date":   `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"https://x"}]}`,
+	} {
+		if _, err := Parse([]byte(data)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

@@ -1,0 +1,338 @@
+// Package report describes a built site on one self-contained HTML page:
+// which agent may fetch which URL and why (the rule and line of the built
+// robots.txt that decides, and where the 1996 draft's reading differs),
+// the delegation tree from the site to its inline delegatees and tenants,
+// every file the build produces with its size, and every warning.
+//
+// The page embeds its style sheet and has no scripts and no external
+// resources, so it reads the same offline, from an artifact store or on
+// paper. Its bytes depend only on the input.
+package report
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/tree"
+)
+
+// Tenant is a tenant's built tree.
+type Tenant struct {
+	Manifest string
+	Space    pathspace.Space
+	Tree     tree.Tree
+}
+
+// Input is what a report is made from.
+type Input struct {
+	Manifest string // the manifest's path, as the user gave it
+	Site     *manifest.Site
+	Tree     tree.Tree // the site's built tree
+	Tenants  []Tenant
+	Diags    diag.List
+	// URLs are extra URLs (paths or absolute URLs on the site) to ask about.
+	URLs []string
+	// Note is a line shown under the title, such as the build time.
+	Note string
+}
+
+// Page is the data the template renders.
+type Page struct {
+	Title, Manifest, SiteURL, Note string
+	Agents                         []Agent
+	Rows                           []Row
+	Differ                         int // cells where the 1996 reading differs
+	Tree                           *Node
+	Files                          []File
+	Total                          int
+	Diags                          []Diag
+	Errors, Warnings               int
+	NoRobots                       bool
+}
+
+// Agent is a column of the matrix.
+type Agent struct {
+	Name string // the name asked with
+	Note string // "listed", "* group", "unlisted"
+}
+
+// Row is a URL and its cells, one per agent.
+type Row struct {
+	Path    string
+	Sources []string // where the URL comes from: expect, rule, sitemap, --url
+	Cells   []Cell
+}
+
+// Cell is one verdict.
+type Cell struct {
+	Agent, Path string
+	Allowed     bool
+	Rule        string // the deciding rule, "" when none decides
+	Line        int
+	Differs     bool // the 1996 reading gives the other verdict
+	Rule1996    string
+	Line1996    int
+	Expect      string // "ok" or "FAILS" when an expect assertion names it
+}
+
+// Node is an authority in the delegation tree.
+type Node struct {
+	Space       string
+	Kind        string // site, inline, tenant, delegation
+	Grant       string // only/except as written
+	Description string
+	Files       []string
+	Manifest    string
+	Children    []*Node
+}
+
+// File is one produced file.
+type File struct {
+	Path string
+	Size int
+	Link string
+}
+
+// Diag is a warning or error.
+type Diag struct {
+	Severity, Text string
+}
+
+// Build computes the page.
+func Build(in Input) *Page {
+	m := in.Site
+	p := &Page{Title: "discgen report: " + hostOf(m.Site.URL), Manifest: in.Manifest, SiteURL: m.Site.URL, Note: in.Note}
+	data, ok := in.Tree["robots.txt"]
+	p.NoRobots = !ok
+	f := robots.Parse(data.Data)
+	p.Agents = agents(m)
+	for _, u := range urls(m, in.URLs) {
+		row := Row{Path: u.path, Sources: u.sources}
+		for _, a := range p.Agents {
+			r, d := f.Match(a.Name, u.path), f.Match1996(a.Name, u.path)
+			c := Cell{Agent: a.Name, Path: u.path, Allowed: r.Allowed, Rule: r.Rule, Line: r.Line,
+				Differs: r.Allowed != d.Allowed, Rule1996: d.Rule, Line1996: d.Line}
+			if c.Differs {
+				p.Differ++
+			}
+			c.Expect = expectation(m.Expect, a.Name, u.path, r.Allowed && d.Allowed, !r.Allowed && !d.Allowed)
+			row.Cells = append(row.Cells, c)
+		}
+		p.Rows = append(p.Rows, row)
+	}
+	p.Tree = delegationTree(m, in.Tree, in.Tenants)
+	for _, path := range in.Tree.Paths() {
+		e := in.Tree[path]
+		p.Files = append(p.Files, File{Path: "/" + path, Size: len(e.Data), Link: e.Link})
+		p.Total += len(e.Data)
+	}
+	for _, t := range in.Tenants {
+		for _, path := range t.Tree.Paths() {
+			e := t.Tree[path]
+			p.Files = append(p.Files, File{Path: strings.TrimSuffix(t.Space.String(), "/") + "/" + path, Size: len(e.Data), Link: e.Link})
+			p.Total += len(e.Data)
+		}
+	}
+	for _, d := range in.Diags {
+		p.Diags = append(p.Diags, Diag{d.Severity.String(), d.String()})
+		if d.Severity == diag.Error {
+			p.Errors++
+		} else {
+			p.Warnings++
+		}
+	}
+	return p
+}
+
+func hostOf(s string) string {
+	if u, err := url.Parse(s); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return s
+}
+
+// agents lists every name the manifest's groups give, in order, then "*"
+// and an agent no group names.
+func agents(m *manifest.Site) []Agent {
+	var out []Agent
+	seen := map[string]bool{}
+	for _, g := range m.Agents {
+		for _, n := range g.Names {
+			if n == "*" || seen[strings.ToLower(n)] {
+				continue
+			}
+			seen[strings.ToLower(n)] = true
+			out = append(out, Agent{Name: n, Note: "listed"})
+		}
+	}
+	out = append(out, Agent{Name: "*", Note: "the * group"})
+	out = append(out, Agent{Name: unlisted(m), Note: "not listed"})
+	return out
+}
+
+// unlisted returns a name no listed name contains, so that the 1996
+// reading, which matches by substring, sends it to "*" too.
+func unlisted(m *manifest.Site) string {
+	for _, n := range []string{"otherbot", "unlistedbot", "zzqbot"} {
+		free := true
+		for _, g := range m.Agents {
+			for _, a := range g.Names {
+				if strings.Contains(strings.ToLower(a), n) {
+					free = false
+				}
+			}
+		}
+		if free {
+			return n
+		}
+	}
+	return "zzqxbot"
+}
+
+type urlSource struct {
+	path    string
+	sources []string
+}
+
+// urls lists the URLs to ask about: those of expect, each rule's path
+// (wildcards filled in), the sitemaps and the extra ones, without
+// duplicates, in that order.
+func urls(m *manifest.Site, extra []string) []urlSource {
+	var out []urlSource
+	idx := map[string]int{}
+	add := func(u, source string) {
+		p := robots.PathOf(u)
+		if p == "" || p[0] != '/' {
+			p = "/" + p
+		}
+		if i, ok := idx[p]; ok {
+			if !slices.Contains(out[i].sources, source) {
+				out[i].sources = append(out[i].sources, source)
+			}
+			return
+		}
+		idx[p] = len(out)
+		out = append(out, urlSource{p, []string{source}})
+	}
+	for _, e := range m.Expect {
+		for _, u := range e.Allowed {
+			add(u, "expect")
+		}
+		for _, u := range e.Disallowed {
+			add(u, "expect")
+		}
+	}
+	for _, g := range m.Agents {
+		for _, r := range append(slices.Clone(g.Allow), g.Disallow...) {
+			add(strings.ReplaceAll(strings.TrimSuffix(r, "$"), "*", ""), "rule")
+		}
+	}
+	for _, s := range m.Sitemaps {
+		add(s, "sitemap")
+	}
+	for _, u := range extra {
+		add(u, "--url")
+	}
+	return out
+}
+
+// expectation says whether an expect assertion names agent and path, and
+// whether the built file meets it under both readings.
+func expectation(es []manifest.Expect, agent, path string, allowed, disallowed bool) string {
+	for _, e := range es {
+		if !strings.EqualFold(e.Agent, agent) {
+			continue
+		}
+		for _, u := range e.Allowed {
+			if robots.PathOf(u) == path {
+				return verdictWord(allowed)
+			}
+		}
+		for _, u := range e.Disallowed {
+			if robots.PathOf(u) == path {
+				return verdictWord(disallowed)
+			}
+		}
+	}
+	return ""
+}
+
+func verdictWord(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "FAILS"
+}
+
+// delegationTree is the site, its delegations with their grants, the
+// inline delegatees and the tenants found under each.
+func delegationTree(m *manifest.Site, t tree.Tree, tenants []Tenant) *Node {
+	root := &Node{Space: "/", Kind: "site", Description: m.Site.Description, Files: autodiscFiles(t, "")}
+	addDelegations(root, pathspace.Root, m.Delegations, t, tenants)
+	return root
+}
+
+func addDelegations(n *Node, base pathspace.Space, dels []manifest.Delegation, t tree.Tree, tenants []Tenant) {
+	for _, d := range dels {
+		space, err := pathspace.Parse(base, d.Path)
+		if err != nil {
+			continue
+		}
+		c := &Node{Space: space.String(), Kind: "delegation", Grant: grant(d)}
+		if d.Inline != nil {
+			c.Kind = "inline"
+			c.Description = d.Inline.Description
+			c.Files = autodiscFiles(t, dirOf(space))
+			addDelegations(c, space, d.Inline.Delegations, t, tenants)
+		}
+		if d.Tenants != "" {
+			c.Manifest = d.Tenants
+			for _, tn := range tenants {
+				if pathspace.IsInstance(space, tn.Space) {
+					c.Children = append(c.Children, &Node{Space: tn.Space.String(), Kind: "tenant", Manifest: tn.Manifest, Files: autodiscFiles(tn.Tree, "")})
+				}
+			}
+		}
+		n.Children = append(n.Children, c)
+	}
+}
+
+func grant(d manifest.Delegation) string {
+	switch {
+	case d.Only != nil:
+		return "only " + strings.Join(d.Only, ", ")
+	case d.Except != nil:
+		return "all except " + strings.Join(d.Except, ", ")
+	}
+	return "all files"
+}
+
+// autodiscFiles lists the files of dir/autodisc in t.
+func autodiscFiles(t tree.Tree, dir string) []string {
+	prefix := "autodisc/"
+	if dir != "" {
+		prefix = dir + "/autodisc/"
+	}
+	var out []string
+	for _, p := range t.Paths() {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && !strings.Contains(rest, "/") {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+func dirOf(s pathspace.Space) string {
+	segs := s.Segments()
+	for i, seg := range segs {
+		if u, err := url.PathUnescape(seg); err == nil {
+			segs[i] = u
+		}
+	}
+	return strings.Join(segs, "/")
+}

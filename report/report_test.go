@@ -1,0 +1,229 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/internal/sitebuild"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/tree"
+)
+
+var now = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// examplePage builds examples/site.yaml and its report page.
+func examplePage(t *testing.T, extra ...string) (*Page, []byte) {
+	t.Helper()
+	const file = "../examples/site.yaml"
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Now: now, Tenants: true})
+	if res == nil {
+		t.Fatal(diags)
+	}
+	in := Input{Manifest: "examples/site.yaml", Site: res.Doc.Value, Tree: res.Tree, Diags: diags, URLs: extra}
+	for _, tn := range res.Tenants {
+		in.Tenants = append(in.Tenants, Tenant{Manifest: tn.Manifest, Space: tn.Space, Tree: tn.Tree})
+	}
+	p := Build(in)
+	var b bytes.Buffer
+	if err := Render(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	return p, b.Bytes()
+}
+
+// plansLine is the line of the example's robots.txt that disallows
+// /org/plans.html (in the "*" group, the only one that names it).
+func plansLine(t *testing.T) int {
+	t.Helper()
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: "../examples/site.yaml", Now: now})
+	if res == nil {
+		t.Fatal(diags)
+	}
+	for i, l := range strings.Split(string(res.Tree["robots.txt"].Data), "\n") {
+		if l == "Disallow: /org/plans.html" {
+			return i + 1
+		}
+	}
+	t.Fatal("the example's robots.txt does not disallow /org/plans.html")
+	return 0
+}
+
+func cell(p *Page, agent, path string) *Cell {
+	for i := range p.Rows {
+		if p.Rows[i].Path != path {
+			continue
+		}
+		for j := range p.Rows[i].Cells {
+			if p.Rows[i].Cells[j].Agent == agent {
+				return &p.Rows[i].Cells[j]
+			}
+		}
+	}
+	return nil
+}
+
+// TestBuild checks the page's data for the example: the agents, the URLs
+// and their sources, verdicts with their rule and line, the delegation
+// tree with tenants, and the files.
+func TestBuild(t *testing.T) {
+	p, _ := examplePage(t, "https://www.fict.org/extra/page.html")
+	var names []string
+	for _, a := range p.Agents {
+		names = append(names, a.Name)
+	}
+	if got := strings.Join(names, " "); got != "unhipbot webcrawler excite * otherbot" {
+		t.Errorf("agents = %s", got)
+	}
+	c := cell(p, "otherbot", "/org/plans.html")
+	if c == nil || c.Allowed || c.Rule != "Disallow: /org/plans.html" || c.Line != plansLine(t) || c.Expect != "ok" {
+		t.Errorf("otherbot /org/plans.html = %+v", c)
+	}
+	if c := cell(p, "webcrawler", "/extra/page.html"); c == nil || !c.Allowed || c.Rule != "" {
+		t.Errorf("--url cell = %+v", c)
+	}
+	if c := cell(p, "*", "/sitemap.xml"); c == nil || c.Allowed {
+		t.Errorf("sitemap cell = %+v", c)
+	}
+	if p.Differ != 0 {
+		t.Errorf("%d cells differ under the 1996 reading; the example has none", p.Differ)
+	}
+	tree := p.Tree
+	if len(tree.Children) != 2 || tree.Children[0].Space != "/~*/" || len(tree.Children[0].Children) != 2 ||
+		tree.Children[0].Children[0].Space != "/~alice/" || tree.Children[1].Kind != "inline" || tree.Children[1].Grant != "all except robots.txt" {
+		t.Errorf("delegation tree: %+v", tree.Children)
+	}
+	if len(p.Files) != 24 {
+		t.Errorf("%d files, want the site's 16 and the tenants' 8", len(p.Files))
+	}
+}
+
+// TestBuildDiffers marks a cell where the 1996 reading differs: a wildcard
+// rule, which the 1996 draft reads literally.
+func TestBuildDiffers(t *testing.T) {
+	m := &manifest.Site{Site: manifest.SiteInfo{URL: "https://example.org/"},
+		Agents: []manifest.Group{{Names: []string{"*"}, Disallow: []string{"/*.pdf$"}}}}
+	tr := tree.Tree{"robots.txt": {Data: []byte("User-agent: *\nDisallow: /*.pdf$\n")}}
+	p := Build(Input{Site: m, Tree: tr, URLs: []string{"/a.pdf"}})
+	c := cell(p, "otherbot", "/a.pdf")
+	if c == nil || c.Allowed || !c.Differs || c.Line != 2 || p.Differ != 4 {
+		t.Errorf("cell = %+v, %d differ; want disallowed by line 2, allowed under 1996, for /a.pdf and /.pdf in both columns", c, p.Differ)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "1996: allowed, no rule matches") {
+		t.Errorf("the page does not mark the 1996 reading:\n%s", b.String())
+	}
+}
+
+// TestRenderSelfContained checks that the page loads nothing and runs
+// nothing, and that two renders are identical.
+func TestRenderSelfContained(t *testing.T) {
+	_, a := examplePage(t)
+	_, b := examplePage(t)
+	if !bytes.Equal(a, b) {
+		t.Error("two renders of the same input differ")
+	}
+	for _, bad := range []string{"<script", "<link", "<img", "<iframe", "@import", "url("} {
+		if bytes.Contains(a, []byte(bad)) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+}
+
+// TestChromium renders the example's page in headless Chromium and checks
+// the structure of the DOM it builds.
+func TestChromium(t *testing.T) {
+	bin := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		t.Skip("chromium: not installed")
+	}
+	p, html := examplePage(t, "/private/x.html")
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--dump-dom", "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	s := string(dom)
+	if !strings.Contains(s, `<table id="matrix" class="matrix">`) {
+		t.Fatalf("no matrix table in the DOM:\n%s", s)
+	}
+	cells := regexp.MustCompile(`<td class="cell [^"]*" data-agent="([^"]*)" data-url="([^"]*)" data-verdict="([a-z]+)"`).FindAllStringSubmatch(s, -1)
+	if want := len(p.Agents) * len(p.Rows); len(cells) != want || want != 5*17 {
+		t.Errorf("%d cells in the DOM, want %d agents x %d URLs = %d", len(cells), len(p.Agents), len(p.Rows), len(p.Agents)*len(p.Rows))
+	}
+	verdict := map[string]string{}
+	for _, c := range cells {
+		verdict[c[1]+" "+c[2]] = c[3]
+	}
+	for k, want := range map[string]string{
+		"unhipbot /index.html":       "disallowed",
+		"webcrawler /org/plans.html": "allowed",
+		"otherbot /org/about.html":   "allowed",
+		"otherbot /private/x.html":   "disallowed",
+		"* /robots.txt":              "allowed",
+	} {
+		if verdict[k] != want {
+			t.Errorf("%s: %q in the DOM, want %s", k, verdict[k], want)
+		}
+	}
+	if n := strings.Count(s, `class="node `); n != 5 {
+		t.Errorf("%d nodes in the delegation tree, want 5 (site, /~*/, alice, bob, /projects/)", n)
+	}
+	if !strings.Contains(s, fmt.Sprintf("line %d: Disallow: /org/plans.html", plansLine(t))) {
+		t.Error("the deciding rule and line are not in the DOM")
+	}
+
+	// Printable: Chromium prints it to PDF.
+	pdf := filepath.Join(dir, "report.pdf")
+	print := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile2"),
+		"--no-pdf-header-footer", "--print-to-pdf="+pdf, "file://"+page)
+	if out, err := print.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --print-to-pdf: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(pdf)
+	if err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) || len(data) < 10000 {
+		t.Errorf("no PDF printed (%d bytes, %v)", len(data), err)
+	}
+}
+
+// TestBuildNoRobots reports a manifest without agents: every verdict is
+// allowed and the page says why.
+func TestBuildNoRobots(t *testing.T) {
+	m := &manifest.Site{Site: manifest.SiteInfo{URL: "https://example.org/"}}
+	p := Build(Input{Site: m, Tree: tree.Tree{"autodisc/index.txt": {Data: []byte("x\n")}}, URLs: []string{"/a"}})
+	var b bytes.Buffer
+	if err := Render(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if c := cell(p, "*", "/a"); c == nil || !c.Allowed || !p.NoRobots || !strings.Contains(b.String(), "defines no robots.txt") {
+		t.Errorf("cell %+v, page:\n%s", c, b.String())
+	}
+}

@@ -1,0 +1,291 @@
+package robots
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestExternalParsers runs robots.txt parsers written in other languages
+// on emitted files: random wildcard-free policies, each agent they list and
+// unlisted agents that neither contain nor are contained in a listed name,
+// URLs built from the rule paths. The drivers in conformance/ read the
+// queries and print each parser's verdicts; a verdict that differs from
+// Policy.Evaluate must be covered by a Portability warning naming that
+// reader and agent. A parser that is not installed is skipped with a
+// message; .ci/run installs them all.
+//
+// Figures (per parser: queries, agreements, disagreements covered by a
+// warning, uncovered) are logged: go test ./robots -run TestExternalParsers -v
+func TestExternalParsers(t *testing.T) {
+	n := *nFlag
+	if n == 0 {
+		n = 100
+		if testing.Short() {
+			n = 30
+		}
+	}
+	seed := randomSeed(t)
+	g := gen{rand.New(rand.NewPCG(seed, 0x65787465))}
+	type query struct {
+		File  int    `json:"file"`
+		Agent string `json:"agent"`
+		URL   string `json:"url"`
+	}
+	var in struct {
+		Files   []string `json:"files"`
+		Queries []query  `json:"queries"`
+	}
+	var want []bool
+	var covers []map[string]bool // readers a warning covers, per query
+	var quirks []bool            // outside robots-txt-parser's reach, per query
+	if s := os.Getenv("ROBOTS_SEGMENTS"); s != "" {
+		old := segments
+		segments = strings.Split(s, " ")
+		defer func() { segments = old }()
+	}
+	for len(in.Files) < n {
+		p, pool := g.policy()
+		if !realisticNames(p) || !utf8Escapes(p) {
+			continue
+		}
+		fs := Portability(p)
+		if slices.ContainsFunc(fs, func(f Finding) bool { return f.Code == CodeTildeVariants }) {
+			continue
+		}
+		out, err := Emit(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := map[string]map[string]bool{} // agent -> readers
+		for _, f := range fs {
+			var readers []string
+			switch f.Code {
+			case CodeSubstringNames:
+				readers = []string{"urllib.robotparser", "webrobots", "WWW::RobotRules"}
+			case CodeShortName:
+				readers = []string{"temoto/robotstxt"}
+			case CodeDoubleSlash:
+				readers = []string{"urllib.robotparser", "protego", "WWW::RobotRules"}
+			case CodeAllowUnread:
+				// Not a validate warning: a documented limit of that
+				// reader (README), counted apart below.
+				readers = []string{"WWW::RobotRules (no Allow)"}
+			case CodeEmptyQuery:
+				readers = []string{"urllib.robotparser", "protego", "robots-parser", "robots-txt-guard"}
+			}
+			for _, a := range strings.Split(strings.ToLower(f.Agent), ", ") {
+				if warned[a] == nil {
+					warned[a] = map[string]bool{}
+				}
+				for _, r := range readers {
+					warned[a][r] = true
+				}
+			}
+		}
+		listed, unlisted := g.agentsToCheck(p)
+		var agents []string
+		for _, a := range listed {
+			agents = append(agents, AgentName(a))
+		}
+	next:
+		for _, a := range unlisted {
+			for _, l := range listed {
+				if strings.Contains(strings.ToLower(a), strings.ToLower(AgentName(l))) {
+					continue next // the reverse-substring readers' documented limit
+				}
+			}
+			if realisticName(a) {
+				agents = append(agents, a)
+			}
+		}
+		fi := len(in.Files)
+		in.Files = append(in.Files, string(out))
+		for _, u := range g.urls(pool) {
+			abs := absURL(u)
+			if isRobotsTxt(PathOf(abs)) || dotSegment(PathOf(abs)) || !utf8.ValidString(decode1996(PathOf(abs))) {
+				continue // outside the guarantee: not in RFC 3986 normal form
+			}
+			for _, a := range agents {
+				in.Queries = append(in.Queries, query{fi, a, abs})
+				want = append(want, p.Evaluate(a, abs).Allowed)
+				key := strings.ToLower(a)
+				if !policyNames(p, key) {
+					key = "*"
+				}
+				covers = append(covers, warned[key])
+				quirks = append(quirks, unanchored(Parse(out), a, abs))
+			}
+		}
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qfile := filepath.Join(t.TempDir(), "queries.json")
+	if err := os.WriteFile(qfile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	python := "python3"
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		python = "/usr/bin/python3" // the system's, where Debian installs protego
+	}
+	nodePath := os.Getenv("NODE_PATH")
+	if abs, err := filepath.Abs("conformance/node_modules"); err == nil {
+		nodePath = abs + string(os.PathListSeparator) + nodePath
+	}
+	drivers := []struct {
+		name    string
+		cmd     []string
+		env     []string
+		parsers []string
+	}{
+		{"python", []string{python, "conformance/drivers.py"}, nil, []string{"urllib.robotparser", "protego"}},
+		{"ruby", []string{"ruby", "conformance/drivers.rb"}, nil, []string{"webrobots"}},
+		{"perl", []string{"perl", "conformance/drivers.pl"}, nil, []string{"WWW::RobotRules"}},
+		{"node", []string{"node", "conformance/drivers.js"}, []string{"NODE_PATH=" + nodePath}, []string{"robots-parser", "robots-txt-guard", "robots-txt-parser"}},
+	}
+	for _, d := range drivers {
+		t.Run(d.name, func(t *testing.T) {
+			if _, err := exec.LookPath(d.cmd[0]); err != nil {
+				t.Skipf("%s: not installed", d.cmd[0])
+			}
+			cmd := exec.Command(d.cmd[0], append(d.cmd[1:], qfile)...)
+			cmd.Env = append(os.Environ(), d.env...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			stdout, err := cmd.Output()
+			if err != nil {
+				t.Skipf("%s: the driver failed (a parser not installed?): %v\n%s", d.name, err, stderr.String())
+			}
+			var got map[string][]*bool
+			if err := json.Unmarshal(stdout, &got); err != nil {
+				t.Fatalf("%s: %v\n%s", d.name, err, stdout)
+			}
+			for _, parser := range d.parsers {
+				t.Run(parser, func(t *testing.T) {
+					vs, ok := got[parser]
+					if !ok {
+						t.Skipf("%s: not installed (%s)", parser, strings.TrimSpace(stderr.String()))
+					}
+					if len(vs) != len(in.Queries) {
+						t.Fatalf("%d verdicts for %d queries", len(vs), len(in.Queries))
+					}
+					agree, covered, quirk, failed := 0, 0, 0, 0
+					var uncovered []string
+					for i, v := range vs {
+						switch {
+						case v == nil:
+							failed++
+							uncovered = append(uncovered, fmt.Sprintf("no verdict: agent %q url %q\n%s", in.Queries[i].Agent, in.Queries[i].URL, in.Files[in.Queries[i].File]))
+						case *v == want[i]:
+							agree++
+						case covers[i][parser]:
+							covered++
+						case parser == "robots-txt-parser" && quirks[i],
+							parser == "WWW::RobotRules" && covers[i]["WWW::RobotRules (no Allow)"]:
+							quirk++
+						default:
+							uncovered = append(uncovered, fmt.Sprintf("says allowed=%v, policy %v: agent %q url %q\n%s", *v, want[i], in.Queries[i].Agent, in.Queries[i].URL, in.Files[in.Queries[i].File]))
+						}
+					}
+					t.Logf("%s: %d queries on %d files (seed %d), %d agree, %d differ under a warning, %d differ by a documented limit (unanchored matching, no Allow), %d uncovered (%d without a verdict)",
+						parser, len(vs), len(in.Files), seed, agree, covered, quirk, len(uncovered), failed)
+					sort.Strings(uncovered)
+					for i, u := range uncovered {
+						if i == 3 {
+							break
+						}
+						t.Errorf("%s %s", parser, u)
+					}
+				})
+			}
+		})
+	}
+}
+
+// realisticName reports whether a name looks like a real crawler's: a
+// letter first and at least two characters. Other readers treat names such
+// as "-" or "_" in ways no real crawler meets, so the external test leaves
+// them to the Go readers.
+func realisticName(a string) bool {
+	return len(a) >= 2 && ('a' <= a[0] && a[0] <= 'z' || 'A' <= a[0] && a[0] <= 'Z')
+}
+
+func realisticNames(p Policy) bool {
+	for _, g := range p.Groups {
+		for _, a := range g.Agents {
+			if a != "*" && !realisticName(a) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// unanchored reports whether a rule of the groups agent obeys occurs in
+// url other than at the start of its path. npm robots-txt-parser tests each
+// rule as an unanchored regular expression against the whole URL, so such
+// a rule applies there although no reader of robots.txt would apply it:
+// no order of lines can change that, and it is outside the guarantee for
+// that reader (README, "Readers").
+func unanchored(f *File, agent, url string) bool {
+	start := len(url) - len(PathOf(url))
+	for _, gi := range f.groupsFor(ProductToken(agent)) {
+		for _, r := range f.Groups[gi].Rules {
+			v := strings.TrimSuffix(r.Value, "$")
+			if v == "" {
+				continue
+			}
+			for i := strings.Index(url, v); i >= 0; {
+				if i != start {
+					return true
+				}
+				j := strings.Index(url[i+1:], v)
+				if j < 0 {
+					break
+				}
+				i += 1 + j
+			}
+		}
+	}
+	return false
+}
+
+// dotSegment reports whether a path has a "." or ".." segment, which URL
+// normalisation (RFC 3986 section 5.2.4) removes before some readers match.
+func dotSegment(p string) bool {
+	if i := strings.IndexAny(p, "?;"); i >= 0 {
+		p = p[:i]
+	}
+	for _, s := range strings.Split(p, "/") {
+		if s == "." || s == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// utf8Escapes reports whether every rule path of p decodes to valid UTF-8.
+// A path cut inside a character's escapes ("/%E3") is outside the
+// guarantee for the Python readers, which decode and re-encode it as
+// U+FFFD; real URLs carry whole characters.
+func utf8Escapes(p Policy) bool {
+	for _, g := range p.Groups {
+		for _, r := range g.Rules {
+			if !utf8.ValidString(decode1996(Canonical(r.Path))) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,246 @@
+package serverconf
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/discgen/discgen/internal/rfc3986"
+	"github.com/discgen/discgen/robots"
+)
+
+// Access is what a server does besides setting headers on the tree's
+// files: refuse crawlers the manifest enforces, and mark the whole site
+// noindex.
+//
+// Refusal follows robots.txt semantics for each enforced agent: the
+// agent's rules, tried from shortest to longest with Disallow before Allow
+// at equal length, each match overriding the last, so that the longest
+// matching rule decides and Allow wins a tie (RFC 9309). A request is the
+// agent's when its User-Agent holds the agent's name as a token: preceded
+// by the start or a character that cannot be part of a name, followed by
+// the end or such a character, compared case-insensitively ("Mozilla/5.0
+// (compatible; GPTBot/1.1; +https://openai.com/gptbot)" is GPTBot's).
+// Rules are matched against the decoded path, as each server decodes it;
+// every character but letters, digits, '/', '_' and '-' is written as a
+// \xHH byte escape, so the regular expressions need no quoting and match
+// the UTF-8 bytes of the path. '*' matches any run, a final '$' the end.
+// /robots.txt is never refused.
+//
+// nginx refuses with server-level "if" and "set" (the rewrite module), so
+// the snippet refuses before any location is chosen; Apache with
+// mod_rewrite in .htaccess (needs AllowOverride FileInfo and Options
+// FollowSymLinks); Caddy with a route of vars and matchers. _headers can
+// only send X-Robots-Tag: Netlify and Cloudflare Pages cannot refuse a
+// request by its User-Agent there.
+type Access struct {
+	Enforce []robots.Enforcement
+	Noindex bool
+}
+
+func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }
+
+// uaRegexp matches a User-Agent holding name as a token.
+func uaRegexp(name string) string {
+	return `(^|[^a-z0-9_.-])` + byteEscape(strings.ToLower(name)) + `($|[^a-z0-9_.-])`
+}
+
+// pathRegexp is a canonical rule path as a regular expression on the
+// decoded path: an escape matches the byte it stands for, a raw '*' any
+// run, a final raw '$' the end. For PCRE (nginx, Apache) every byte is
+// written, \xHH where it is not a letter, digit, '/', '_' or '-'. Go's
+// RE2 (Caddy) matches code points, not bytes: runs of bytes are written as
+// the characters they encode (\x{HHHH}), and a run that is not UTF-8
+// cannot be written (ok false).
+func pathRegexp(p string, re2 bool) (re string, ok bool) {
+	var b strings.Builder
+	b.WriteByte('^')
+	var lit []byte
+	flush := func() bool {
+		defer func() { lit = lit[:0] }()
+		if !re2 {
+			b.WriteString(byteEscape(string(lit)))
+			return true
+		}
+		if !utf8.Valid(lit) {
+			return false
+		}
+		for _, r := range string(lit) {
+			if r < utf8.RuneSelf {
+				b.WriteString(byteEscape(string(r)))
+			} else {
+				fmt.Fprintf(&b, `\x{%04x}`, r)
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '%' && i+2 < len(p) && rfc3986.IsHex(p[i+1]) && rfc3986.IsHex(p[i+2]):
+			lit = append(lit, rfc3986.Unhex(p[i+1])<<4|rfc3986.Unhex(p[i+2]))
+			i += 2
+		case c == '*':
+			if !flush() {
+				return "", false
+			}
+			b.WriteString(".*")
+		case c == '$' && i == len(p)-1:
+			if !flush() {
+				return "", false
+			}
+			b.WriteByte('$')
+		default:
+			lit = append(lit, c)
+		}
+	}
+	if !flush() {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// byteEscape writes every byte but letters, digits, '/', '_' and '-' as
+// \xHH.
+func byteEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isAlnum(c) || c == '/' || c == '_' || c == '-' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, `\x%02x`, c)
+		}
+	}
+	return b.String()
+}
+
+// Warnings says what kinds cannot do of a: _headers cannot refuse.
+func Warnings(kinds []Kind, a Access) []string {
+	var out []string
+	for _, k := range kinds {
+		if k == Headers && len(a.Enforce) > 0 {
+			var names []string
+			for _, e := range a.Enforce {
+				names = append(names, e.Agent)
+			}
+			out = append(out, fmt.Sprintf("_headers cannot refuse requests (Netlify and Cloudflare Pages match no User-Agent there): enforce is not applied there for %s", strings.Join(names, ", ")))
+		}
+	}
+	return out
+}
+
+func nginxAccess(b *strings.Builder, a Access) {
+	if a.empty() {
+		return
+	}
+	b.WriteString("\n# Server level: these run before any location is chosen.\n")
+	if a.Noindex {
+		b.WriteString("add_header X-Robots-Tag \"noindex\" always;\n")
+	}
+	for i, e := range a.Enforce {
+		v := fmt.Sprintf("$discgen_%d", i+1)
+		fmt.Fprintf(b, "# enforce: %s (robots.txt rules, longest match last)\n", e.Agent)
+		fmt.Fprintf(b, "set %s \"\";\nset %s_deny 0;\n", v, v)
+		fmt.Fprintf(b, "if ($http_user_agent ~* \"%s\") { set %s \":$uri\"; }\n", uaRegexp(e.Agent), v)
+		for _, r := range e.Rules {
+			re, _ := pathRegexp(r.Path, false)
+			fmt.Fprintf(b, "if (%s ~ \"^:%s\") { set %s_deny %d; } # %s\n", v, re[1:], v, deny(r), r)
+		}
+		fmt.Fprintf(b, "if ($uri = /robots.txt) { set %s_deny 0; }\n", v)
+		fmt.Fprintf(b, "if (%s_deny) { return 403; }\n", v)
+	}
+}
+
+// deny is the value a rule gives a server's "refuse" variable.
+func deny(r robots.PathRule) int {
+	if r.Allow {
+		return 0
+	}
+	return 1
+}
+
+func htaccessAccess(b *strings.Builder, a Access) {
+	if a.empty() {
+		return
+	}
+	if a.Noindex {
+		b.WriteString("\n<IfModule mod_headers.c>\n    Header always set X-Robots-Tag \"noindex\"\n</IfModule>\n")
+	}
+	if len(a.Enforce) == 0 {
+		return
+	}
+	b.WriteString("\n# enforce: refuse crawlers where robots.txt disallows them (mod_rewrite;\n")
+	b.WriteString("# needs AllowOverride FileInfo and Options FollowSymLinks).\n")
+	b.WriteString("<IfModule mod_rewrite.c>\n    RewriteEngine On\n")
+	for i, e := range a.Enforce {
+		v := fmt.Sprintf("DISCGEN_DENY_%d", i+1)
+		fmt.Fprintf(b, "    # %s\n", e.Agent)
+		for _, r := range e.Rules {
+			fmt.Fprintf(b, "    RewriteCond %%{HTTP_USER_AGENT} \"%s\" [NC]\n", uaRegexp(e.Agent))
+			re, _ := pathRegexp(r.Path, false)
+			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", re)
+			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny(r))
+		}
+		fmt.Fprintf(b, "    RewriteCond %%{ENV:%s} =1\n", v)
+		b.WriteString("    RewriteCond %{REQUEST_URI} !=/robots.txt\n")
+		b.WriteString("    RewriteRule ^ - [F]\n")
+	}
+	b.WriteString("</IfModule>\n")
+}
+
+func caddyAccess(b *strings.Builder, a Access) {
+	if a.empty() {
+		return
+	}
+	if a.Noindex {
+		b.WriteString("\nheader X-Robots-Tag \"noindex\"\n")
+	}
+	if len(a.Enforce) == 0 {
+		return
+	}
+	b.WriteString("\n# enforce: refuse crawlers where robots.txt disallows them\n")
+	var route strings.Builder
+	for i, e := range a.Enforce {
+		fmt.Fprintf(b, "# %s\n", e.Agent)
+		for j, r := range e.Rules {
+			re, ok := pathRegexp(r.Path, true)
+			if !ok {
+				continue // refused by Check
+			}
+			name := fmt.Sprintf("@discgen_enforce_%d_%d", i+1, j+1)
+			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\tpath_regexp `%s`\n}\n", name, uaRegexp(e.Agent), re)
+			fmt.Fprintf(&route, "\tvars %s discgen_deny_%d %d\n", name, i+1, deny(r))
+		}
+		fmt.Fprintf(b, "@discgen_deny_%d {\n\tvars discgen_deny_%d 1\n\tnot path /robots.txt\n}\n", i+1, i+1)
+		fmt.Fprintf(&route, "\trespond @discgen_deny_%d 403\n", i+1)
+	}
+	b.WriteString("route {\n" + route.String() + "}\n")
+}
+
+func headersAccess(b *strings.Builder, a Access) {
+	if !a.Noindex {
+		return
+	}
+	b.WriteString("\n/*\n  X-Robots-Tag: noindex\n")
+}
+
+// CheckAccess returns an error for each rule of a that kinds cannot write
+// faithfully: in Caddy (Go regular expressions match characters, not
+// bytes), a path whose escapes do not decode to UTF-8.
+func CheckAccess(kinds []Kind, a Access) []error {
+	var errs []error
+	for _, k := range kinds {
+		if k != Caddy {
+			continue
+		}
+		for _, e := range a.Enforce {
+			for _, r := range e.Rules {
+				if _, ok := pathRegexp(r.Path, true); !ok {
+					errs = append(errs, fmt.Errorf("caddy: cannot enforce %s for %s: its escapes do not decode to UTF-8, and Caddy matches characters", r, e.Agent))
+				}
+			}
+		}
+	}
+	return errs
+}

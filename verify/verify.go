@@ -1,0 +1,299 @@
+// Package verify checks a deployed site against its build: it fetches
+// every file the build produces from the site's origin (or a staging
+// origin) and checks, for each:
+//
+//   - the response: status 200, at most MaxRedirects redirects, within the
+//     timeout;
+//   - the media type and charset the serverconf table gives the file
+//     (text/plain; charset=utf-8 for robots.txt, data.txt, autodisc files
+//     and .txt well-known files, as RFC 9309, RFC 9116 and the autodisc
+//     draft ask), and valid UTF-8 for text and JSON (RFC 8259 section 8.1);
+//   - the bytes, equal to the build's;
+//   - robots.txt within 500 KiB (RFC 9309 section 2.5);
+//   - security.txt served over https (RFC 9116 section 3) and not past its
+//     Expires.
+//
+// Files are fetched a few at a time; results keep the build's file order.
+package verify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/serverconf"
+	"github.com/discgen/discgen/tree"
+)
+
+// MaxRedirects is the most redirects followed for one file, as
+// security.txt checkers allow.
+const MaxRedirects = 5
+
+// maxBody bounds a response read: larger than any file a build writes.
+const maxBody = 8 << 20
+
+// Root is one tree of files to check and the URL path it is served under:
+// "/" for the site, a tenant's space ("/~alice/") for a tenant's tree.
+type Root struct {
+	Prefix string
+	Tree   tree.Tree
+}
+
+// Options says what to check and how.
+type Options struct {
+	// Origin is where the files are fetched from: scheme://host[:port].
+	Origin string
+	// Staging says Origin is not the site's own origin: security.txt over
+	// plain http is then reported as a note, not a failure.
+	Staging bool
+	Roots   []Root
+	// Now is when security.txt must not have expired.
+	Now time.Time
+	// Client makes the requests; nil means one with Timeout.
+	Client  *http.Client
+	Timeout time.Duration // per file; default 15s
+	// Parallel bounds the fetches at once; default 4.
+	Parallel int
+}
+
+// Result is the outcome for one file.
+type Result struct {
+	Path        string   `json:"path"` // the URL path
+	URL         string   `json:"url"`
+	Status      int      `json:"status,omitempty"`
+	ContentType string   `json:"content_type,omitempty"`
+	Size        int      `json:"size"`
+	Redirects   int      `json:"redirects,omitempty"`
+	Problems    []string `json:"problems,omitempty"`
+	Notes       []string `json:"notes,omitempty"`
+}
+
+// OK reports whether the file passed every check.
+func (r *Result) OK() bool { return len(r.Problems) == 0 }
+
+func (r *Result) fail(format string, args ...any) {
+	r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+}
+
+// job is one file to fetch.
+type job struct {
+	path, want string // URL path; the Content-Type the server must send
+	data       []byte
+}
+
+// Run fetches and checks every file of opt.Roots.
+func Run(ctx context.Context, opt Options) ([]Result, error) {
+	origin, err := url.Parse(strings.TrimSuffix(opt.Origin, "/"))
+	if err != nil || (origin.Scheme != "http" && origin.Scheme != "https") || origin.Host == "" {
+		return nil, fmt.Errorf("%q is not an http(s) origin", opt.Origin)
+	}
+	var jobs []job
+	for _, root := range opt.Roots {
+		for _, p := range root.Tree.Paths() {
+			data, err := contents(root.Tree, p)
+			if err != nil {
+				return nil, err
+			}
+			ct, err := serverconf.ContentType(root.Tree, p)
+			if err != nil {
+				return nil, err
+			}
+			jobs = append(jobs, job{path: strings.TrimSuffix(root.Prefix, "/") + "/" + p, want: ct, data: data})
+		}
+	}
+	client := opt.Client
+	if client == nil {
+		client = &http.Client{}
+	}
+	c := *client
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > MaxRedirects {
+			return fmt.Errorf("more than %d redirects", MaxRedirects)
+		}
+		return nil
+	}
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = 15 * time.Second
+	}
+	par := opt.Parallel
+	if par <= 0 {
+		par = 4
+	}
+	results := make([]Result, len(jobs))
+	sem := make(chan struct{}, par)
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			results[i] = check(ctx, &c, origin, j, opt, timeout)
+		}()
+	}
+	wg.Wait()
+	return results, nil
+}
+
+// contents returns what the file at p holds: a link's target's bytes.
+func contents(t tree.Tree, p string) ([]byte, error) {
+	cur := p
+	for range 40 {
+		e, ok := t[cur]
+		if !ok {
+			return nil, fmt.Errorf("%s: link target %s is not in the build", p, cur)
+		}
+		if e.Link == "" {
+			return e.Data, nil
+		}
+		cur = joinLink(cur, e.Link)
+	}
+	return nil, fmt.Errorf("%s: too many links", p)
+}
+
+func joinLink(from, link string) string { return path.Join(path.Dir(from), link) }
+
+func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Options, timeout time.Duration) Result {
+	u := *origin
+	u.Path = j.path
+	r := Result{Path: j.path, URL: u.String()}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
+	if err != nil {
+		r.fail("%v", err)
+		return r
+	}
+	redirects := 0
+	resp, err := c.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no complete response within %v", timeout)
+		}
+		r.fail("%v", err)
+		return r
+	}
+	defer resp.Body.Close()
+	for p := resp.Request; p != nil && p.Response != nil; p = p.Response.Request {
+		redirects++
+	}
+	r.Redirects = redirects
+	r.Status = resp.StatusCode
+	r.ContentType = resp.Header.Get("Content-Type")
+	body, err := limited.Read(resp.Body, maxBody)
+	if err != nil && !errors.Is(err, io.EOF) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no complete response within %v", timeout)
+		}
+		r.fail("reading the body: %v", err)
+		return r
+	}
+	r.Size = len(body)
+	if resp.StatusCode != http.StatusOK {
+		r.fail("status %s, want 200", resp.Status)
+		return r
+	}
+	checkType(&r, j.want)
+	if (strings.HasPrefix(j.want, "text/") || strings.Contains(j.want, "json")) && !utf8.Valid(body) {
+		r.fail("not valid UTF-8")
+	}
+	if !bytes.Equal(body, j.data) {
+		r.fail("differs from the build (%d bytes served, %d built%s)", len(body), len(j.data), firstDiff(body, j.data))
+	}
+	switch j.path {
+	case "/robots.txt":
+		if len(body) > robots.MaxFileSize {
+			r.fail("%d bytes: over the %d KiB crawlers read (RFC 9309 section 2.5)", len(body), robots.MaxFileSize>>10)
+		}
+	case "/.well-known/security.txt":
+		securityTxt(&r, resp.Request.URL, body, opt)
+	}
+	return r
+}
+
+// checkType compares the served Content-Type with the one wanted: the
+// media type, and the charset where the wanted type names one.
+func checkType(r *Result, want string) {
+	wt, wp, _ := mime.ParseMediaType(want)
+	got := r.ContentType
+	if got == "" {
+		r.fail("no Content-Type, want %s", want)
+		return
+	}
+	gt, gp, err := mime.ParseMediaType(got)
+	if err != nil {
+		r.fail("Content-Type %q cannot be read: %v", got, err)
+		return
+	}
+	if gt != wt {
+		r.fail("Content-Type %s, want %s", got, want)
+		return
+	}
+	if cs := wp["charset"]; cs != "" && !strings.EqualFold(gp["charset"], cs) {
+		if gp["charset"] == "" {
+			r.fail("Content-Type %s has no charset, want %s", got, want)
+		} else {
+			r.fail("Content-Type %s, want charset %s", got, cs)
+		}
+	}
+}
+
+func firstDiff(a, b []byte) string {
+	n := min(len(a), len(b))
+	line := 1
+	for i := range n {
+		if a[i] != b[i] {
+			return fmt.Sprintf("; first difference on line %d", line)
+		}
+		if a[i] == '\n' {
+			line++
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Sprintf("; one ends on line %d", line)
+	}
+	return ""
+}
+
+// securityTxt checks that security.txt came over https and has not
+// expired.
+func securityTxt(r *Result, final *url.URL, body []byte, opt Options) {
+	if final.Scheme != "https" {
+		if opt.Staging {
+			r.Notes = append(r.Notes, "served over "+final.Scheme+"; RFC 9116 asks for https on the site itself")
+		} else {
+			r.fail("served over %s; RFC 9116 section 3 requires https", final.Scheme)
+		}
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !strings.EqualFold(k, "Expires") {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, strings.TrimSpace(v))
+		switch {
+		case err != nil:
+			r.fail("Expires %q is not an RFC 3339 time", strings.TrimSpace(v))
+		case !opt.Now.IsZero() && !t.After(opt.Now):
+			r.fail("expired on %s", t.UTC().Format(time.RFC3339))
+		}
+		return
+	}
+	r.fail("has no Expires field")
+}
