@@ -282,3 +282,13 @@ func TestViolationsBounded(t *testing.T) {
 		t.Errorf("first violation %+v", vs[0])
 	}
 }
+
+// BenchmarkCompile is what every process that validates a manifest pays
+// once: compiling the embedded schema.
+func BenchmarkCompile(b *testing.B) {
+	for b.Loop() {
+		if _, err := compile(source, "", "/$defs/tenant"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
