@@ -292,7 +292,8 @@ func measureShape(t *testing.T, s shape, n int, mode string) cost {
 // TestBounds builds each shape at its largest and checks, in a process of
 // its own collecting often, that the most heap a collection finds live
 // stays under maxLive (and the heap's high-water mark, which adds what the
-// collector had not yet reclaimed, under half as much again). For shapes
+// collector had not yet reclaimed and varies with the machine's load,
+// under twice as much). For shapes
 // that grow, it checks that twice the input costs about twice the work
 // (allocations), which a quadratic cost would break.
 func TestBounds(t *testing.T) {
@@ -310,7 +311,7 @@ func TestBounds(t *testing.T) {
 			if c.Live > maxLive {
 				t.Errorf("%.1f MiB live at once; the bound is %d MiB", mib(c.Live), maxLive>>20)
 			}
-			if c.HeapSys > maxLive*3/2 {
+			if c.HeapSys > 2*maxLive {
 				t.Errorf("the heap grew by %.1f MiB", mib(c.HeapSys))
 			}
 			if s.small == 0 {
