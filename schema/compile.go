@@ -7,9 +7,11 @@ import (
 	"maps"
 	"math/big"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // node is one compiled (sub)schema. The compiler reads the embedded
@@ -47,7 +49,7 @@ type node struct {
 
 	minLength int
 	maxLength int
-	pattern   *regexp.Regexp
+	pattern   *lazyRegexp
 
 	minimum, maximum, exclMinimum, exclMaximum, multipleOf *big.Rat
 
@@ -59,9 +61,35 @@ type node struct {
 }
 
 type patternProp struct {
-	re *regexp.Regexp
+	re *lazyRegexp
 	n  *node
 }
+
+// lazyRegexp is a pattern compiled on first use: most runs meet few of
+// the schema's patterns, and compiling all of them at every start would
+// cost a third of the schema's compile. compile checks each pattern's
+// syntax (cheap) at once, so a bad one is still a compile error.
+type lazyRegexp struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() {
+		re, err := regexp.Compile(l.src)
+		if err != nil {
+			re = regexp.MustCompile(`[^\x00-\x{10FFFF}]`) // matches nothing; compile refused it already
+		}
+		l.re = re
+	})
+	return l.re
+}
+
+// MatchString reports whether s holds a match of the pattern.
+func (l *lazyRegexp) MatchString(s string) bool { return l.get().MatchString(s) }
+
+func (l *lazyRegexp) String() string { return l.src }
 
 // annotations are keywords that do not constrain a value. format is an
 // annotation too: draft 2020-12 asserts it only on request, and discgen's
@@ -203,17 +231,18 @@ func (c *compiler) strings(v any, loc string) []string {
 	return out
 }
 
-func (c *compiler) regexp(v any, loc string) *regexp.Regexp {
+func (c *compiler) regexp(v any, loc string) *lazyRegexp {
 	s, ok := v.(string)
 	if !ok {
 		c.fail(loc, "must be a string")
 		return nil
 	}
-	re, err := regexp.Compile(s)
-	if err != nil {
+	// Parsing checks the syntax at a fraction of a full compile.
+	if _, err := syntax.Parse(s, syntax.Perl); err != nil {
 		c.fail(loc, "%v", err)
+		return nil
 	}
-	return re
+	return &lazyRegexp{src: s}
 }
 
 func (c *compiler) keyword(n *node, kw string, v any) {
