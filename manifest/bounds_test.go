@@ -100,6 +100,12 @@ var shapes = []shape{
 	{name: "many block items", tenant: true, n: 200_000, small: 30_000, make: func(n int) []byte {
 		return []byte(tenantHead + "files:\n  x-a:\n" + rep("    - aaaaaaaaaaaa\n", n))
 	}},
+	{name: "syntax error at the end of a located document", tenant: false, n: 18_000, make: func(n int) []byte {
+		return []byte(siteHead + "icons:\n" + rep("  - /a\n", n) + " bad: [\n")
+	}},
+	{name: "syntax error at the end of a large document", tenant: false, n: 200_000, make: func(n int) []byte {
+		return []byte(siteHead + "icons:\n" + rep("  - /a\n", n) + " bad: [\n")
+	}},
 	{name: "many errors", tenant: false, n: 240_000, small: 30_000, make: func(n int) []byte {
 		return []byte(siteHead + "agents:\n  - names: [" + rep("a b,", n) + "]\n")
 	}},

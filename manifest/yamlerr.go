@@ -46,8 +46,10 @@ var scannerProblems = []string{
 }
 
 // maxLocateBytes bounds the documents whose parser errors are located by
-// parsing prefixes: the search parses up to about 20 of them.
-const maxLocateBytes = 1 << 20
+// parsing prefixes: the search parses up to about 17 of them, a quarter
+// of a second at this size. A larger document's parser error is shown on
+// the line after the one the parser names.
+const maxLocateBytes = 128 << 10
 
 // yamlError positions a parser error and adds a hint where one helps.
 func yamlError(file string, data []byte, err error) *diag.Diagnostic {
