@@ -16,8 +16,9 @@ import (
 // construct they occur in (so often the line before the mistake), and
 // either gives no line at all on the first line. yamlError finds the line
 // and column itself: for a parser error, the first line whose inclusion
-// makes the document fail the same way (a binary search over prefixes);
-// then, on that line, the token the message is about.
+// makes the document fail the same way (a binary search over prefixes, in
+// documents up to maxLocateBytes); then, on that line, the token the
+// message is about.
 
 var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
