@@ -91,7 +91,7 @@ func (b *budget) branch(n *node, v any, at *location) *failure {
 
 // jsonType names the JSON type of a value of the instance.
 func jsonType(v any) string {
-	switch v := v.(type) {
+	switch v.(type) {
 	case nil:
 		return "null"
 	case bool:
@@ -105,7 +105,6 @@ func jsonType(v any) string {
 	case map[string]any:
 		return "object"
 	default:
-		_ = v
 		return "unknown"
 	}
 }
@@ -227,7 +226,10 @@ func (n *node) check(v any, at *location, b *budget) *failure {
 				add(n.fail(b, at, "maxLength", "length must be <= %d, but got %d", n.maxLength, l))
 			}
 		}
-		if n.pattern != nil && !n.pattern.MatchString(v) {
+		// A pattern's failure is reported by the semantic rules, in their
+		// own words (see collect); it matters here only where it decides
+		// a branch of oneOf, anyOf, not or if.
+		if n.pattern != nil && b.spec > 0 && !n.pattern.MatchString(v) {
 			add(n.fail(b, at, "pattern", "does not match pattern %s", strconv.Quote(n.pattern.String())))
 		}
 	default:

@@ -170,7 +170,7 @@ func (v *checker) environment(doc *manifest.Doc[manifest.Site], env string) {
 		}
 	}
 	ev.lineSafe(sub, "") // the base check reported these at the block
-	ev.list = nil
+	ev.list, ev.dropped = nil, 0
 	m := *ed.Value
 	keepOnly(reflect.ValueOf(&m).Elem(), keep)
 	ev.site(&m)
