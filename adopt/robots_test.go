@@ -325,7 +325,8 @@ func TestRobotsRoundTripCorpus(t *testing.T) {
 // agents (some names substrings of others, some repeated in other case),
 // rules built from a small alphabet with wildcards and escapes, and lines
 // import must report. Half the files draw only from parts import carries
-// without loss, so that most of their verdicts must agree.
+// without loss (crawler names with digits and dots among them): import
+// must report no loss for them, and all their verdicts must agree.
 func TestRobotsRoundTripRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9309, 1996))
 	count := 150
@@ -344,18 +345,21 @@ func TestRobotsRoundTripRandom(t *testing.T) {
 			n.log(t, "random, every part")
 		} else {
 			n.log(t, "random, carried parts only")
-			if n.lossless < count/2 {
-				t.Errorf("only %d of %d files without reported loss", n.lossless, count)
+			// Crawler names with digits and dots (MJ12bot, 360Spider)
+			// are among these parts: import writes them as given.
+			if n.lossless != count {
+				t.Errorf("%d of %d files drawn from parts carried without loss report a loss", count-n.lossless, count)
 			}
 		}
 	}
 }
 
 func randomRobots(rng *rand.Rand, lossy bool) string {
-	agents := []string{"*", "bot", "googlebot", "Googlebot", "googlebot-news", "bing", "AhrefsBot", "news", "Foo_Bar", "a", "Googlebot/2.1", "* extra"}
+	agents := []string{"*", "bot", "googlebot", "Googlebot", "googlebot-news", "bing", "AhrefsBot", "news", "Foo_Bar", "a", "Googlebot/2.1", "* extra",
+		"MJ12bot", "MJ", "Microsoft.URL.Control", "360Spider", "AI2Bot", "Ai2Bot-Dolma"}
 	segs := []string{"a", "b", "ab", "~x", "x.html", "index.html", "*", "%2F", "caf%C3%A9", "café", "p?q", "-", "%2f"}
 	if lossy {
-		agents = append(agents, "MJ12bot", "Microsoft.URL.Control")
+		agents = append(agents, "Mediapartners-Google*", "MJ12bot/1.4")
 		segs = append(segs, "%7Ex", "$", "x$", "%41", "a b")
 	}
 	lines := []string{"Crawl-delay: 3", "Clean-param: ref", "Noindex: /n", "# a comment", "", "Sitemap: https://example.com/s.xml", "Disallow:", "Allow:"}
