@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -60,6 +61,57 @@ func TestRobotsWarnings(t *testing.T) {
 	}
 	if len(res.Losses) != 2 {
 		t.Errorf("losses = %v, want the lines 4 and 8", res.Losses)
+	}
+}
+
+// TestRobotsRealTokens checks that a crawler's name with digits or dots is
+// imported as written, with no loss: the built file carries the same
+// User-agent line, which every reader reads as it read the input's. A
+// version after the name is dropped with a warning.
+func TestRobotsRealTokens(t *testing.T) {
+	in := "User-agent: MJ12bot\n" + // 1
+		"User-agent: *\n" + // 2
+		"Disallow: /private/\n" + // 3
+		"\n" +
+		"User-agent: 360Spider\n" + // 5
+		"User-agent: Microsoft.URL.Control\n" + // 6
+		"Disallow: /\n" + // 7
+		"\n" +
+		"User-agent: mj12bot\n" + // 9
+		"Disallow: /tmp/\n" + // 10
+		"\n" +
+		"User-agent: AI2Bot/1.0\n" + // 12
+		"Disallow: /ai/\n"
+	rebuilt, res := roundTrip(t, "in.txt", []byte(in))
+	if len(res.Losses) != 0 {
+		t.Errorf("losses = %v, want none", res.Losses)
+	}
+	var names []string
+	for _, g := range res.Site.Agents {
+		names = append(names, g.Names...)
+	}
+	if got, want := strings.Join(names, " "), "MJ12bot * 360Spider Microsoft.URL.Control AI2Bot"; got != want {
+		t.Errorf("names %q, want %q\n%s", got, want, res.YAML)
+	}
+	for _, line := range []string{"User-agent: MJ12bot\n", "User-agent: 360Spider\n", "User-agent: Microsoft.URL.Control\n", "User-agent: AI2Bot\n"} {
+		if !strings.Contains(rebuilt, line) {
+			t.Errorf("built file lacks %q:\n%s", line, rebuilt)
+		}
+	}
+	var warned []string
+	for _, d := range res.Diags {
+		if strings.Contains(d.Message, "User-agent") {
+			warned = append(warned, d.String())
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "in.txt:12:1: warning: User-agent: AI2Bot/1.0 is not a product token; imported as AI2Bot") {
+		t.Errorf("User-agent warnings %q, want one at line 12", warned)
+	}
+	// MJ12bot's two groups are merged, as for any name.
+	for _, g := range res.Site.Agents {
+		if slices.Contains(g.Names, "MJ12bot") && !(slices.Contains(g.Disallow, "/private/") && slices.Contains(g.Disallow, "/tmp/")) {
+			t.Errorf("MJ12bot's groups not merged: %+v", g)
+		}
 	}
 }
 

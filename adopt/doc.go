@@ -4,7 +4,7 @@
 // From a robots.txt, the manifest's emitted robots.txt gives the input's
 // RFC 9309 verdicts, as Google's parser reads it, for every agent the input
 // names and for the agents it does not name, for every URL in RFC 3986
-// normal form. Rules are merged per product token, as RFC 9309 merges the
+// normal form. Rules are merged per agent name, as RFC 9309 merges the
 // groups of one agent; agents with the same merged rules share a group.
 // What cannot be carried over is kept where it can be and reported as a
 // warning at its line:
@@ -13,9 +13,12 @@
 //   - unknown group lines (Clean-param, Request-rate, ...) become the
 //     group's extensions; unknown lines outside any group, and values
 //     discgen refuses, become YAML comments;
-//   - a User-agent value that is not a product token (Googlebot/2.1,
-//     Mozilla/5.0 ...) is imported as the token RFC 9309 matching reads
-//     (Googlebot); a value with no token is dropped, since no crawler
+//   - a User-agent value that is more than a crawler's name
+//     (Googlebot/2.1, Mozilla/5.0 ...) is imported as the name without
+//     what follows it (Googlebot); a name with digits or dots (MJ12bot) is
+//     kept as written, as the manifest accepts it, and loses nothing: the
+//     built file has the same line, which every reader reads as it read
+//     the input's; a value with no name is dropped, since no crawler
 //     matches it;
 //   - a rule no normalised URL can match (a space, a quote, a path without
 //     a leading "/") is dropped: it decides nothing;

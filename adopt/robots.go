@@ -21,9 +21,11 @@ import (
 type Loss struct {
 	Line    int
 	Pattern string
-	// Agent, when set, is an agent all of whose verdicts may differ: a
-	// name with digits or dots that this version imports as its leading
-	// letters, which Google reads the same and other parsers do not.
+	// Agent, when set, is an agent all of whose verdicts may differ: the
+	// RFC 9110 token of a User-agent value that import shortens
+	// (Mediapartners-Google* to Mediapartners-Google), and the shortened
+	// name. Google's parser reads both lines the same; readers that keep
+	// the RFC 9110 token, such as grobotstxt, do not.
 	Agent string
 }
 
@@ -86,21 +88,20 @@ func importRobots(file string, data []byte) *robotsPart {
 		for _, a := range g.Agents {
 			key, name := "*", "*"
 			if !a.Global {
-				if a.Token == "" {
+				name = importName(a)
+				if name == "" {
 					warn(a.Num, "User-agent: %s names no product token, so no crawler obeys this line; left out", a.Value)
 					continue
 				}
-				key, name = strings.ToLower(a.Token), a.Token
-				// A token with digits or dots (MJ12bot) is imported as
-				// the letters Google's parser reads, a loss reported:
-				// the verdicts carried over are Google's.
-				if robots.IsProductToken(a.Value) {
-					name = a.Value
-				} else {
-					warn(a.Num, "User-agent: %s is not a product token; imported as %s, the name RFC 9309 and Google match", a.Value, a.Token)
-					if t := httpToken(a.Value); t != a.Token {
-						rp.losses = append(rp.losses, Loss{Line: a.Num, Agent: t}, Loss{Line: a.Num, Agent: a.Token})
-					}
+				key = strings.ToLower(name)
+				if name != a.Value {
+					warn(a.Num, "User-agent: %s is not a product token; imported as %s, the crawler's name without what follows it", a.Value, name)
+				}
+				// Google's parser reads the same letters in both lines;
+				// readers that keep an RFC 9110 token (grobotstxt) read
+				// the input's line as a name the manifest does not hold.
+				if t := httpToken(a.Value); t != name {
+					rp.losses = append(rp.losses, Loss{Line: a.Num, Agent: t}, Loss{Line: a.Num, Agent: name})
 				}
 			}
 			c, ok := confs[key]
@@ -216,12 +217,23 @@ func importRobots(file string, data []byte) *robotsPart {
 
 var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
 
-func agentKey(a robots.Agent) string {
+// importName is the manifest's name for a User-agent line: "*", the value
+// as written when it is a crawler's name (Googlebot, MJ12bot), else the
+// name without what follows it (Googlebot/2.1 gives Googlebot), else the
+// product token Google's parser reads, or "" when the line names no
+// crawler. A name with digits or dots is kept whole: the manifest writes
+// the same line, which every reader reads as it read the input's.
+func importName(a robots.Agent) string {
 	if a.Global {
 		return "*"
 	}
-	return strings.ToLower(a.Token)
+	if n := robots.AgentName(a.Value); robots.IsAgentName(n) {
+		return n
+	}
+	return a.Token
 }
+
+func agentKey(a robots.Agent) string { return strings.ToLower(importName(a)) }
 
 // merged is the manifest group for one token: the lines of every group
 // naming it, in file order.

@@ -28,8 +28,8 @@ type Agent struct {
 	Name     string `json:"name"`     // its User-agent token
 	Operator string `json:"operator"` // who runs it, or "unknown"
 	Purpose  string `json:"purpose"`  // the preset it belongs to
-	Source   string `json:"source"`   // a documentation URL, or a key of Catalogue.Sources
-	Date     string `json:"date"`     // when its source said so (YYYY-MM-DD)
+	Source   string `json:"source"`   // a documentation URL (where its facts are documented; not fetched), or a key of Catalogue.Sources
+	Date     string `json:"date"`     // its source's date, or for a documentation URL the day the entry was written (YYYY-MM-DD)
 }
 
 // Source is a list the catalogue takes facts from.

@@ -1,6 +1,7 @@
 package crawlers
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +76,38 @@ func TestParseRejects(t *testing.T) {
 	} {
 		if _, err := Parse([]byte(data)); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestNoticeMatchesCatalogue checks what NOTICE.md says of the catalogue:
+// documentation URLs were not fetched, so an agent they source carries the
+// day the catalogue was compiled; an agent of a listed source carries that
+// source's date, and the notice names the source's commit.
+func TestNoticeMatchesCatalogue(t *testing.T) {
+	data, err := os.ReadFile("NOTICE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice := string(data)
+	for _, want := range []string{"were **not fetched** when the catalogue was compiled", "compiled on its `date` (" + Default().Date + ")"} {
+		if !strings.Contains(notice, want) {
+			t.Errorf("NOTICE.md does not say %q", want)
+		}
+	}
+	c := Default()
+	for key, s := range c.Sources {
+		if !strings.Contains(notice, s.Commit) || !strings.Contains(notice, s.Date) {
+			t.Errorf("NOTICE.md does not name %s's commit %s of %s", key, s.Commit, s.Date)
+		}
+	}
+	for _, a := range c.Agents {
+		want := c.Date
+		if s, ok := c.Sources[a.Source]; ok {
+			want = s.Date
+		}
+		if a.Date != want {
+			t.Errorf("%s (source %s) is dated %s, want %s", a.Name, a.Source, a.Date, want)
 		}
 	}
 }

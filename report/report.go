@@ -10,10 +10,12 @@
 package report
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
@@ -45,6 +47,7 @@ type Input struct {
 type Page struct {
 	Title, Manifest, SiteURL, Note string
 	Agents                         []Agent
+	PresetAgents                   int // the members of the preset columns
 	Rows                           []Row
 	Differ                         int // cells where the 1996 reading differs
 	Tree                           *Node
@@ -57,8 +60,12 @@ type Page struct {
 
 // Agent is a column of the matrix.
 type Agent struct {
-	Name string // the name asked with
-	Note string // "listed", "* group", "unlisted"
+	Name string // the name asked with, or the preset's name
+	Note string // "listed", "* group", "unlisted", or what a preset column holds
+	// Preset names the preset of a preset's column; Members are the agents
+	// the preset adds to its group that have no column of their own.
+	Preset  string
+	Members []string
 }
 
 // Row is a URL and its cells, one per agent.
@@ -78,6 +85,27 @@ type Cell struct {
 	Rule1996    string
 	Line1996    int
 	Expect      string // "ok" or "FAILS" when an expect assertion names it
+	// In a preset's column: how many of its members get the cell's
+	// verdicts under both readings, and those that do not.
+	Preset string
+	Share  int
+	Others []string
+}
+
+// ShareText says, in a preset's column, how many of the preset's members
+// get the cell's verdicts (under RFC 9309 and the 1996 reading) and names
+// the others; "" in other columns.
+func (c Cell) ShareText() string {
+	switch n := c.Share + len(c.Others); {
+	case c.Preset == "":
+		return ""
+	case n == 1:
+		return "its only agent here, " + c.Agent
+	case len(c.Others) == 0:
+		return fmt.Sprintf("all %d agents (asked as %s)", n, c.Agent)
+	default:
+		return fmt.Sprintf("%d of %d agents (asked as %s); the other verdicts: %s", c.Share, n, c.Agent, strings.Join(c.Others, ", "))
+	}
 }
 
 // Node is an authority in the delegation tree.
@@ -110,17 +138,25 @@ func Build(in Input) *Page {
 	data, ok := in.Tree["robots.txt"]
 	p.NoRobots = !ok
 	f := robots.Parse(data.Data)
-	p.Agents = agents(m)
+	p.Agents = agents(m, crawlers.Default())
+	for _, a := range p.Agents {
+		p.PresetAgents += len(a.Members)
+	}
 	for _, u := range urls(m, in.URLs) {
 		row := Row{Path: u.path, Sources: u.sources}
 		for _, a := range p.Agents {
-			r, d := f.Match(a.Name, u.path), f.Match1996(a.Name, u.path)
-			c := Cell{Agent: a.Name, Path: u.path, Allowed: r.Allowed, Rule: r.Rule, Line: r.Line,
-				Differs: r.Allowed != d.Allowed, Rule1996: d.Rule, Line1996: d.Line}
+			name, others := a.Name, []string(nil)
+			if a.Preset != "" {
+				name, others = majority(f, a.Members, u.path)
+			}
+			r, d := f.Match(name, u.path), f.Match1996(name, u.path)
+			c := Cell{Agent: name, Path: u.path, Allowed: r.Allowed, Rule: r.Rule, Line: r.Line,
+				Differs: r.Allowed != d.Allowed, Rule1996: d.Rule, Line1996: d.Line,
+				Preset: a.Preset, Share: len(a.Members) - len(others), Others: others}
 			if c.Differs {
 				p.Differ++
 			}
-			c.Expect = expectation(m.Expect, a.Name, u.path, r.Allowed && d.Allowed, !r.Allowed && !d.Allowed)
+			c.Expect = expectation(m.Expect, name, u.path, r.Allowed && d.Allowed, !r.Allowed && !d.Allowed)
 			row.Cells = append(row.Cells, c)
 		}
 		p.Rows = append(p.Rows, row)
@@ -156,9 +192,49 @@ func hostOf(s string) string {
 	return s
 }
 
-// agents lists every name the manifest's groups give, in order, then "*"
-// and an agent no group names.
-func agents(m *manifest.Site) []Agent {
+// majority returns the first of members whose verdicts for path (under
+// RFC 9309 and the 1996 reading) most members share (a tie goes to the
+// verdicts of the earlier member), and the members whose verdicts differ,
+// in order.
+func majority(f *robots.File, members []string, path string) (string, []string) {
+	type verdicts struct{ rfc, old bool }
+	of := make([]verdicts, len(members))
+	count := map[verdicts]int{}
+	for i, n := range members {
+		of[i] = verdicts{f.Match(n, path).Allowed, f.Match1996(n, path).Allowed}
+		count[of[i]]++
+	}
+	best := 0
+	for i := range members {
+		if count[of[i]] > count[of[best]] {
+			best = i
+		}
+	}
+	var others []string
+	for i, n := range members {
+		if of[i] != of[best] {
+			others = append(others, n)
+		}
+	}
+	return members[best], others
+}
+
+// agents lists every name the manifest's groups give, in order, then a
+// column for each preset of each group, then "*" and an agent no group
+// names.
+//
+// A preset adds up to 52 agents (154 for all of them), and a column each
+// would bury the site's own names in a table nobody reads. The agents a
+// preset adds to a group get that group's rules, so they share their
+// verdicts except where another group names them too or a reader takes
+// them for another name (Google reads AI2Bot-DeepResearchEval of ai-user
+// as AI, the letters of ai-training's AI2Bot). So a preset has one column,
+// headed by the preset's name: each cell gives the verdicts most of its
+// members get, names the member asked, and names the members whose
+// verdicts differ, which hides none of them. A fixed first member would
+// mislead where that member is the odd one. Members that have a column
+// of their own (a group names them) are left to it.
+func agents(m *manifest.Site, cat *crawlers.Catalogue) []Agent {
 	var out []Agent
 	seen := map[string]bool{}
 	for _, g := range m.Agents {
@@ -170,18 +246,37 @@ func agents(m *manifest.Site) []Agent {
 			out = append(out, Agent{Name: n, Note: "listed"})
 		}
 	}
+	for _, g := range m.Agents {
+		for _, pr := range g.Presets {
+			var members []string
+			for _, n := range cat.Expand(nil, []string{pr}, g.ExceptAgents) {
+				if !seen[strings.ToLower(n)] {
+					seen[strings.ToLower(n)] = true
+					members = append(members, n)
+				}
+			}
+			if len(members) == 0 {
+				continue
+			}
+			note := "preset: " + members[0]
+			if len(members) > 1 {
+				note = fmt.Sprintf("preset: %d agents, %s first", len(members), members[0])
+			}
+			out = append(out, Agent{Name: pr, Note: note, Preset: pr, Members: members})
+		}
+	}
 	out = append(out, Agent{Name: "*", Note: "the * group"})
-	out = append(out, Agent{Name: unlisted(m), Note: "not listed"})
+	out = append(out, Agent{Name: unlisted(m, cat), Note: "not listed"})
 	return out
 }
 
-// unlisted returns a name no listed name contains, so that the 1996
-// reading, which matches by substring, sends it to "*" too.
-func unlisted(m *manifest.Site) string {
+// unlisted returns a name no listed name or preset agent contains, so that
+// the 1996 reading, which matches by substring, sends it to "*" too.
+func unlisted(m *manifest.Site, cat *crawlers.Catalogue) string {
 	for _, n := range []string{"otherbot", "unlistedbot", "zzqbot"} {
 		free := true
 		for _, g := range m.Agents {
-			for _, a := range g.Names {
+			for _, a := range cat.Expand(g.Names, g.Presets, g.ExceptAgents) {
 				if strings.Contains(strings.ToLower(a), n) {
 					free = false
 				}

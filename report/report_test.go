@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,16 +144,7 @@ func TestRenderSelfContained(t *testing.T) {
 // TestChromium renders the example's page in headless Chromium and checks
 // the structure of the DOM it builds.
 func TestChromium(t *testing.T) {
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Skip("chromium: not installed")
-	}
+	bin := chromium(t)
 	p, html := examplePage(t, "/private/x.html")
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
@@ -161,16 +153,7 @@ func TestChromium(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--dump-dom", "file://"+page)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	s := string(dom)
+	s := dumpDOM(ctx, t, bin, dir, page)
 	if !strings.Contains(s, `<table id="matrix" class="matrix">`) {
 		t.Fatalf("no matrix table in the DOM:\n%s", s)
 	}
@@ -214,6 +197,68 @@ func TestChromium(t *testing.T) {
 	}
 }
 
+// chromium returns the path of Chromium, or skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("chromium: not installed")
+	return ""
+}
+
+// dumpDOM loads page in headless Chromium and returns the DOM it builds.
+func dumpDOM(ctx context.Context, t *testing.T, bin, dir, page string) string {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--dump-dom", "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	return string(dom)
+}
+
+// TestChromiumPresets checks the preset columns in the DOM Chromium builds:
+// a cell per URL in each, marked with its preset and the agent asked.
+func TestChromiumPresets(t *testing.T) {
+	bin := chromium(t)
+	p, html := presetPage(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	s := dumpDOM(ctx, t, bin, dir, page)
+	cells := regexp.MustCompile(`<td class="cell [^"]*" data-agent="([^"]*)" data-url="([^"]*)" data-verdict="([a-z]+)" data-preset="([^"]*)"`).FindAllStringSubmatch(s, -1)
+	if len(cells) != 2*len(p.Rows) || len(p.Rows) < 4 {
+		t.Errorf("%d preset cells in the DOM, want 2 presets x %d URLs", len(cells), len(p.Rows))
+	}
+	got := map[string]string{}
+	for _, c := range cells {
+		got[c[4]+" "+c[2]] = c[1] + " " + c[3]
+	}
+	for k, want := range map[string]string{
+		"ai-training /blog/x.html": "AI2Bot disallowed",
+		"ai-user /blog/x.html":     "amazon-QBusiness allowed",
+		"ai-user /private/":        "AI2Bot-DeepResearchEval disallowed",
+	} {
+		if got[k] != want {
+			t.Errorf("%s: %q in the DOM, want %q", k, got[k], want)
+		}
+	}
+	if !strings.Contains(s, `data-preset="ai-user"><span class="agent">ai-user</span>`) {
+		t.Error("no header for the ai-user column in the DOM")
+	}
+}
+
 // TestBuildNoRobots reports a manifest without agents: every verdict is
 // allowed and the page says why.
 func TestBuildNoRobots(t *testing.T) {
@@ -225,5 +270,97 @@ func TestBuildNoRobots(t *testing.T) {
 	}
 	if c := cell(p, "*", "/a"); c == nil || !c.Allowed || !p.NoRobots || !strings.Contains(b.String(), "defines no robots.txt") {
 		t.Errorf("cell %+v, page:\n%s", c, b.String())
+	}
+}
+
+// presetManifest groups the agents of two presets: ai-user's
+// AI2Bot-DeepResearchEval shares the letters Google reads (AI) with
+// ai-training's AI2Bot, so it gets that group's rules too there.
+const presetManifest = `version: 1
+site: {url: "https://example.org/"}
+agents:
+  - presets: [ai-training]
+    except_agents: [CCBot]
+    disallow: [/]
+  - presets: [ai-user]
+    disallow: [/private/]
+  - names: [GPTBot]
+    allow: [/blog/]
+    disallow: [/]
+  - names: ["*"]
+    disallow: [/admin/]
+`
+
+// presetPage builds presetManifest and its report page.
+func presetPage(t *testing.T) (*Page, []byte) {
+	t.Helper()
+	mf := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(mf, []byte(presetManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: mf, Now: now})
+	if res == nil {
+		t.Fatal(diags)
+	}
+	p := Build(Input{Manifest: "site.yaml", Site: res.Doc.Value, Tree: res.Tree, Diags: diags, URLs: []string{"/blog/x.html"}})
+	var b bytes.Buffer
+	if err := Render(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	return p, b.Bytes()
+}
+
+// TestBuildPresets checks the columns of presets: one per preset, holding
+// the agents it adds that have no column of their own, each cell giving
+// the verdicts most of them get and naming the others.
+func TestBuildPresets(t *testing.T) {
+	p, html := presetPage(t)
+	var names []string
+	for _, a := range p.Agents {
+		names = append(names, fmt.Sprintf("%s(%d)", a.Name, len(a.Members)))
+	}
+	// ai-training's 28 agents but CCBot (left out) and GPTBot (listed).
+	if got := strings.Join(names, " "); got != "GPTBot(0) ai-training(26) ai-user(48) *(0) otherbot(0)" || p.PresetAgents != 74 {
+		t.Errorf("columns = %s, %d preset agents", got, p.PresetAgents)
+	}
+	for _, a := range p.Agents {
+		if a.Preset == "ai-training" && (slices.Contains(a.Members, "CCBot") || slices.Contains(a.Members, "GPTBot")) {
+			t.Errorf("ai-training's column holds CCBot or GPTBot: %v", a.Members)
+		}
+	}
+	presetCell := func(preset, path string) *Cell {
+		for i := range p.Rows {
+			for j := range p.Rows[i].Cells {
+				if c := &p.Rows[i].Cells[j]; p.Rows[i].Path == path && c.Preset == preset {
+					return c
+				}
+			}
+		}
+		t.Fatalf("no %s cell for %s", preset, path)
+		return nil
+	}
+	if c := presetCell("ai-training", "/blog/x.html"); c.Allowed || c.Agent != "AI2Bot" || c.Share != 26 || len(c.Others) != 0 || c.ShareText() != "all 26 agents (asked as AI2Bot)" {
+		t.Errorf("ai-training /blog/x.html = %+v, %q", c, c.ShareText())
+	}
+	// Google reads AI2Bot-DeepResearchEval as AI, and gives it
+	// ai-training's Disallow: / as well.
+	c := presetCell("ai-user", "/blog/x.html")
+	if !c.Allowed || c.Agent != "amazon-QBusiness" || c.Share != 47 || !slices.Equal(c.Others, []string{"AI2Bot-DeepResearchEval"}) {
+		t.Errorf("ai-user /blog/x.html = %+v", c)
+	}
+	if c := presetCell("ai-user", "/private/"); c.Allowed || c.Share != 48 {
+		t.Errorf("ai-user /private/ = %+v", c)
+	}
+	if c := cell(p, "GPTBot", "/blog/x.html"); c == nil || !c.Allowed {
+		t.Errorf("GPTBot /blog/x.html = %+v", c)
+	}
+	for _, want := range []string{
+		`<span class="agent">ai-user</span><span class="note">preset: 48 agents, AI2Bot-DeepResearchEval first</span>`,
+		`47 of 48 agents (asked as amazon-QBusiness); the other verdicts: AI2Bot-DeepResearchEval`,
+		`<strong>5</strong> columns (74 agents of presets, one column per preset) × <strong>5</strong> URLs`,
+	} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the page lacks %q", want)
+		}
 	}
 }

@@ -260,7 +260,13 @@ func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Spa
 		v.feeds(manifest.Key(p, "feeds"), d.Feeds)
 	}
 	if need("agents", RobotsTxt, len(d.Agents) > 0) {
-		v.agents(manifest.Key(p, "agents"), d.Agents)
+		ap := manifest.Key(p, "agents")
+		v.agents(ap, d.Agents)
+		for i, g := range d.Agents {
+			if g.Enforce {
+				v.warnKey(manifest.Key(manifest.Index(ap, i), "enforce"), "enforce is ignored here: --server configuration refuses only the agents of the site manifest's own agents groups, not a tenant's or an inline delegatee's; enforce the group in the site manifest's agents")
+			}
+		}
 	}
 	fp := manifest.Key(p, "files")
 	v.files(fp, d.Files)

@@ -112,6 +112,10 @@ func (v *checker) warn(path, format string, args ...any) {
 	v.add(v.pos.Of(path), diag.Warning, path, format, args...)
 }
 
+func (v *checker) warnKey(path, format string, args ...any) {
+	v.add(v.pos.KeyOf(path), diag.Warning, path, format, args...)
+}
+
 // Site checks a loaded site manifest, its inline delegatees included.
 // When no environment was applied, each environment is also checked as
 // it would apply, and what it draws about its own values is reported

@@ -266,7 +266,7 @@ Write a manifest from what a site already publishes:
             fetched from the URL's origin.
 
 What cannot be carried over (comments, unknown lines, rules whose meaning
-depends on the reader, agent names that are not product tokens, a
+depends on the reader, User-agent values with more than a name, a
 signature) is kept as YAML comments or group extensions where it can be,
 and listed as warnings at its line. The manifest is validated; its errors
 exit 1 after it is written.
