@@ -197,6 +197,12 @@ func (w *walker) entry(dir *os.File, rel string, i int, name string, caps []stri
 		}
 	}
 	sub, err := openDir(dir, name)
+	if err != nil && isAbsent(err) {
+		// O_DIRECTORY may report a symlink as "not a directory".
+		if fi, serr := statAt(dir, name); serr == nil && fi.mode&fs.ModeSymlink != 0 {
+			err = errSymlink
+		}
+	}
 	switch {
 	case err == nil:
 	case isAbsent(err) && !w.named:

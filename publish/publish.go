@@ -319,6 +319,9 @@ func (opt Options) jobs() int {
 	return max(4, runtime.GOMAXPROCS(0))
 }
 
+// errSymlink stands for a symlink met on the way.
+var errSymlink = errors.New("symlink")
+
 // errNoDelegation is reported for a --tenant file no glob matches.
 var errNoDelegation = errors.New("no delegation's tenants glob matches this file")
 

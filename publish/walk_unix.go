@@ -169,7 +169,7 @@ func rootOf(dir *os.File) (*os.Root, error) {
 // simply not a match; a symlink is refused; anything else (permission
 // denied) skips the directory.
 func isSymlinkErr(err error) bool {
-	return errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV)
+	return err == errSymlink || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV)
 }
 
 func isAbsent(err error) bool {
