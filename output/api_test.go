@@ -239,4 +239,3 @@ func TestOwner(t *testing.T) {
 		t.Errorf("index.txt given to %d without Owner", st.Uid)
 	}
 }
-
