@@ -8,7 +8,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/spf13/pflag v1.0.10
 	go.yaml.in/yaml/v3 v3.0.6
-	golang.org/x/sys v0.42.0
+	golang.org/x/sys v0.26.0
 )
 
 require golang.org/x/tools v0.26.0 // indirect
