@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/discgen/discgen/diag"
@@ -274,6 +273,10 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// testHookWalked, when set by a test, runs between the walk that opened a
+// tenant's directory and everything done through it.
+var testHookWalked func(dir string)
+
 // tenant runs one tenant from its manifest to disk and reports it.
 func (p *pipeline) tenant(j *job) {
 	u := &Unit{Kind: Tenant, Manifest: j.manifestPath(), Dir: j.show}
@@ -299,6 +302,20 @@ func (p *pipeline) tenant(j *job) {
 	}
 	u.Space = space.String()
 
+	if testHookWalked != nil {
+		testHookWalked(j.show)
+	}
+	fresh, root, err := p.fresh(j)
+	if err != nil {
+		u.Status = Skipped
+		u.Diags.Errorf(pos, "", "cannot open %s: %v", j.show, errText(err))
+		return
+	}
+	defer root.Close()
+	if fresh {
+		u.Status = Unchanged
+		return
+	}
 	data, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
 	if err != nil {
 		u.Status = Refused
@@ -330,19 +347,7 @@ func (p *pipeline) tenant(j *job) {
 		u.Status = Built
 		return
 	}
-	p.write(j, u, t)
-}
-
-// realPath is the tenant directory's path, for the ownership record's key.
-func (j *job) realPath() string {
-	return filepath.Join(j.d.pat.prefix, filepath.FromSlash(j.rel))
-}
-
-// home is the first directory below the prefix on the way to the
-// tenant's: the directory the tenant's user controls.
-func (j *job) home() string {
-	first, _, _ := strings.Cut(j.rel, "/")
-	return filepath.Join(j.d.pat.prefix, first)
+	p.write(j, u, root, t)
 }
 
 // one finds the tenant manifest file (a --tenant argument): the first

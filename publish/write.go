@@ -1,67 +1,71 @@
 package publish
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"hash/fnv"
 	"os"
-	"path"
 
 	"github.com/discgen/discgen/diag"
-
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/tree"
 )
 
-// write plans and applies a tenant's tree in its directory.
-func (p *pipeline) write(j *job, u *Unit, t tree.Tree) {
+// keyVersion changes when what the key covers changes.
+const keyVersion = "discgen tenant key 1"
+
+// key fingerprints everything a tenant's tree depends on, without reading
+// its manifest: discgen's version, the site's URL, the delegation (path,
+// only, except, glob), the mode flags, and the manifest's size, times,
+// inode and device. A tenant whose key and outputs stat as when it was
+// last written is unchanged, at the cost of a few stats.
+func (p *pipeline) key(j *job) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d %d %d %d %d %s\n",
+		keyVersion, p.opt.Version, p.site.URL, j.d.summary, j.rel,
+		j.info.size, j.info.mtime, j.info.ctime, j.info.ino, j.info.dev, j.name)
+	if p.opt.TenantOwner {
+		fmt.Fprintf(h, "owner\n")
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// outputOptions are the output options of a tenant whose directory is
+// open as root.
+func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
+	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j)}
+	if p.opt.TenantOwner {
+		if fi, err := statFile(j.dir); err == nil {
+			o.Owner = &output.Owner{UID: fi.uid, GID: fi.gid}
+		}
+	}
+	return o
+}
+
+// fresh reports whether the tenant is known to be up to date: the same key
+// as when its outputs were written, and every output unchanged since. It
+// opens the tenant's directory as a root for it, which the caller closes.
+func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 	root, err := rootOf(j.dir)
 	if err != nil {
-		u.Status = Skipped
-		u.Diags.Errorf(posOf(u), "", "cannot open %s: %v", j.show, errText(err))
-		return
+		return false, nil, err
 	}
-	defer root.Close()
-	// The ownership record is keyed by the directory's path; the root is
-	// reached through the trusted home directory, never through a symlink.
-	finish(p.opt, u, t, func(o output.Options) (*output.Changes, error) {
-		o.Within = j.home()
-		return output.Plan(j.realPath(), t, o)
+	if p.opt.Mode == Render {
+		return false, root, nil
+	}
+	ok, err := output.Fresh(j.show, p.outputOptions(j, root))
+	return ok && err == nil, root, nil
+}
+
+// write plans and applies a tenant's tree in its directory, through the
+// directory the walk opened.
+func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) {
+	o := p.outputOptions(j, root)
+	finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
+		o.StateDir, o.Replace = base.StateDir, base.Replace
+		return output.Plan(j.show, t, o)
 	})
-	if p.opt.TenantOwner && p.opt.Mode == Write && u.Status == Built {
-		if err := chownTree(root, t, j.owner()); err != nil {
-			u.Status = Refused
-			u.Diags.Errorf(posOf(u), "", "cannot give the tenant's files to their owner: %v", err)
-		}
-	}
-}
-
-// owner is who owns the tenant's directory.
-func (j *job) owner() [2]int {
-	fi, err := statFile(j.dir)
-	if err != nil {
-		return [2]int{-1, -1}
-	}
-	return [2]int{fi.uid, fi.gid}
-}
-
-// chownTree gives every path of t, and the directories holding them,
-// to owner, through root.
-func chownTree(root *os.Root, t tree.Tree, owner [2]int) error {
-	if owner[0] < 0 {
-		return nil
-	}
-	dirs := map[string]bool{}
-	for _, p := range t.Paths() {
-		for d := path.Dir(p); d != "." && !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
-			if err := root.Lchown(d, owner[0], owner[1]); err != nil {
-				return err
-			}
-		}
-		if err := root.Lchown(p, owner[0], owner[1]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // inShard reports whether the tenant directory rel (relative to its glob's
