@@ -242,11 +242,11 @@ func TestSymlinkedTenants(t *testing.T) {
 
 	o := publishAt(t, dir, nil)
 	o.wantOnly(t, []string{"users/alice/public_html"}, map[string]string{
-		"users/mallory":            "is a symlink",
-		"users/trudy/public_html":  "is a symlink",
-		"users/pat/public_html":    "is a symlink",
-		"users/eve/public_html":    "is a symlink",
-		"users/kim/public_html":    "symlink",
+		"users/mallory":           "is a symlink",
+		"users/trudy/public_html": "is a symlink",
+		"users/pat/public_html":   "is a symlink",
+		"users/eve/public_html":   "is a symlink",
+		"users/kim/public_html":   "symlink",
 	})
 	for _, p := range []string{"victim/autodisc", "users/pat/www/autodisc", "users/kim/elsewhere/index.txt", "users/alice/autodisc"} {
 		if exists(filepath.Join(dir, p)) {
@@ -301,7 +301,7 @@ func TestUnreadableTenants(t *testing.T) {
 	}
 	o := publishAt(t, dir, nil)
 	o.wantOnly(t, []string{"users/alice/public_html"}, map[string]string{
-		"users/shut": "permission denied",
+		"users/shut":           "permission denied",
 		"users/ro/public_html": "permission denied",
 	})
 }
