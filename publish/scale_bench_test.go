@@ -24,6 +24,7 @@ import (
 //	tar-x     tar -x of the very tree the full build produced: the floor
 //	nochange  a second build with nothing changed
 //	changed   a build after 1% of the manifests changed
+//	tenant    discgen build --tenant FILE, one tenant (median of five)
 //
 // and reports each time and its ratio to tar-x. It is opt-in, since a
 // large n takes minutes and gigabytes of disk:
@@ -100,7 +101,7 @@ func median(ms []measurement) measurement {
 
 // scaleRun measures one size.
 func scaleRun(b *testing.B, bin string, n, reps int) {
-	var full, tarx, nochange, changed []measurement
+	var full, tarx, nochange, changed, one []measurement
 	for rep := range reps {
 		root := b.TempDir()
 		site := filepath.Join(root, "site")
@@ -136,6 +137,12 @@ func scaleRun(b *testing.B, bin string, n, reps int) {
 			}
 		}
 		changed = append(changed, runMeasured(b, site, bin, build...))
+		// What a hosting panel runs when one user saves: --tenant, with
+		// every other tenant still on disk.
+		for i := range 5 {
+			m := filepath.Join("users", fmt.Sprintf("u%07d", (i*7919)%n), "public_html", "autodisc.yaml")
+			one = append(one, runMeasured(b, site, bin, append(build, "--tenant", m)...))
+		}
 		os.RemoveAll(root)
 	}
 	f, t, nc, ch := median(full), median(tarx), median(nochange), median(changed)
@@ -146,6 +153,7 @@ func scaleRun(b *testing.B, bin string, n, reps int) {
 	b.ReportMetric(f.wall.Seconds()/t.wall.Seconds(), "full/tar-x")
 	b.ReportMetric(nc.wall.Seconds()/t.wall.Seconds(), "nochange/tar-x")
 	b.ReportMetric(ch.wall.Seconds()/t.wall.Seconds(), "changed/tar-x")
+	b.ReportMetric(float64(median(one).wall.Microseconds())/1000, "tenant-ms")
 	b.ReportMetric(float64(f.maxRSS)/(1<<20), "full-MB")
 	b.ReportMetric(float64(t.maxRSS)/(1<<20), "tar-x-MB")
 	b.ReportMetric(float64(nc.maxRSS)/(1<<20), "nochange-MB")
