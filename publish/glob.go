@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
@@ -112,19 +113,12 @@ func matchCaps(pat, name string, caps *[]string) bool {
 					return false
 				}
 			}
-			// One character of name: the shortest prefix path.Match
-			// accepts.
-			ok := false
-			for i := 1; i <= len(name) && i <= 4; i++ {
-				if m, _ := path.Match(pat[:end], name[:i]); m {
-					name, ok = name[i:], true
-					break
-				}
-			}
-			if !ok {
+			// One character of name.
+			_, size := utf8.DecodeRuneInString(name)
+			if m, _ := path.Match(pat[:end], name[:size]); !m {
 				return false
 			}
-			pat = pat[end:]
+			name, pat = name[size:], pat[end:]
 		default:
 			if name == "" || name[0] != pat[0] {
 				return false
@@ -194,8 +188,18 @@ func (p *pattern) components() []string {
 func dirsCanMeet(a, b *pattern) bool {
 	ca, cb := a.components(), b.components()
 	for i := range min(len(ca), len(cb)) {
-		if !isMeta(ca[i]) && !isMeta(cb[i]) && ca[i] != cb[i] {
+		x, y := ca[i], cb[i]
+		switch {
+		case !isMeta(x) && !isMeta(y) && x != y:
 			return false
+		case isMeta(x) && !isMeta(y):
+			if _, ok := matchSeg(x, y); !ok {
+				return false
+			}
+		case !isMeta(x) && isMeta(y):
+			if _, ok := matchSeg(y, x); !ok {
+				return false
+			}
 		}
 	}
 	return true

@@ -226,3 +226,33 @@ func TestTenantOwner(t *testing.T) {
 		t.Errorf("bob's file belongs to %d, want root, who owns bob's directory", st.Uid)
 	}
 }
+
+// A glob with more or fewer '*' than its delegation refuses that
+// delegation at its tenants key; the other delegations are built.
+func TestWildcardCountMismatch(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml": isolationSite + `  - path: "/teams/*/"
+    tenants: "teams/*/sites/*/autodisc.yaml"
+`,
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+		"teams/red/sites/one/autodisc.yaml":     "version: 1\ndescription: red\n",
+	})
+	o := publishAt(t, dir, nil)
+	o.wantOnly(t, []string{"users/alice/public_html"}, nil)
+	if !o.sum.Failed || o.site == nil {
+		t.Fatalf("the run did not fail: %+v", o.sum)
+	}
+	var msgs []string
+	Run(Options{Manifest: filepath.Join(dir, "site.yaml"), Now: goldenNow, Mode: Render}, func(u *Unit) {
+		for _, d := range u.Diags {
+			msgs = append(msgs, d.String())
+		}
+	})
+	want := `site.yaml:9:14: delegations[1].tenants: "teams/*/sites/*/autodisc.yaml" has 2 '*' but the delegation path "/teams/*/" has 1`
+	if len(msgs) != 1 || !strings.Contains(msgs[0], want) {
+		t.Errorf("diagnostics %q, want one containing %q", msgs, want)
+	}
+	if exists(filepath.Join(dir, "teams/red/sites/one/autodisc")) {
+		t.Errorf("a tenant of the refused delegation was built")
+	}
+}
