@@ -32,3 +32,8 @@ func typeName(m fs.FileMode) string {
 	}
 	return "special file"
 }
+
+// is reports whether f and g describe the same file.
+func (f fileInfo) is(g fileInfo) bool {
+	return f.ino != 0 && f.dev == g.dev && f.ino == g.ino
+}

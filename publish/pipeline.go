@@ -136,6 +136,9 @@ func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
 			}
 			all := append(caps[:len(caps):len(caps)], c...)
 			if last {
+				if w.isSite(dir, name) {
+					continue
+				}
 				manifests = append(manifests, name)
 				capsOf = append(capsOf, all)
 				continue
@@ -166,6 +169,13 @@ func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
 	for k, m := range manifests {
 		w.entry(dir, rel, i, m, capsOf[k])
 	}
+}
+
+// isSite reports whether name in dir is the site manifest, which no glob
+// makes a tenant.
+func (w *walker) isSite(dir *os.File, name string) bool {
+	fi, err := statAt(dir, name)
+	return err == nil && w.p.site.self.is(fi)
 }
 
 // show is how messages name the directory rel below the prefix.
@@ -231,7 +241,7 @@ func (w *walker) manifest(dir *os.File, rel, name string, caps []string) {
 		w.send(&job{d: w.d, rel: rel, show: w.show(rel), name: name, status: Skipped, reason: fmt.Sprintf("cannot stat %s: %v", filepath.Join(w.show(rel), name), errText(err))})
 		return
 	}
-	if fi.dev == w.p.site.self.dev && fi.ino == w.p.site.self.ino && fi.ino != 0 {
+	if w.p.site.self.is(fi) {
 		return // the site manifest itself
 	}
 	w.found++
@@ -311,7 +321,9 @@ func (p *pipeline) tenant(j *job) {
 		u.Diags.Errorf(pos, "", "cannot open %s: %v", j.show, errText(err))
 		return
 	}
-	defer root.Close()
+	if root != nil {
+		defer root.Close()
+	}
 	if fresh {
 		u.Status = Unchanged
 		return

@@ -256,3 +256,23 @@ func TestWildcardCountMismatch(t *testing.T) {
 		t.Errorf("a tenant of the refused delegation was built")
 	}
 }
+
+// A glob that also matches the site manifest does not make it a tenant,
+// nor a second manifest of its directory.
+func TestGlobMatchesSite(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site/site.yaml": strings.NewReplacer("users/*/public_html/autodisc.yaml", "../*/*.yaml", `"~*"`, `"~*-*"`).Replace(isolationSite),
+		"alice/a.yaml":   "version: 1\ndescription: alice\n",
+	})
+	var built, other []string
+	Run(Options{Manifest: filepath.Join(dir, "site/site.yaml"), Now: goldenNow, Mode: Render}, func(u *Unit) {
+		if u.Kind == Tenant && u.Status == Built {
+			built = append(built, filepath.Base(u.Dir))
+		} else if u.Diags.HasErrors() {
+			other = append(other, u.Diags.Errors()[0].String())
+		}
+	})
+	if !slices.Equal(built, []string{"alice"}) || len(other) != 0 {
+		t.Errorf("built %v, errors %v; want alice alone and no error", built, other)
+	}
+}

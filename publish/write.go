@@ -47,12 +47,12 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 // as when its outputs were written, and every output unchanged since. It
 // opens the tenant's directory as a root for it, which the caller closes.
 func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
+	if p.opt.Mode == Render {
+		return false, nil, nil
+	}
 	root, err := rootOf(j.dir)
 	if err != nil {
 		return false, nil, err
-	}
-	if p.opt.Mode == Render {
-		return false, root, nil
 	}
 	ok, err := output.Fresh(j.show, p.outputOptions(j, root))
 	return ok && err == nil, root, nil
