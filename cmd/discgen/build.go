@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -102,7 +103,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: version(),
+		Version: buildID(),
 	}
 	p := &unitPrinter{format: f.format, mode: mode, stdout: stdout, stderr: stderr}
 	p.begin()
@@ -117,6 +118,22 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
+}
+
+// buildID names this discgen for the tenants' no-change keys: its version,
+// and for a development build, which has none, the size and time of the
+// executable, so that a rebuilt discgen rebuilds every tenant.
+func buildID() string {
+	v := version()
+	if v != "(devel)" {
+		return v
+	}
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			return fmt.Sprintf("%s %d %d", v, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return v
 }
 
 // parseShard reads --shard K/N.
