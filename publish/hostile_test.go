@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"os/exec"
 	"os"
 	"path/filepath"
 	"slices"
@@ -283,7 +284,8 @@ func TestPathClaimingAnother(t *testing.T) {
 // stop discgen, so these run only as another user.
 func TestUnreadableTenants(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("permission bits do not stop root: run the tests as another user to cover unreadable directories")
+		asNobody(t)
+		return
 	}
 	dir := writeFiles(t, t.TempDir(), map[string]string{
 		"site.yaml":                             isolationSite,
@@ -304,6 +306,43 @@ func TestUnreadableTenants(t *testing.T) {
 		"users/shut":           "permission denied",
 		"users/ro/public_html": "permission denied",
 	})
+}
+
+// asNobody runs the calling test again in a copy of the test binary as
+// the user nobody (65534), for what permissions do not stop root from.
+func asNobody(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISCGEN_TEST_AS_NOBODY") != "" {
+		t.Fatal("still root after setuid")
+	}
+	dir, err := os.MkdirTemp("", "discgen-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "publish.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run", "^"+t.Name()+"$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DISCGEN_TEST_AS_NOBODY=1", "TMPDIR=/tmp", "HOME=/tmp")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("as nobody, the test did not pass:\n%s", out)
+	}
+	t.Logf("ran as nobody:\n%s", out)
 }
 
 // Swapping a tenant's home for a symlink after the walk opened it never
