@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
@@ -47,8 +46,10 @@ type Options struct {
 	Now time.Time
 	// RobotsSymlink makes autodisc/robots.txt a symlink to /robots.txt.
 	RobotsSymlink bool
-	// Jobs bounds how many tenants are in work at once (default: the
-	// number of CPUs, at least 4: a tenant mostly waits on the disk).
+	// Jobs bounds how many tenants are in work at once (default 64). A
+	// tenant being written mostly waits for its flush to disk (syncfs),
+	// which the tenants in work at once share, so many workers cost little
+	// CPU and memory and save most flushes.
 	Jobs int
 
 	Mode Mode
@@ -311,12 +312,15 @@ func finish(opt Options, u *Unit, t tree.Tree, plan func(output.Options) (*outpu
 	}
 }
 
+// defaultJobs is the worker count unless Options.Jobs says otherwise.
+const defaultJobs = 64
+
 // jobs is the worker count.
 func (opt Options) jobs() int {
 	if opt.Jobs > 0 {
 		return opt.Jobs
 	}
-	return max(4, runtime.GOMAXPROCS(0))
+	return defaultJobs
 }
 
 // errSymlink stands for a symlink met on the way.

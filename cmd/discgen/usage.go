@@ -77,7 +77,9 @@ Options:
                           include), into --server-dir; comma-separated
         --server-dir DIR  where nginx and caddy snippets go (default server
                           beside the manifest); never inside the output
-        --jobs N          tenants processed at once (default: CPUs, at least 4)
+        --jobs N          tenants in work at once (default 64: a tenant
+                          mostly waits for its flush to disk, which the
+                          tenants in work share)
         --tenant FILE...  build only these tenant manifests (each checked
                           against the delegation whose glob matches it);
                           the site's own tree is not touched
