@@ -277,7 +277,7 @@ func watchLive() func() uint64 {
 func measureShape(t *testing.T, s shape, n int, mode string) cost {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBoundsChild$", "-test.v")
-	cmd.Env = append(os.Environ(), "DISCGEN_BOUNDS_SHAPE="+s.name, "DISCGEN_BOUNDS_N="+strconv.Itoa(n), "DISCGEN_BOUNDS_MODE="+mode)
+	cmd.Env = append(os.Environ(), "GODEBUG=gcstoptheworld=1", "DISCGEN_BOUNDS_SHAPE="+s.name, "DISCGEN_BOUNDS_N="+strconv.Itoa(n), "DISCGEN_BOUNDS_MODE="+mode)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s at %d: %v\n%s", s.name, n, err, out)

@@ -1,8 +1,6 @@
 package output
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,92 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 )
-
-// Temporary files are named ".discgen-" + 16 hex digits + ".tmp" and live in
-// the directory of the file they replace.
-const (
-	tempPrefix = ".discgen-"
-	tempSuffix = ".tmp"
-)
-
-func tempName() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return tempPrefix + hex.EncodeToString(b[:]) + tempSuffix
-}
-
-// isTempName reports whether name is one of discgen's temporary files.
-func isTempName(name string) bool {
-	x, ok := strings.CutPrefix(name, tempPrefix)
-	if !ok {
-		return false
-	}
-	x, ok = strings.CutSuffix(x, tempSuffix)
-	if !ok || len(x) != 16 {
-		return false
-	}
-	_, err := hex.DecodeString(x)
-	return err == nil
-}
-
-// writeAtomic replaces name (an OS path relative to r) with data: a new
-// temporary file in the same directory is written, synced when sync is set,
-// and renamed over name. rename never follows a symlink at name; it replaces
-// the link itself.
-func writeAtomic(r *os.Root, name string, data []byte, perm fs.FileMode, sync bool) error {
-	tmp := filepath.Join(filepath.Dir(name), tempName())
-	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		// The umask may have narrowed perm at creation; the final file
-		// gets exactly perm, like the one it replaces.
-		err = f.Chmod(perm)
-	}
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = r.Rename(tmp, name)
-	}
-	if err != nil {
-		r.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// linkAtomic replaces name with a symlink to target, through a temporary
-// symlink renamed over it.
-func linkAtomic(r *os.Root, name, target string) error {
-	tmp := filepath.Join(filepath.Dir(name), tempName())
-	if err := r.Symlink(target, tmp); err != nil {
-		return err
-	}
-	if err := r.Rename(tmp, name); err != nil {
-		r.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// syncDir makes the entries of dir (relative to r) durable.
-func syncDir(r *os.Root, dir string) error {
-	f, err := r.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
 
 // osPath converts a tree path to an OS path relative to the root.
 func osPath(p string) string {
@@ -155,15 +67,20 @@ func (w *walker) dir(p string) dirState {
 }
 
 func (w *walker) lstatDir(p string) dirState {
-	fi, err := w.r.Lstat(osPath(p))
+	pr, err := w.c.dir(parent(p))
+	if err != nil {
+		w.c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
+		return dirBad
+	}
+	fi, err := pr.Lstat(path.Base(p))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return dirMissing
 	case err != nil:
-		w.c.problem(p, IOError, err.Error(), "")
+		w.c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
 		return dirBad
 	case fi.Mode()&fs.ModeSymlink != 0:
-		w.c.symlinkProblem(w.r, osPath(p), p, "a directory")
+		w.c.symlinkProblem(pr, path.Base(p), p, "a directory")
 		return dirBad
 	case !fi.IsDir():
 		w.c.problem(p, NotDirectory, "is a "+typeName(fi.Mode())+", but outputs go inside it",

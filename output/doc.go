@@ -10,6 +10,34 @@
 // --check), Changes.WriteList lists it (for --dry-run), and Changes.Apply
 // carries it out.
 //
+// # For a pipeline of many roots
+//
+// A caller building many roots (one per tenant) sets, per root:
+//
+//   - Options.Dir: the root already opened and confined by the caller
+//     (openat2 RESOLVE_NO_SYMLINKS|RESOLVE_BENEATH); root is then only the
+//     name used in messages, and nothing re-opens it by path.
+//   - Options.Record: the portable name of the root's ownership record,
+//     such as "site" or the tenant directory relative to the glob's fixed
+//     prefix. Empty means the root relative to the state directory's
+//     parent.
+//   - Options.Key: the caller's fingerprint of the root's inputs. Before
+//     loading and rendering anything, Fresh(root, opt) says whether the
+//     root is known up to date: the stat cache was written with the same
+//     Key and every output still stats the same. A fresh root costs a
+//     read of one small file and a stat per output, and writes nothing.
+//   - Options.Owner: the user and group given to every file, symlink and
+//     directory Apply creates (--tenant-owner).
+//
+// then calls Fresh, and when it says false, Plan and Apply:
+//
+//	if ok, _ := output.Fresh(name, opt); ok {
+//		return // unchanged
+//	}
+//	c, err := output.Plan(name, t, opt)
+//	...
+//	res, err := c.Apply()
+//
 // # Guarantees
 //
 // Confinement. Every read, write, rename and removal goes through an

@@ -8,8 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"slices"
-	"strings"
+	"path/filepath"
 
 	"github.com/discgen/discgen/tree"
 )
@@ -25,10 +24,9 @@ func (c *Changes) inspectGroup(w *walker, g []string) error {
 	var dr *os.Root
 	if st == dirOK {
 		var err error
-		if dr, err = openDir(w.r, d); err != nil {
-			return err
+		if dr, err = c.dir(d); err != nil {
+			return fmt.Errorf("%s: %w", c.file(d), unwrapPath(err))
 		}
-		defer closeDir(w.r, dr)
 	}
 	for _, p := range g {
 		e, produced := c.t[p]
@@ -126,16 +124,26 @@ func (c *Changes) inspect(r *os.Root, ch *Change) bool {
 	case errors.Is(err, fs.ErrNotExist):
 		return true
 	case err != nil:
-		c.problem(p, IOError, err.Error(), "")
+		c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
 		return false
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
 		c.problem(p, NotRegular, "is a "+typeName(fi.Mode())+" where discgen writes a file",
 			"move it out of the way, or change the manifest so nothing is written here")
 		return false
 	}
+	st := statOf(fi)
+	c.stats[p] = st
+	// The stat cache says the file holds what the record says discgen
+	// wrote: when that is the new content, it need not be read.
+	if c.cache != nil {
+		if cs, ok := c.cache.files[p]; ok && cs.same(st) && len(c.rec.files[p]) == 1 && c.rec.files[p][0] == entrySum(e) {
+			ch.Kind, ch.Old, ch.oldPerm = Unchanged, &e, fi.Mode().Perm()
+			return true
+		}
+	}
 	old, s, read, err := readExisting(r, name, fi, max(maxCompare, int64(len(e.Data))))
 	if err != nil {
-		c.problem(p, IOError, err.Error(), "")
+		c.problem(p, IOError, "cannot read: "+unwrapPath(err).Error(), "")
 		return false
 	}
 	ch.Old, ch.oldLarge, ch.oldPerm = &old, !read, fi.Mode().Perm()
@@ -181,14 +189,15 @@ func (c *Changes) inspectStale(r *os.Root, p string) {
 	case errors.Is(err, fs.ErrNotExist):
 		return
 	case err != nil:
-		c.problem(p, IOError, err.Error(), "")
+		c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
 		return
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
 		return
 	}
+	c.stats[p] = statOf(fi)
 	old, s, read, err := readExisting(r, name, fi, maxCompare)
 	if err != nil {
-		c.problem(p, IOError, err.Error(), "")
+		c.problem(p, IOError, "cannot read: "+unwrapPath(err).Error(), "")
 		return
 	}
 	if !(read && c.rec.owns(p, s)) && !c.opt.Replace {
@@ -201,28 +210,10 @@ func (c *Changes) inspectStale(r *os.Root, p string) {
 	c.List = append(c.List, Change{Kind: Remove, Path: p, Old: &old, oldLarge: !read})
 }
 
-// findTemps lists temporary files left by an interrupted build in the
-// directories discgen uses.
-func (c *Changes) findTemps(r *os.Root, w *walker) {
-	dirs := []string{""}
-	for d, st := range w.dirs {
-		if st == dirOK {
-			dirs = append(dirs, d)
-		}
+// file names the slash path p for messages: the root joined with p.
+func (c *Changes) file(p string) string {
+	if p == "" {
+		return c.Root
 	}
-	slices.Sort(dirs)
-	for _, d := range dirs {
-		f, err := r.Open(osPath(d))
-		if err != nil {
-			continue
-		}
-		names, _ := f.Readdirnames(-1)
-		f.Close()
-		for _, n := range names {
-			if isTempName(n) {
-				c.temps = append(c.temps, strings.TrimPrefix(d+"/"+n, "/"))
-			}
-		}
-	}
-	slices.Sort(c.temps)
+	return filepath.Join(c.Root, filepath.FromSlash(p))
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,7 +211,7 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 		delay := full/10 + time.Duration(r.Int64N(int64(full)*7/10))
 		if killed, _ := runChild(t, e, v, delay); !killed {
 			finished++
-		} else if rec, _, err := loadRecord(e.state, e.root); err != nil {
+		} else if rec, err := readRecord(e.state, e.root); err != nil {
 			t.Fatalf("round %d: record after kill: %v", round, err)
 		} else if !rec.complete {
 			midBuild++
@@ -229,12 +230,12 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 		t.Errorf("%d temporary files left after a clean build", temps)
 	}
 	filepath.WalkDir(e.state, func(name string, d fs.DirEntry, err error) error {
-		if err == nil && isTempName(d.Name()) {
+		if err == nil && strings.HasSuffix(d.Name(), ".tmp") {
 			t.Errorf("temporary record %s left after a clean build", name)
 		}
 		return err
 	})
-	if rec, _, err := loadRecord(e.state, e.root); err != nil || !rec.complete {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete {
 		t.Errorf("record after a clean build: complete=%v, %v", rec != nil && rec.complete, err)
 	}
 	for i := range killFiles {

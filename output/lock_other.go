@@ -4,6 +4,6 @@ package output
 
 import "os"
 
-// flock is a no-op where advisory locks are not available: concurrent
+// tryLock does nothing where advisory locks are not available: concurrent
 // builds of one root are then not serialized.
-func flock(f *os.File) error { return nil }
+func tryLock(f *os.File) (busy bool, err error) { return false, nil }

@@ -189,7 +189,23 @@ func TestRebuildKeepsMtimes(t *testing.T) {
 		t.Errorf("second build: empty=%v %+v\n%s", c.Empty(), res, kinds(c))
 	}
 	sameSnapshot(t, "output", before, snapshot(t, e.root))
-	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
+	// The record stays; only the machine-local stat cache learns the new
+	// mtimes.
+	sameSnapshot(t, "state", records(stateBefore), records(snapshot(t, e.state)))
+	if !maps.Equal(records(stateBefore), records(snapshot(t, e.state))) || len(records(stateBefore)) != 1 {
+		t.Errorf("records: %v", records(stateBefore))
+	}
+}
+
+// records keeps the ownership records of a state snapshot.
+func records(snap map[string]string) map[string]string {
+	m := map[string]string{}
+	for k, v := range snap {
+		if strings.HasSuffix(k, ".rec") {
+			m[k] = v
+		}
+	}
+	return m
 }
 
 func TestUpdateOnlyChangedFile(t *testing.T) {
@@ -397,17 +413,24 @@ func TestStateDirInsideRootRefused(t *testing.T) {
 func TestTempFilesRemovedAfterInterruptedBuild(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("a.txt", "1\n", "d/b.txt", "1\n"), e.opt())
-	// Simulate an interrupted build: an incomplete record and temporary
-	// files beside the outputs.
+	// Simulate an interrupted build: an incomplete record naming its
+	// temporary files, and those files beside the outputs.
 	c, _ := Plan(e.root, files("a.txt", "2\n", "d/b.txt", "2\n"), e.opt())
-	if err := saveRecord(e.state, c.intent(), false); err != nil {
+	in := c.intent(nil)
+	temps := []string{".discgen-0123456789abcdef.tmp", "d/.discgen-fedcba9876543210.tmp"}
+	in.temps = temps
+	if _, err := c.writeState(c.recordFile(".rec"), in.marshal(), false); err != nil {
 		t.Fatal(err)
 	}
-	temps := []string{".discgen-0123456789abcdef.tmp", "d/.discgen-fedcba9876543210.tmp"}
 	for _, p := range temps {
 		mustWrite(t, e.path(p), "partial")
 	}
-	mustWrite(t, e.path(".discgen-notours.tmp"), "someone else's")
+	// Files of the same form that the record does not name are not
+	// discgen's to remove: someone else made them.
+	planted := []string{".discgen-notours.tmp", ".discgen-00112233aabbccdd.tmp", "d/.discgen-ffeeddccbbaa9988.tmp"}
+	for _, p := range planted {
+		mustWrite(t, e.path(p), "someone else's")
+	}
 	c, res := apply(t, e, files("a.txt", "2\n", "d/b.txt", "1\n"), e.opt())
 	if res.TempsRemoved != 2 || !slices.Equal(c.temps, temps) {
 		t.Errorf("temps %q, result %+v", c.temps, res)
@@ -417,12 +440,27 @@ func TestTempFilesRemovedAfterInterruptedBuild(t *testing.T) {
 			t.Errorf("%s left behind", p)
 		}
 	}
-	if _, err := os.Lstat(e.path(".discgen-notours.tmp")); err != nil {
-		t.Error("file not matching the temp pattern removed")
+	for _, p := range planted {
+		if got := mustRead(t, e.path(p)); got != "someone else's" {
+			t.Errorf("planted %s changed: %q", p, got)
+		}
 	}
-	rec, _, err := loadRecord(e.state, c.abs)
-	if err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
+	rec, err := readRecord(e.state, e.root)
+	if err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 || len(rec.temps) != 0 {
 		t.Errorf("record after clean build: %+v %v", rec, err)
+	}
+}
+
+// A planted file named like discgen's temporary files is left alone even
+// when discgen has never built the root.
+func TestPlantedTempLeftAlone(t *testing.T) {
+	e := newEnv(t)
+	planted := ".discgen-0123456789abcdef.tmp"
+	mustWrite(t, e.path(planted), "mine")
+	mustWrite(t, e.path("d/"+planted), "mine")
+	_, res := apply(t, e, files("a.txt", "1\n", "d/b.txt", "1\n"), e.opt())
+	if res.TempsRemoved != 0 || mustRead(t, e.path(planted)) != "mine" || mustRead(t, e.path("d/"+planted)) != "mine" {
+		t.Errorf("planted temporary file touched: %+v", res)
 	}
 }
 
@@ -495,4 +533,16 @@ func Write(root string, t tree.Tree, opt Options) (*Changes, Result, error) {
 	}
 	res, err := c.Apply()
 	return c, res, err
+}
+
+// readRecord reads the ownership record of root in state.
+func readRecord(state, root string) (*record, error) {
+	c := &Changes{Root: root, opt: Options{StateDir: state}}
+	if err := c.setName(); err != nil {
+		return nil, err
+	}
+	if err := c.loadRecord(); err != nil {
+		return nil, err
+	}
+	return c.rec, nil
 }

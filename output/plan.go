@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/discgen/discgen/tree"
 )
@@ -28,10 +30,37 @@ type Options struct {
 	// os.Root at Within, so a symlink on the way from Within to the root,
 	// such as public_html -> /etc, cannot lead outside Within.
 	Within string
-	// NoSync skips fsync of files and directories. Replacement stays
-	// atomic for a killed process, but not across a power loss.
+	// NoSync skips every flush to disk. Replacement stays atomic for a
+	// killed process, but not across a power loss.
 	NoSync bool
+
+	// Dir, when set, is the output root already opened by the caller
+	// (confined, without following symlinks); root is then only the name
+	// used in messages and Within is ignored. Plan, Apply and Fresh work
+	// through it and never re-open the root by path, nor close Dir.
+	Dir *os.Root
+	// Record is the portable name the root's ownership record is stored
+	// under in StateDir, such as "site" or a tenant directory relative to
+	// the fixed prefix of its glob. It must be relative, without control
+	// characters. Empty means the root relative to StateDir's parent
+	// ("public" for public/ beside .discgen/).
+	Record string
+	// Key is the caller's opaque fingerprint of everything the tree
+	// depends on (manifest bytes or stat, flags, discgen's version). It is
+	// kept in the machine-local stat cache beside the record; Fresh
+	// compares it. Empty disables Fresh.
+	Key string
+	// Owner, when set, is given every file, symlink and directory Apply
+	// creates (chown through the root, without following symlinks). Nil
+	// leaves them to the user running discgen.
+	Owner *Owner
+	// LockWait bounds how long Apply waits for another build of the same
+	// output root to finish; 0 means 10 seconds.
+	LockWait time.Duration
 }
+
+// Owner is a numeric user and group.
+type Owner struct{ UID, GID int }
 
 // Kind says what Apply does to one path.
 type Kind int
@@ -65,17 +94,26 @@ type Changes struct {
 	List     []Change  // every tree path without a problem, and every removal, by path
 	Problems []Problem // reasons Apply refuses; see Err
 
-	abs         string
+	abs         string // the root's absolute path, lexically
+	name        string // the record's portable name
 	opt         Options
 	t           tree.Tree
-	rec         *record // the record as found
-	recExists   bool
+	rec         *record  // the record as found
+	recExists   bool     // rec was read from a format 2 record
+	recStat     fileStat // its stat when read
+	v1          string   // OS path of a format 1 record taken over, if any
+	cache       *statCache
+	cacheBytes  []byte
 	next        *record // the record after Apply
 	cur         map[string]sum
-	mkdirs      []string // directories to create, parents first
-	temps       []string // leftover temporary files to remove
+	stats       map[string]fileStat // what Plan found at each inspected path
+	mkdirs      []string            // directories to create, parents first
+	temps       []string            // temporary files an interrupted build recorded
 	rootMissing bool
 	bad         map[string]bool // paths with a BadPath problem
+
+	r       *os.Root            // the root, while open; Options.Dir when set
+	handles map[string]*os.Root // open directories below r, by slash path
 }
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.
@@ -125,36 +163,31 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	if opt.StateDir == "" {
 		return nil, errors.New("output: no state directory given")
 	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
+	c := &Changes{Root: root, opt: opt, t: t, cur: map[string]sum{}, stats: map[string]fileStat{}, handles: map[string]*os.Root{}}
+	if err := c.setName(); err != nil {
 		return nil, err
 	}
-	stateAbs, err := filepath.Abs(opt.StateDir)
-	if err != nil {
+	if stateAbs, err := filepath.Abs(opt.StateDir); err != nil {
 		return nil, err
-	}
-	c := &Changes{Root: root, abs: abs, opt: opt, t: t, cur: map[string]sum{}}
-	if within(stateAbs, abs) {
+	} else if within(stateAbs, c.abs) {
 		c.problem("", BadState, fmt.Sprintf("state directory %s lies inside the output root, where it would be published", opt.StateDir),
 			"keep the state directory outside the output: discgen build --state DIR")
 	}
-	c.rec, c.recExists, err = loadRecord(opt.StateDir, abs)
-	if err != nil {
+	if err := c.loadRecord(); err != nil {
 		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")
-		c.rec = newRecord(abs)
+		c.rec, c.recExists = newRecord(c.name), false
 	}
+	c.loadCache()
 	c.checkTree()
 
 	r, missing, err := c.openRoot(false)
 	if err != nil {
 		return nil, err
 	}
-	if r != nil {
-		defer r.Close()
-	}
+	c.r = r
 	c.rootMissing = missing
 	w := &walker{r: r, c: c, dirs: map[string]dirState{}}
-	c.next = newRecord(abs)
+	c.next = newRecord(c.name)
 	needed := map[string]bool{}
 	var paths []string
 	for _, p := range t.Paths() {
@@ -168,6 +201,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	}
 	for _, g := range groupByDir(paths) {
 		if err := c.inspectGroup(w, g); err != nil {
+			c.Close()
 			return nil, err
 		}
 	}
@@ -179,6 +213,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	}
 	for _, g := range groupByDir(stale) {
 		if err := c.inspectGroup(w, g); err != nil {
+			c.Close()
 			return nil, err
 		}
 	}
@@ -198,9 +233,40 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	for _, d := range c.mkdirs {
 		c.next.dirs[d] = true
 	}
-	if r != nil && (!c.recExists || !c.rec.complete) {
-		c.findTemps(r, w)
+	if !c.rec.complete {
+		c.temps = slices.Sorted(slices.Values(c.rec.temps))
 	}
 	c.Problems = sortProblems(c.Problems)
 	return c, nil
+}
+
+// dir returns a handle on the existing slash directory d below the root,
+// opening it once per plan.
+func (c *Changes) dir(d string) (*os.Root, error) {
+	if d == "" {
+		return c.r, nil
+	}
+	if h, ok := c.handles[d]; ok {
+		return h, nil
+	}
+	h, err := c.r.OpenRoot(osPath(d))
+	if err != nil {
+		return nil, err
+	}
+	c.handles[d] = h
+	return h, nil
+}
+
+// Close releases the directory handles the plan holds. Apply closes them
+// itself; a plan that is not applied may be closed early, or left to the
+// garbage collector.
+func (c *Changes) Close() {
+	for d, h := range c.handles {
+		h.Close()
+		delete(c.handles, d)
+	}
+	if c.r != nil && c.r != c.opt.Dir {
+		c.r.Close()
+	}
+	c.r = nil
 }

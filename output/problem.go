@@ -2,7 +2,6 @@ package output
 
 import (
 	"cmp"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -99,11 +98,7 @@ func (e *ProblemError) Hints() []string {
 }
 
 func (c *Changes) problem(p string, k ProblemKind, msg, hint string) {
-	file := c.Root
-	if p != "" {
-		file = filepath.Join(c.Root, filepath.FromSlash(p))
-	}
-	c.Problems = append(c.Problems, Problem{Kind: k, Path: p, File: file, Message: msg, Hint: hint})
+	c.Problems = append(c.Problems, Problem{Kind: k, Path: p, File: c.file(p), Message: msg, Hint: hint})
 }
 
 func sortProblems(ps []Problem) []Problem {

@@ -10,10 +10,39 @@ import (
 	"slices"
 )
 
+// setName sets c.abs (the root's absolute path, lexically) and c.name, the
+// portable name of its ownership record: Options.Record, or the root
+// relative to the state directory's parent.
+func (c *Changes) setName() error {
+	abs, err := filepath.Abs(c.Root)
+	if err != nil {
+		return fmt.Errorf("output: %s: %w", c.Root, err)
+	}
+	c.abs = abs
+	c.name = c.opt.Record
+	if c.name == "" {
+		stateAbs, err := filepath.Abs(c.opt.StateDir)
+		if err != nil {
+			return fmt.Errorf("output: state directory %s: %w", c.opt.StateDir, err)
+		}
+		if c.name, err = defaultRecordName(stateAbs, abs); err != nil {
+			return err
+		}
+	}
+	if err := checkRecordName(c.name); err != nil {
+		return fmt.Errorf("output: %s: %w", c.Root, err)
+	}
+	return nil
+}
+
 // openRoot opens the output root as an os.Root. It reports a missing root
 // (creating it, with its parents, when create is set); a root that cannot
-// be used is a problem, reported with a nil Root.
+// be used is a problem, reported with a nil Root. With Options.Dir it
+// returns that directory, which the caller must not close.
 func (c *Changes) openRoot(create bool) (r *os.Root, missing bool, err error) {
+	if c.opt.Dir != nil {
+		return c.opt.Dir, false, nil
+	}
 	if c.opt.Within == "" {
 		return c.openFrom(nil, c.abs, create)
 	}
@@ -26,7 +55,7 @@ func (c *Changes) openRoot(create bool) (r *os.Root, missing bool, err error) {
 	}
 	wr, err := os.OpenRoot(wabs)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("%s: %w", c.opt.Within, unwrapPath(err))
 	}
 	defer wr.Close()
 	rel, _ := filepath.Rel(wabs, c.abs)
@@ -43,7 +72,16 @@ func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, b
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && create:
 		if err := mkdirAll(name, 0o755); err != nil {
-			return nil, false, err
+			return nil, false, fmt.Errorf("%s: cannot create the output root: %w", c.Root, unwrapPath(err))
+		}
+		if o := c.opt.Owner; o != nil {
+			chown := os.Lchown
+			if base != nil {
+				chown = base.Lchown
+			}
+			if err := chown(name, o.UID, o.GID); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
+			}
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, true, nil
@@ -52,7 +90,7 @@ func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, b
 			"replace symlinks on the way to the output directory with real directories")
 		return nil, false, nil
 	case err != nil:
-		c.problem("", IOError, err.Error(), "")
+		c.problem("", IOError, unwrapPath(err).Error(), "")
 		return nil, false, nil
 	case !fi.IsDir():
 		c.problem("", NotDirectory, "the output root is a "+typeName(fi.Mode())+", not a directory", "")
@@ -60,7 +98,7 @@ func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, b
 	}
 	r, err := open(name)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
 	}
 	return r, false, nil
 }

@@ -7,18 +7,23 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/discgen/discgen/internal/limited"
+	"unicode"
 )
 
-// recordMagic is the first line of every ownership record.
-const recordMagic = "discgen output record 1"
+// recordMagic is the first line of every ownership record; recordMagic1 that
+// of the first format, which named the root by its absolute path.
+const (
+	recordMagic  = "discgen output record 2"
+	recordMagic1 = "discgen output record 1"
+)
 
 // sum identifies the content discgen wrote at a path: a regular file's bytes
 // ('f') or a symlink's target ('l').
@@ -37,17 +42,18 @@ func (s sum) String() string { return string(s.kind) + " " + hex.EncodeToString(
 // record is what discgen knows it owns under one output root: the files it
 // wrote (with every content it may have left there) and the directories it
 // created. complete is false while a build is in progress: a record left
-// incomplete means that build was interrupted, and its temporary files may
-// remain.
+// incomplete means that build was interrupted, and temps lists the
+// temporary files it may have left, the only ones discgen removes.
 type record struct {
-	root     string // absolute root path the record belongs to
+	name     string // the portable name the record is stored under
 	complete bool
 	files    map[string][]sum
 	dirs     map[string]bool
+	temps    []string // slash paths of temporary files, when incomplete
 }
 
-func newRecord(root string) *record {
-	return &record{root: root, complete: true, files: map[string][]sum{}, dirs: map[string]bool{}}
+func newRecord(name string) *record {
+	return &record{name: name, complete: true, files: map[string][]sum{}, dirs: map[string]bool{}}
 }
 
 func (r *record) owns(p string, s sum) bool { return slices.Contains(r.files[p], s) }
@@ -59,10 +65,11 @@ func (r *record) addSum(p string, s sum) {
 }
 
 // marshal renders the record deterministically: header, then one line per
-// directory and per file sum, sorted by path and then by sum.
+// directory, per file sum and per temporary file, sorted by path and then
+// by sum.
 //
-//	discgen output record 1
-//	root /srv/www/public
+//	discgen output record 2
+//	name public
 //	state complete
 //	d autodisc
 //	f 3a7b...e1 autodisc/index.txt
@@ -73,7 +80,7 @@ func (r *record) marshal() []byte {
 	if !r.complete {
 		state = "incomplete"
 	}
-	fmt.Fprintf(&b, "%s\nroot %s\nstate %s\n", recordMagic, r.root, state)
+	fmt.Fprintf(&b, "%s\nname %s\nstate %s\n", recordMagic, r.name, state)
 	paths := slices.Collect(maps.Keys(r.dirs))
 	for p := range r.files {
 		if !r.dirs[p] {
@@ -94,157 +101,283 @@ func (r *record) marshal() []byte {
 			fmt.Fprintf(&b, "%s %s\n", l, p)
 		}
 	}
+	for _, t := range slices.Sorted(slices.Values(r.temps)) {
+		fmt.Fprintf(&b, "t %s\n", t)
+	}
 	return b.Bytes()
 }
 
-func parseRecord(data []byte, name string) (*record, error) {
+// parseRecord reads a record of format 2, or of format 1 (whose second
+// line, "root /abs/path", is returned as root).
+func parseRecord(data []byte, name string) (r *record, root string, err error) {
 	bad := func(line int, msg string) error {
 		return fmt.Errorf("%s:%d: corrupt ownership record: %s", name, line, msg)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 64*1024)
-	r := newRecord("")
-	n := 0
+	r = newRecord("")
+	n, v1 := 0, false
 	for sc.Scan() {
 		n++
 		line := sc.Text()
 		switch {
 		case n == 1:
-			if line != recordMagic {
-				return nil, bad(n, "unknown header")
+			switch line {
+			case recordMagic:
+			case recordMagic1:
+				v1 = true
+			default:
+				return nil, "", bad(n, "unknown header")
+			}
+		case n == 2 && v1:
+			var ok bool
+			if root, ok = strings.CutPrefix(line, "root "); !ok {
+				return nil, "", bad(n, "missing root line")
 			}
 		case n == 2:
-			root, ok := strings.CutPrefix(line, "root ")
-			if !ok {
-				return nil, bad(n, "missing root line")
+			var ok bool
+			if r.name, ok = strings.CutPrefix(line, "name "); !ok || r.name == "" {
+				return nil, "", bad(n, "missing name line")
 			}
-			r.root = root
 		case n == 3:
 			switch line {
 			case "state complete":
 			case "state incomplete":
 				r.complete = false
 			default:
-				return nil, bad(n, "missing state line")
+				return nil, "", bad(n, "missing state line")
 			}
 		case strings.HasPrefix(line, "d "):
 			r.dirs[line[2:]] = true
+		case strings.HasPrefix(line, "t ") && !v1:
+			if !isTempName(path.Base(line[2:])) {
+				return nil, "", bad(n, "malformed temporary file line")
+			}
+			r.temps = append(r.temps, line[2:])
 		case strings.HasPrefix(line, "f "), strings.HasPrefix(line, "l "):
 			hexsum, p, ok := strings.Cut(line[2:], " ")
 			var s sum
 			s.kind = line[0]
 			if h, err := hex.DecodeString(hexsum); !ok || err != nil || len(h) != len(s.hash) || p == "" {
-				return nil, bad(n, "malformed file line")
+				return nil, "", bad(n, "malformed file line")
 			} else {
 				copy(s.hash[:], h)
 			}
 			r.addSum(p, s)
 		default:
-			return nil, bad(n, "unknown line")
+			return nil, "", bad(n, "unknown line")
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, "", fmt.Errorf("%s: %v", name, err)
 	}
 	if n < 3 {
-		return nil, bad(n, "truncated")
+		return nil, "", bad(n, "truncated")
 	}
-	return r, nil
+	return r, root, nil
 }
 
-// recordName is the slash path, inside the state directory, of the record
-// for the absolute root path abs: outputs/ab/cd/abcd....rec, from the
-// SHA-256 of the path. Two levels of 256 subdirectories keep each directory
-// small even for a million roots.
-func recordName(abs string) string {
-	h := sha256.Sum256([]byte(abs))
+// recordBase is the slash path, inside the state directory and without
+// extension, of the files kept for the record named name:
+// outputs/ab/cd/abcd..., from the SHA-256 of the name. Two levels of 256
+// subdirectories keep each directory small even for a million roots. The
+// record is that path plus ".rec", the machine-local stat cache plus
+// ".stat". Format 1 used the same layout, hashing the absolute root path.
+func recordBase(name string) string {
+	h := sha256.Sum256([]byte(name))
 	x := hex.EncodeToString(h[:])
-	return "outputs/" + x[:2] + "/" + x[2:4] + "/" + x + ".rec"
+	return "outputs/" + x[:2] + "/" + x[2:4] + "/" + x
+}
+
+// checkRecordName refuses record names that are not portable: absolute,
+// empty, or holding a control character.
+func checkRecordName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty record name")
+	case path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "":
+		return fmt.Errorf("record name %q is an absolute path; it must be portable", name)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return fmt.Errorf("record name %q holds a control character", name)
+	}
+	return nil
+}
+
+// defaultRecordName is the root relative to the state directory's parent,
+// in slash form: "public" for the CLI's public/ beside .discgen/, the same
+// on every machine that keeps the same layout.
+func defaultRecordName(stateAbs, abs string) (string, error) {
+	rel, err := filepath.Rel(filepath.Dir(stateAbs), abs)
+	if err != nil {
+		return "", fmt.Errorf("output: cannot name the ownership record of %s relative to %s: %v", abs, stateAbs, err)
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // maxRecordSize bounds the ownership record read from the state directory.
 const maxRecordSize = 256 << 20
 
-// loadRecord reads the record for root from stateDir. A missing record is an
-// empty one (exists false): discgen owns nothing there yet.
-func loadRecord(stateDir, abs string) (r *record, exists bool, err error) {
-	name := filepath.Join(stateDir, filepath.FromSlash(recordName(abs)))
-	data, err := limited.ReadFile(name, maxRecordSize)
-	if errors.Is(err, fs.ErrNotExist) {
-		return newRecord(abs), false, nil
-	}
+// readSmall reads a regular file of the state directory whole, returning its
+// stat taken on the open descriptor. The state directory is the operator's,
+// not the published tree's, so it is opened by path.
+func readSmall(name string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(name)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, err
 	}
-	r, err = parseRecord(data, name)
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
-	if r.root != abs {
-		return nil, false, fmt.Errorf("%s: ownership record belongs to %s, not %s", name, r.root, abs)
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s: not a regular file", name)
 	}
-	return r, true, nil
+	if fi.Size() > limit {
+		return nil, nil, fmt.Errorf("%s: larger than %d bytes", name, limit)
+	}
+	data := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, data)
+	if err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return data[:n], fi, err
 }
 
-// saveRecord writes the record atomically (temp file, fsync, rename) under
-// stateDir, confined to it by an os.Root.
-func saveRecord(stateDir string, r *record, sync bool) error {
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return fmt.Errorf("state directory: %w", err)
+// loadRecord reads the record stored under c.name. A missing record is an
+// empty one (exists false): discgen owns nothing there yet, unless a
+// format 1 record keyed by the root's absolute path exists, which is read
+// and migrated (c.v1 names it, and Apply replaces it by a format 2 record).
+func (c *Changes) loadRecord() error {
+	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.name)+".rec"))
+	data, fi, err := readSmall(name, maxRecordSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.rec = newRecord(c.name)
+		return c.loadRecord1()
 	}
-	sr, err := os.OpenRoot(stateDir)
 	if err != nil {
-		return fmt.Errorf("state directory: %w", err)
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
 	}
-	defer sr.Close()
-	name := filepath.FromSlash(recordName(r.root))
-	dir := filepath.Dir(name)
-	if err := sr.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("state directory: %w", err)
+	r, _, err := parseRecord(data, name)
+	switch {
+	case err != nil:
+		return err
+	case r.name != c.name:
+		return fmt.Errorf("%s: ownership record belongs to %s, not %s", name, r.name, c.name)
 	}
-	if err := writeAtomic(sr, name, r.marshal(), 0o644, sync); err != nil {
-		return fmt.Errorf("state directory: %w", err)
+	c.rec, c.recExists, c.recStat = r, true, statOf(fi)
+	return nil
+}
+
+// loadRecord1 looks for a format 1 record of the root, keyed by its
+// absolute path, and takes it over when its root line matches.
+func (c *Changes) loadRecord1() error {
+	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.abs)+".rec"))
+	data, _, err := readSmall(name, maxRecordSize)
+	if err != nil {
+		return nil
+	}
+	r, root, err := parseRecord(data, name)
+	if err != nil || root != c.abs {
+		return nil // not this root's: left alone
+	}
+	r.name, r.temps = c.name, nil
+	c.rec, c.v1 = r, name
+	return nil
+}
+
+// recordFile returns the OS path of the record (ext ".rec") or stat cache
+// (ext ".stat") of c.
+func (c *Changes) recordFile(ext string) string {
+	return filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.name)+ext))
+}
+
+// stateIgnore is written into a state directory discgen creates, so that
+// committing the directory commits the records and not the machine-local
+// stat caches or temporary files.
+const stateIgnore = "# Written by discgen. Commit the .rec ownership records; the .stat caches\n# are machine-local and rebuilt when missing or stale.\n*.stat\n*.tmp\n"
+
+// writeState writes data to the state file name (an OS path) atomically:
+// a fixed temporary name beside it, then a rename. It creates the
+// directories on the way when missing. When sync is set the file and its
+// directory are flushed. It returns the stat of the file written.
+func (c *Changes) writeState(name string, data []byte, sync bool) (fileStat, error) {
+	tmp := name + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = c.mkState(filepath.Dir(name)); err == nil {
+			f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		}
+	}
+	if err != nil {
+		return fileStat{}, fmt.Errorf("state directory: %w", err)
+	}
+	_, err = f.Write(data)
+	var fi fs.FileInfo
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err == nil {
+		// The rename changes the change time.
+		fi, err = os.Lstat(name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fileStat{}, fmt.Errorf("state directory: %w", err)
 	}
 	if sync {
-		return syncDir(sr, dir)
+		if err := syncPath(filepath.Dir(name)); err != nil {
+			return fileStat{}, fmt.Errorf("state directory: %w", err)
+		}
+	}
+	return statOf(fi), nil
+}
+
+// mkState creates dir inside the state directory with its parents, and
+// the state directory's .gitignore when it creates the state directory's
+// outputs/ directory.
+func (c *Changes) mkState(dir string) error {
+	outputs := filepath.Join(c.opt.StateDir, "outputs")
+	_, err := os.Lstat(outputs)
+	fresh := errors.Is(err, fs.ErrNotExist)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if fresh {
+		ign := filepath.Join(c.opt.StateDir, ".gitignore")
+		if _, err := os.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
+			return os.WriteFile(ign, []byte(stateIgnore), 0o644)
+		}
 	}
 	return nil
 }
 
-// lockRecord serializes the builds that write records in the same
-// directory of the state directory (a root and the few others whose hashes
-// share its first four hex digits), by locking that directory. It returns
-// the function that releases the lock. Holding the lock, it removes the
-// temporary files a killed build left in that directory: no live build can
-// be writing them.
-func lockRecord(stateDir, abs string) (func(), error) {
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return nil, fmt.Errorf("state directory: %w", err)
-	}
-	sr, err := os.OpenRoot(stateDir)
+// syncPath flushes the directory at the OS path dir.
+func syncPath(dir string) error {
+	f, err := os.Open(dir)
 	if err != nil {
-		return nil, fmt.Errorf("state directory: %w", err)
+		return err
 	}
-	dir := filepath.Dir(filepath.FromSlash(recordName(abs)))
-	if err := sr.MkdirAll(dir, 0o755); err != nil {
-		sr.Close()
-		return nil, fmt.Errorf("state directory: %w", err)
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	f, err := sr.Open(dir)
-	if err == nil {
-		if err = flock(f); err != nil {
-			f.Close()
-		}
+	return err
+}
+
+// unwrapPath drops the operation and relative name of a *fs.PathError,
+// whose path names something relative to a directory handle and would
+// read as a bare "openat autodisc"; the caller names the file instead.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
-	if err != nil {
-		sr.Close()
-		return nil, fmt.Errorf("state directory: lock: %w", err)
-	}
-	names, _ := f.Readdirnames(-1)
-	for _, n := range names {
-		if isTempName(n) {
-			sr.Remove(filepath.Join(dir, n))
-		}
-	}
-	return func() { f.Close(); sr.Close() }, nil
+	return err
 }

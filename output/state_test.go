@@ -15,13 +15,15 @@ import (
 func TestRecordLocationAndFormat(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("b.txt", "b\n", "a/x.txt", "x\n"), e.opt())
-	name := recordName(e.root)
+	// The record is named by the root relative to the state directory's
+	// parent: "public", the same on any machine.
+	name := recordBase("public") + ".rec"
 	if !regexp.MustCompile(`^outputs/([0-9a-f]{2})/([0-9a-f]{2})/([0-9a-f]{64})\.rec$`).MatchString(name) ||
 		name[8:10] != name[14:16] || name[11:13] != name[16:18] {
 		t.Errorf("record name %q", name)
 	}
 	got := mustRead(t, filepath.Join(e.state, name))
-	want := "discgen output record 1\nroot " + e.root + "\nstate complete\nd a\n" +
+	want := "discgen output record 2\nname public\nstate complete\nd a\n" +
 		"f " + hexSum("x\n") + " a/x.txt\n" +
 		"f " + hexSum("b\n") + " b.txt\n"
 	if got != want {
@@ -36,7 +38,10 @@ func TestRecordLocationAndFormat(t *testing.T) {
 	if !slices.Equal(names, []string{"a", "b.txt"}) {
 		t.Errorf("root holds %q", names)
 	}
-	r, err := parseRecord([]byte(got), "rec")
+	if strings.Contains(got, e.base) {
+		t.Errorf("record holds an absolute path:\n%s", got)
+	}
+	r, _, err := parseRecord([]byte(got), "rec")
 	if err != nil || !bytes.Equal(r.marshal(), []byte(got)) {
 		t.Errorf("round trip: %v\n%s", err, r.marshal())
 	}
@@ -47,9 +52,10 @@ func hexSum(s string) string { return fileSum([]byte(s)).String()[2:] }
 func TestCorruptRecordIsProblem(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("a.txt", "a\n"), e.opt())
-	rec := filepath.Join(e.state, recordName(e.root))
-	for _, bad := range []string{"", "garbage\n", "discgen output record 1\nroot /elsewhere\nstate complete\n",
-		"discgen output record 1\nroot " + e.root + "\nstate complete\nf zz a.txt\n"} {
+	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	for _, bad := range []string{"", "garbage\n", "discgen output record 2\nname elsewhere\nstate complete\n",
+		"discgen output record 2\nname public\nstate complete\nf zz a.txt\n",
+		"discgen output record 2\nname public\nstate incomplete\nt a.txt\n"} {
 		os.WriteFile(rec, []byte(bad), 0o644)
 		_, _, err := Write(e.root, files("a.txt", "b\n"), e.opt())
 		// Without a record, a.txt is not known to be discgen's.
@@ -74,14 +80,18 @@ func TestTempNames(t *testing.T) {
 	}
 }
 
-func TestStateTempFilesRemoved(t *testing.T) {
+func TestStateTempFilesReplaced(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("a.txt", "1\n"), e.opt())
-	dir := filepath.Dir(filepath.Join(e.state, recordName(e.root)))
-	tmp := filepath.Join(dir, ".discgen-0011223344556677.tmp")
-	mustWrite(t, tmp, "partial record")
-	apply(t, e, files("a.txt", "1\n"), e.opt())
-	if _, err := os.Lstat(tmp); !errors.Is(err, fs.ErrNotExist) {
+	// A killed build may leave the record's temporary file; the next
+	// record written reuses the name, so none accumulates.
+	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	mustWrite(t, rec+".tmp", "partial record")
+	apply(t, e, files("a.txt", "2\n"), e.opt())
+	if _, err := os.Lstat(rec + ".tmp"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("temporary record left: %v", err)
+	}
+	if got, err := readRecord(e.state, e.root); err != nil || !got.owns("a.txt", fileSum([]byte("2\n"))) {
+		t.Errorf("record %+v, %v", got, err)
 	}
 }

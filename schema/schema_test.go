@@ -172,7 +172,7 @@ func TestMessages(t *testing.T) {
 			"well_known/files/0: missing required key \"content\" (the file's text) or \"source\" (a file to read)\n"},
 		{"max properties", `{` + site + `, "environments": {` + envs(65) + `}}`, false, "environments: has 65 entries; the limit is 64\n"},
 		{"key with slash", `{` + site + `, "files": {"x-a/b~c": 1}}`, false, "files/x-a/b~c: must be a string or a list\n"},
-		{"tenant", `{"version": 1, "site": {}}`, true, " (missing path): missing required key \"path\"\nsite (key): unknown key \"site\"\n"},
+		{"tenant", `{"version": 1, "site": {}}`, true, "site (key): unknown key \"site\"\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			kind := schema.Site

@@ -289,6 +289,8 @@ func (v *checker) tenantPath(p, raw string, within pathspace.Space) (pathspace.S
 		v.err(p, "%v", err)
 	case !space.Literal():
 		v.err(p, "%q has a wildcard; a tenant's path names its own directory, such as /~alice/", raw)
+	case within.Literal() && space != within:
+		v.err(p, "%s is not this tenant's space: the directory its manifest was found in makes it %s (path may be left out)", space, within)
 	case !pathspace.Within(within, space):
 		v.err(p, "%s is outside the space %s delegated to this tenant", space, within)
 	case !pathspace.IsInstance(within, space):

@@ -225,16 +225,26 @@ func (v *checker) site(m *manifest.Site) {
 	}
 }
 
-// Tenant checks a tenant manifest found under the delegation space within
-// (such as /~*/), which grants it the files in granted. It returns the
-// tenant's own space. When its path is not valid (an error reported here,
-// or by the schema when loading), the rest of the tenant is checked
-// against within and within is returned.
+// Tenant checks a tenant manifest found under the delegation space within,
+// which grants it the files in granted. within is the tenant's own space
+// (/~alice/, fixed by the directory its manifest was found in) or the
+// delegation's pattern (such as /~*/). It returns the tenant's own space.
+// A path that says otherwise is an error; a tenant with no path has
+// within, when that is literal. When its path is not valid (an error
+// reported here, or by the schema when loading), the rest of the tenant is
+// checked against within and within is returned.
 func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted FileSet, opt Options) (pathspace.Space, diag.List) {
 	v := newChecker(doc.Pos, doc.Invalid, opt)
 	v.lineSafe(doc.Raw, "")
 	t := doc.Value
-	space, ok := v.tenantPath("path", t.Path, within)
+	space, ok := within, true
+	switch {
+	case t.Path == "" && !within.Literal():
+		v.err("path", "path is required: %s has a wildcard, so it does not fix which of its directories this tenant has", within)
+		ok = false
+	case t.Path != "":
+		space, ok = v.tenantPath("path", t.Path, within)
+	}
 	if !ok {
 		// Check the rest against the space the tenant was found under,
 		// so that one run reports every error.

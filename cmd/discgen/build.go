@@ -1,22 +1,27 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
-	"github.com/discgen/discgen/build"
 	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/spf13/pflag"
 )
 
 type buildFlags struct {
 	file, out, env, now, state, format string
-	server, serverDir                  string
+	server, serverDir, shard           string
+	tenants                            []string
 	check, dryRun, replace, link       bool
+	tenantOwner                        bool
 	jobs                               int
 }
 
@@ -44,13 +49,18 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.StringVar(&f.format, "format", "text", "")
 	fs.StringVar(&f.server, "server", "", "")
 	fs.StringVar(&f.serverDir, "server-dir", "", "")
+	fs.StringArrayVar(&f.tenants, "tenant", nil, "")
+	fs.StringVar(&f.shard, "shard", "", "")
+	fs.BoolVar(&f.tenantOwner, "tenant-owner", false, "")
 	return fs
 }
 
 func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && len(f.tenants) == 0 {
 		return usagef("build: unexpected argument %q", fs.Arg(0))
 	}
+	// --tenant a.yaml b.yaml: the files after the first are arguments.
+	f.tenants = append(f.tenants, fs.Args()...)
 	if f.check && f.dryRun {
 		return usagef("build: --check and --dry-run do not go together")
 	}
@@ -60,6 +70,13 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	now, err := parseNow(f.now)
 	if err != nil {
 		return err
+	}
+	shard, shards, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
+	if shards > 0 && len(f.tenants) > 0 {
+		return usagef("build: --shard and --tenant do not go together")
 	}
 	if f.state == "" {
 		f.state = filepath.Join(filepath.Dir(f.file), ".discgen")
@@ -75,110 +92,203 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		return usagef("--server-dir %s is inside the output directory %s; server configuration never goes into the published tree", f.serverDir, f.out)
 	}
 
-	res := build.Run(build.Options{Manifest: f.file, Env: f.env, Now: now, RobotsSymlink: f.link, Jobs: f.jobs})
-	printDiags(stderr, f.format, res.Diags)
-	if res.Site == nil {
+	mode := publish.Write
+	switch {
+	case f.check:
+		mode = publish.Check
+	case f.dryRun:
+		mode = publish.DryRun
+	}
+	opt := publish.Options{
+		Manifest: f.file, Env: f.env, Now: now, RobotsSymlink: f.link, Jobs: f.jobs,
+		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
+		Server: kinds, ServerDir: f.serverDir,
+		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
+		Version: buildID(),
+	}
+	p := &unitPrinter{format: f.format, mode: mode, stdout: stdout, stderr: stderr}
+	p.begin()
+	sum := publish.Run(opt, p.unit)
+	p.end(sum)
+	switch {
+	case !sum.SiteOK:
 		hintMissingManifest(stderr, f.file)
 		return errFailed
-	}
-	outs := []*build.Output{res.Site}
-	if len(kinds) > 0 {
-		for _, w := range serverconf.Warnings(kinds, res.Site.Access) {
-			fmt.Fprintf(stderr, "discgen: warning: %s\n", w)
-		}
-		sep, err := withServerConfig(res.Site, kinds, f.serverDir)
-		if err != nil {
-			return err
-		}
-		if sep != nil {
-			outs = append(outs, sep)
-		}
-	}
-	outs = append(outs, res.Tenants...)
-	// Errors outside any tenant (an unreadable tenants glob) fail the
-	// build too, after every valid output is written.
-	bad := res.FailedTenants > 0 || res.Diags.HasErrors()
-	stale := false
-	for _, o := range outs {
-		root, show := f.label(o)
-		opt := output.Options{StateDir: f.state, Replace: f.replace, Within: o.Within}
-		ch, err := output.Plan(root, o.Tree, opt)
-		if err != nil {
-			reportProblem(stderr, f.format, err)
-			bad = true
-			continue
-		}
-		switch {
-		case f.check:
-			if !ch.Empty() {
-				stale = true
-				if f.format == "github" {
-					printStaleGitHub(stderr, show, ch)
-				}
-				if len(outs) > 1 {
-					// Diff paths are relative to each root: say which.
-					fmt.Fprintf(stdout, "== %s\n", show)
-				}
-				ch.UnifiedDiff(stdout)
-			}
-			if err := ch.Err(); err != nil {
-				reportProblem(stderr, f.format, err)
-				bad = true
-			}
-		case f.dryRun:
-			ch.WriteList(stdout, show)
-			if err := ch.Err(); err != nil {
-				reportProblem(stderr, f.format, err)
-				bad = true
-			}
-		default:
-			r, err := ch.Apply()
-			if err != nil {
-				reportProblem(stderr, f.format, err)
-				bad = true
-				continue
-			}
-			fmt.Fprintf(stdout, "%s: %d added, %d updated, %d removed, %d unchanged\n",
-				show, r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
-		}
-	}
-	switch {
-	case stale:
+	case sum.Stale:
 		return &hintError{errors.New("output is stale"), []string{"run 'discgen build' without --check and commit the result"}}
-	case bad:
+	case sum.Failed:
 		return errFailed
 	}
 	return nil
 }
 
-// withServerConfig adds the in-tree server files (_headers, .htaccess) to
-// the site's tree and returns the separate snippets (nginx, Caddy) as an
-// output of their own, or nil when none were asked for.
-func withServerConfig(site *build.Output, kinds []serverconf.Kind, dir string) (*build.Output, error) {
-	public, separate, err := serverconf.RenderAccess(site.Tree, kinds, site.Access)
-	if err != nil {
-		return nil, fmt.Errorf("--server: %v", err)
+// buildID names this discgen for the tenants' no-change keys: its version,
+// and for a development build, which has none, the size and time of the
+// executable, so that a rebuilt discgen rebuilds every tenant.
+func buildID() string {
+	v := version()
+	if v != "(devel)" {
+		return v
 	}
-	for p, e := range public {
-		site.Tree[p] = e
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			return fmt.Sprintf("%s %d %d", v, fi.Size(), fi.ModTime().UnixNano())
+		}
 	}
-	if len(separate) == 0 {
-		return nil, nil
-	}
-	return &build.Output{Root: dir, Tree: separate}, nil
+	return v
 }
 
-// label returns the directory an output is written to and how messages
-// name it: the -o directory for the site, a tenant's directory as its
-// manifest path was found, the --server-dir for server snippets.
-func (f *buildFlags) label(o *build.Output) (root, show string) {
-	switch {
-	case o.Root == "":
-		return f.out, f.out
-	case o.Manifest != "":
-		return o.Root, filepath.Dir(o.Manifest)
+// parseShard reads --shard K/N.
+func parseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
 	}
-	return o.Root, o.Root
+	a, b, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, usagef("--shard %q: want K/N with 1 <= K <= N, such as 1/4", s)
+	}
+	return k, n, nil
+}
+
+// unitPrinter prints each unit of a build as it ends: its diagnostics and
+// what was written on stderr and stdout in text and github formats, or one
+// element of a JSON array on stdout, streamed, in json format. Refused and
+// skipped tenants are named on stderr in every format.
+type unitPrinter struct {
+	format         string
+	mode           publish.Mode
+	stdout, stderr io.Writer
+	n              int
+	tenants        bool
+}
+
+func (p *unitPrinter) begin() {
+	if p.format == "json" {
+		fmt.Fprint(p.stdout, "{\n  \"outputs\": [")
+	}
+}
+
+type jsonUnit struct {
+	Kind        string     `json:"kind"`
+	Manifest    string     `json:"manifest,omitempty"`
+	Directory   string     `json:"directory"`
+	Space       string     `json:"space,omitempty"`
+	Status      string     `json:"status"`
+	Added       int        `json:"added"`
+	Updated     int        `json:"updated"`
+	Removed     int        `json:"removed"`
+	Problems    []string   `json:"problems,omitempty"`
+	Diagnostics []jsonDiag `json:"diagnostics"`
+}
+
+func (p *unitPrinter) unit(u *publish.Unit) {
+	if u.Kind == publish.Tenant {
+		p.tenants = true
+	}
+	if p.format == "json" {
+		p.jsonUnit(u)
+	} else {
+		printDiags(p.stderr, p.format, u.Diags)
+		for _, n := range u.Notes {
+			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", n)
+		}
+		if u.Problem != nil {
+			reportProblem(p.stderr, p.format, u.Problem)
+		}
+		if p.format == "github" && p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
+			printStaleGitHub(p.stderr, u.Dir, u.Changes)
+		}
+		p.textUnit(u)
+	}
+	if u.Kind == publish.Tenant && u.Status >= publish.Refused {
+		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", u.Dir, spaceNote(u.Space), u.Status)
+	}
+}
+
+func spaceNote(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+func (p *unitPrinter) textUnit(u *publish.Unit) {
+	ch := u.Changes
+	switch p.mode {
+	case publish.Check:
+		if ch != nil && !ch.Empty() {
+			fmt.Fprintf(p.stdout, "== %s\n", u.Dir)
+			ch.UnifiedDiff(p.stdout)
+		}
+	case publish.DryRun:
+		if ch != nil {
+			ch.WriteList(p.stdout, u.Dir)
+		}
+	case publish.Write:
+		if u.Status == publish.Built || (u.Kind != publish.Tenant && u.Status == publish.Unchanged) {
+			r := u.Result
+			fmt.Fprintf(p.stdout, "%s: %d added, %d updated, %d removed, %d unchanged\n",
+				u.Dir, r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
+		}
+	}
+}
+
+func (p *unitPrinter) jsonUnit(u *publish.Unit) {
+	j := jsonUnit{Kind: u.Kind.String(), Manifest: u.Manifest, Directory: u.Dir, Space: u.Space,
+		Status: u.Status.String(), Diagnostics: jsonDiags(u.Diags)}
+	r := u.Result
+	j.Added, j.Updated, j.Removed = r.Added+r.Adopted, r.Updated, r.Removed
+	if ch := u.Changes; ch != nil {
+		for _, c := range ch.List {
+			switch c.Kind {
+			case output.Add, output.Adopt:
+				j.Added++
+			case output.Update:
+				j.Updated++
+			case output.Remove:
+				j.Removed++
+			}
+		}
+	}
+	var pe *output.ProblemError
+	if errors.As(u.Problem, &pe) {
+		for _, pr := range pe.Problems {
+			j.Problems = append(j.Problems, pr.String())
+		}
+	} else if u.Problem != nil {
+		j.Problems = append(j.Problems, u.Problem.Error())
+	}
+	b, _ := json.Marshal(j)
+	sep := ","
+	if p.n == 0 {
+		sep = ""
+	}
+	p.n++
+	fmt.Fprintf(p.stdout, "%s\n    %s", sep, b)
+	if p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
+		// The diff is a result too; in json it goes to stderr, so that
+		// stdout stays one document.
+		fmt.Fprintf(p.stderr, "== %s\n", u.Dir)
+		u.Changes.UnifiedDiff(p.stderr)
+	}
+}
+
+func (p *unitPrinter) end(sum publish.Summary) {
+	c := sum.Count
+	if p.format == "json" {
+		counts, _ := json.Marshal(map[string]int{
+			publish.Built.String(): c[publish.Built], publish.Unchanged.String(): c[publish.Unchanged],
+			publish.Refused.String(): c[publish.Refused], publish.Skipped.String(): c[publish.Skipped],
+		})
+		fmt.Fprintf(p.stdout, "\n  ],\n  \"counts\": %s,\n  \"valid\": %t\n}\n", counts, !sum.Failed && sum.SiteOK)
+		return
+	}
+	if p.tenants && p.mode == publish.Write {
+		fmt.Fprintf(p.stdout, "units: %d built, %d unchanged, %d refused, %d skipped\n",
+			c[publish.Built], c[publish.Unchanged], c[publish.Refused], c[publish.Skipped])
+	}
 }
 
 // inside reports whether dir is out or below it.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/discgen/discgen/build"
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/robots"
 )
 
@@ -119,12 +119,12 @@ func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error)
 		return nil, err
 	}
 	// Only the site's robots.txt is checked: its tenants are not built.
-	res := build.Run(build.Options{Manifest: file, Env: env, Now: now, SiteOnly: true, Unsigned: true})
-	printDiags(stderr, "text", res.Diags.Errors())
-	if res.Site == nil {
+	site, diags := publish.LoadSite(publish.Options{Manifest: file, Env: env, Now: now, Unsigned: true})
+	printDiags(stderr, "text", diags.Errors())
+	if site == nil {
 		return nil, errFailed
 	}
-	e, ok := res.Site.Tree["robots.txt"]
+	e, ok := site.Tree["robots.txt"]
 	if !ok {
 		return nil, errors.New(file + ": the manifest defines no robots.txt (no agents)")
 	}

@@ -15,22 +15,10 @@ import (
 func printDiags(w io.Writer, format string, list diag.List) {
 	switch format {
 	case "json":
-		type item struct {
-			File     string `json:"file"`
-			Line     int    `json:"line,omitempty"`
-			Column   int    `json:"column,omitempty"`
-			Severity string `json:"severity"`
-			Path     string `json:"path,omitempty"`
-			Code     string `json:"code,omitempty"`
-			Message  string `json:"message"`
-		}
 		out := struct {
-			Valid       bool   `json:"valid"`
-			Diagnostics []item `json:"diagnostics"`
-		}{Valid: !list.HasErrors(), Diagnostics: []item{}}
-		for _, d := range list {
-			out.Diagnostics = append(out.Diagnostics, item{d.File, d.Line, d.Col, d.Severity.String(), d.Path, d.Code, d.Message})
-		}
+			Valid       bool       `json:"valid"`
+			Diagnostics []jsonDiag `json:"diagnostics"`
+		}{Valid: !list.HasErrors(), Diagnostics: jsonDiags(list)}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.Encode(out)
@@ -55,6 +43,26 @@ func printDiags(w io.Writer, format string, list diag.List) {
 			fmt.Fprintln(w, d.String())
 		}
 	}
+}
+
+// jsonDiag is a diagnostic in --format json.
+type jsonDiag struct {
+	File     string `json:"file"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	Severity string `json:"severity"`
+	Path     string `json:"path,omitempty"`
+	Code     string `json:"code,omitempty"`
+	Message  string `json:"message"`
+}
+
+// jsonDiags converts a list, never to nil: an empty list is [] in JSON.
+func jsonDiags(list diag.List) []jsonDiag {
+	out := []jsonDiag{}
+	for _, d := range list {
+		out = append(out, jsonDiag{d.File, d.Line, d.Col, d.Severity.String(), d.Path, d.Code, d.Message})
+	}
+	return out
 }
 
 // ghData and ghProp escape workflow command text as the runner expects.

@@ -4,6 +4,7 @@ const usage = `discgen publishes web discovery files from one YAML manifest.
 
 Usage:
     discgen build    [-f site.yaml] [-o public] [--env NAME] [--check | --dry-run] [--now TIME]
+                     [--tenant FILE...] [--shard K/N] [--format text|json|github]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] FILE...
@@ -62,8 +63,11 @@ touched: a hand-written file where an output goes is an error (see
 --replace).
 
 Tenant manifests found by a delegation's tenants glob are validated and
-built one by one, into the directory that holds each: one bad tenant is
-reported and skipped, the others are built, and the exit status is 1.
+built one by one, into the directory that holds each. A tenant's space comes
+from that directory (the glob's '*' matches fill the delegation's '*'s).
+Every tenant ends built, unchanged, refused (invalid, a symlink, a FIFO or
+other special file) or skipped (cannot be read): each refused or skipped one
+is named, the others are built, and the exit status is 1.
 
 Options:
     -f, --file FILE       the site manifest (default site.yaml)
@@ -92,8 +96,20 @@ Options:
                           noindex: true adds X-Robots-Tag: noindex
         --server-dir DIR  where nginx and caddy snippets go (default server
                           beside the manifest); never inside the output
-        --jobs N          tenants processed at once (default: CPUs)
-        --format FORMAT   diagnostics as text, json or github (annotations)
+        --jobs N          tenants in work at once (default 64: a tenant
+                          mostly waits for its flush to disk, which the
+                          tenants in work share)
+        --tenant FILE...  build only these tenant manifests (each checked
+                          against the delegation whose glob matches it);
+                          the site's own tree is not touched
+        --shard K/N       build the K-th of N stable partitions of the
+                          tenants (the site in shard 1 only)
+        --tenant-owner    give every file and directory written in a
+                          tenant's directory to that directory's owner
+                          (run as root)
+        --format FORMAT   text, github (annotations), or json: one document
+                          on stdout naming every output and tenant with its
+                          directory, space, status and diagnostics
 
 Examples:
     # After the site generator has written public/:
@@ -104,6 +120,9 @@ Examples:
 
     # Reproducible output for a release:
     SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) discgen build -o public
+
+    # A hosting panel, after a user saved their manifest:
+    discgen build -f /etc/discgen/site.yaml --tenant /home/alice/public_html/autodisc.yaml
 `
 
 const validateUsage = `Usage: discgen validate [options]

@@ -3,7 +3,8 @@ package main
 import (
 	"io"
 
-	"github.com/discgen/discgen/build"
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/publish"
 )
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
@@ -26,15 +27,20 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res := build.Run(build.Options{Manifest: file, Env: env, Now: now})
+	// Every tenant is checked; only diagnostics are kept.
+	var diags diag.List
+	sum := publish.Run(publish.Options{Manifest: file, Env: env, Now: now, Mode: publish.Render}, func(u *publish.Unit) {
+		diags.Append(u.Diags)
+	})
+	diags.Sort()
 	// json is a result, so it goes to stdout; the other formats are
 	// messages.
 	w := stderr
 	if format == "json" {
 		w = stdout
 	}
-	printDiags(w, format, res.Diags)
-	if res.Diags.HasErrors() {
+	printDiags(w, format, diags)
+	if sum.Failed || diags.HasErrors() {
 		hintMissingManifest(stderr, file)
 		return errFailed
 	}

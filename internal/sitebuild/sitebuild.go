@@ -5,13 +5,14 @@
 package sitebuild
 
 import (
+	"slices"
+	"strings"
 	"time"
 
-	"github.com/discgen/discgen/build"
 	"github.com/discgen/discgen/diag"
-	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -43,23 +44,31 @@ type Site struct {
 // manifest is invalid; the diagnostics hold every error and warning (a
 // refused tenant's included).
 func Build(opt Options) (*Site, diag.List) {
-	res := build.Run(build.Options{Manifest: opt.Manifest, Env: opt.Env, Now: opt.Now, RobotsSymlink: opt.RobotsSymlink, SiteOnly: !opt.Tenants})
-	if res.Site == nil {
-		return nil, res.Diags
+	popt := publish.Options{Manifest: opt.Manifest, Env: opt.Env, Now: opt.Now, RobotsSymlink: opt.RobotsSymlink, Mode: publish.Render}
+	site, diags := publish.LoadSite(popt)
+	if site == nil {
+		return nil, diags
 	}
-	data, err := limited.ReadFile(opt.Manifest, manifest.MaxBytes)
-	if err != nil {
-		var l diag.List
-		l.Errorf(diag.Pos{File: opt.Manifest}, "", "cannot read manifest: %v", err)
-		return nil, l
+	s := &Site{Doc: site.Doc, Tree: site.Tree}
+	if !opt.Tenants {
+		return s, diags
 	}
-	doc, errs := manifest.LoadSite(opt.Manifest, data, opt.Env)
-	if doc == nil {
-		return nil, errs
-	}
-	s := &Site{Doc: doc, Tree: res.Site.Tree}
-	for _, t := range res.Tenants {
-		s.Tenants = append(s.Tenants, Tenant{Manifest: t.Manifest, Space: t.Space, Tree: t.Tree})
-	}
-	return s, res.Diags
+	// The tenants: a render-only run of the whole pipeline, which reports
+	// the site's diagnostics again with its own unit.
+	var all diag.List
+	publish.Run(popt, func(u *publish.Unit) {
+		all.Append(u.Diags)
+		if u.Kind != publish.Tenant || u.Status != publish.Built || u.Tree == nil {
+			return
+		}
+		space, err := pathspace.Parse(pathspace.Root, u.Space)
+		if err != nil {
+			all.Errorf(diag.Pos{File: u.Manifest}, "", "tenant space %q: %v", u.Space, err)
+			return
+		}
+		s.Tenants = append(s.Tenants, Tenant{Manifest: u.Manifest, Space: space, Tree: u.Tree})
+	})
+	slices.SortFunc(s.Tenants, func(a, b Tenant) int { return strings.Compare(a.Manifest, b.Manifest) })
+	all.Sort()
+	return s, all
 }

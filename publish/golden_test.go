@@ -1,4 +1,4 @@
-package build
+package publish
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -99,34 +100,43 @@ func goldenCases(t *testing.T) []goldenCase {
 // (site files at the top, tenants under tenants/) and its diagnostics.
 func goldenTree(t *testing.T, opt Options) (tree.Tree, string) {
 	t.Helper()
-	res := Run(opt)
+	opt.Mode = Render
+	var all diag.List
+	failed := 0
+	trees := tree.Tree{}
+	mdir := filepath.Dir(opt.Manifest)
+	Run(opt, func(u *Unit) {
+		all.Append(u.Diags)
+		if u.Kind == Tenant && u.Status >= Refused {
+			failed++
+		}
+		if u.Tree == nil {
+			return
+		}
+		prefix := ""
+		if u.Kind == Tenant {
+			rel, err := filepath.Rel(mdir, u.Dir)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				t.Errorf("tenant %s: directory %s is not below the manifest's directory", u.Manifest, u.Dir)
+				return
+			}
+			prefix = path.Join("tenants", filepath.ToSlash(rel))
+		}
+		for p, e := range u.Tree {
+			key := path.Join(prefix, p)
+			if _, dup := trees[key]; dup {
+				t.Errorf("%s produced twice", key)
+			}
+			trees[key] = e
+		}
+	})
+	all.Sort()
 	var diags strings.Builder
-	for _, d := range res.Diags {
+	for _, d := range all {
 		diags.WriteString(d.String() + "\n")
 	}
-	fmt.Fprintf(&diags, "failed tenants: %d\n", res.FailedTenants)
-	all := tree.Tree{}
-	if res.Site != nil {
-		maps.Copy(all, res.Site.Tree)
-	}
-	mdir, err := filepath.Abs(filepath.Dir(opt.Manifest))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range res.Tenants {
-		rel, err := filepath.Rel(mdir, o.Root)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			t.Fatalf("tenant %s: root %s is not below the manifest's directory", o.Manifest, o.Root)
-		}
-		for p, e := range o.Tree {
-			key := path.Join("tenants", filepath.ToSlash(rel), p)
-			if _, dup := all[key]; dup {
-				t.Fatalf("%s produced twice", key)
-			}
-			all[key] = e
-		}
-	}
-	return all, diags.String()
+	fmt.Fprintf(&diags, "failed tenants: %d\n", failed)
+	return trees, diags.String()
 }
 
 // readTree reads a want/ directory; a missing one is the empty tree.

@@ -1,0 +1,241 @@
+package output
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// With Options.Dir, Plan and Apply work through the opened directory and
+// never look the root up by path: the name given is only for messages.
+func TestDirOptionWritesThroughOpenedRoot(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(e.root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	name := filepath.Join(e.base, "not-there", "alice")
+	opt := e.opt()
+	opt.Dir, opt.Record = r, "alice"
+	c, err := Plan(name, files("autodisc/index.txt", "i\n", "robots.txt", "r\n"), opt)
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	if _, err := c.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if mustRead(t, e.path("autodisc/index.txt")) != "i\n" {
+		t.Error("not written through Dir")
+	}
+	if _, err := os.Lstat(filepath.Join(e.base, "not-there")); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("the root's name was used as a path")
+	}
+	// Dir stays open for the caller.
+	if _, err := r.Stat("robots.txt"); err != nil {
+		t.Errorf("Dir closed by Apply: %v", err)
+	}
+	if got, err := readRecordNamed(e.state, "alice"); err != nil || len(got.files) != 2 {
+		t.Errorf("record: %+v %v", got, err)
+	}
+	// Problems and errors name the root as given.
+	mustWrite(t, e.path("robots.txt"), "someone's\n")
+	c, _ = Plan(name, files("robots.txt", "r2\n"), opt)
+	if err := c.Err(); err == nil || !strings.Contains(err.Error(), filepath.Join(name, "robots.txt")+": ") {
+		t.Errorf("problem does not name the root as given: %v", err)
+	}
+}
+
+func readRecordNamed(state, name string) (*record, error) {
+	c := &Changes{Root: "x", name: name, opt: Options{StateDir: state}}
+	if err := c.loadRecord(); err != nil {
+		return nil, err
+	}
+	return c.rec, nil
+}
+
+func TestRecordNames(t *testing.T) {
+	e := newEnv(t)
+	opt := e.opt()
+	opt.Record = "home/alice/public_html"
+	apply(t, e, files("a.txt", "a\n"), opt)
+	data := mustRead(t, filepath.Join(e.state, recordBase(opt.Record)+".rec"))
+	if !strings.HasPrefix(data, "discgen output record 2\nname home/alice/public_html\n") || strings.Contains(data, e.base) {
+		t.Errorf("record:\n%s", data)
+	}
+	for _, bad := range []string{"/abs/path", "a\nb"} {
+		opt.Record = bad
+		if _, err := Plan(e.root, files("a.txt", "a\n"), opt); err == nil {
+			t.Errorf("record name %q accepted", bad)
+		}
+	}
+	// The default name is the root relative to the state directory's
+	// parent, even when the state directory lies elsewhere.
+	opt.Record = ""
+	opt.StateDir = filepath.Join(e.base, "x", "state")
+	apply(t, e, files("a.txt", "a\n"), opt)
+	if got, err := readRecordNamed(opt.StateDir, "../public"); err != nil || !got.owns("a.txt", fileSum([]byte("a\n"))) {
+		t.Errorf("default record name: %+v %v", got, err)
+	}
+}
+
+// A format 1 record, keyed by the absolute root, is taken over once.
+func TestRecordFormat1Migrated(t *testing.T) {
+	e := newEnv(t)
+	mustWrite(t, e.path("a.txt"), "old\n")
+	v1 := filepath.Join(e.state, recordBase(e.root)+".rec")
+	mustWrite(t, v1, "discgen output record 1\nroot "+e.root+"\nstate complete\nf "+hexSum("old\n")+" a.txt\n")
+	// Without the old record, a.txt would be foreign.
+	_, res := apply(t, e, files("a.txt", "new\n"), e.opt())
+	if res.Updated != 1 || mustRead(t, e.path("a.txt")) != "new\n" {
+		t.Errorf("migrated record not honoured: %+v", res)
+	}
+	if _, err := os.Lstat(v1); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("format 1 record kept after migration")
+	}
+	if got, err := readRecord(e.state, e.root); err != nil || !got.owns("a.txt", fileSum([]byte("new\n"))) {
+		t.Errorf("format 2 record: %+v %v", got, err)
+	}
+	// Another root's format 1 record is not taken.
+	other := filepath.Join(e.state, recordBase(e.path("b"))+".rec")
+	mustWrite(t, other, "discgen output record 1\nroot /elsewhere\nstate complete\n")
+	opt := e.opt()
+	opt.Record = "b"
+	if _, _, err := Write(e.path("b"), files("x", "x\n"), opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(other); err != nil {
+		t.Error("a format 1 record of another root was removed")
+	}
+}
+
+func TestFresh(t *testing.T) {
+	e := newEnv(t)
+	opt := e.opt()
+	opt.Key = "manifest v1"
+	tr := files("autodisc/index.txt", "i\n", "autodisc/a.txt", "a\n", "robots.txt", "r\n")
+	tr["autodisc/robots.txt"] = tree.Entry{Link: "../robots.txt"}
+	fresh := func(opt Options) bool {
+		t.Helper()
+		ok, err := Fresh(e.root, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if fresh(opt) {
+		t.Fatal("fresh before any build")
+	}
+	apply(t, e, tr, opt)
+	if !fresh(opt) {
+		t.Fatal("not fresh right after a build")
+	}
+	before, stateBefore := snapshot(t, e.root), snapshot(t, e.state)
+	fresh(opt)
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
+
+	other := opt
+	other.Key = "manifest v2"
+	if fresh(other) {
+		t.Error("fresh with another key")
+	}
+	other.Key = ""
+	if fresh(other) {
+		t.Error("fresh without a key")
+	}
+	// A rebuild with a new key and the same tree writes only the cache;
+	// it is then fresh for the new key.
+	other.Key = "manifest v2"
+	c, res := apply(t, e, tr, other)
+	if !c.Empty() || res.Unchanged != 4 || !fresh(other) || fresh(opt) {
+		t.Errorf("rebuild with a new key: %+v, fresh %v", res, fresh(other))
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+
+	// Any change to an output, even one keeping size and mtime, is seen.
+	fi, _ := os.Stat(e.path("autodisc/a.txt"))
+	mustWrite(t, e.path("autodisc/a.txt"), "b\n")
+	os.Chtimes(e.path("autodisc/a.txt"), fi.ModTime(), fi.ModTime())
+	if fresh(other) {
+		t.Error("fresh after an output was rewritten with the same size and mtime")
+	}
+	mustWrite(t, e.path("autodisc/a.txt"), "a\n")
+	apply(t, e, tr, other)
+	if !fresh(other) {
+		t.Fatal("not fresh after rebuilding")
+	}
+	os.Remove(e.path("autodisc/robots.txt"))
+	if fresh(other) {
+		t.Error("fresh with an output missing")
+	}
+	apply(t, e, tr, other)
+	// A record replaced (a checkout of another commit) voids the cache.
+	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	data := mustRead(t, rec)
+	os.Remove(rec)
+	mustWrite(t, rec, data)
+	if fresh(other) {
+		t.Error("fresh after the record was replaced")
+	}
+}
+
+// Fresh with Options.Dir stats through it.
+func TestFreshThroughDir(t *testing.T) {
+	e := newEnv(t)
+	os.MkdirAll(e.root, 0o755)
+	r, err := os.OpenRoot(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	opt := e.opt()
+	opt.Dir, opt.Record, opt.Key = r, "t", "k"
+	if _, _, err := Write("tenant t", files("autodisc/index.txt", "i\n"), opt); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := Fresh("tenant t", opt); !ok || err != nil {
+		t.Errorf("Fresh through Dir: %v %v", ok, err)
+	}
+	os.Remove(e.path("autodisc/index.txt"))
+	if ok, _ := Fresh("tenant t", opt); ok {
+		t.Error("fresh with the output gone")
+	}
+}
+
+func TestOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving files to another user needs root")
+	}
+	e := newEnv(t)
+	opt := e.opt()
+	opt.Owner = &Owner{UID: 12345, GID: 12346}
+	tr := files("autodisc/index.txt", "i\n", "robots.txt", "r\n")
+	tr["autodisc/robots.txt"] = tree.Entry{Link: "../robots.txt"}
+	apply(t, e, tr, opt)
+	for _, p := range []string{"", "autodisc", "autodisc/index.txt", "robots.txt", "autodisc/robots.txt"} {
+		fi, err := os.Lstat(e.path(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		if st.Uid != 12345 || st.Gid != 12346 {
+			t.Errorf("%q belongs to %d:%d", p, st.Uid, st.Gid)
+		}
+	}
+	// Without Owner, files stay the running user's.
+	apply(t, e, files("autodisc/index.txt", "j\n", "robots.txt", "r\n"), e.opt())
+	fi, _ := os.Lstat(e.path("autodisc/index.txt"))
+	if st := fi.Sys().(*syscall.Stat_t); st.Uid != 0 {
+		t.Errorf("index.txt given to %d without Owner", st.Uid)
+	}
+}

@@ -1,0 +1,18 @@
+//go:build linux
+
+package output
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// statOf extracts what the stat cache compares from fi.
+func statOf(fi fs.FileInfo) fileStat {
+	s := fileStat{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: uint32(fi.Mode())}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.ino, s.dev = uint64(st.Ino), uint64(st.Dev)
+		s.ctime = int64(st.Ctim.Sec)*1e9 + int64(st.Ctim.Nsec)
+	}
+	return s
+}

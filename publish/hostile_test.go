@@ -1,0 +1,506 @@
+//go:build unix
+
+package publish
+
+import (
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/diag"
+)
+
+// writeFiles writes files (slash paths relative to root) and returns root.
+func writeFiles(t testing.TB, root string, files map[string]string) string {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot make symlinks here: %v", err)
+	}
+}
+
+func tenantYAML(path string) string {
+	return "version: 1\npath: " + path + "\ndescription: home of " + path + "\n"
+}
+
+const isolationSite = `version: 1
+site:
+  url: https://isp.example/
+delegations:
+  - path: "~*"
+    only: [description.txt, feeds.txt]
+    tenants: "users/*/public_html/autodisc.yaml"
+`
+
+// outcome is what a run reported, by directory relative to the site's.
+type outcome struct {
+	sum    Summary
+	status map[string]Status // tenant directory -> status
+	diags  map[string]diag.List
+	site   *Unit
+}
+
+func (o outcome) with(st Status) []string {
+	var out []string
+	for d, s := range o.status {
+		if s == st {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// publishAt runs a build of dir/site.yaml into dir/public, with the state
+// in dir/.state, after mod has adjusted the options.
+func publishAt(t testing.TB, dir string, mod func(*Options)) outcome {
+	t.Helper()
+	opt := Options{
+		Manifest: filepath.Join(dir, "site.yaml"), Now: goldenNow, Jobs: 4,
+		Out: filepath.Join(dir, "public"), StateDir: filepath.Join(dir, ".state"),
+	}
+	if mod != nil {
+		mod(&opt)
+	}
+	o := outcome{status: map[string]Status{}, diags: map[string]diag.List{}}
+	var mu sync.Mutex
+	o.sum = Run(opt, func(u *Unit) {
+		mu.Lock()
+		defer mu.Unlock()
+		if u.Kind != Tenant {
+			if u.Kind == Site {
+				o.site = u
+			}
+			if u.Diags.HasErrors() || u.Problem != nil {
+				t.Logf("%s: %v %v", u.Dir, u.Diags, u.Problem)
+			}
+			return
+		}
+		rel, err := filepath.Rel(dir, u.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel = filepath.ToSlash(rel)
+		if _, dup := o.status[rel]; dup {
+			t.Errorf("%s reported twice", rel)
+		}
+		o.status[rel] = u.Status
+		o.diags[rel] = append(u.Diags, diag.Diagnostic{})[:len(u.Diags)]
+		if u.Problem != nil {
+			o.diags[rel] = append(o.diags[rel], diag.Diagnostic{Message: u.Problem.Error()})
+		}
+	})
+	return o
+}
+
+// reasons joins a tenant's messages.
+func (o outcome) reasons(rel string) string {
+	var b strings.Builder
+	for _, d := range o.diags[rel] {
+		b.WriteString(d.Message + "\n")
+	}
+	return b.String()
+}
+
+// wantOnly checks that exactly the tenants in built were built, and that
+// each of refused was refused with a message containing its reason.
+func (o outcome) wantOnly(t *testing.T, built []string, refused map[string]string) {
+	t.Helper()
+	if got := o.with(Built); !slices.Equal(got, built) {
+		t.Errorf("built %v, want %v", got, built)
+	}
+	for rel, reason := range refused {
+		st, ok := o.status[rel]
+		switch {
+		case !ok:
+			t.Errorf("%s: not reported; want refused (%s)", rel, reason)
+		case st != Refused && st != Skipped:
+			t.Errorf("%s: %s, want refused or skipped (%s)", rel, st, reason)
+		case !strings.Contains(o.reasons(rel), reason):
+			t.Errorf("%s: reasons %q do not say %q", rel, o.reasons(rel), reason)
+		}
+	}
+	if n := len(o.with(Refused)) + len(o.with(Skipped)); n != len(refused) {
+		t.Errorf("%d refused or skipped (%v %v), want %d", n, o.with(Refused), o.with(Skipped), len(refused))
+	}
+	if len(refused) > 0 && !o.sum.Failed {
+		t.Errorf("a tenant was refused, but the run did not fail")
+	}
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// Non-regular manifests are refused at once, never opened for reading: a
+// FIFO with no writer would block a read forever.
+func TestSpecialManifests(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                             isolationSite,
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+	})
+	mk := func(user string) string {
+		p := filepath.Join(dir, "users", user, "public_html")
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Join(p, "autodisc.yaml")
+	}
+	if err := syscall.Mkfifo(mk("fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(mk("dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A socket's path is limited to about 100 bytes: bind from inside.
+	t.Chdir(filepath.Dir(mk("sock")))
+	l, err := net.Listen("unix", "autodisc.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	refused := map[string]string{
+		"users/fifo/public_html": "is a FIFO, not a regular file",
+		"users/dir/public_html":  "is a directory, not a regular file",
+		"users/sock/public_html": "is a socket, not a regular file",
+	}
+	if os.Geteuid() == 0 {
+		// /dev/null's numbers: reading it would do no harm, but it must
+		// not be read at all.
+		if err := syscall.Mknod(mk("dev"), syscall.S_IFCHR|0o644, 1<<8|3); err != nil {
+			t.Fatalf("mknod: %v", err)
+		}
+		refused["users/dev/public_html"] = "is a character device, not a regular file"
+	} else {
+		t.Log("device manifest not tested: mknod needs root")
+	}
+	done := make(chan outcome)
+	go func() { done <- publishAt(t, dir, nil) }()
+	select {
+	case o := <-done:
+		o.wantOnly(t, []string{"users/alice/public_html"}, refused)
+		for rel := range refused {
+			if exists(filepath.Join(dir, rel, "autodisc")) {
+				t.Errorf("%s: autodisc/ written for a refused tenant", rel)
+			}
+		}
+		if !exists(filepath.Join(dir, "users/alice/public_html/autodisc/description.txt")) {
+			t.Errorf("alice was not written")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the build did not finish in 60 s: a special file was waited on")
+	}
+}
+
+// Symlinks on the way to a tenant, or as its manifest, are refused and
+// named; nothing is written through them.
+func TestSymlinkedTenants(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                             isolationSite,
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+		"users/alice/notes.yaml":                tenantYAML("/~eve/"),
+		"users/pat/www/autodisc.yaml":           tenantYAML("/~pat/"),
+		"users/kim/public_html/autodisc.yaml":   tenantYAML("/~kim/"),
+		"users/kim/elsewhere/keep.txt":          "kim's",
+		"victim/autodisc.yaml":                  tenantYAML("/~mallory/"),
+	})
+	users := filepath.Join(dir, "users")
+	// A symlinked home, to alice's and to a directory outside users/.
+	symlink(t, filepath.Join(users, "alice"), filepath.Join(users, "mallory"))
+	symlink(t, filepath.Join(dir, "victim"), filepath.Join(users, "trudy", "public_html"))
+	// public_html -> www inside the user's own home.
+	symlink(t, "www", filepath.Join(users, "pat", "public_html"))
+	// A symlinked manifest.
+	symlink(t, "../../alice/notes.yaml", filepath.Join(users, "eve", "public_html", "autodisc.yaml"))
+	// A symlinked autodisc/ output directory.
+	symlink(t, "../elsewhere", filepath.Join(users, "kim", "public_html", "autodisc"))
+
+	o := publishAt(t, dir, nil)
+	o.wantOnly(t, []string{"users/alice/public_html"}, map[string]string{
+		"users/mallory":           "is a symlink",
+		"users/trudy/public_html": "is a symlink",
+		"users/pat/public_html":   "is a symlink",
+		"users/eve/public_html":   "is a symlink",
+		"users/kim/public_html":   "symlink",
+	})
+	for _, p := range []string{"victim/autodisc", "users/pat/www/autodisc", "users/kim/elsewhere/index.txt", "users/alice/autodisc"} {
+		if exists(filepath.Join(dir, p)) {
+			t.Errorf("%s written through a symlink", p)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(users, "alice/public_html/autodisc/description.txt")); string(got) != "home of /~alice/\n" {
+		t.Errorf("alice's description is %q", got)
+	}
+}
+
+// A tenant whose path claims another's space is refused alone; the
+// tenant it names is built, and nobody can claim a space whose directory
+// does not exist.
+func TestPathClaimingAnother(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                               isolationSite,
+		"users/alice/public_html/autodisc.yaml":   tenantYAML("/~alice/"),
+		"users/mallory/public_html/autodisc.yaml": "# claims alice's space\n" + tenantYAML("/%7Ealice"),
+		"users/squat/public_html/autodisc.yaml":   tenantYAML("/~nobody-yet/"),
+		"users/bob/public_html/autodisc.yaml":     "version: 1\ndescription: no path at all\n",
+	})
+	o := publishAt(t, dir, nil)
+	o.wantOnly(t, []string{"users/alice/public_html", "users/bob/public_html"}, map[string]string{
+		"users/mallory/public_html": "/~alice/ is not this tenant's space: the directory its manifest was found in makes it /~mallory/",
+		"users/squat/public_html":   "/~nobody-yet/ is not this tenant's space",
+	})
+	if d := o.diags["users/mallory/public_html"]; len(d) != 1 || d[0].Line != 3 || d[0].Path != "path" {
+		t.Errorf("mallory's error is not at its path (line 3): %v", d)
+	}
+}
+
+// Unreadable and unwritable directories: as root, permissions do not
+// stop discgen, so these run only as another user.
+func TestUnreadableTenants(t *testing.T) {
+	if os.Geteuid() == 0 {
+		asNobody(t)
+		return
+	}
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                             isolationSite,
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+		"users/shut/public_html/autodisc.yaml":  tenantYAML("/~shut/"),
+		"users/ro/public_html/autodisc.yaml":    tenantYAML("/~ro/"),
+	})
+	shut := filepath.Join(dir, "users/shut")
+	ro := filepath.Join(dir, "users/ro/public_html")
+	for p, m := range map[string]fs.FileMode{shut: 0, ro: 0o555} {
+		if err := os.Chmod(p, m); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(p, 0o755) })
+	}
+	o := publishAt(t, dir, nil)
+	o.wantOnly(t, []string{"users/alice/public_html"}, map[string]string{
+		"users/shut":           "permission denied",
+		"users/ro/public_html": "permission denied",
+	})
+}
+
+// asNobody runs the calling test again in a copy of the test binary as
+// the user nobody (65534), for what permissions do not stop root from.
+func asNobody(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISCGEN_TEST_AS_NOBODY") != "" {
+		t.Fatal("still root after setuid")
+	}
+	dir, err := os.MkdirTemp("", "discgen-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "publish.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run", "^"+t.Name()+"$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DISCGEN_TEST_AS_NOBODY=1", "TMPDIR=/tmp", "HOME=/tmp")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("as nobody, the test did not pass:\n%s", out)
+	}
+	t.Logf("ran as nobody:\n%s", out)
+}
+
+// Swapping a tenant's home for a symlink after the walk opened it never
+// moves a write: the files land in the directory the walk opened.
+func TestSwapAfterWalk(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                           isolationSite,
+		"users/u44/public_html/autodisc.yaml": tenantYAML("/~u44/"),
+		"victim/public_html/keep.txt":         "the victim's",
+	})
+	home, aside := filepath.Join(dir, "users/u44"), filepath.Join(dir, "u44.moved")
+	testHookWalked = func(string) {
+		if err := os.Rename(home, aside); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink(filepath.Join(dir, "victim"), home); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { testHookWalked = nil }()
+	o := publishAt(t, dir, nil)
+	if got := o.with(Built); !slices.Equal(got, []string{"users/u44/public_html"}) {
+		t.Fatalf("built %v: %v", got, o.diags)
+	}
+	if exists(filepath.Join(dir, "victim/public_html/autodisc")) {
+		t.Errorf("the write followed the symlink swapped in for users/u44")
+	}
+	if !exists(filepath.Join(aside, "public_html/autodisc/description.txt")) {
+		t.Errorf("the tenant's files are not in the directory the walk opened")
+	}
+}
+
+// A goroutine swaps a tenant's home for a symlink and back, again and
+// again, while builds run: no write ever lands in the symlink's target.
+func TestSwapRace(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                           isolationSite,
+		"users/u44/public_html/autodisc.yaml": tenantYAML("/~u44/"),
+		"victim/public_html/keep.txt":         "the victim's",
+	})
+	for i := range 20 {
+		writeFiles(t, dir, map[string]string{fmt.Sprintf("users/n%02d/public_html/autodisc.yaml", i): tenantYAML(fmt.Sprintf("/~n%02d/", i))})
+	}
+	// The names swapped through lie outside users/, so the glob sees
+	// users/u44 alone: a directory or a symlink.
+	home, aside, link := filepath.Join(dir, "users/u44"), filepath.Join(dir, "u44.real"), filepath.Join(dir, "u44.link")
+	if err := os.Symlink(filepath.Join(dir, "victim"), link); err != nil {
+		t.Skipf("cannot make symlinks here: %v", err)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	swaps := 0
+	wg.Go(func() {
+		// Bounded even if the builds stall.
+		for ; swaps < 1000000; swaps++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if os.Rename(home, aside) != nil {
+				continue
+			}
+			os.Rename(link, home)
+			time.Sleep(20 * time.Microsecond)
+			os.Rename(home, link)
+			os.Rename(aside, home)
+		}
+	})
+	for i := range 40 {
+		// A new manifest each time, so that every build writes.
+		data := []byte(fmt.Sprintf("%s# build %d\n", tenantYAML("/~u44/"), i))
+		for _, d := range []string{home, aside} {
+			writeNoFollow(d, "public_html/autodisc.yaml", data)
+		}
+		publishAt(t, dir, func(o *Options) { o.Jobs = 2 })
+	}
+	close(stop)
+	wg.Wait()
+	t.Logf("%d swaps", swaps)
+	ents, err := os.ReadDir(filepath.Join(dir, "victim/public_html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{"keep.txt"}) {
+		t.Errorf("the victim's directory now holds %v: a write was redirected", names)
+	}
+}
+
+// writeNoFollow writes name below dir when dir is a directory, not a
+// symlink, at the moment it is opened; otherwise it does nothing.
+func writeNoFollow(dir, name string, data []byte) {
+	parent, err := openTop(filepath.Dir(dir))
+	if err != nil {
+		return
+	}
+	defer parent.Close()
+	d, err := openDir(parent, filepath.Base(dir))
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	r, err := rootOf(d)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	r.WriteFile(name, data, 0o644)
+}
+
+// Ten thousand tenants, one of them a FIFO and one invalid: every other
+// one is built, and the two are named.
+func TestManyTenantsOneBad(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 2000
+	}
+	dir := t.TempDir()
+	manifest := scaleSite(t, dir, n)
+	bad := filepath.Join(dir, "users", "u0000777", "public_html", "autodisc.yaml")
+	if err := os.Remove(bad); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	invalid := filepath.Join(dir, "users", "u0001234", "public_html", "autodisc.yaml")
+	if err := os.WriteFile(invalid, []byte("version: 1\ndescription: \"a\\nb\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	built := 0
+	named := map[string]string{}
+	sum := Run(Options{Manifest: manifest, Now: goldenNow, Mode: Render}, func(u *Unit) {
+		switch {
+		case u.Kind != Tenant:
+		case u.Status == Built:
+			built++
+		default:
+			named[u.Dir] = u.Status.String() + ": " + u.Diags.Errors()[0].String()
+		}
+	})
+	if built != n-2 {
+		t.Errorf("built %d tenants, want %d", built, n-2)
+	}
+	if !sum.Failed {
+		t.Errorf("the run did not fail")
+	}
+	want := []string{filepath.Dir(bad), filepath.Dir(invalid)}
+	for _, w := range want {
+		if !strings.HasPrefix(named[w], "refused: ") {
+			t.Errorf("%s: %q, want it refused", w, named[w])
+		}
+	}
+	if len(named) != 2 {
+		t.Errorf("named %v, want only %v", named, want)
+	}
+}

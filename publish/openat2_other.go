@@ -1,0 +1,10 @@
+//go:build unix && !linux
+
+package publish
+
+import "golang.org/x/sys/unix"
+
+const fdDir = "/dev/fd/"
+
+// openat2 is Linux's; elsewhere openAt falls back to openat.
+func openat2(int, string, int) (int, error) { return -1, unix.ENOSYS }

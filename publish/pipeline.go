@@ -1,0 +1,390 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sync"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/validate"
+)
+
+// pipeline runs the tenants of one site.
+type pipeline struct {
+	opt  Options
+	site *SiteDoc
+	emit func(*Unit)
+}
+
+// job is one tenant found by the walk, holding its directory open.
+type job struct {
+	d    *delegation
+	dir  *os.File // the tenant's directory, opened in the walk; nil when refused there
+	rel  string   // the directory relative to the glob's prefix, slash-separated
+	show string   // the directory as messages show it
+	name string   // the manifest's file name
+	caps []string // what the glob's '*'s matched, in order
+	info fileInfo // lstat of the manifest
+
+	// Set when the walk itself ends the tenant.
+	status Status
+	reason string
+}
+
+func (j *job) manifestPath() string { return filepath.Join(j.show, j.name) }
+
+// run walks every delegation's glob (or the --tenant files) and hands each
+// tenant to a bounded pool of workers.
+func (p *pipeline) run(dels []*delegation) {
+	work := make(chan *job)
+	var wg sync.WaitGroup
+	for range p.opt.jobs() {
+		wg.Go(func() {
+			for j := range work {
+				p.tenant(j)
+			}
+		})
+	}
+	send := func(j *job) { work <- j }
+	if len(p.opt.Tenants) > 0 {
+		for _, f := range p.opt.Tenants {
+			p.one(dels, f, send)
+		}
+	} else {
+		for _, d := range dels {
+			p.walk(d, send)
+		}
+	}
+	close(work)
+	wg.Wait()
+}
+
+// siteError reports a diagnostic outside any tenant.
+func (p *pipeline) siteError(d *delegation, format string, args ...any) {
+	var l diag.List
+	pos := p.site.Doc.Pos.Of(d.key)
+	l.Errorf(pos, d.key, format, args...)
+	p.emit(&Unit{Kind: Site, Manifest: p.opt.Manifest, Dir: p.opt.Out, Space: "/", Status: Refused, Diags: l})
+}
+
+// walk finds the tenants of one delegation.
+func (p *pipeline) walk(d *delegation, send func(*job)) {
+	top, err := openTop(d.pat.prefix)
+	if err != nil {
+		if isAbsent(err) {
+			p.siteWarn(d, "%q matches no tenant manifest: %s does not exist", d.pat.raw, d.pat.show)
+			return
+		}
+		p.siteError(d, "cannot walk %q: %v", d.pat.raw, err)
+		return
+	}
+	w := &walker{p: p, d: d, segs: d.pat.segs, send: send}
+	w.level(top, "", 0, nil)
+	top.Close()
+	if w.found == 0 {
+		p.siteWarn(d, "%q matches no tenant manifest", d.pat.raw)
+	}
+}
+
+func (p *pipeline) siteWarn(d *delegation, format string, args ...any) {
+	var l diag.List
+	l.Warnf(p.site.Doc.Pos.Of(d.key), d.key, format, args...)
+	p.emit(&Unit{Kind: Site, Manifest: p.opt.Manifest, Dir: p.opt.Out, Space: "/", Status: Unchanged, Diags: l})
+}
+
+type walker struct {
+	p    *pipeline
+	d    *delegation
+	segs []string // the pattern's components, or a --tenant file's
+	send func(*job)
+	// named is set for a --tenant file: a component that is missing is
+	// reported, not passed over.
+	named bool
+	found int
+}
+
+// batch is how many directory entries are read at once: a directory of a
+// million homes is listed in pieces, never held whole.
+const batch = 512
+
+// level matches component i of the pattern in dir (at rel below the
+// prefix). A literal component is opened directly; only a wildcard one
+// lists the directory.
+func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
+	seg := w.segs[i]
+	if !isMeta(seg) {
+		w.entry(dir, rel, i, seg, caps)
+		return
+	}
+	last := i == len(w.segs)-1
+	var manifests []string // a wildcard last component: each match, to refuse two in one directory
+	var capsOf [][]string
+	for {
+		ents, err := dir.ReadDir(batch)
+		for _, e := range ents {
+			name := e.Name()
+			c, ok := matchSeg(seg, name)
+			if !ok {
+				continue
+			}
+			all := append(caps[:len(caps):len(caps)], c...)
+			if last {
+				if w.isSite(dir, name) {
+					continue
+				}
+				manifests = append(manifests, name)
+				capsOf = append(capsOf, all)
+				continue
+			}
+			if t := e.Type(); t != 0 && t&(fs.ModeDir|fs.ModeSymlink) == 0 {
+				continue // a file where the pattern needs a directory
+			}
+			w.entry(dir, rel, i, name, all)
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				w.fail(rel, Skipped, fmt.Sprintf("cannot list %s: %v", w.show(rel), errText(err)))
+			}
+			break
+		}
+	}
+	if len(manifests) > 1 {
+		if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
+			return
+		}
+		for _, m := range manifests {
+			w.found++
+			w.send(&job{d: w.d, rel: rel, show: w.show(rel), name: m, status: Refused,
+				reason: fmt.Sprintf("%d files in %s match %q; a directory holds one tenant manifest", len(manifests), w.show(rel), w.d.pat.raw)})
+		}
+		return
+	}
+	for k, m := range manifests {
+		w.entry(dir, rel, i, m, capsOf[k])
+	}
+}
+
+// isSite reports whether name in dir is the site manifest, which no glob
+// makes a tenant.
+func (w *walker) isSite(dir *os.File, name string) bool {
+	fi, err := statAt(dir, name)
+	return err == nil && w.p.site.self.is(fi)
+}
+
+// show is how messages name the directory rel below the prefix.
+func (w *walker) show(rel string) string {
+	return filepath.Join(w.d.pat.show, filepath.FromSlash(rel))
+}
+
+// fail reports a directory of the walk that cannot be a tenant's.
+func (w *walker) fail(rel string, st Status, reason string) {
+	w.found++
+	w.send(&job{d: w.d, rel: rel, show: w.show(rel), status: st, reason: reason})
+}
+
+// entry handles name, matched by component i, in dir.
+func (w *walker) entry(dir *os.File, rel string, i int, name string, caps []string) {
+	segs := w.segs
+	child := path.Join(rel, name)
+	if i == len(segs)-1 {
+		w.manifest(dir, rel, name, caps)
+		return
+	}
+	// Once the rest of the pattern is literal, the tenant's directory is
+	// known: a shard that does not hold it goes no further.
+	if w.p.opt.Shards > 0 && allLiteral(segs[i+1:len(segs)-1]) {
+		tdir := path.Join(append([]string{child}, segs[i+1:len(segs)-1]...)...)
+		if !inShard(tdir, w.p.opt.Shard, w.p.opt.Shards) {
+			return
+		}
+	}
+	sub, err := openDir(dir, name)
+	if err != nil && isAbsent(err) {
+		// O_DIRECTORY may report a symlink as "not a directory".
+		if fi, serr := statAt(dir, name); serr == nil && fi.mode&fs.ModeSymlink != 0 {
+			err = errSymlink
+		}
+	}
+	switch {
+	case err == nil:
+	case isAbsent(err) && !w.named:
+		return
+	case isSymlinkErr(err):
+		w.fail(child, Refused, fmt.Sprintf("%s is a symlink; tenant directories are never followed through symlinks", w.show(child)))
+		return
+	default:
+		w.fail(child, Skipped, fmt.Sprintf("cannot open %s: %v", w.show(child), errText(err)))
+		return
+	}
+	w.level(sub, child, i+1, caps)
+	sub.Close()
+}
+
+// manifest handles a file the last component matched in dir.
+func (w *walker) manifest(dir *os.File, rel, name string, caps []string) {
+	if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
+		return
+	}
+	fi, err := statAt(dir, name)
+	if err != nil {
+		if isAbsent(err) && !w.named {
+			return
+		}
+		w.found++
+		w.send(&job{d: w.d, rel: rel, show: w.show(rel), name: name, status: Skipped, reason: fmt.Sprintf("cannot stat %s: %v", filepath.Join(w.show(rel), name), errText(err))})
+		return
+	}
+	if w.p.site.self.is(fi) {
+		return // the site manifest itself
+	}
+	w.found++
+	j := &job{d: w.d, rel: rel, show: w.show(rel), name: name, caps: caps, info: fi}
+	if !fi.mode.IsRegular() {
+		j.status = Refused
+		j.reason = fmt.Sprintf("%s is a %s, not a regular file; it is not read", j.manifestPath(), typeName(fi.mode))
+		if fi.mode&fs.ModeSymlink != 0 {
+			j.reason = fmt.Sprintf("%s is a symlink; a tenant manifest is never read through a symlink", j.manifestPath())
+		}
+		w.send(j)
+		return
+	}
+	d, err := dupDir(dir)
+	if err != nil {
+		j.status, j.reason = Skipped, fmt.Sprintf("cannot keep %s open: %v", j.show, err)
+		w.send(j)
+		return
+	}
+	j.dir = d
+	w.send(j)
+}
+
+func allLiteral(segs []string) bool {
+	for _, s := range segs {
+		if isMeta(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// errText is an error's message without the path the caller already names.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// testHookWalked, when set by a test, runs between the walk that opened a
+// tenant's directory and everything done through it.
+var testHookWalked func(dir string)
+
+// tenant runs one tenant from its manifest to disk and reports it.
+func (p *pipeline) tenant(j *job) {
+	u := &Unit{Kind: Tenant, Manifest: j.manifestPath(), Dir: j.show}
+	defer p.emit(u)
+	if j.dir != nil {
+		defer j.dir.Close()
+	}
+	pos := diag.Pos{File: u.Manifest}
+	if j.status != Built || j.reason != "" {
+		if j.name == "" {
+			pos.File = j.show
+			u.Manifest = ""
+		}
+		u.Status = j.status
+		u.Diags.Errorf(pos, "", "%s", j.reason)
+		return
+	}
+	space, err := bindSpace(j.d.path, j.caps)
+	if err != nil {
+		u.Status = Refused
+		u.Diags.Errorf(pos, "", "%v", err)
+		return
+	}
+	u.Space = space.String()
+
+	if testHookWalked != nil {
+		testHookWalked(j.show)
+	}
+	fresh, root, err := p.fresh(j)
+	if err != nil {
+		u.Status = Skipped
+		u.Diags.Errorf(pos, "", "cannot open %s: %v", j.show, errText(err))
+		return
+	}
+	if root != nil {
+		defer root.Close()
+	}
+	if fresh {
+		u.Status = Unchanged
+		return
+	}
+	data, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
+	if err != nil {
+		u.Status = Refused
+		if isSymlinkErr(err) {
+			u.Diags.Errorf(pos, "", "%s became a symlink; a tenant manifest is never read through a symlink", u.Manifest)
+		} else {
+			u.Diags.Errorf(pos, "", "cannot read tenant manifest: %v", errText(err))
+		}
+		return
+	}
+	doc, errs := manifest.LoadTenant(u.Manifest, data)
+	u.Diags.Append(errs)
+	if doc == nil || errs.HasErrors() {
+		u.Status = Refused
+		return
+	}
+	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now})
+	if u.Diags.Append(errs); u.Diags.HasErrors() {
+		u.Status = Refused
+		return
+	}
+	t, errs := generate.Tenant(doc, space, p.site.URL)
+	if u.Diags.Append(errs); u.Diags.HasErrors() {
+		u.Status = Refused
+		return
+	}
+	if p.opt.Mode == Render {
+		u.Tree = t
+		u.Status = Built
+		return
+	}
+	p.write(j, u, root, t)
+}
+
+// one finds the tenant manifest file (a --tenant argument): the first
+// delegation whose glob matches it, then a walk down its literal path from
+// the glob's prefix, confined exactly as in a full walk.
+func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
+	abs, err := filepath.Abs(file)
+	if err == nil {
+		for _, d := range dels {
+			comps, caps, ok := d.pat.matchFile(abs)
+			if !ok {
+				continue
+			}
+			top, err := openTop(d.pat.prefix)
+			if err != nil {
+				send(&job{d: d, show: filepath.Dir(file), name: filepath.Base(file), status: Skipped, reason: fmt.Sprintf("cannot open %s: %v", d.pat.show, errText(err))})
+				return
+			}
+			w := &walker{p: p, d: d, segs: comps, send: send, named: true}
+			w.level(top, "", 0, caps)
+			top.Close()
+			return
+		}
+	}
+	var l diag.List
+	l.Errorf(diag.Pos{File: file}, "", "%v (%s)", errNoDelegation, p.opt.Manifest)
+	p.emit(&Unit{Kind: Tenant, Manifest: file, Dir: filepath.Dir(file), Status: Refused, Diags: l})
+}

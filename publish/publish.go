@@ -1,0 +1,402 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/serverconf"
+	"github.com/discgen/discgen/tree"
+	"github.com/discgen/discgen/validate"
+)
+
+// Mode says what Run does with each rendered tree.
+type Mode int
+
+const (
+	// Write plans and applies every output (discgen build).
+	Write Mode = iota
+	// Check plans every output and reports its changes without writing
+	// (discgen build --check).
+	Check
+	// DryRun is Check, for a listing rather than a diff.
+	DryRun
+	// Render renders and reports each tree without looking at the disk
+	// where it would go (discgen validate, tests).
+	Render
+)
+
+// Options says what to publish.
+type Options struct {
+	// Manifest is the site manifest's path, as the user gave it; messages
+	// name files relative to it.
+	Manifest string
+	// Env selects an environment of the manifest.
+	Env string
+	// Now is the time security.txt dates resolve against.
+	Now time.Time
+	// RobotsSymlink makes autodisc/robots.txt a symlink to /robots.txt.
+	RobotsSymlink bool
+	// Jobs bounds how many tenants are in work at once (default 64). A
+	// tenant being written mostly waits for its flush to disk (syncfs),
+	// which the tenants in work at once share, so many workers cost little
+	// CPU and memory and save most flushes.
+	Jobs int
+
+	Mode Mode
+	// Out is the site's output directory (-o).
+	Out string
+	// StateDir holds the ownership records (--state).
+	StateDir string
+	// Replace takes over foreign and modified files (--replace).
+	Replace bool
+	// Server lists the server configuration kinds to write with the site,
+	// and ServerDir where the separate snippets go.
+	Server    []serverconf.Kind
+	ServerDir string
+
+	// Tenants, when not empty, builds only these tenant manifests (paths
+	// as the user gave them), each checked against the delegation whose
+	// glob matches it; the site's own tree is left alone.
+	Tenants []string
+	// Shard and Shards select the Shard-th (from 1) of Shards stable
+	// partitions of the tenants; the site is built in shard 1 only. Zero
+	// Shards builds everything.
+	Shard, Shards int
+	// TenantOwner gives every file and directory written in a tenant's
+	// directory the owner of that directory (for a build run as root).
+	TenantOwner bool
+	// Version is the discgen version: a new version rebuilds every tenant.
+	Version string
+	// Unsigned renders security.txt without its signature, so callers that
+	// need only robots.txt (check -f) do not need the signing key.
+	Unsigned bool
+}
+
+// Status is how a unit of work ended.
+type Status int
+
+const (
+	Built     Status = iota // written (or, in Check and DryRun modes, planned)
+	Unchanged               // nothing to write
+	Refused                 // invalid, hostile or not writable: a reason is in Diags
+	Skipped                 // could not be looked at (permission denied): a reason is in Diags
+)
+
+func (s Status) String() string {
+	return [...]string{"built", "unchanged", "refused", "skipped"}[s]
+}
+
+// Kind says what a Unit is.
+type Kind int
+
+const (
+	Site   Kind = iota // the site's own tree, in Options.Out
+	Server             // the separate server snippets, in Options.ServerDir
+	Tenant             // one tenant
+)
+
+func (k Kind) String() string { return [...]string{"site", "server", "tenant"}[k] }
+
+// Unit is one finished unit of work, reported as soon as it ends.
+type Unit struct {
+	Kind Kind
+	// Manifest is the manifest the unit comes from, as messages show it.
+	Manifest string
+	// Dir is the directory it is written to, as messages show it.
+	Dir string
+	// Space is the URL-path space of the authority ("" when not known).
+	Space  string
+	Status Status
+	// Diags holds the unit's errors and warnings, sorted.
+	Diags diag.List
+	// Notes are warnings about the run rather than the manifest (what a
+	// --server kind cannot express), printed as discgen: warning: lines.
+	Notes []string
+	// Problem is why the output could not be written (an
+	// *output.ProblemError, usually), or nil.
+	Problem error
+	// Changes is the plan, in Check and DryRun modes (nil when there is
+	// none); Result is what Apply did, in Write mode.
+	Changes *output.Changes
+	Result  output.Result
+	// Tree is the rendered tree, in Render mode.
+	Tree tree.Tree
+}
+
+// Summary counts the units of a run.
+type Summary struct {
+	// SiteOK is false when the site manifest is invalid: nothing else
+	// was done.
+	SiteOK bool
+	// Count is the number of units that ended with each Status.
+	Count [4]int
+	// Stale is set in Check mode when some output would change.
+	Stale bool
+	// Failed is set when anything was refused, skipped or not written,
+	// or an error outside any unit was reported.
+	Failed bool
+}
+
+// Run publishes the site manifest and its tenants, calling report once for
+// each unit as it ends, from one goroutine at a time. Diagnostics outside
+// any unit (the site manifest's, a tenants glob that cannot be walked) are
+// reported as a unit of Kind Site.
+//
+// The pipeline, per tenant, on a pool of Options.Jobs workers:
+//
+//	discover  walk each tenants glob from its fixed prefix, one component
+//	          at a time, never through a symlink; lstat the manifest
+//	key       hash the discgen version, the delegation, the site URL and
+//	          the manifest's size, mtime, ctime and inode
+//	load      open without following or waiting, fstat, read (bounded)
+//	validate  the space comes from the directory; path must agree
+//	render    the tenant's tree
+//	plan      compare with the disk through the directory opened in the walk
+//	write     apply, through the same directory
+//
+// Nothing is kept per tenant once it is reported.
+func Run(opt Options, report func(*Unit)) Summary {
+	var sum Summary
+	var mu sync.Mutex
+	emit := func(u *Unit) {
+		mu.Lock()
+		defer mu.Unlock()
+		u.Diags.Sort()
+		sum.Count[u.Status]++
+		if u.Status >= Refused || u.Problem != nil || u.Diags.HasErrors() {
+			sum.Failed = true
+		}
+		if u.Changes != nil && !u.Changes.Empty() && opt.Mode == Check {
+			sum.Stale = true
+		}
+		report(u)
+	}
+
+	s, diags := LoadSite(opt)
+	if s == nil {
+		sum.Failed = true
+		report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Diags: diags})
+		return sum
+	}
+	sum.SiteOK = true
+	dels, derrs := s.delegations()
+	diags.Append(derrs)
+	if len(opt.Tenants) == 0 && (opt.Shards == 0 || opt.Shard == 1) {
+		s.publish(opt, diags, emit)
+	} else if len(diags) > 0 {
+		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Unchanged, Diags: diags})
+	}
+	p := &pipeline{opt: opt, site: s, emit: emit}
+	p.run(dels)
+	return sum
+}
+
+// SiteDoc is a loaded, valid site manifest and its rendered tree.
+type SiteDoc struct {
+	Doc  *manifest.Doc[manifest.Site]
+	Tree tree.Tree
+	URL  *url.URL
+	// Access is what --server output refuses and marks noindex.
+	Access serverconf.Access
+	// dir is the manifest's directory; tenants globs are relative to it.
+	dir  string
+	self fileInfo // the site manifest, which no glob makes a tenant
+}
+
+// LoadSite loads, validates and renders the site manifest alone. It
+// returns nil when the manifest is invalid, with every diagnostic.
+func LoadSite(opt Options) (*SiteDoc, diag.List) {
+	var diags diag.List
+	data, err := limited.ReadFile(opt.Manifest, manifest.MaxBytes)
+	if err != nil {
+		diags.Errorf(diag.Pos{File: opt.Manifest}, "", "cannot read manifest: %v", err)
+		return nil, diags
+	}
+	doc, errs := manifest.LoadSite(opt.Manifest, data, opt.Env)
+	diags.Append(errs)
+	if doc == nil {
+		diags.Sort()
+		return nil, diags
+	}
+	vopt := validate.Options{Now: opt.Now}
+	if diags.Append(validate.Site(doc, vopt)); diags.HasErrors() {
+		diags.Sort()
+		return nil, diags
+	}
+	dir := filepath.Dir(opt.Manifest)
+	s := &SiteDoc{Doc: doc, dir: dir}
+	if len(opt.Tenants) == 0 && (opt.Shards == 0 || opt.Shard == 1) {
+		t, errs := generate.Site(doc, generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink, Unsigned: opt.Unsigned})
+		if diags.Append(errs); diags.HasErrors() {
+			diags.Sort()
+			return nil, diags
+		}
+		s.Tree = t
+		access, errs := generate.SiteAccess(doc)
+		diags.Append(errs)
+		s.Access = access
+	}
+	s.URL, _ = url.Parse(doc.Value.Site.URL)
+	s.self = statPath(opt.Manifest)
+	diags.Sort()
+	return s, diags
+}
+
+// publish writes (or checks) the site's tree and its server configuration.
+func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
+	u := &Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Diags: diags}
+	t := s.Tree
+	var sep tree.Tree
+	if len(opt.Server) > 0 {
+		public, separate, err := serverconf.RenderAccess(t, opt.Server, s.Access)
+		if err != nil {
+			u.Diags.Errorf(diag.Pos{File: opt.Manifest}, "", "--server: %v", err)
+			u.Status = Refused
+			emit(u)
+			return
+		}
+		t = make(tree.Tree, len(s.Tree)+len(public))
+		for p, e := range s.Tree {
+			t[p] = e
+		}
+		for p, e := range public {
+			t[p] = e
+		}
+		sep = separate
+		for _, w := range serverconf.Warnings(opt.Server, s.Access) {
+			u.Notes = append(u.Notes, w)
+		}
+	}
+	finish(opt, u, t, func(o output.Options) (*output.Changes, error) { return output.Plan(opt.Out, t, o) })
+	emit(u)
+	if len(sep) > 0 {
+		v := &Unit{Kind: Server, Dir: opt.ServerDir}
+		finish(opt, v, sep, func(o output.Options) (*output.Changes, error) { return output.Plan(opt.ServerDir, sep, o) })
+		emit(v)
+	}
+}
+
+// finish plans (and in Write mode applies) one tree, setting the unit's
+// status.
+func finish(opt Options, u *Unit, t tree.Tree, plan func(output.Options) (*output.Changes, error)) {
+	if opt.Mode == Render {
+		u.Tree = t
+		u.Status = Built
+		return
+	}
+	ch, err := plan(output.Options{StateDir: opt.StateDir, Replace: opt.Replace})
+	if err != nil {
+		u.Problem = err
+		u.Status = Refused
+		return
+	}
+	if opt.Mode != Write {
+		u.Changes = ch
+		u.Problem = ch.Err()
+		switch {
+		case u.Problem != nil:
+			u.Status = Refused
+		case ch.Empty():
+			u.Status = Unchanged
+		default:
+			u.Status = Built
+		}
+		return
+	}
+	r, err := ch.Apply()
+	u.Result = r
+	switch {
+	case err != nil:
+		u.Problem = err
+		u.Status = Refused
+	case r.Added+r.Updated+r.Removed+r.Adopted == 0:
+		u.Status = Unchanged
+	default:
+		u.Status = Built
+	}
+}
+
+// defaultJobs is the worker count unless Options.Jobs says otherwise.
+const defaultJobs = 64
+
+// jobs is the worker count.
+func (opt Options) jobs() int {
+	if opt.Jobs > 0 {
+		return opt.Jobs
+	}
+	return defaultJobs
+}
+
+// errSymlink stands for a symlink met on the way.
+var errSymlink = errors.New("symlink")
+
+// errNoDelegation is reported for a --tenant file no glob matches.
+var errNoDelegation = errors.New("no delegation's tenants glob matches this file")
+
+// delegations collects the site's delegations that have a tenants glob,
+// refusing (with an error at the tenants key) those whose glob cannot be
+// walked or cannot fill the delegation's wildcards.
+func (s *SiteDoc) delegations() ([]*delegation, diag.List) {
+	var out []*delegation
+	var diags diag.List
+	doc := s.Doc
+	for i, d := range doc.Value.Delegations {
+		if d.Tenants == "" {
+			continue
+		}
+		key := manifest.Key(manifest.Index("delegations", i), "tenants")
+		pos := doc.Pos.Of(key)
+		space, err := pathspace.Parse(pathspace.Root, d.Path)
+		if err != nil {
+			continue // validation has reported it
+		}
+		pat, err := parsePattern(s.dir, d.Tenants)
+		if err != nil {
+			diags.Errorf(pos, key, "%v", err)
+			continue
+		}
+		if want := countStars(d.Path); pat.stars != want {
+			diags.Errorf(pos, key, "%q has %d '*' but the delegation path %q has %d: each '*' the glob matches fills the path's '*' in the same place, so they must be as many; no tenant of this delegation is built", d.Tenants, pat.stars, d.Path, want)
+			continue
+		}
+		nd := &delegation{
+			index: i, key: key, path: d.Path, space: space, pat: pat,
+			grant:   validate.Grant(validate.AllFiles(), d.Only, d.Except),
+			summary: fmt.Sprintf("%q %q %q %q", d.Path, d.Only, d.Except, d.Tenants),
+		}
+		// Two globs whose tenant directories can coincide or nest would
+		// write one tree over another: the later one is refused.
+		clash := false
+		for _, o := range out {
+			if dirsCanMeet(o.pat, pat) {
+				diags.Errorf(pos, key, "the directories %q matches can be those of %s (%q), or hold them; a directory holds the tenant of one delegation", d.Tenants, o.key, o.pat.raw)
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			out = append(out, nd)
+		}
+	}
+	return out, diags
+}
+
+func countStars(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '*' {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,199 @@
+//go:build unix
+
+package publish
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The scale benchmark runs the discgen binary, as a host would, over a
+// generated tree of n tenants shaped like /home/*/public_html/autodisc.yaml,
+// each public_html also holding some of the user's own files. In one run it
+// measures, each as a separate process with its peak RSS:
+//
+//	full      the first build of every tenant (and the site)
+//	tar-x     tar -x of the very tree the full build produced: the floor
+//	nochange  a second build with nothing changed (three in each run)
+//	changed   a build after 1% of the manifests changed
+//	tenant    discgen build --tenant FILE, one tenant (median of five)
+//
+// and reports each time and its ratio to tar-x. It is opt-in, since a
+// large n takes minutes and gigabytes of disk:
+//
+//	DISCGEN_SCALE=10000,100000 go test ./publish -run '^$' -bench Scale -benchtime 1x -timeout 2h
+//
+// DISCGEN_SCALE_REPS (default 3) sets how many times each is measured, or
+// NxREPS for one size (100000x1); medians are reported, and the peak RSS
+// of all repetitions.
+func BenchmarkScale(b *testing.B) {
+	spec := os.Getenv("DISCGEN_SCALE")
+	if spec == "" {
+		b.Skip("set DISCGEN_SCALE=10000,100000 to run the scale benchmark")
+	}
+	reps := 3
+	if r, err := strconv.Atoi(os.Getenv("DISCGEN_SCALE_REPS")); err == nil && r > 0 {
+		reps = r
+	}
+	bin := filepath.Join(b.TempDir(), "discgen")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/discgen").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, f := range strings.Split(spec, ",") {
+		size, times, _ := strings.Cut(strings.TrimSpace(f), "x")
+		n, err := strconv.Atoi(size)
+		if err != nil || n < 100 {
+			b.Fatalf("DISCGEN_SCALE: %q is not a number of tenants (at least 100)", f)
+		}
+		r := reps
+		if times != "" {
+			if r, err = strconv.Atoi(times); err != nil || r < 1 {
+				b.Fatalf("DISCGEN_SCALE: %q: want N or NxREPS", f)
+			}
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				scaleRun(b, bin, n, r)
+			}
+		})
+	}
+}
+
+// measurement is one process run.
+type measurement struct {
+	wall   time.Duration
+	maxRSS int64 // bytes
+}
+
+// runMeasured runs a command and returns its wall time and peak RSS.
+func runMeasured(b *testing.B, dir string, name string, args ...string) measurement {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return measurement{wall, int64(ru.Maxrss) * 1024}
+}
+
+func median(ms []measurement) measurement {
+	slices.SortFunc(ms, func(a, b measurement) int { return int(a.wall - b.wall) })
+	peak := int64(0)
+	for _, m := range ms {
+		peak = max(peak, m.maxRSS)
+	}
+	return measurement{ms[len(ms)/2].wall, peak}
+}
+
+// scaleRun measures one size.
+func scaleRun(b *testing.B, bin string, n, reps int) {
+	var full, tarx, nochange, changed, one []measurement
+	for rep := range reps {
+		root := b.TempDir()
+		site := filepath.Join(root, "site")
+		if err := os.MkdirAll(site, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		scaleHost(b, site, n)
+		build := []string{"build", "-f", "site.yaml", "-o", "public", "--now", "2026-11-01"}
+		full = append(full, runMeasured(b, site, bin, build...))
+		// The floor: the tree the build produced, extracted by tar.
+		tarball := filepath.Join(root, "tree.tar")
+		if out, err := exec.Command("tar", "-C", site, "-cf", tarball, "--exclude", ".discgen", ".").CombinedOutput(); err != nil {
+			b.Fatalf("tar -c: %v\n%s", err, out)
+		}
+		dest := filepath.Join(root, "extract")
+		if err := os.Mkdir(dest, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		tarx = append(tarx, runMeasured(b, dest, "tar", "-xf", tarball))
+		// Three no-change builds; the extracted copy is removed at the
+		// end, so that its removal does not run under them.
+		for range 3 {
+			nochange = append(nochange, runMeasured(b, site, bin, build...))
+		}
+		for i := 0; i < n; i += 100 {
+			m := filepath.Join(site, "users", fmt.Sprintf("u%07d", i), "public_html", "autodisc.yaml")
+			data, err := os.ReadFile(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			data = append(data, fmt.Sprintf("# changed in run %d\n", rep)...)
+			data = []byte(strings.Replace(string(data), "The pages of", "The changed pages of", 1))
+			if err := os.WriteFile(m, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		changed = append(changed, runMeasured(b, site, bin, build...))
+		// What a hosting panel runs when one user saves: --tenant, with
+		// every other tenant still on disk.
+		for i := range 5 {
+			m := filepath.Join("users", fmt.Sprintf("u%07d", (i*7919)%n), "public_html", "autodisc.yaml")
+			one = append(one, runMeasured(b, site, bin, append(build, "--tenant", m)...))
+		}
+		os.Remove(tarball)
+		exec.Command("rm", "-rf", root).Run()
+	}
+	f, t, nc, ch := median(full), median(tarx), median(nochange), median(changed)
+	b.ReportMetric(f.wall.Seconds(), "full-s")
+	b.ReportMetric(t.wall.Seconds(), "tar-x-s")
+	b.ReportMetric(nc.wall.Seconds(), "nochange-s")
+	b.ReportMetric(ch.wall.Seconds(), "changed1%-s")
+	b.ReportMetric(f.wall.Seconds()/t.wall.Seconds(), "full/tar-x")
+	b.ReportMetric(nc.wall.Seconds()/t.wall.Seconds(), "nochange/tar-x")
+	b.ReportMetric(ch.wall.Seconds()/t.wall.Seconds(), "changed/tar-x")
+	b.ReportMetric(float64(median(one).wall.Microseconds())/1000, "tenant-ms")
+	b.ReportMetric(float64(f.maxRSS)/(1<<20), "full-MB")
+	b.ReportMetric(float64(t.maxRSS)/(1<<20), "tar-x-MB")
+	b.ReportMetric(float64(nc.maxRSS)/(1<<20), "nochange-MB")
+	b.ReportMetric(float64(ch.maxRSS)/(1<<20), "changed-MB")
+}
+
+// scaleHost writes scaleSite's n tenants, and in each public_html some of
+// the user's own files, which discgen must neither read nor list.
+func scaleHost(b testing.TB, dir string, n int) {
+	scaleSite(b, dir, n)
+	page := []byte(strings.Repeat("<p>A user's own page.</p>\n", 40))
+	for i := range n {
+		web := filepath.Join(dir, "users", fmt.Sprintf("u%07d", i), "public_html")
+		for _, name := range []string{"index.html", "about.html", "photo.jpg"} {
+			if err := os.WriteFile(filepath.Join(web, name), page, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestGenerateHost writes the scale benchmark's tree for a run by hand:
+//
+//	DISCGEN_GENERATE=/tmp/host,100000 go test ./publish -run TestGenerateHost
+//	cd /tmp/host && time discgen build -o public
+func TestGenerateHost(t *testing.T) {
+	spec := os.Getenv("DISCGEN_GENERATE")
+	if spec == "" {
+		t.Skip("set DISCGEN_GENERATE=DIR,N to write a host of N tenants into DIR")
+	}
+	dir, size, _ := strings.Cut(spec, ",")
+	n, err := strconv.Atoi(size)
+	if err != nil || n < 1 {
+		t.Fatalf("DISCGEN_GENERATE=%q: want DIR,N", spec)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scaleHost(t, dir, n)
+}

@@ -1,0 +1,86 @@
+package publish
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"os"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/output"
+	"github.com/discgen/discgen/tree"
+)
+
+// keyVersion changes when what the key covers changes.
+const keyVersion = "discgen tenant key 1"
+
+// key fingerprints everything a tenant's tree depends on, without reading
+// its manifest: discgen's version, the site's URL, the delegation (path,
+// only, except, glob), the mode flags, and the manifest's size, times,
+// inode and device. A tenant whose key and outputs stat as when it was
+// last written is unchanged, at the cost of a few stats.
+func (p *pipeline) key(j *job) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d %d %d %d %d %s\n",
+		keyVersion, p.opt.Version, p.site.URL, j.d.summary, j.rel,
+		j.info.size, j.info.mtime, j.info.ctime, j.info.ino, j.info.dev, j.name)
+	if p.opt.TenantOwner {
+		fmt.Fprintf(h, "owner\n")
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// outputOptions are the output options of a tenant whose directory is
+// open as root.
+func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
+	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j)}
+	if p.opt.TenantOwner {
+		if fi, err := statFile(j.dir); err == nil {
+			o.Owner = &output.Owner{UID: fi.uid, GID: fi.gid}
+		}
+	}
+	return o
+}
+
+// fresh reports whether the tenant is known to be up to date: the same key
+// as when its outputs were written, and every output unchanged since. It
+// opens the tenant's directory as a root for it, which the caller closes.
+func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
+	if p.opt.Mode == Render {
+		return false, nil, nil
+	}
+	root, err := rootOf(j.dir)
+	if err != nil {
+		return false, nil, err
+	}
+	ok, err := output.Fresh(j.show, p.outputOptions(j, root))
+	return ok && err == nil, root, nil
+}
+
+// write plans and applies a tenant's tree in its directory, through the
+// directory the walk opened.
+func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) {
+	o := p.outputOptions(j, root)
+	finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
+		o.StateDir, o.Replace = base.StateDir, base.Replace
+		return output.Plan(j.show, t, o)
+	})
+}
+
+// inShard reports whether the tenant directory rel (relative to its glob's
+// prefix) belongs to shard k of n: FNV-1a of rel, modulo n. The partition
+// depends only on the directory's name, so it is stable from run to run
+// and machine to machine.
+func inShard(rel string, k, n int) bool {
+	h := fnv.New64a()
+	h.Write([]byte(rel))
+	return int(h.Sum64()%uint64(n)) == k-1
+}
+
+func posOf(u *Unit) diag.Pos {
+	if u.Manifest != "" {
+		return diag.Pos{File: u.Manifest}
+	}
+	return diag.Pos{File: u.Dir}
+}
