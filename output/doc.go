@@ -93,14 +93,17 @@
 //
 //	STATEDIR/outputs/ab/cd/abcd...ef.rec
 //
-// named by the SHA-256 of the root's absolute (cleaned, not
-// symlink-resolved) path, fanned out over two levels of 256 directories so
-// that a million tenant roots stay at a few files per directory. It is a
-// small text file, written atomically like the outputs, in sorted order so
-// the same build gives the same bytes:
+// named by the SHA-256 of its portable name (Options.Record, by default
+// the root relative to the state directory's parent: "public"), fanned
+// out over two levels of 256 directories so that a million tenant roots
+// stay at a few files per directory. It is a small text file, written
+// atomically like the outputs, in sorted order so the same build gives the
+// same bytes on any machine, and it holds no absolute path, inode or time:
+// it can be committed with the output, and a clone elsewhere rebuilds
+// without Replace.
 //
-//	discgen output record 1
-//	root /srv/www/public
+//	discgen output record 2
+//	name public
 //	state complete
 //	d autodisc
 //	f <sha256 of the bytes> autodisc/index.txt
@@ -108,10 +111,34 @@
 //
 // Before changing anything, Apply rewrites the record as "state
 // incomplete", listing every path it may write with both the content found
-// and the content it writes; after the last change it writes the complete
-// record. A build killed in between leaves a record that still owns every
-// byte it may have left on disk, and tells the next build to look for
-// temporary files.
+// and the content it writes, and every temporary file it will create
+// ("t autodisc/.discgen-0123456789abcdef.tmp"); after the last change it
+// writes the complete record. A build killed in between leaves a record
+// that still owns every byte it may have left on disk and names the
+// temporary files the next build removes. discgen removes no other file
+// of that form: one it did not record is not provably its own.
+//
+// Format 1 records (keyed by the SHA-256 of the absolute root path, with a
+// "root /abs/path" line) are read when no format 2 record exists, used if
+// their root line is the root being built, and replaced by a format 2
+// record at the next Apply; the temporary files of an interrupted format 1
+// build are left for the user to remove.
+//
+// # The stat cache
+//
+// Beside each record, STATEDIR/outputs/ab/cd/abcd...ef.stat is
+// machine-local: Options.Key, the record's own stat, and the size, mtime,
+// change time, inode and mode of every output as Apply left them. It is
+// trusted only while the record stats the same, so a record changed by a
+// checkout, or a cache copied from another machine, is ignored and
+// rebuilt. Fresh uses it to skip a root entirely; Plan uses it to skip
+// reading a file whose stat and recorded content match the output. When
+// discgen creates the state directory it writes STATEDIR/.gitignore
+// listing *.stat and *.tmp, so committing the state directory commits the
+// records only. Like make and git, the cache cannot see a change that
+// keeps a file's size, inode and both times, which takes a deliberate
+// reset of the change time or a write within the filesystem's timestamp
+// granularity of discgen's own.
 //
 // # Directories
 //

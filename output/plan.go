@@ -111,6 +111,7 @@ type Changes struct {
 	temps       []string            // temporary files an interrupted build recorded
 	rootMissing bool
 	bad         map[string]bool // paths with a BadPath problem
+	refused     []Change        // what Replace would do at Foreign and Modified paths
 
 	r       *os.Root            // the root, while open; Options.Dir when set
 	handles map[string]*os.Root // open directories below r, by slash path

@@ -106,8 +106,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		}
 		switch {
 		case f.check:
-			if !ch.Empty() {
-				stale = true
+			// The diff shows files a build would refuse to take over too.
+			if !ch.Empty() || len(ch.Problems) > 0 {
+				stale = stale || !ch.Empty()
 				if len(outs) > 1 {
 					// Diff paths are relative to each root: say which.
 					fmt.Fprintf(stdout, "== %s\n", show)
