@@ -127,6 +127,11 @@ func (c *Changes) Apply() (Result, error) {
 	}
 	mutate = mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
 	durable := !c.opt.NoSync
+	if !mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.marshal(), c.rec.marshal()) {
+		// Nothing to change: no lock, and at most the stat cache to
+		// refresh.
+		return res, c.finish(false, nil)
+	}
 
 	if c.r == nil {
 		r, _, err := c.openRoot(true)
@@ -167,7 +172,7 @@ func (c *Changes) Apply() (Result, error) {
 		// The record goes to disk with the files' data at the first
 		// flush; on another filesystem it is synced on its own.
 		sameFS := c.stateOnRootFS(lock)
-		if _, err := c.writeState(c.recordFile(".rec"), c.intent(todo).marshal(), durable && !sameFS); err != nil {
+		if _, err := c.writeState(c.recordFile(".rec"), c.intent(todo).marshal(), durable && !sameFS, false, false); err != nil {
 			return res, err
 		}
 	}
@@ -237,7 +242,7 @@ func (c *Changes) Apply() (Result, error) {
 func (c *Changes) finish(mutate bool, todo []*pending) error {
 	recStat := c.recStat
 	if next := c.next.marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.marshal()) {
-		st, err := c.writeState(c.recordFile(".rec"), next, false)
+		st, err := c.writeState(c.recordFile(".rec"), next, false, false, true)
 		if err != nil {
 			return err
 		}
@@ -342,13 +347,21 @@ func (c *Changes) stateOnRootFS(lock *os.File) bool {
 	if err != nil {
 		return false
 	}
-	sfi, err := os.Stat(c.opt.StateDir)
-	if err != nil {
-		return false
+	rs := statOf(rfi)
+	dev, ok := stateDev.Load(c.opt.StateDir)
+	if !ok {
+		sfi, err := os.Stat(c.opt.StateDir)
+		if err != nil {
+			return false
+		}
+		dev = statOf(sfi).dev
+		stateDev.Store(c.opt.StateDir, dev)
 	}
-	rs, ss := statOf(rfi), statOf(sfi)
-	return rs.dev != 0 && rs.dev == ss.dev
+	return rs.dev != 0 && rs.dev == dev.(uint64)
 }
+
+// stateDev memoizes the device of each state directory for the process.
+var stateDev sync.Map
 
 // flush makes the writes so far durable: one syncfs on Linux; elsewhere
 // one fsync per touched directory (files were synced as written).
@@ -567,20 +580,7 @@ func (c *Changes) dropTemps(todo []*pending) {
 // still holds someone else's file stays, and stays discgen's, so a later
 // build removes it once it is empty.
 func (c *Changes) pruneDirs(touched map[string]bool) int {
-	needed := map[string]bool{}
-	for p := range c.t {
-		for d := parent(p); d != ""; d = parent(d) {
-			needed[d] = true
-		}
-	}
-	var cands []string
-	for d := range c.next.dirs {
-		if !needed[d] {
-			cands = append(cands, d)
-		}
-	}
-	// Reverse lexical order puts every directory before its parent.
-	slices.SortFunc(cands, func(a, b string) int { return strings.Compare(b, a) })
+	cands := c.pruneCandidates()
 	n := 0
 	for _, d := range cands {
 		pr, err := c.dir(parent(d))
@@ -606,4 +606,24 @@ func (c *Changes) pruneDirs(touched map[string]bool) int {
 		}
 	}
 	return n
+}
+
+// pruneCandidates lists the directories discgen created that no tree path
+// needs any more, deepest first.
+func (c *Changes) pruneCandidates() []string {
+	needed := map[string]bool{}
+	for p := range c.t {
+		for d := parent(p); d != ""; d = parent(d) {
+			needed[d] = true
+		}
+	}
+	var cands []string
+	for d := range c.next.dirs {
+		if !needed[d] {
+			cands = append(cands, d)
+		}
+	}
+	// Reverse lexical order puts every directory before its parent.
+	slices.SortFunc(cands, func(a, b string) int { return strings.Compare(b, a) })
+	return cands
 }
