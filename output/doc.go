@@ -58,10 +58,35 @@
 // stay inside the root.
 //
 // Atomic replacement. Each file is written to a temporary file named
-// .discgen-XXXXXXXXXXXXXXXX.tmp in its own directory, fsynced, and renamed
-// over the old one; the directory is fsynced after. A build killed at any
-// moment leaves every file with its old or its new bytes. The next build
-// removes the temporary files an interrupted build left.
+// .discgen-XXXXXXXXXXXXXXXX.tmp in its own directory and renamed over the
+// old one, each directory's index.txt after every other file, so an
+// index.txt never lists a file that is not there. A build killed at any
+// moment leaves every file with its old or its new bytes; the next build
+// removes the temporary files the interrupted build recorded.
+//
+// Durability in batches. Files are not fsynced one by one (the model is
+// git's core.fsyncMethod=batch): each temporary file is written and the
+// kernel asked to start writing it back without waiting
+// (sync_file_range SYNC_FILE_RANGE_WRITE), then one syncfs on the output
+// root's filesystem makes the incomplete record, the temporary files and
+// the new directories durable before the renames that publish them. A
+// second syncfs after the renames and removals puts them on disk before
+// the complete record that describes them; the complete record and the
+// stat cache are not flushed, because losing them loses nothing: the
+// incomplete record still owns both contents of every path. (When the
+// state directory is on another filesystem, the incomplete record is
+// fsynced on its own.) A root with nothing to change costs no flush, no
+// lock and no write. Outside Linux each file is fsynced as written and
+// each touched directory after. Options.NoSync skips all of it.
+//
+// What a power loss can leave: every output path holds its old or its new
+// bytes (never a truncated or empty file), and the record on disk is
+// either the complete record of the last build, or the incomplete record
+// of the interrupted one, which owns both the old and the new bytes of
+// every path and names the temporary files to remove. The next build
+// starts from there with no problem to resolve. A build that returned
+// successfully has its outputs on disk; only its complete record and stat
+// cache may be lost, and the next build rewrites them.
 //
 // Incremental. A file whose bytes do not change is not rewritten: its
 // mtime, inode and permissions stay.
@@ -91,7 +116,7 @@
 //
 // Each root has one record, at
 //
-//	STATEDIR/outputs/ab/cd/abcd...ef.rec
+//	STATEDIR/records/ab/cd/abcd...ef.rec
 //
 // named by the SHA-256 of its portable name (Options.Record, by default
 // the root relative to the state directory's parent: "public"), fanned
@@ -118,15 +143,16 @@
 // temporary files the next build removes. discgen removes no other file
 // of that form: one it did not record is not provably its own.
 //
-// Format 1 records (keyed by the SHA-256 of the absolute root path, with a
-// "root /abs/path" line) are read when no format 2 record exists, used if
+// Format 1 records (STATEDIR/outputs/..., keyed by the SHA-256 of the
+// absolute root path, with a "root /abs/path" line; looked for only when
+// STATEDIR/outputs exists) are read when no format 2 record exists, used if
 // their root line is the root being built, and replaced by a format 2
 // record at the next Apply; the temporary files of an interrupted format 1
 // build are left for the user to remove.
 //
 // # The stat cache
 //
-// Beside each record, STATEDIR/outputs/ab/cd/abcd...ef.stat is
+// Beside each record, STATEDIR/records/ab/cd/abcd...ef.stat is
 // machine-local: Options.Key, the record's own stat, and the size, mtime,
 // change time, inode and mode of every output as Apply left them. It is
 // trusted only while the record stats the same, so a record changed by a
@@ -156,12 +182,20 @@
 //
 // # Concurrency, and what is not handled
 //
-// Apply holds a lock on the record's directory in the state directory
-// (flock, on Unix), so builds of one root run one at a time, and it refuses
-// a plan made before another build changed the record. Nothing protects
-// against a process other than discgen writing the root meanwhile. A path
-// that changes between file and directory from one build to the next is
-// reported (NotDirectory, NotRegular) rather than converted. Files are
-// created by the user running discgen; they are not given the owner of the
-// directory they land in.
+// Apply locks the output root itself (flock on the root directory, on
+// Unix), whatever state directory the build uses, so two builds of one
+// root never interleave; it waits up to Options.LockWait (10 seconds by
+// default) and then fails with an error naming the root. Under the lock it
+// refuses a plan made before another build changed the record, or before
+// any planned path changed on disk (a build with another state directory
+// finished first), so the root holds one build's tree, never a mix.
+// Nothing protects against a process other than discgen writing the root
+// meanwhile. A path that changes between file and directory from one
+// build to the next is reported (NotDirectory, NotRegular) rather than
+// converted. Files are created by the user running discgen unless
+// Options.Owner says otherwise.
+//
+// Every error names the root or the file it concerns, as the caller gave
+// the root: "public/autodisc/index.txt: cannot write: no space left on
+// device".
 package output
