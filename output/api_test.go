@@ -178,6 +178,17 @@ func TestFresh(t *testing.T) {
 		t.Error("fresh with an output missing")
 	}
 	apply(t, e, tr, other)
+	// A torn cache (a kill while it was rewritten in place) is ignored.
+	cache := filepath.Join(e.state, recordBase("public")+".stat")
+	full := mustRead(t, cache)
+	if !fresh(other) || !strings.HasSuffix(full, "\nend\n") {
+		t.Fatalf("cache:\n%s", full)
+	}
+	os.WriteFile(cache, []byte(strings.TrimSuffix(full, "end\n")), 0o644)
+	if fresh(other) {
+		t.Error("fresh with a torn cache")
+	}
+	os.WriteFile(cache, []byte(full), 0o644)
 	// A record replaced (a checkout of another commit) voids the cache.
 	rec := filepath.Join(e.state, recordBase("public")+".rec")
 	data := mustRead(t, rec)

@@ -297,7 +297,7 @@ func (c *Changes) loadRecord() error {
 // loadRecord1 looks for a format 1 record of the root, keyed by its
 // absolute path, and takes it over when its root line matches.
 func (c *Changes) loadRecord1() error {
-	if !format1In(c.opt.StateDir) {
+	if !format1In(c.opt.StateDir) || c.setAbs() != nil {
 		return nil
 	}
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase1(c.abs)+".rec"))

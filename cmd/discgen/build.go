@@ -119,12 +119,14 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 				reportProblem(stderr, err)
 				bad = true
 			}
+			ch.Close()
 		case f.dryRun:
 			ch.WriteList(stdout, show)
 			if err := ch.Err(); err != nil {
 				reportProblem(stderr, err)
 				bad = true
 			}
+			ch.Close()
 		default:
 			r, err := ch.Apply()
 			if err != nil {
