@@ -126,6 +126,36 @@ func buildRoots(b *testing.B, base string, ver func(int) int, noSync, useFresh b
 
 func v0(int) int { return 0 }
 
+// buildBatches builds version 0 of every root, applying n plans at a time.
+func buildBatches(b *testing.B, base string, n int) (written int) {
+	var batch []*Changes
+	apply := func() {
+		_, errs := ApplyAll(batch)
+		for _, err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, c := range batch {
+			if !c.Empty() {
+				written++
+			}
+		}
+		batch = batch[:0]
+	}
+	for i := range benchRoots {
+		c, err := Plan(tenantRoot(base, i), tenantTree(i, 0), tenantOpt(base, i, 0, false))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if batch = append(batch, c); len(batch) == n {
+			apply()
+		}
+	}
+	apply()
+	return written
+}
+
 // BenchmarkRoots builds benchRoots small roots per operation, against two
 // floors measured in the same run: plain os.WriteFile of the same files,
 // and tar -x of the very tree a build produced.
@@ -150,6 +180,22 @@ func BenchmarkRoots(b *testing.B) {
 			reportCPU(b, cpu)
 		})
 	}
+	// As a pipeline applies: plans of 64 roots at a time, applied with
+	// ApplyAll, two flushes per batch.
+	b.Run("first-batch64", func(b *testing.B) {
+		var cpu time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			base := b.TempDir()
+			b.StartTimer()
+			start := cpuTime()
+			if n := buildBatches(b, base, 64); n != benchRoots {
+				b.Fatalf("%d roots written", n)
+			}
+			cpu += cpuTime() - start
+		}
+		reportCPU(b, cpu)
+	})
 	b.Run("floor-writefile", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
@@ -179,13 +225,29 @@ func BenchmarkRoots(b *testing.B) {
 		if out, err := exec.Command("tar", "-cf", archive, "-C", src, "home").CombinedOutput(); err != nil {
 			b.Fatalf("tar -c: %v\n%s", err, out)
 		}
-		for b.Loop() {
-			b.StopTimer()
-			dst := b.TempDir()
-			b.StartTimer()
-			if out, err := exec.Command("tar", "-xf", archive, "-C", dst).CombinedOutput(); err != nil {
-				b.Fatalf("tar -x: %v\n%s", err, out)
+		for _, sync := range []bool{false, true} {
+			name := "plain"
+			if sync {
+				name = "then-syncfs"
 			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					dst := b.TempDir()
+					b.StartTimer()
+					if out, err := exec.Command("tar", "-xf", archive, "-C", dst).CombinedOutput(); err != nil {
+						b.Fatalf("tar -x: %v\n%s", err, out)
+					}
+					// The durable floor: the same files, then one
+					// flush of the filesystem (coreutils sync -f is
+					// syncfs).
+					if sync {
+						if out, err := exec.Command("sync", "-f", dst).CombinedOutput(); err != nil {
+							b.Fatalf("sync -f: %v\n%s", err, out)
+						}
+					}
+				}
+			})
 		}
 	})
 	// Rebuilds with nothing changed: through Fresh (the pipeline's fast

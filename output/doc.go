@@ -38,6 +38,13 @@
 //	...
 //	res, err := c.Apply()
 //
+// Apply flushes the filesystem twice per root that changes. A pipeline
+// writing many roots passes the plans of a batch (say 64, from its
+// workers) to ApplyAll instead, which writes every root's temporary
+// files, flushes once per filesystem, publishes every root, and flushes
+// once more: two flushes per batch. Results and errors come back by
+// index; one root's failure does not stop the others.
+//
 // # Guarantees
 //
 // Confinement. Every read, write, rename and removal goes through an

@@ -188,3 +188,30 @@ func TestErrorsNameTheirFile(t *testing.T) {
 		t.Errorf("problem: %v", err)
 	}
 }
+
+// ApplyAll applies several roots together; one root's problem does not
+// stop the others, and each result is at its plan's index.
+func TestApplyAll(t *testing.T) {
+	e := newEnv(t)
+	mustWrite(t, filepath.Join(e.base, "r1", "a.txt"), "someone's\n")
+	var cs []*Changes
+	for i := range 3 {
+		opt := e.opt()
+		opt.NoSync = i == 2 // durable and not, in one batch
+		c, err := Plan(filepath.Join(e.base, fmt.Sprintf("r%d", i)), files("a.txt", fmt.Sprintf("%d\n", i), "d/b.txt", "b\n"), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, c)
+	}
+	rs, errs := ApplyAll(cs)
+	for i := range 3 {
+		got, _ := os.ReadFile(filepath.Join(e.base, fmt.Sprintf("r%d", i), "a.txt"))
+		switch {
+		case i == 1 && (errs[i] == nil || string(got) != "someone's\n"):
+			t.Errorf("r1: foreign file taken over: %v %q", errs[i], got)
+		case i != 1 && (errs[i] != nil || rs[i].Added != 2 || string(got) != fmt.Sprintf("%d\n", i)):
+			t.Errorf("r%d: %+v %v %q", i, rs[i], errs[i], got)
+		}
+	}
+}
