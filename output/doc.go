@@ -82,8 +82,10 @@
 // stat cache are not flushed, because losing them loses nothing: the
 // incomplete record still owns both contents of every path. (When the
 // state directory is on another filesystem, the incomplete record is
-// fsynced on its own.) A root with nothing to change costs no flush, no
-// lock and no write. Outside Linux each file is fsynced as written and
+// fsynced on its own.) syncfs also flushes what other processes wrote to
+// that filesystem, so on a busy shared disk one flush costs more than the
+// files discgen wrote; ApplyAll shares it between many roots. A root with
+// nothing to change costs no flush, no lock and no write. Outside Linux each file is fsynced as written and
 // each touched directory after. Options.NoSync skips all of it.
 //
 // What a power loss can leave: every output path holds its old or its new
