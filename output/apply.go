@@ -272,13 +272,27 @@ func (c *Changes) stage() *applying {
 // directories.
 func (a *applying) publishAll() error {
 	c := a.c
-	slices.SortStableFunc(a.todo, func(x, y *pending) int {
-		return cmp.Compare(isIndex(x.ch.Path), isIndex(y.ch.Path))
-	})
+	// By directory (several at once in a large tree), index.txt last.
+	byDir := map[string][]*pending{}
 	for _, pd := range a.todo {
-		if err := c.publish(pd); err != nil {
-			return err
+		d := parent(pd.ch.Path)
+		byDir[d] = append(byDir[d], pd)
+	}
+	groups := slices.Collect(maps.Values(byDir))
+	err := c.parallel(len(a.todo), len(groups), func(i int) error {
+		g := groups[i]
+		slices.SortStableFunc(g, func(x, y *pending) int {
+			return cmp.Compare(isIndex(x.ch.Path), isIndex(y.ch.Path))
+		})
+		for _, pd := range g {
+			if err := c.publish(pd); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, ch := range c.List {
 		if ch.Kind != Remove {
@@ -526,18 +540,24 @@ func (c *Changes) intent(todo []*pending) *record {
 	return in
 }
 
-// writeTemps writes every pending file to its temporary name, with a few
-// concurrent writers for a large tree.
+// writeTemps writes every pending file to its temporary name.
 func (c *Changes) writeTemps(todo []*pending) error {
-	if len(todo) <= fewToWrite {
-		for _, pd := range todo {
-			if err := c.writeTemp(pd); err != nil {
+	return c.parallel(len(todo), len(todo), func(i int) error { return c.writeTemp(todo[i]) })
+}
+
+// parallel runs do(0) to do(n-1) with a few concurrent workers when the
+// files involved are many (size), in order on one goroutine otherwise. It
+// stops handing out work after the first error and returns every error.
+func (c *Changes) parallel(size, n int, do func(i int) error) error {
+	if size <= fewToWrite {
+		for i := range n {
+			if err := do(i); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	work := make(chan *pending)
+	work := make(chan int)
 	var (
 		mu   sync.Mutex
 		errs []error
@@ -545,8 +565,8 @@ func (c *Changes) writeTemps(todo []*pending) error {
 	)
 	for range writers {
 		wg.Go(func() {
-			for pd := range work {
-				if err := c.writeTemp(pd); err != nil {
+			for i := range work {
+				if err := do(i); err != nil {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()
@@ -554,14 +574,14 @@ func (c *Changes) writeTemps(todo []*pending) error {
 			}
 		})
 	}
-	for _, pd := range todo {
+	for i := range n {
 		mu.Lock()
 		failed := len(errs) > 0
 		mu.Unlock()
 		if failed {
 			break
 		}
-		work <- pd
+		work <- i
 	}
 	close(work)
 	wg.Wait()
