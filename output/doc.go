@@ -85,8 +85,9 @@
 // fsynced on its own.) syncfs also flushes what other processes wrote to
 // that filesystem, so on a busy shared disk one flush costs more than the
 // files discgen wrote; ApplyAll shares it between many roots. A root with
-// nothing to change costs no flush, no lock and no write. Outside Linux each file is fsynced as written and
-// each touched directory after. Options.NoSync skips all of it.
+// nothing to change costs no flush, no lock and no write. Outside Linux
+// each file is fsynced as written and each touched directory after.
+// Options.NoSync skips all of it.
 //
 // What a power loss can leave: every output path holds its old or its new
 // bytes (never a truncated or empty file), and the record on disk is
