@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -107,108 +108,191 @@ type pending struct {
 // If writing any temporary file fails (a full disk), nothing is
 // published and the temporary files are removed. Apply is meant to be
 // called once, soon after Plan; it closes the plan's directory handles.
-// Every operation stays inside the root.
+// Every operation stays inside the root. ApplyAll does the same for
+// several roots with the two flushes shared.
 func (c *Changes) Apply() (Result, error) {
-	defer c.Close()
-	var res Result
-	if err := c.Err(); err != nil {
-		return res, err
+	rs, errs := ApplyAll([]*Changes{c})
+	return rs[0], errs[0]
+}
+
+// ApplyAll applies the plans of several roots (each with its own lock and
+// record) in three phases: every root's files are written to temporary
+// names, one flush per filesystem makes them durable, every root's files
+// are published, one more flush per filesystem, and every root's record
+// is completed. A pipeline that applies its roots in batches of, say, 64
+// pays two flushes per batch instead of two per root. The result and
+// error of cs[i] are at index i; one root's failure does not stop the
+// others. Locks are held until the end, so a batch must not hold two
+// plans of one root.
+func ApplyAll(cs []*Changes) ([]Result, []error) {
+	as := make([]*applying, len(cs))
+	for i, c := range cs {
+		as[i] = c.stage()
 	}
-	var mutate bool
+	flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
+	for _, a := range as {
+		if a.done {
+			continue
+		}
+		if err := a.publishAll(); err != nil {
+			a.fail(err)
+		}
+	}
+	flushAll(as, func(a *applying) bool { return a.mutate }, false)
+	rs, errs := make([]Result, len(as)), make([]error, len(as))
+	for i, a := range as {
+		if !a.done {
+			a.err = a.c.finish(a.mutate, a.todo)
+		}
+		if a.lock != nil {
+			a.lock.Close()
+		}
+		a.c.Close()
+		rs[i], errs[i] = a.res, a.err
+	}
+	return rs, errs
+}
+
+// applying is one root's Apply between its phases.
+type applying struct {
+	c       *Changes
+	res     Result
+	err     error
+	done    bool     // finished early, or failed
+	lock    *os.File // the root, locked
+	todo    []*pending
+	touched map[string]bool // directories whose entries change
+	mutate  bool
+}
+
+func (a *applying) fail(err error) {
+	a.c.dropTemps(a.todo)
+	a.err, a.done = err, true
+}
+
+// stage does everything before the first flush: checks, lock, the
+// incomplete record, directories and temporary files.
+func (c *Changes) stage() *applying {
+	a := &applying{c: c, touched: map[string]bool{}}
+	if err := c.Err(); err != nil {
+		a.err, a.done = err, true
+		return a
+	}
 	for _, ch := range c.List {
 		switch ch.Kind {
 		case Unchanged:
-			res.Unchanged++
+			a.res.Unchanged++
 		case Adopt:
-			res.Adopted++
+			a.res.Adopted++
 		default:
-			mutate = true
+			a.mutate = true
 		}
 	}
-	mutate = mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
-	durable := !c.opt.NoSync
-
+	a.mutate = a.mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
+	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.marshal(), c.rec.marshal()) {
+		// Nothing to change: no lock, and at most the stat cache to
+		// refresh.
+		a.err, a.done = c.finish(false, nil), true
+		return a
+	}
 	if c.r == nil {
 		r, _, err := c.openRoot(true)
 		if err == nil && r == nil {
 			err = c.Err() // the root changed since Plan
 		}
 		if err != nil {
-			return res, err
+			a.err, a.done = err, true
+			return a
 		}
 		c.r = r
 	}
-	lock, err := c.lock()
-	if err != nil {
-		return res, err
+	var err error
+	if a.lock, err = c.lock(); err != nil {
+		a.err, a.done = err, true
+		return a
 	}
-	defer lock.Close()
 	if err := c.checkRecord(); err != nil {
-		return res, err
+		a.fail(err)
+		return a
 	}
-	if mutate {
+	if a.mutate {
 		if err := c.checkDisk(); err != nil {
-			return res, err
+			a.fail(err)
+			return a
 		}
 	}
-
-	var todo []*pending
 	for i := range c.List {
 		if ch := &c.List[i]; ch.Kind == Add || ch.Kind == Update {
-			todo = append(todo, &pending{ch: ch, tmp: tempName()})
+			a.todo = append(a.todo, &pending{ch: ch, tmp: tempName()})
 			if ch.Kind == Add {
-				res.Added++
+				a.res.Added++
 			} else {
-				res.Updated++
+				a.res.Updated++
 			}
 		}
 	}
-	if mutate {
+	if a.mutate {
 		// The record goes to disk with the files' data at the first
 		// flush; on another filesystem it is synced on its own.
-		sameFS := c.stateOnRootFS(lock)
-		if _, err := c.writeState(c.recordFile(".rec"), c.intent(todo).marshal(), durable && !sameFS); err != nil {
-			return res, err
+		durable := !c.opt.NoSync
+		sameFS := c.stateOnRootFS(a.lock)
+		if _, err := c.writeState(c.recordFile(".rec"), c.intent(a.todo).marshal(), durable && !sameFS, false, false); err != nil {
+			a.fail(err)
+			return a
 		}
 	}
 	for _, p := range c.temps {
 		dr, err := c.dir(parent(p))
 		if err == nil && dr.Remove(path.Base(p)) == nil {
-			res.TempsRemoved++
+			a.res.TempsRemoved++
 		}
 	}
 	for _, d := range c.mkdirs {
 		if err := c.mkdir(d); err != nil {
-			return res, err
+			a.fail(err)
+			return a
 		}
-		res.DirsCreated++
+		a.res.DirsCreated++
 	}
-	touched := map[string]bool{}
-	for _, pd := range todo {
-		touched[parent(pd.ch.Path)] = true
+	for _, pd := range a.todo {
+		a.touched[parent(pd.ch.Path)] = true
 		if pd.dir, err = c.dir(parent(pd.ch.Path)); err != nil {
-			return res, fmt.Errorf("%s: %w", c.file(parent(pd.ch.Path)), unwrapPath(err))
+			a.fail(fmt.Errorf("%s: %w", c.file(parent(pd.ch.Path)), unwrapPath(err)))
+			return a
 		}
 	}
-	if err := c.writeTemps(todo); err != nil {
-		c.dropTemps(todo)
-		return res, err
+	if err := c.writeTemps(a.todo); err != nil {
+		a.fail(err)
 	}
-	if durable && (len(todo) > 0 || len(c.mkdirs) > 0) {
-		if err := c.flush(lock, touched); err != nil {
-			c.dropTemps(todo)
-			return res, err
+	return a
+}
+
+// publishAll renames the temporary files into place, each directory's
+// index.txt after every file it lists, then removes stale files and
+// directories.
+func (a *applying) publishAll() error {
+	c := a.c
+	// By directory (several at once in a large tree), index.txt last.
+	byDir := map[string][]*pending{}
+	for _, pd := range a.todo {
+		d := parent(pd.ch.Path)
+		byDir[d] = append(byDir[d], pd)
+	}
+	groups := slices.Collect(maps.Values(byDir))
+	err := c.parallel(len(a.todo), len(groups), func(i int) error {
+		g := groups[i]
+		slices.SortStableFunc(g, func(x, y *pending) int {
+			return cmp.Compare(isIndex(x.ch.Path), isIndex(y.ch.Path))
+		})
+		for _, pd := range g {
+			if err := c.publish(pd); err != nil {
+				return err
+			}
 		}
-	}
-	// Each directory's index.txt is published after every file it lists.
-	slices.SortStableFunc(todo, func(a, b *pending) int {
-		return cmp.Compare(isIndex(a.ch.Path), isIndex(b.ch.Path))
+		return nil
 	})
-	for _, pd := range todo {
-		if err := c.publish(pd); err != nil {
-			c.dropTemps(todo)
-			return res, err
-		}
+	if err != nil {
+		return err
 	}
 	for _, ch := range c.List {
 		if ch.Kind != Remove {
@@ -219,25 +303,72 @@ func (c *Changes) Apply() (Result, error) {
 			err = dr.Remove(path.Base(ch.Path))
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return res, fmt.Errorf("%s: cannot remove: %w", c.file(ch.Path), unwrapPath(err))
+			return fmt.Errorf("%s: cannot remove: %w", c.file(ch.Path), unwrapPath(err))
 		}
-		touched[parent(ch.Path)] = true
-		res.Removed++
+		a.touched[parent(ch.Path)] = true
+		a.res.Removed++
 	}
-	res.DirsRemoved = c.pruneDirs(touched)
-	if durable && mutate {
-		if err := c.flush(lock, touched); err != nil {
-			return res, err
+	a.res.DirsRemoved = c.pruneDirs(a.touched)
+	return nil
+}
+
+// flushAll flushes, once per filesystem, the roots still going that need
+// it and are durable. A failed first flush (before publishing) fails those
+// roots with nothing published.
+func flushAll(as []*applying, need func(*applying) bool, first bool) {
+	groups := map[uint64][]*applying{}
+	var devs []uint64
+	for _, a := range as {
+		if a.done || a.c.opt.NoSync || !need(a) {
+			continue
+		}
+		var dev uint64
+		if fi, err := a.lock.Stat(); err == nil {
+			dev = statOf(fi).dev
+		}
+		if groups[dev] == nil {
+			devs = append(devs, dev)
+		}
+		groups[dev] = append(groups[dev], a)
+	}
+	for _, dev := range devs {
+		g := groups[dev]
+		var locks []*os.File
+		var dirs []*os.Root
+		for _, a := range g {
+			locks = append(locks, a.lock)
+			dirs = append(dirs, a.c.touchedDirs(a.touched)...)
+		}
+		if err := flushFS(locks, dirs); err != nil {
+			for _, a := range g {
+				err := fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err)
+				if first {
+					a.fail(err)
+				} else {
+					a.err, a.done = err, true
+				}
+			}
 		}
 	}
-	return res, c.finish(mutate, todo)
+}
+
+// touchedDirs returns handles on the directories in touched that still
+// exist.
+func (c *Changes) touchedDirs(touched map[string]bool) []*os.Root {
+	var dirs []*os.Root
+	for _, d := range slices.Sorted(maps.Keys(touched)) {
+		if dr, err := c.dir(d); err == nil {
+			dirs = append(dirs, dr)
+		}
+	}
+	return dirs
 }
 
 // finish writes the complete record, when it changed, and the stat cache.
 func (c *Changes) finish(mutate bool, todo []*pending) error {
 	recStat := c.recStat
 	if next := c.next.marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.marshal()) {
-		st, err := c.writeState(c.recordFile(".rec"), next, false)
+		st, err := c.writeState(c.recordFile(".rec"), next, false, false, true)
 		if err != nil {
 			return err
 		}
@@ -342,34 +473,21 @@ func (c *Changes) stateOnRootFS(lock *os.File) bool {
 	if err != nil {
 		return false
 	}
-	sfi, err := os.Stat(c.opt.StateDir)
-	if err != nil {
-		return false
+	rs := statOf(rfi)
+	dev, ok := stateDev.Load(c.opt.StateDir)
+	if !ok {
+		sfi, err := os.Stat(c.opt.StateDir)
+		if err != nil {
+			return false
+		}
+		dev = statOf(sfi).dev
+		stateDev.Store(c.opt.StateDir, dev)
 	}
-	rs, ss := statOf(rfi), statOf(sfi)
-	return rs.dev != 0 && rs.dev == ss.dev
+	return rs.dev != 0 && rs.dev == dev.(uint64)
 }
 
-// flush makes the writes so far durable: one syncfs on Linux; elsewhere
-// one fsync per touched directory (files were synced as written).
-func (c *Changes) flush(lock *os.File, touched map[string]bool) error {
-	var dirs []*os.Root
-	for _, d := range slices.Sorted(func(yield func(string) bool) {
-		for d := range touched {
-			if !yield(d) {
-				return
-			}
-		}
-	}) {
-		if dr, err := c.dir(d); err == nil {
-			dirs = append(dirs, dr)
-		}
-	}
-	if err := flushFS(lock, dirs); err != nil {
-		return fmt.Errorf("%s: cannot flush to disk: %w", c.Root, err)
-	}
-	return nil
-}
+// stateDev memoizes the device of each state directory for the process.
+var stateDev sync.Map
 
 // mkdir creates the slash directory d, whose parent exists, and gives it
 // to Options.Owner.
@@ -422,18 +540,24 @@ func (c *Changes) intent(todo []*pending) *record {
 	return in
 }
 
-// writeTemps writes every pending file to its temporary name, with a few
-// concurrent writers for a large tree.
+// writeTemps writes every pending file to its temporary name.
 func (c *Changes) writeTemps(todo []*pending) error {
-	if len(todo) <= fewToWrite {
-		for _, pd := range todo {
-			if err := c.writeTemp(pd); err != nil {
+	return c.parallel(len(todo), len(todo), func(i int) error { return c.writeTemp(todo[i]) })
+}
+
+// parallel runs do(0) to do(n-1) with a few concurrent workers when the
+// files involved are many (size), in order on one goroutine otherwise. It
+// stops handing out work after the first error and returns every error.
+func (c *Changes) parallel(size, n int, do func(i int) error) error {
+	if size <= fewToWrite {
+		for i := range n {
+			if err := do(i); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	work := make(chan *pending)
+	work := make(chan int)
 	var (
 		mu   sync.Mutex
 		errs []error
@@ -441,8 +565,8 @@ func (c *Changes) writeTemps(todo []*pending) error {
 	)
 	for range writers {
 		wg.Go(func() {
-			for pd := range work {
-				if err := c.writeTemp(pd); err != nil {
+			for i := range work {
+				if err := do(i); err != nil {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()
@@ -450,14 +574,14 @@ func (c *Changes) writeTemps(todo []*pending) error {
 			}
 		})
 	}
-	for _, pd := range todo {
+	for i := range n {
 		mu.Lock()
 		failed := len(errs) > 0
 		mu.Unlock()
 		if failed {
 			break
 		}
-		work <- pd
+		work <- i
 	}
 	close(work)
 	wg.Wait()
@@ -567,20 +691,7 @@ func (c *Changes) dropTemps(todo []*pending) {
 // still holds someone else's file stays, and stays discgen's, so a later
 // build removes it once it is empty.
 func (c *Changes) pruneDirs(touched map[string]bool) int {
-	needed := map[string]bool{}
-	for p := range c.t {
-		for d := parent(p); d != ""; d = parent(d) {
-			needed[d] = true
-		}
-	}
-	var cands []string
-	for d := range c.next.dirs {
-		if !needed[d] {
-			cands = append(cands, d)
-		}
-	}
-	// Reverse lexical order puts every directory before its parent.
-	slices.SortFunc(cands, func(a, b string) int { return strings.Compare(b, a) })
+	cands := c.pruneCandidates()
 	n := 0
 	for _, d := range cands {
 		pr, err := c.dir(parent(d))
@@ -606,4 +717,24 @@ func (c *Changes) pruneDirs(touched map[string]bool) int {
 		}
 	}
 	return n
+}
+
+// pruneCandidates lists the directories discgen created that no tree path
+// needs any more, deepest first.
+func (c *Changes) pruneCandidates() []string {
+	needed := map[string]bool{}
+	for p := range c.t {
+		for d := parent(p); d != ""; d = parent(d) {
+			needed[d] = true
+		}
+	}
+	var cands []string
+	for d := range c.next.dirs {
+		if !needed[d] {
+			cands = append(cands, d)
+		}
+	}
+	// Reverse lexical order puts every directory before its parent.
+	slices.SortFunc(cands, func(a, b string) int { return strings.Compare(b, a) })
+	return cands
 }

@@ -48,6 +48,7 @@ const cacheMagic = "discgen stat cache 2"
 //	key 5f0c...9a
 //	record 812 1732300000123456789 1732300000123456789 1048601 644
 //	s 211 1732300000120000000 1732300000120000000 1048577 644 autodisc/index.txt
+//	end
 type statCache struct {
 	key   string // hex SHA-256 of Options.Key, "-" when none
 	rec   fileStat
@@ -68,6 +69,7 @@ func (sc *statCache) marshal() []byte {
 	for _, p := range slices.Sorted(maps.Keys(sc.files)) {
 		fmt.Fprintf(&b, "s %s %s\n", sc.files[p], p)
 	}
+	b.WriteString("end\n")
 	return b.Bytes()
 }
 
@@ -97,10 +99,15 @@ func parseCache(data []byte) *statCache {
 	sc := &statCache{files: map[string]fileStat{}}
 	s := bufio.NewScanner(bytes.NewReader(data))
 	s.Buffer(make([]byte, 0, 64*1024), 64*1024)
+	end := false
 	for n := 1; s.Scan(); n++ {
 		line := s.Text()
 		var ok bool
 		switch {
+		case end:
+			ok = false
+		case n > 3 && line == "end":
+			end, ok = true, true
 		case n == 1:
 			ok = line == cacheMagic
 		case n == 2:
@@ -123,8 +130,8 @@ func parseCache(data []byte) *statCache {
 			return nil
 		}
 	}
-	if s.Err() != nil || sc.key == "" {
-		return nil
+	if s.Err() != nil || sc.key == "" || !end {
+		return nil // torn, or not a cache
 	}
 	return sc
 }
@@ -132,8 +139,11 @@ func parseCache(data []byte) *statCache {
 // loadCache reads the stat cache of c's record; a missing, malformed or
 // stale one (its record stat differs) leaves c.cache nil.
 func (c *Changes) loadCache() {
+	if !c.recExists {
+		return
+	}
 	data, _, err := readSmall(c.recordFile(".stat"), maxRecordSize)
-	if err != nil || !c.recExists {
+	if err != nil {
 		return
 	}
 	if sc := parseCache(data); sc != nil && sc.rec.same(c.recStat) {
@@ -211,6 +221,6 @@ func (c *Changes) saveCache(rec fileStat, stats map[string]fileStat) error {
 	if c.cacheBytes != nil && bytes.Equal(data, c.cacheBytes) {
 		return nil
 	}
-	_, err := c.writeState(c.recordFile(".stat"), data, false)
+	_, err := c.writeState(c.recordFile(".stat"), data, false, true, false)
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/tree"
@@ -23,9 +24,19 @@ const maxEdits = 1500
 // absent side, and hunks with three lines of context. A symlink shows as its
 // target without a final newline. Files with a NUL byte, or too large to
 // have been read, show as "Binary files ... differ".
+//
+// The diff compares the wanted bytes with the disk whatever the ownership
+// record holds: files a build would refuse to take over (problems of kind
+// Foreign and Modified, listed by Err) are shown too, as --replace would
+// change them. Other problems have no diff.
 func (c *Changes) UnifiedDiff(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	for _, ch := range c.List {
+	all := c.List
+	if len(c.refused) > 0 {
+		all = append(slices.Clone(c.List), c.refused...)
+		slices.SortStableFunc(all, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	}
+	for _, ch := range all {
 		if ch.Kind < Add {
 			continue
 		}

@@ -38,6 +38,13 @@
 //	...
 //	res, err := c.Apply()
 //
+// Apply flushes the filesystem twice per root that changes. A pipeline
+// writing many roots passes the plans of a batch (say 64, from its
+// workers) to ApplyAll instead, which writes every root's temporary
+// files, flushes once per filesystem, publishes every root, and flushes
+// once more: two flushes per batch. Results and errors come back by
+// index; one root's failure does not stop the others.
+//
 // # Guarantees
 //
 // Confinement. Every read, write, rename and removal goes through an
@@ -58,10 +65,38 @@
 // stay inside the root.
 //
 // Atomic replacement. Each file is written to a temporary file named
-// .discgen-XXXXXXXXXXXXXXXX.tmp in its own directory, fsynced, and renamed
-// over the old one; the directory is fsynced after. A build killed at any
-// moment leaves every file with its old or its new bytes. The next build
-// removes the temporary files an interrupted build left.
+// .discgen-XXXXXXXXXXXXXXXX.tmp in its own directory and renamed over the
+// old one, each directory's index.txt after every other file, so an
+// index.txt never lists a file that is not there. A build killed at any
+// moment leaves every file with its old or its new bytes; the next build
+// removes the temporary files the interrupted build recorded.
+//
+// Durability in batches. Files are not fsynced one by one (the model is
+// git's core.fsyncMethod=batch): each temporary file is written and the
+// kernel asked to start writing it back without waiting
+// (sync_file_range SYNC_FILE_RANGE_WRITE), then one syncfs on the output
+// root's filesystem makes the incomplete record, the temporary files and
+// the new directories durable before the renames that publish them. A
+// second syncfs after the renames and removals puts them on disk before
+// the complete record that describes them; the complete record and the
+// stat cache are not flushed, because losing them loses nothing: the
+// incomplete record still owns both contents of every path. (When the
+// state directory is on another filesystem, the incomplete record is
+// fsynced on its own.) syncfs also flushes what other processes wrote to
+// that filesystem, so on a busy shared disk one flush costs more than the
+// files discgen wrote; ApplyAll shares it between many roots. A root with
+// nothing to change costs no flush, no lock and no write. Outside Linux
+// each file is fsynced as written and each touched directory after.
+// Options.NoSync skips all of it.
+//
+// What a power loss can leave: every output path holds its old or its new
+// bytes (never a truncated or empty file), and the record on disk is
+// either the complete record of the last build, or the incomplete record
+// of the interrupted one, which owns both the old and the new bytes of
+// every path and names the temporary files to remove. The next build
+// starts from there with no problem to resolve. A build that returned
+// successfully has its outputs on disk; only its complete record and stat
+// cache may be lost, and the next build rewrites them.
 //
 // Incremental. A file whose bytes do not change is not rewritten: its
 // mtime, inode and permissions stay.
@@ -91,16 +126,19 @@
 //
 // Each root has one record, at
 //
-//	STATEDIR/outputs/ab/cd/abcd...ef.rec
+//	STATEDIR/records/ab/cd/abcd...ef.rec
 //
-// named by the SHA-256 of the root's absolute (cleaned, not
-// symlink-resolved) path, fanned out over two levels of 256 directories so
-// that a million tenant roots stay at a few files per directory. It is a
-// small text file, written atomically like the outputs, in sorted order so
-// the same build gives the same bytes:
+// named by the SHA-256 of its portable name (Options.Record, by default
+// the root relative to the state directory's parent: "public"), fanned
+// out over two levels of 256 directories so that a million tenant roots
+// stay at a few files per directory. It is a small text file, written
+// atomically like the outputs, in sorted order so the same build gives the
+// same bytes on any machine, and it holds no absolute path, inode or time:
+// it can be committed with the output, and a clone elsewhere rebuilds
+// without Replace.
 //
-//	discgen output record 1
-//	root /srv/www/public
+//	discgen output record 2
+//	name public
 //	state complete
 //	d autodisc
 //	f <sha256 of the bytes> autodisc/index.txt
@@ -108,10 +146,35 @@
 //
 // Before changing anything, Apply rewrites the record as "state
 // incomplete", listing every path it may write with both the content found
-// and the content it writes; after the last change it writes the complete
-// record. A build killed in between leaves a record that still owns every
-// byte it may have left on disk, and tells the next build to look for
-// temporary files.
+// and the content it writes, and every temporary file it will create
+// ("t autodisc/.discgen-0123456789abcdef.tmp"); after the last change it
+// writes the complete record. A build killed in between leaves a record
+// that still owns every byte it may have left on disk and names the
+// temporary files the next build removes. discgen removes no other file
+// of that form: one it did not record is not provably its own.
+//
+// Format 1 records (STATEDIR/outputs/..., keyed by the SHA-256 of the
+// absolute root path, with a "root /abs/path" line; looked for only when
+// STATEDIR/outputs exists) are read when no format 2 record exists, used if
+// their root line is the root being built, and replaced by a format 2
+// record at the next Apply; the temporary files of an interrupted format 1
+// build are left for the user to remove.
+//
+// # The stat cache
+//
+// Beside each record, STATEDIR/records/ab/cd/abcd...ef.stat is
+// machine-local: Options.Key, the record's own stat, and the size, mtime,
+// change time, inode and mode of every output as Apply left them. It is
+// trusted only while the record stats the same, so a record changed by a
+// checkout, or a cache copied from another machine, is ignored and
+// rebuilt. Fresh uses it to skip a root entirely; Plan uses it to skip
+// reading a file whose stat and recorded content match the output. When
+// discgen creates the state directory it writes STATEDIR/.gitignore
+// listing *.stat and *.tmp, so committing the state directory commits the
+// records only. Like make and git, the cache cannot see a change that
+// keeps a file's size, inode and both times, which takes a deliberate
+// reset of the change time or a write within the filesystem's timestamp
+// granularity of discgen's own.
 //
 // # Directories
 //
@@ -129,12 +192,20 @@
 //
 // # Concurrency, and what is not handled
 //
-// Apply holds a lock on the record's directory in the state directory
-// (flock, on Unix), so builds of one root run one at a time, and it refuses
-// a plan made before another build changed the record. Nothing protects
-// against a process other than discgen writing the root meanwhile. A path
-// that changes between file and directory from one build to the next is
-// reported (NotDirectory, NotRegular) rather than converted. Files are
-// created by the user running discgen; they are not given the owner of the
-// directory they land in.
+// Apply locks the output root itself (flock on the root directory, on
+// Unix), whatever state directory the build uses, so two builds of one
+// root never interleave; it waits up to Options.LockWait (10 seconds by
+// default) and then fails with an error naming the root. Under the lock it
+// refuses a plan made before another build changed the record, or before
+// any planned path changed on disk (a build with another state directory
+// finished first), so the root holds one build's tree, never a mix.
+// Nothing protects against a process other than discgen writing the root
+// meanwhile. A path that changes between file and directory from one
+// build to the next is reported (NotDirectory, NotRegular) rather than
+// converted. Files are created by the user running discgen unless
+// Options.Owner says otherwise.
+//
+// Every error names the root or the file it concerns, as the caller gave
+// the root: "public/autodisc/index.txt: cannot write: no space left on
+// device".
 package output

@@ -166,6 +166,9 @@ func (c *Changes) inspect(r *os.Root, ch *Change) bool {
 		return true
 	}
 	c.foreignProblem(p)
+	// --check still shows what a build with --replace would write.
+	ch.Kind = Update
+	c.refused = append(c.refused, *ch)
 	return false
 }
 
@@ -204,6 +207,7 @@ func (c *Changes) inspectStale(r *os.Root, p string) {
 		if _, ok := c.rec.files[p]; ok {
 			c.problem(p, Modified, "was changed since discgen wrote it, and discgen no longer produces it",
 				"delete it yourself, or pass --replace to let discgen remove it")
+			c.refused = append(c.refused, Change{Kind: Remove, Path: p, Old: &old, oldLarge: !read})
 		}
 		return
 	}

@@ -419,7 +419,7 @@ func TestTempFilesRemovedAfterInterruptedBuild(t *testing.T) {
 	in := c.intent(nil)
 	temps := []string{".discgen-0123456789abcdef.tmp", "d/.discgen-fedcba9876543210.tmp"}
 	in.temps = temps
-	if _, err := c.writeState(c.recordFile(".rec"), in.marshal(), false); err != nil {
+	if _, err := c.writeState(c.recordFile(".rec"), in.marshal(), false, false, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range temps {

@@ -111,6 +111,7 @@ type Changes struct {
 	temps       []string            // temporary files an interrupted build recorded
 	rootMissing bool
 	bad         map[string]bool // paths with a BadPath problem
+	refused     []Change        // what Replace would do at Foreign and Modified paths
 
 	r       *os.Root            // the root, while open; Options.Dir when set
 	handles map[string]*os.Root // open directories below r, by slash path
@@ -167,11 +168,16 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	if err := c.setName(); err != nil {
 		return nil, err
 	}
-	if stateAbs, err := filepath.Abs(opt.StateDir); err != nil {
-		return nil, err
-	} else if within(stateAbs, c.abs) {
-		c.problem("", BadState, fmt.Sprintf("state directory %s lies inside the output root, where it would be published", opt.StateDir),
-			"keep the state directory outside the output: discgen build --state DIR")
+	// With Dir the caller keeps the state directory out of the root.
+	if opt.Dir == nil {
+		stateAbs, err := filepath.Abs(opt.StateDir)
+		if err != nil {
+			return nil, err
+		}
+		if within(stateAbs, c.abs) {
+			c.problem("", BadState, fmt.Sprintf("state directory %s lies inside the output root, where it would be published", opt.StateDir),
+				"keep the state directory outside the output: discgen build --state DIR")
+		}
 	}
 	if err := c.loadRecord(); err != nil {
 		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")

@@ -10,28 +10,42 @@ import (
 	"slices"
 )
 
-// setName sets c.abs (the root's absolute path, lexically) and c.name, the
-// portable name of its ownership record: Options.Record, or the root
-// relative to the state directory's parent.
+// setName sets c.name, the portable name of the root's ownership record:
+// Options.Record, or the root relative to the state directory's parent.
+// It sets c.abs, the root's absolute path (lexically), when it needs it;
+// with Options.Dir and Options.Record set the root is never looked up by
+// path, and costs no getcwd.
 func (c *Changes) setName() error {
-	abs, err := filepath.Abs(c.Root)
-	if err != nil {
-		return fmt.Errorf("output: %s: %w", c.Root, err)
-	}
-	c.abs = abs
 	c.name = c.opt.Record
+	if c.name == "" || c.opt.Dir == nil {
+		if err := c.setAbs(); err != nil {
+			return err
+		}
+	}
 	if c.name == "" {
 		stateAbs, err := filepath.Abs(c.opt.StateDir)
 		if err != nil {
 			return fmt.Errorf("output: state directory %s: %w", c.opt.StateDir, err)
 		}
-		if c.name, err = defaultRecordName(stateAbs, abs); err != nil {
+		if c.name, err = defaultRecordName(stateAbs, c.abs); err != nil {
 			return err
 		}
 	}
 	if err := checkRecordName(c.name); err != nil {
 		return fmt.Errorf("output: %s: %w", c.Root, err)
 	}
+	return nil
+}
+
+func (c *Changes) setAbs() error {
+	if c.abs != "" {
+		return nil
+	}
+	abs, err := filepath.Abs(c.Root)
+	if err != nil {
+		return fmt.Errorf("output: %s: %w", c.Root, err)
+	}
+	c.abs = abs
 	return nil
 }
 

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"unicode"
 )
 
@@ -179,14 +181,37 @@ func parseRecord(data []byte, name string) (r *record, root string, err error) {
 
 // recordBase is the slash path, inside the state directory and without
 // extension, of the files kept for the record named name:
-// outputs/ab/cd/abcd..., from the SHA-256 of the name. Two levels of 256
+// records/ab/cd/abcd..., from the SHA-256 of the name. Two levels of 256
 // subdirectories keep each directory small even for a million roots. The
 // record is that path plus ".rec", the machine-local stat cache plus
-// ".stat". Format 1 used the same layout, hashing the absolute root path.
+// ".stat".
 func recordBase(name string) string {
 	h := sha256.Sum256([]byte(name))
 	x := hex.EncodeToString(h[:])
+	return "records/" + x[:2] + "/" + x[2:4] + "/" + x
+}
+
+// recordBase1 is where format 1 kept the record of the absolute root path
+// abs, plus ".rec".
+func recordBase1(abs string) string {
+	h := sha256.Sum256([]byte(abs))
+	x := hex.EncodeToString(h[:])
 	return "outputs/" + x[:2] + "/" + x[2:4] + "/" + x
+}
+
+// hasFormat1 memoizes, per state directory, whether it holds format 1
+// records (an outputs/ directory), so that a state directory without any
+// costs one stat per process, not one open per root.
+var hasFormat1 sync.Map
+
+func format1In(stateDir string) bool {
+	if v, ok := hasFormat1.Load(stateDir); ok {
+		return v.(bool)
+	}
+	_, err := os.Lstat(filepath.Join(stateDir, "outputs"))
+	has := !errors.Is(err, fs.ErrNotExist)
+	hasFormat1.Store(stateDir, has)
+	return has
 }
 
 // checkRecordName refuses record names that are not portable: absolute,
@@ -272,7 +297,10 @@ func (c *Changes) loadRecord() error {
 // loadRecord1 looks for a format 1 record of the root, keyed by its
 // absolute path, and takes it over when its root line matches.
 func (c *Changes) loadRecord1() error {
-	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.abs)+".rec"))
+	if !format1In(c.opt.StateDir) || c.setAbs() != nil {
+		return nil
+	}
+	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase1(c.abs)+".rec"))
 	data, _, err := readSmall(name, maxRecordSize)
 	if err != nil {
 		return nil
@@ -297,12 +325,17 @@ func (c *Changes) recordFile(ext string) string {
 // stat caches or temporary files.
 const stateIgnore = "# Written by discgen. Commit the .rec ownership records; the .stat caches\n# are machine-local and rebuilt when missing or stale.\n*.stat\n*.tmp\n"
 
-// writeState writes data to the state file name (an OS path) atomically:
-// a fixed temporary name beside it, then a rename. It creates the
-// directories on the way when missing. When sync is set the file and its
-// directory are flushed. It returns the stat of the file written.
-func (c *Changes) writeState(name string, data []byte, sync bool) (fileStat, error) {
+// writeState writes data to the state file name (an OS path), creating
+// the directories on the way when missing. A record is replaced
+// atomically: a fixed temporary name beside it, then a rename; with sync
+// the file and its directory are flushed. A stat cache (inPlace) is
+// rewritten in place: a torn one lacks its end line and is ignored. With
+// wantStat it returns the stat of the file as left on disk.
+func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat bool) (fileStat, error) {
 	tmp := name + ".tmp"
+	if inPlace {
+		tmp = name
+	}
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = c.mkState(filepath.Dir(name)); err == nil {
@@ -313,18 +346,19 @@ func (c *Changes) writeState(name string, data []byte, sync bool) (fileStat, err
 		return fileStat{}, fmt.Errorf("state directory: %w", err)
 	}
 	_, err = f.Write(data)
-	var fi fs.FileInfo
 	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, name)
+	if err == nil && !inPlace {
+		// Not os.Rename, which stats the target first.
+		err = syscall.Rename(tmp, name)
 	}
-	if err == nil {
-		// The rename changes the change time.
+	var fi fs.FileInfo
+	if err == nil && wantStat {
+		// A rename changes the change time: stat what is left.
 		fi, err = os.Lstat(name)
 	}
 	if err != nil {
@@ -336,14 +370,17 @@ func (c *Changes) writeState(name string, data []byte, sync bool) (fileStat, err
 			return fileStat{}, fmt.Errorf("state directory: %w", err)
 		}
 	}
+	if fi == nil {
+		return fileStat{}, nil
+	}
 	return statOf(fi), nil
 }
 
 // mkState creates dir inside the state directory with its parents, and
 // the state directory's .gitignore when it creates the state directory's
-// outputs/ directory.
+// records/ directory.
 func (c *Changes) mkState(dir string) error {
-	outputs := filepath.Join(c.opt.StateDir, "outputs")
+	outputs := filepath.Join(c.opt.StateDir, "records")
 	_, err := os.Lstat(outputs)
 	fresh := errors.Is(err, fs.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -18,7 +18,7 @@ func TestRecordLocationAndFormat(t *testing.T) {
 	// The record is named by the root relative to the state directory's
 	// parent: "public", the same on any machine.
 	name := recordBase("public") + ".rec"
-	if !regexp.MustCompile(`^outputs/([0-9a-f]{2})/([0-9a-f]{2})/([0-9a-f]{64})\.rec$`).MatchString(name) ||
+	if !regexp.MustCompile(`^records/([0-9a-f]{2})/([0-9a-f]{2})/([0-9a-f]{64})\.rec$`).MatchString(name) ||
 		name[8:10] != name[14:16] || name[11:13] != name[16:18] {
 		t.Errorf("record name %q", name)
 	}

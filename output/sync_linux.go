@@ -18,9 +18,9 @@ func startWriteback(f *os.File) error {
 	return err
 }
 
-// flushFS makes everything written to the filesystem holding the open
-// directory root durable: data, inodes and directory entries, in one
-// syncfs. dirs is not needed on Linux.
-func flushFS(root *os.File, dirs []*os.Root) error {
-	return unix.Syncfs(int(root.Fd()))
+// flushFS makes everything written to the one filesystem holding the open
+// root directories locks durable: data, inodes and directory entries, in
+// one syncfs. dirs is not needed on Linux.
+func flushFS(locks []*os.File, dirs []*os.Root) error {
+	return unix.Syncfs(int(locks[0].Fd()))
 }

@@ -180,6 +180,11 @@ func Run(opt Options, report func(*Unit)) Summary {
 			sum.Stale = true
 		}
 		report(u)
+		// A plan that is only shown holds directory handles: with many
+		// tenants they must not wait for the garbage collector.
+		if u.Changes != nil {
+			u.Changes.Close()
+		}
 	}
 
 	s, diags := LoadSite(opt)

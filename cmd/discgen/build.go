@@ -218,7 +218,8 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 	ch := u.Changes
 	switch p.mode {
 	case publish.Check:
-		if ch != nil && !ch.Empty() {
+		// The diff shows files a build would refuse to take over too.
+		if ch != nil && (!ch.Empty() || len(ch.Problems) > 0) {
 			fmt.Fprintf(p.stdout, "== %s\n", u.Dir)
 			ch.UnifiedDiff(p.stdout)
 		}

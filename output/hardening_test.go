@@ -1,0 +1,217 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// holdLock takes the output root's lock as another build would, until the
+// returned function is called.
+func holdLock(t *testing.T, root string) func() {
+	t.Helper()
+	f, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if busy, err := tryLock(f); busy || err != nil {
+		t.Fatalf("lock: busy %v, %v", busy, err)
+	}
+	return func() { f.Close() }
+}
+
+// The lock belongs to the output root: builds with different state
+// directories still exclude each other.
+func TestLockBelongsToRoot(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("keep.txt", "k\n"), e.opt())
+	other := Options{StateDir: filepath.Join(e.base, "state2"), NoSync: true, LockWait: 200 * time.Millisecond}
+	c, err := Plan(e.root, files("b.txt", "b\n"), other)
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	release := holdLock(t, e.root)
+	before := snapshot(t, e.root)
+	_, err = c.Apply()
+	if err == nil || !strings.HasPrefix(err.Error(), e.root+": another build is writing this output root") {
+		t.Errorf("Apply under another build's lock: %v", err)
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	// A build that finishes soon is waited for.
+	c, _ = Plan(e.root, files("b.txt", "b\n"), other)
+	c.opt.LockWait = 5 * time.Second
+	go func() { time.Sleep(100 * time.Millisecond); release() }()
+	if _, err := c.Apply(); err != nil {
+		t.Errorf("Apply after the lock was released: %v", err)
+	}
+}
+
+// Two builds of different trees into one root, with different state
+// directories, planned together and applied at once: one wins, the other
+// refuses, and the root holds exactly the winner's tree.
+func TestConcurrentBuildsWithDifferentStateDoNotMix(t *testing.T) {
+	for round := range 5 {
+		e := newEnv(t)
+		var trees [2]map[string]string
+		var plans [2]*Changes
+		for i := range 2 {
+			trees[i] = map[string]string{}
+			kv := []string{}
+			for j := range 40 {
+				p := fmt.Sprintf("d/%d/f%02d.txt", j%4, j)
+				data := strings.Repeat(string(rune('A'+i)), 10+j) + "\n"
+				trees[i][p] = data
+				kv = append(kv, p, data)
+			}
+			opt := Options{StateDir: filepath.Join(e.base, "state"+string(rune('0'+i))), NoSync: true}
+			c, err := Plan(e.root, files(kv...), opt)
+			if err != nil || c.Err() != nil {
+				t.Fatal(err, c.Err())
+			}
+			plans[i] = c
+		}
+		var wg sync.WaitGroup
+		var errs [2]error
+		for i := range 2 {
+			wg.Go(func() { _, errs[i] = plans[i].Apply() })
+		}
+		wg.Wait()
+		if (errs[0] == nil) == (errs[1] == nil) {
+			t.Fatalf("round %d: both or neither applied: %v / %v", round, errs[0], errs[1])
+		}
+		win, lose := 0, 1
+		if errs[0] != nil {
+			win, lose = 1, 0
+		}
+		if !strings.Contains(errs[lose].Error(), e.root) {
+			t.Errorf("refusal does not name the root: %v", errs[lose])
+		}
+		got := snapshot(t, e.root)
+		n := 0
+		for p, desc := range got {
+			if strings.HasSuffix(p, ".txt") {
+				n++
+				if !strings.HasSuffix(desc, " "+trees[win][p]) {
+					t.Errorf("round %d: %s is not the winner's: %q", round, p, desc)
+				}
+			}
+		}
+		if n != len(trees[win]) {
+			t.Errorf("round %d: %d files, want %d", round, n, len(trees[win]))
+		}
+	}
+}
+
+// A write that fails (a full disk) publishes nothing: index.txt never
+// lists a file that is not there, and no temporary file stays.
+func TestFailedWritePublishesNothing(t *testing.T) {
+	e := newEnv(t)
+	v1 := files("autodisc/index.txt", "a.txt\n", "autodisc/a.txt", "a1\n")
+	apply(t, e, v1, e.opt())
+	v2 := files("autodisc/index.txt", "a.txt\nb.txt\nx.txt\n", "autodisc/a.txt", "a2\n", "autodisc/b.txt", "b\n", "autodisc/x.txt", "x\n")
+	enospc := &fs.PathError{Op: "write", Path: ".discgen-0123456789abcdef.tmp", Err: syscall.ENOSPC}
+	for _, step := range []string{"write", "rename"} {
+		testHook = func(s, p string) error {
+			if s == step && p == "autodisc/x.txt" {
+				return enospc
+			}
+			return nil
+		}
+		_, _, err := Write(e.root, v2, e.opt())
+		testHook = nil
+		want := e.path("autodisc/x.txt") + ": "
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "no space left on device") ||
+			strings.Contains(err.Error(), ".discgen-") {
+			t.Errorf("%s failure: %v", step, err)
+		}
+		// Whatever index.txt says is there.
+		index := mustRead(t, e.path("autodisc/index.txt"))
+		for _, name := range strings.Fields(index) {
+			if _, err := os.Stat(e.path("autodisc/" + name)); err != nil {
+				t.Errorf("%s failure: index.txt lists %s, which is missing", step, name)
+			}
+		}
+		if step == "write" && (index != "a.txt\n" || mustRead(t, e.path("autodisc/a.txt")) != "a1\n") {
+			t.Errorf("write failure published files: index %q", index)
+		}
+		ents, _ := os.ReadDir(e.path("autodisc"))
+		for _, d := range ents {
+			if isTempName(d.Name()) {
+				t.Errorf("%s failure: temporary file %s left", step, d.Name())
+			}
+		}
+		// The next build owns everything and completes.
+		if _, _, err := Write(e.root, v1, e.opt()); err != nil {
+			t.Fatalf("build after a %s failure: %v", step, err)
+		}
+	}
+}
+
+// Errors name the root or the file they concern, never only a path
+// relative to a directory handle ("openat autodisc: permission denied").
+func TestErrorsNameTheirFile(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("autodisc/index.txt", "1\n"), e.opt())
+	denied := &fs.PathError{Op: "openat", Path: "autodisc", Err: syscall.EACCES}
+	testHook = func(s, p string) error { return denied }
+	_, _, err := Write(e.root, files("autodisc/index.txt", "2\n"), e.opt())
+	testHook = nil
+	if err == nil || err.Error() != e.path("autodisc/index.txt")+": cannot write: permission denied" {
+		t.Errorf("injected error: %v", err)
+	}
+
+	// A directory that turned into a file after planning.
+	c, err := Plan(e.root, files("autodisc/index.txt", "1\n", "sub/x.txt", "x\n"), e.opt())
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	mustWrite(t, e.path("sub"), "a file now\n")
+	_, err = c.Apply()
+	if err == nil || !strings.HasPrefix(err.Error(), e.path("sub")+": ") || strings.Contains(err.Error(), "openat") {
+		t.Errorf("directory replaced by a file: %v", err)
+	}
+	os.Remove(e.path("sub"))
+
+	// A problem found while planning names the file on disk.
+	os.Remove(e.path("autodisc/index.txt"))
+	os.Mkdir(e.path("autodisc/index.txt"), 0o755)
+	c, _ = Plan(e.root, files("autodisc/index.txt", "1\n"), e.opt())
+	var pe *ProblemError
+	if err := c.Err(); !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), e.path("autodisc/index.txt")+": is a directory") {
+		t.Errorf("problem: %v", err)
+	}
+}
+
+// ApplyAll applies several roots together; one root's problem does not
+// stop the others, and each result is at its plan's index.
+func TestApplyAll(t *testing.T) {
+	e := newEnv(t)
+	mustWrite(t, filepath.Join(e.base, "r1", "a.txt"), "someone's\n")
+	var cs []*Changes
+	for i := range 3 {
+		opt := e.opt()
+		opt.NoSync = i == 2 // durable and not, in one batch
+		c, err := Plan(filepath.Join(e.base, fmt.Sprintf("r%d", i)), files("a.txt", fmt.Sprintf("%d\n", i), "d/b.txt", "b\n"), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, c)
+	}
+	rs, errs := ApplyAll(cs)
+	for i := range 3 {
+		got, _ := os.ReadFile(filepath.Join(e.base, fmt.Sprintf("r%d", i), "a.txt"))
+		switch {
+		case i == 1 && (errs[i] == nil || string(got) != "someone's\n"):
+			t.Errorf("r1: foreign file taken over: %v %q", errs[i], got)
+		case i != 1 && (errs[i] != nil || rs[i].Added != 2 || string(got) != fmt.Sprintf("%d\n", i)):
+			t.Errorf("r%d: %+v %v %q", i, rs[i], errs[i], got)
+		}
+	}
+}
