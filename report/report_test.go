@@ -41,20 +41,24 @@ func examplePage(t *testing.T, extra ...string) (*Page, []byte) {
 }
 
 // plansLine is the line of the example's robots.txt that disallows
-// /org/plans.html (in the "*" group, the only one that names it).
+// /org/plans.html in the "*" group: the last group, so the last such line
+// (GPTBot's group, which inherits the "*" rules, has one too).
 func plansLine(t *testing.T) int {
 	t.Helper()
 	res, diags := sitebuild.Build(sitebuild.Options{Manifest: "../examples/site.yaml", Now: now})
 	if res == nil {
 		t.Fatal(diags)
 	}
+	line := 0
 	for i, l := range strings.Split(string(res.Tree["robots.txt"].Data), "\n") {
 		if l == "Disallow: /org/plans.html" {
-			return i + 1
+			line = i + 1
 		}
 	}
-	t.Fatal("the example's robots.txt does not disallow /org/plans.html")
-	return 0
+	if line == 0 {
+		t.Fatal("the example's robots.txt does not disallow /org/plans.html")
+	}
+	return line
 }
 
 func cell(p *Page, agent, path string) *Cell {
@@ -80,7 +84,7 @@ func TestBuild(t *testing.T) {
 	for _, a := range p.Agents {
 		names = append(names, a.Name)
 	}
-	if got := strings.Join(names, " "); got != "unhipbot webcrawler excite * otherbot" {
+	if got := strings.Join(names, " "); got != "unhipbot webcrawler excite GPTBot ai-training * otherbot" {
 		t.Errorf("agents = %s", got)
 	}
 	c := cell(p, "otherbot", "/org/plans.html")
@@ -158,7 +162,7 @@ func TestChromium(t *testing.T) {
 		t.Fatalf("no matrix table in the DOM:\n%s", s)
 	}
 	cells := regexp.MustCompile(`<td class="cell [^"]*" data-agent="([^"]*)" data-url="([^"]*)" data-verdict="([a-z]+)"`).FindAllStringSubmatch(s, -1)
-	if want := len(p.Agents) * len(p.Rows); len(cells) != want || want != 5*17 {
+	if want := len(p.Agents) * len(p.Rows); len(cells) != want || want != 7*18 {
 		t.Errorf("%d cells in the DOM, want %d agents x %d URLs = %d", len(cells), len(p.Agents), len(p.Rows), len(p.Agents)*len(p.Rows))
 	}
 	verdict := map[string]string{}
