@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"unicode"
 )
 
@@ -336,30 +335,11 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 	if inPlace {
 		tmp = name
 	}
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	st, err := writeStateFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = c.mkState(filepath.Dir(name)); err == nil {
-			f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+			st, err = writeStateFile(tmp, name, data, sync, wantStat)
 		}
-	}
-	if err != nil {
-		return fileStat{}, fmt.Errorf("state directory: %w", err)
-	}
-	_, err = f.Write(data)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && !inPlace {
-		// Not os.Rename, which stats the target first.
-		err = syscall.Rename(tmp, name)
-	}
-	var fi fs.FileInfo
-	if err == nil && wantStat {
-		// A rename changes the change time: stat what is left.
-		fi, err = os.Lstat(name)
 	}
 	if err != nil {
 		os.Remove(tmp)
@@ -370,10 +350,7 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 			return fileStat{}, fmt.Errorf("state directory: %w", err)
 		}
 	}
-	if fi == nil {
-		return fileStat{}, nil
-	}
-	return statOf(fi), nil
+	return st, nil
 }
 
 // mkState creates dir inside the state directory with its parents, and
