@@ -357,19 +357,39 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 // the state directory's .gitignore when it creates the state directory's
 // records/ directory.
 func (c *Changes) mkState(dir string) error {
-	outputs := filepath.Join(c.opt.StateDir, "records")
-	_, err := os.Lstat(outputs)
-	fresh := errors.Is(err, fs.ErrNotExist)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	records := filepath.Join(c.opt.StateDir, "records")
+	created := false
+	if err := mkdirTree(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	if fresh {
+	if created {
 		ign := filepath.Join(c.opt.StateDir, ".gitignore")
 		if _, err := os.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
 			return os.WriteFile(ign, []byte(stateIgnore), 0o644)
 		}
 	}
 	return nil
+}
+
+// mkdirTree creates the directory dir (an OS path) and its missing
+// parents, calling made for each it creates, parents first. Unlike
+// os.MkdirAll it tries dir first, so when only the last levels are
+// missing it costs no stat. It returns an error satisfying
+// errors.Is(err, fs.ErrExist) when dir itself already exists.
+func mkdirTree(dir string, made func(string)) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		if p := filepath.Dir(dir); p != dir {
+			if perr := mkdirTree(p, made); perr != nil && !errors.Is(perr, fs.ErrExist) {
+				return perr
+			}
+			err = os.Mkdir(dir, 0o755)
+		}
+	}
+	if err == nil && made != nil {
+		made(dir)
+	}
+	return err
 }
 
 // syncPath flushes the directory at the OS path dir.

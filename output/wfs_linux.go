@@ -52,6 +52,10 @@ func (c *Changes) wdir(d string) (wdir, error) {
 	if fd, ok := c.wd.fds[d]; ok {
 		return wdir{fd}, nil
 	}
+	// Checked before the parent, so "/" or ".." end the walk.
+	if err := checkName(path.Base(d)); err != nil {
+		return wdir{-1}, err
+	}
 	p, err := c.wdir(parent(d))
 	if err != nil {
 		return wdir{-1}, err
