@@ -130,21 +130,19 @@ func (c *Changes) Apply() (Result, error) {
 // plans of one root.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
-	for i, c := range cs {
-		as[i] = c.stage()
-	}
+	eachRoot(len(cs), func(i int) { as[i] = cs[i].stage() })
 	flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
-	for _, a := range as {
-		if a.done {
-			continue
+	eachRoot(len(as), func(i int) {
+		if a := as[i]; !a.done {
+			if err := a.publishAll(); err != nil {
+				a.fail(err)
+			}
 		}
-		if err := a.publishAll(); err != nil {
-			a.fail(err)
-		}
-	}
+	})
 	flushAll(as, func(a *applying) bool { return a.mutate }, false)
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
-	for i, a := range as {
+	eachRoot(len(as), func(i int) {
+		a := as[i]
 		if !a.done {
 			a.err = a.c.finish(a.mutate, a.todo)
 		}
@@ -154,8 +152,34 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			a.lock.Close()
 		}
 		rs[i], errs[i] = a.res, a.err
-	}
+	})
 	return rs, errs
+}
+
+// rootWorkers is how many roots of a batch ApplyAll works on at once:
+// most of a small root's cost is in the kernel (creating, renaming and
+// stat'ing files), which runs on every core.
+const rootWorkers = 4
+
+// eachRoot runs do(0) to do(n-1), on up to rootWorkers goroutines when
+// there are several roots.
+func eachRoot(n int, do func(i int)) {
+	if n <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, rootWorkers) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				do(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // applying is one root's Apply between its phases.
