@@ -126,8 +126,8 @@ func (c *Changes) Apply() (Result, error) {
 // is completed. A pipeline that applies its roots in batches of, say, 64
 // pays two flushes per batch instead of two per root. The result and
 // error of cs[i] are at index i; one root's failure does not stop the
-// others. Locks are held until the end, so a batch must not hold two
-// plans of one root.
+// others. Up to rootWorkers roots are worked on at once. Locks are held
+// until the end, so a batch must not hold two plans of one root.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
 	eachRoot(len(cs), func(i int) { as[i] = cs[i].stage() })
