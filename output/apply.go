@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -75,9 +77,11 @@ func hook(step, p string) error {
 // pending is one file written to its temporary name and not yet published.
 type pending struct {
 	ch       *Change
-	dir      *os.Root // the file's directory
-	tmp      string   // base name of the temporary file
-	created  bool     // the temporary file exists
+	dir      wdir   // the file's directory
+	tmp      string // base name of the temporary file
+	created  bool   // the temporary file exists
+	f        wfile  // the temporary file, kept open until its rename
+	held     bool   // f is open
 	perm     fs.FileMode
 	renamed  bool
 	stat     fileStat
@@ -122,35 +126,60 @@ func (c *Changes) Apply() (Result, error) {
 // is completed. A pipeline that applies its roots in batches of, say, 64
 // pays two flushes per batch instead of two per root. The result and
 // error of cs[i] are at index i; one root's failure does not stop the
-// others. Locks are held until the end, so a batch must not hold two
-// plans of one root.
+// others. Up to rootWorkers roots are worked on at once. Locks are held
+// until the end, so a batch must not hold two plans of one root.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
-	for i, c := range cs {
-		as[i] = c.stage()
-	}
+	eachRoot(len(cs), func(i int) { as[i] = cs[i].stage() })
 	flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
-	for _, a := range as {
-		if a.done {
-			continue
+	eachRoot(len(as), func(i int) {
+		if a := as[i]; !a.done {
+			if err := a.publishAll(); err != nil {
+				a.fail(err)
+			}
 		}
-		if err := a.publishAll(); err != nil {
-			a.fail(err)
-		}
-	}
+	})
 	flushAll(as, func(a *applying) bool { return a.mutate }, false)
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
-	for i, a := range as {
+	eachRoot(len(as), func(i int) {
+		a := as[i]
 		if !a.done {
 			a.err = a.c.finish(a.mutate, a.todo)
 		}
+		a.release()
+		a.c.Close()
 		if a.lock != nil {
 			a.lock.Close()
 		}
-		a.c.Close()
 		rs[i], errs[i] = a.res, a.err
-	}
+	})
 	return rs, errs
+}
+
+// rootWorkers is how many roots of a batch ApplyAll works on at once:
+// most of a small root's cost is in the kernel (creating, renaming and
+// stat'ing files), which runs on every core.
+const rootWorkers = 4
+
+// eachRoot runs do(0) to do(n-1), on up to rootWorkers goroutines when
+// there are several roots.
+func eachRoot(n int, do func(i int)) {
+	if n <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, rootWorkers) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				do(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // applying is one root's Apply between its phases.
@@ -160,9 +189,32 @@ type applying struct {
 	err     error
 	done    bool     // finished early, or failed
 	lock    *os.File // the root, locked
+	dev     uint64   // the root's filesystem, 0 if unknown
 	todo    []*pending
 	touched map[string]bool // directories whose entries change
 	mutate  bool
+}
+
+// release closes the files still held open.
+func (a *applying) release() {
+	for _, pd := range a.todo {
+		pd.release()
+	}
+}
+
+// heldFiles counts the written files kept open until their rename, up to
+// maxHeld in the whole process; beyond, a file is closed once written and
+// stat'ed by name after its rename.
+var heldFiles atomic.Int64
+
+const maxHeld = 512
+
+func (pd *pending) release() {
+	if pd.held {
+		pd.f.close()
+		pd.held = false
+		heldFiles.Add(-1)
+	}
 }
 
 func (a *applying) fail(err error) {
@@ -211,6 +263,10 @@ func (c *Changes) stage() *applying {
 		a.err, a.done = err, true
 		return a
 	}
+	c.setWriteRoot(a.lock)
+	if fi, err := a.lock.Stat(); err == nil {
+		a.dev = statOf(fi).dev
+	}
 	if err := c.checkRecord(); err != nil {
 		a.fail(err)
 		return a
@@ -235,15 +291,15 @@ func (c *Changes) stage() *applying {
 		// The record goes to disk with the files' data at the first
 		// flush; on another filesystem it is synced on its own.
 		durable := !c.opt.NoSync
-		sameFS := c.stateOnRootFS(a.lock)
+		sameFS := c.stateOnRootFS(a.dev)
 		if _, err := c.writeState(c.recordFile(".rec"), c.intent(a.todo).marshal(), durable && !sameFS, false, false); err != nil {
 			a.fail(err)
 			return a
 		}
 	}
 	for _, p := range c.temps {
-		dr, err := c.dir(parent(p))
-		if err == nil && dr.Remove(path.Base(p)) == nil {
+		dr, err := c.wdir(parent(p))
+		if err == nil && dr.remove(path.Base(p)) == nil {
 			a.res.TempsRemoved++
 		}
 	}
@@ -256,7 +312,7 @@ func (c *Changes) stage() *applying {
 	}
 	for _, pd := range a.todo {
 		a.touched[parent(pd.ch.Path)] = true
-		if pd.dir, err = c.dir(parent(pd.ch.Path)); err != nil {
+		if pd.dir, err = c.wdir(parent(pd.ch.Path)); err != nil {
 			a.fail(fmt.Errorf("%s: %w", c.file(parent(pd.ch.Path)), unwrapPath(err)))
 			return a
 		}
@@ -322,10 +378,7 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 		if a.done || a.c.opt.NoSync || !need(a) {
 			continue
 		}
-		var dev uint64
-		if fi, err := a.lock.Stat(); err == nil {
-			dev = statOf(fi).dev
-		}
+		dev := a.dev
 		if groups[dev] == nil {
 			devs = append(devs, dev)
 		}
@@ -337,7 +390,9 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 		var dirs []*os.Root
 		for _, a := range g {
 			locks = append(locks, a.lock)
-			dirs = append(dirs, a.c.touchedDirs(a.touched)...)
+			if syncDirs {
+				dirs = append(dirs, a.c.touchedDirs(a.touched)...)
+			}
 		}
 		if err := flushFS(locks, dirs); err != nil {
 			for _, a := range g {
@@ -444,20 +499,25 @@ func (c *Changes) checkDisk() error {
 		paths = append(paths, ch.Path)
 	}
 	for _, g := range groupByDir(paths) {
-		dr, err := c.dir(parent(g[0]))
+		dr, err := c.wdir(parent(g[0]))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a missing directory holds nothing yet
+		}
+		if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP) {
+			// Planned as a directory or as missing, now a symlink
+			// or a file: not followed.
+			return fmt.Errorf("%s: changed on disk since this build planned it (now not a directory); run the build again", c.file(parent(g[0])))
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.file(parent(g[0])), unwrapPath(err))
 		}
 		for _, p := range g {
-			fi, err := dr.Lstat(path.Base(p))
+			fst, err := dr.lstat(path.Base(p))
 			st, seen := c.stats[p]
 			switch {
 			case errors.Is(err, fs.ErrNotExist) && !seen:
 				continue
-			case err == nil && seen && statOf(fi).same(st):
+			case err == nil && seen && fst.same(st):
 				continue
 			}
 			return fmt.Errorf("%s: changed on disk since this build planned it (another build may be writing the output root); run the build again", c.file(p))
@@ -468,12 +528,7 @@ func (c *Changes) checkDisk() error {
 
 // stateOnRootFS reports whether the state directory lies on the output
 // root's filesystem, so that one flush covers both.
-func (c *Changes) stateOnRootFS(lock *os.File) bool {
-	rfi, err := lock.Stat()
-	if err != nil {
-		return false
-	}
-	rs := statOf(rfi)
+func (c *Changes) stateOnRootFS(rootDev uint64) bool {
 	dev, ok := stateDev.Load(c.opt.StateDir)
 	if !ok {
 		sfi, err := os.Stat(c.opt.StateDir)
@@ -483,7 +538,7 @@ func (c *Changes) stateOnRootFS(lock *os.File) bool {
 		dev = statOf(sfi).dev
 		stateDev.Store(c.opt.StateDir, dev)
 	}
-	return rs.dev != 0 && rs.dev == dev.(uint64)
+	return rootDev != 0 && rootDev == dev.(uint64)
 }
 
 // stateDev memoizes the device of each state directory for the process.
@@ -492,14 +547,14 @@ var stateDev sync.Map
 // mkdir creates the slash directory d, whose parent exists, and gives it
 // to Options.Owner.
 func (c *Changes) mkdir(d string) error {
-	pr, err := c.dir(parent(d))
+	pr, err := c.wdir(parent(d))
 	if err == nil {
-		err = pr.Mkdir(path.Base(d), 0o755)
+		err = pr.mkdir(path.Base(d))
 		if errors.Is(err, fs.ErrExist) {
 			return nil
 		}
 		if err == nil && c.opt.Owner != nil {
-			err = pr.Lchown(path.Base(d), c.opt.Owner.UID, c.opt.Owner.GID)
+			err = pr.lchown(path.Base(d), c.opt.Owner.UID, c.opt.Owner.GID)
 		}
 	}
 	if err != nil {
@@ -588,19 +643,21 @@ func (c *Changes) parallel(size, n int, do func(i int) error) error {
 	return errors.Join(errs...)
 }
 
-// writeTemp writes one file (or symlink) to its temporary name.
+// writeTemp writes one file (or symlink) to its temporary name. A
+// regular file stays open until its rename when keepOpen allows, for the
+// stat the cache keeps.
 func (c *Changes) writeTemp(pd *pending) error {
 	ch, dr := pd.ch, pd.dir
 	fail := func(err error) error {
 		return fmt.Errorf("%s: cannot write: %w", c.file(ch.Path), unwrapPath(err))
 	}
 	if ch.New.Link != "" {
-		if err := dr.Symlink(ch.New.Link, pd.tmp); err != nil {
+		if err := dr.symlink(ch.New.Link, pd.tmp); err != nil {
 			return fail(err)
 		}
 		pd.created = true
 		if o := c.opt.Owner; o != nil {
-			if err := dr.Lchown(pd.tmp, o.UID, o.GID); err != nil {
+			if err := dr.lchown(pd.tmp, o.UID, o.GID); err != nil {
 				return fail(err)
 			}
 		}
@@ -610,22 +667,33 @@ func (c *Changes) writeTemp(pd *pending) error {
 	if ch.Old != nil && ch.Old.Link == "" && ch.oldPerm != 0 {
 		pd.perm = ch.oldPerm
 	}
-	f, err := dr.OpenFile(pd.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, pd.perm)
+	f, err := dr.create(pd.tmp, pd.perm)
 	if err != nil {
 		return fail(err)
 	}
 	pd.created = true
-	_, err = f.Write(ch.New.Data)
+	err = f.write(ch.New.Data)
 	if err == nil {
 		err = hook("write", ch.Path)
 	}
 	if o := c.opt.Owner; err == nil && o != nil {
-		err = f.Chown(o.UID, o.GID)
+		err = f.chown(o.UID, o.GID)
 	}
 	if err == nil && !c.opt.NoSync {
-		err = startWriteback(f)
+		err = f.writeback()
 	}
-	if cerr := f.Close(); err == nil {
+	if err == nil && keepOpen && heldFiles.Add(1) <= maxHeld {
+		pd.f, pd.held = f, true
+		return nil
+	}
+	if keepOpen && err == nil {
+		heldFiles.Add(-1)
+	}
+	if err == nil {
+		// Closed now: give it its mode before publishing.
+		_, err = f.stat(pd.perm)
+	}
+	if cerr := f.close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -651,28 +719,30 @@ func fail2(err error, fail func(error) error) error {
 }
 
 // publish renames a temporary file over its target, then takes the stat
-// the cache keeps (the rename changes the change time). The umask may
-// have narrowed the mode at creation; the file gets exactly its mode.
+// the cache keeps (the rename changes the change time): on the file still
+// open, or by name. The umask may have narrowed the mode at creation; the
+// file gets exactly its mode.
 func (c *Changes) publish(pd *pending) error {
 	ch, dr, name := pd.ch, pd.dir, path.Base(pd.ch.Path)
 	err := hook("rename", ch.Path)
 	if err == nil {
-		err = dr.Rename(pd.tmp, name)
+		err = dr.rename(pd.tmp, name)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: cannot publish: %w", c.file(ch.Path), unwrapPath(err))
 	}
 	pd.renamed = true
-	fi, err := dr.Lstat(name)
-	if err == nil && ch.New.Link == "" && fi.Mode().Perm() != pd.perm {
-		if err = dr.Chmod(name, pd.perm); err == nil {
-			fi, err = dr.Lstat(name)
-		}
+	var st fileStat
+	if pd.held {
+		st, err = pd.f.stat(pd.perm)
+		pd.release()
+	} else {
+		st, err = dr.lstat(name)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.file(ch.Path), unwrapPath(err))
 	}
-	pd.stat, pd.statOK = statOf(fi), true
+	pd.stat, pd.statOK = st, true
 	return nil
 }
 
@@ -680,8 +750,9 @@ func (c *Changes) publish(pd *pending) error {
 // failure.
 func (c *Changes) dropTemps(todo []*pending) {
 	for _, pd := range todo {
+		pd.release()
 		if pd.created && !pd.renamed {
-			pd.dir.Remove(pd.tmp)
+			pd.dir.remove(pd.tmp)
 		}
 	}
 }
@@ -710,6 +781,7 @@ func (c *Changes) pruneDirs(touched map[string]bool) int {
 			h.Close()
 			delete(c.handles, d)
 		}
+		c.closeW(d)
 		if pr.Remove(path.Base(d)) == nil {
 			delete(c.next.dirs, d)
 			touched[parent(d)] = true

@@ -48,9 +48,12 @@
 // # Guarantees
 //
 // Confinement. Every read, write, rename and removal goes through an
-// os.Root opened at the output root, so neither a ".." nor a symlink can
-// lead an operation outside it, even when the directory changes while
-// discgen runs. With Options.Within, the root itself is reached through an
+// os.Root opened at the output root, or, for the writes on Linux, through
+// raw descriptors of its directories opened one component at a time with
+// O_NOFOLLOW from the locked root (files created with O_EXCL|O_NOFOLLOW,
+// renamed and stat'ed relative to their directory), so neither a ".." nor
+// a symlink can lead an operation outside it, even when the directory
+// changes while discgen runs. With Options.Within, the root itself is reached through an
 // os.Root at a trusted directory, so a symlink on the way to the root
 // (public_html -> /etc) cannot lead outside that directory either.
 //

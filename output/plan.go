@@ -115,6 +115,7 @@ type Changes struct {
 
 	r       *os.Root            // the root, while open; Options.Dir when set
 	handles map[string]*os.Root // open directories below r, by slash path
+	wd      wdirs               // the write path's open directories
 }
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.
@@ -267,6 +268,7 @@ func (c *Changes) dir(d string) (*os.Root, error) {
 // itself; a plan that is not applied may be closed early, or left to the
 // garbage collector.
 func (c *Changes) Close() {
+	c.closeWAll()
 	for d, h := range c.handles {
 		h.Close()
 		delete(c.handles, d)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 )
 
 // setName sets c.name, the portable name of the root's ownership record:
@@ -81,6 +82,26 @@ func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, b
 	stat, mkdirAll, open := os.Stat, os.MkdirAll, os.OpenRoot
 	if base != nil {
 		stat, mkdirAll, open = base.Stat, base.MkdirAll, base.OpenRoot
+	}
+	if create && base == nil {
+		// Usually missing (Plan found it so): create it without
+		// stat'ing every parent first.
+		switch err := mkdirTree(name, nil); {
+		case err == nil:
+			if o := c.opt.Owner; o != nil {
+				if err := os.Lchown(name, o.UID, o.GID); err != nil {
+					return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
+				}
+			}
+			r, err := open(name)
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
+			}
+			return r, false, nil
+		case !errors.Is(err, fs.ErrExist) && !errors.Is(err, syscall.ENOTDIR):
+			return nil, false, fmt.Errorf("%s: cannot create the output root: %w", c.Root, unwrapPath(err))
+		}
+		// It exists, or a parent is not a directory: classify below.
 	}
 	fi, err := stat(name)
 	switch {

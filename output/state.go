@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"unicode"
 )
 
@@ -336,30 +335,11 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 	if inPlace {
 		tmp = name
 	}
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	st, err := writeStateFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = c.mkState(filepath.Dir(name)); err == nil {
-			f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+			st, err = writeStateFile(tmp, name, data, sync, wantStat)
 		}
-	}
-	if err != nil {
-		return fileStat{}, fmt.Errorf("state directory: %w", err)
-	}
-	_, err = f.Write(data)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && !inPlace {
-		// Not os.Rename, which stats the target first.
-		err = syscall.Rename(tmp, name)
-	}
-	var fi fs.FileInfo
-	if err == nil && wantStat {
-		// A rename changes the change time: stat what is left.
-		fi, err = os.Lstat(name)
 	}
 	if err != nil {
 		os.Remove(tmp)
@@ -370,29 +350,46 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 			return fileStat{}, fmt.Errorf("state directory: %w", err)
 		}
 	}
-	if fi == nil {
-		return fileStat{}, nil
-	}
-	return statOf(fi), nil
+	return st, nil
 }
 
 // mkState creates dir inside the state directory with its parents, and
 // the state directory's .gitignore when it creates the state directory's
 // records/ directory.
 func (c *Changes) mkState(dir string) error {
-	outputs := filepath.Join(c.opt.StateDir, "records")
-	_, err := os.Lstat(outputs)
-	fresh := errors.Is(err, fs.ErrNotExist)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	records := filepath.Join(c.opt.StateDir, "records")
+	created := false
+	if err := mkdirTree(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	if fresh {
+	if created {
 		ign := filepath.Join(c.opt.StateDir, ".gitignore")
 		if _, err := os.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
 			return os.WriteFile(ign, []byte(stateIgnore), 0o644)
 		}
 	}
 	return nil
+}
+
+// mkdirTree creates the directory dir (an OS path) and its missing
+// parents, calling made for each it creates, parents first. Unlike
+// os.MkdirAll it tries dir first, so when only the last levels are
+// missing it costs no stat. It returns an error satisfying
+// errors.Is(err, fs.ErrExist) when dir itself already exists.
+func mkdirTree(dir string, made func(string)) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		if p := filepath.Dir(dir); p != dir {
+			if perr := mkdirTree(p, made); perr != nil && !errors.Is(perr, fs.ErrExist) {
+				return perr
+			}
+			err = os.Mkdir(dir, 0o755)
+		}
+	}
+	if err == nil && made != nil {
+		made(dir)
+	}
+	return err
 }
 
 // syncPath flushes the directory at the OS path dir.

@@ -4,13 +4,9 @@ package output
 
 import "os"
 
-// startWriteback flushes f: without a way to start writeback alone, each
-// file is synced before it is published.
-func startWriteback(f *os.File) error { return f.Sync() }
-
 // flushFS makes the entries of the root directories locks and of the
 // directories dirs durable, one fsync each; the files in them were synced
-// by startWriteback.
+// as written.
 func flushFS(locks []*os.File, dirs []*os.Root) error {
 	for _, l := range locks {
 		if err := l.Sync(); err != nil {
@@ -30,3 +26,6 @@ func flushFS(locks []*os.File, dirs []*os.Root) error {
 	}
 	return nil
 }
+
+// syncDirs: each touched directory is fsynced.
+const syncDirs = true

@@ -1,0 +1,302 @@
+//go:build linux
+
+package output
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// On Linux the write path works on raw descriptors: every directory is
+// opened one component at a time with O_NOFOLLOW relative to its parent,
+// starting from the locked root, and every file is created, written,
+// renamed and stat'ed relative to its directory's descriptor. This skips
+// what an *os.File costs for each file (poller registration, fcntl calls
+// and a stat of the target before each rename) without giving up any
+// confinement: no operation resolves more than one name, and none follows
+// a symlink.
+
+// wdirs holds the write path's open directories of one root.
+type wdirs struct {
+	root int            // the root's descriptor (the lock's); 0 until set
+	fds  map[string]int // directories below the root, by slash path
+}
+
+// keepOpen: a written file's descriptor is kept until its rename, so the
+// stat the cache needs (taken after the rename, which changes the change
+// time) is an fstat.
+const keepOpen = true
+
+// wdir is an open directory of the write path.
+type wdir struct{ fd int }
+
+// wfile is a file being written.
+type wfile struct{ fd int }
+
+// setWriteRoot makes the locked root directory lock the base of every
+// write; lock stays open until the writes are done.
+func (c *Changes) setWriteRoot(lock *os.File) {
+	c.wd.root = int(lock.Fd())
+}
+
+// wdir returns the existing slash directory d below the root, opening each
+// component once per plan without following symlinks.
+func (c *Changes) wdir(d string) (wdir, error) {
+	if d == "" {
+		return wdir{c.wd.root}, nil
+	}
+	if fd, ok := c.wd.fds[d]; ok {
+		return wdir{fd}, nil
+	}
+	// Checked before the parent, so "/" or ".." end the walk.
+	if err := checkName(path.Base(d)); err != nil {
+		return wdir{-1}, err
+	}
+	p, err := c.wdir(parent(d))
+	if err != nil {
+		return wdir{-1}, err
+	}
+	fd, err := p.openDir(path.Base(d))
+	if err != nil {
+		return wdir{-1}, err
+	}
+	if c.wd.fds == nil {
+		c.wd.fds = map[string]int{}
+	}
+	c.wd.fds[d] = fd
+	return wdir{fd}, nil
+}
+
+// closeW closes the write path's descriptor of d, if open.
+func (c *Changes) closeW(d string) {
+	if fd, ok := c.wd.fds[d]; ok {
+		unix.Close(fd)
+		delete(c.wd.fds, d)
+	}
+}
+
+// closeWAll closes every directory the write path opened.
+func (c *Changes) closeWAll() {
+	for d := range c.wd.fds {
+		c.closeW(d)
+	}
+	c.wd.root = 0
+}
+
+// checkName refuses a name that is not one plain component.
+func checkName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+		return unix.EINVAL
+	}
+	return nil
+}
+
+func retry[T any](f func() (T, error)) (T, error) {
+	for {
+		v, err := f()
+		if err != unix.EINTR {
+			return v, err
+		}
+	}
+}
+
+func retry0(f func() error) error {
+	_, err := retry(func() (struct{}, error) { return struct{}{}, f() })
+	return err
+}
+
+func (w wdir) openDir(name string) (int, error) {
+	if err := checkName(name); err != nil {
+		return -1, err
+	}
+	return retry(func() (int, error) {
+		return unix.Openat(w.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+}
+
+func (w wdir) mkdir(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	err := retry0(func() error { return unix.Mkdirat(w.fd, name, 0o755) })
+	if err == unix.EEXIST {
+		return fs.ErrExist
+	}
+	return err
+}
+
+func (w wdir) lchown(name string, uid, gid int) error {
+	return retry0(func() error { return unix.Fchownat(w.fd, name, uid, gid, unix.AT_SYMLINK_NOFOLLOW) })
+}
+
+// remove removes a file (not a directory).
+func (w wdir) remove(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	return retry0(func() error { return unix.Unlinkat(w.fd, name, 0) })
+}
+
+func (w wdir) lstat(name string) (fileStat, error) {
+	if err := checkName(name); err != nil {
+		return fileStat{}, err
+	}
+	var st unix.Stat_t
+	if err := retry0(func() error { return unix.Fstatat(w.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+		return fileStat{}, err
+	}
+	return rawStat(&st), nil
+}
+
+func (w wdir) symlink(target, name string) error {
+	return retry0(func() error { return unix.Symlinkat(target, w.fd, name) })
+}
+
+func (w wdir) rename(from, to string) error {
+	if err := checkName(to); err != nil {
+		return err
+	}
+	return retry0(func() error { return unix.Renameat(w.fd, from, w.fd, to) })
+}
+
+// create creates the new file name (O_EXCL, never through a symlink).
+func (w wdir) create(name string, perm fs.FileMode) (wfile, error) {
+	if err := checkName(name); err != nil {
+		return wfile{-1}, err
+	}
+	fd, err := retry(func() (int, error) {
+		return unix.Openat(w.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+	})
+	return wfile{fd}, err
+}
+
+func (f wfile) write(data []byte) error {
+	for len(data) > 0 {
+		n, err := retry(func() (int, error) { return unix.Write(f.fd, data) })
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return unix.EIO
+		}
+		data = data[n:]
+	}
+	return nil
+}
+
+func (f wfile) chown(uid, gid int) error {
+	return retry0(func() error { return unix.Fchown(f.fd, uid, gid) })
+}
+
+// writeback asks the kernel to start writing the file's data back without
+// waiting for it, so the one flush that follows finds little left to do.
+func (f wfile) writeback() error {
+	err := unix.SyncFileRange(f.fd, 0, 0, unix.SYNC_FILE_RANGE_WRITE)
+	if err == unix.ENOSYS || err == unix.EINVAL || err == unix.EOPNOTSUPP {
+		return nil // not every filesystem offers it; the flush still covers the data
+	}
+	return err
+}
+
+// stat returns the file's stat, giving it exactly perm first when the
+// umask narrowed it at creation.
+func (f wfile) stat(perm fs.FileMode) (fileStat, error) {
+	var st unix.Stat_t
+	if err := retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
+		return fileStat{}, err
+	}
+	if fs.FileMode(st.Mode&0o777) != perm.Perm() {
+		if err := retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) }); err != nil {
+			return fileStat{}, err
+		}
+		if err := retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
+			return fileStat{}, err
+		}
+	}
+	return rawStat(&st), nil
+}
+
+func (f wfile) close() error {
+	err := unix.Close(f.fd)
+	if err == unix.EINTR {
+		return nil // the descriptor is closed anyway
+	}
+	return err
+}
+
+// rawStat is statOf for a raw stat.
+func rawStat(st *unix.Stat_t) fileStat {
+	return fileStat{
+		size:  st.Size,
+		mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec,
+		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
+		ino:   st.Ino,
+		dev:   st.Dev,
+		mode:  uint32(rawMode(st.Mode)),
+	}
+}
+
+// rawMode converts a raw st_mode as os.Lstat does.
+func rawMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	switch m & unix.S_IFMT {
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	}
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
+}
+
+// writeStateFile writes data to the state file tmp (an OS path), flushing
+// it with sync, renames it to name when they differ, and with wantStat
+// returns the stat of what is left on disk, taken on the descriptor after
+// the rename (which changes the change time).
+func writeStateFile(tmp, name string, data []byte, sync, wantStat bool) (fileStat, error) {
+	fd, err := retry(func() (int, error) {
+		return unix.Open(tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o644)
+	})
+	if err != nil {
+		return fileStat{}, &fs.PathError{Op: "open", Path: tmp, Err: err}
+	}
+	f := wfile{fd}
+	err = f.write(data)
+	if err == nil && sync {
+		err = retry0(func() error { return unix.Fsync(fd) })
+	}
+	if err == nil && tmp != name {
+		err = retry0(func() error { return unix.Rename(tmp, name) })
+	}
+	var st unix.Stat_t
+	if err == nil && wantStat {
+		err = retry0(func() error { return unix.Fstat(fd, &st) })
+	}
+	if cerr := f.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileStat{}, &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	return rawStat(&st), nil
+}

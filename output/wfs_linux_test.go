@@ -1,0 +1,77 @@
+//go:build linux
+
+package output
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// The raw write path's stats must equal what os.Lstat gives, or the stat
+// cache written by Apply would never match what Plan and Fresh see.
+func TestRawStatMatchesLstat(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "f"), []byte("x\n"), 0o640))
+	must(os.Mkdir(filepath.Join(dir, "d"), 0o750))
+	must(os.Chmod(filepath.Join(dir, "d"), 0o750|os.ModeSticky|os.ModeSetgid))
+	must(os.Symlink("f", filepath.Join(dir, "l")))
+	must(syscall.Mkfifo(filepath.Join(dir, "p"), 0o600))
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	must(err)
+	defer syscall.Close(fd)
+	for _, name := range []string{"f", "d", "l", "p"} {
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		must(err)
+		got, err := wdir{fd}.lstat(name)
+		must(err)
+		if want := statOf(fi); got != want {
+			t.Errorf("%s: raw %v, os.Lstat %v", name, got, want)
+		}
+	}
+}
+
+// Directories are opened one plain component at a time, never through a
+// symlink or "..": a record naming a temporary file outside the root
+// cannot lead the write path there.
+func TestWriteDirRefusesEscapes(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	os.MkdirAll(filepath.Join(root, "real"), 0o755)
+	os.Mkdir(filepath.Join(base, "outside"), 0o755)
+	os.Symlink("../outside", filepath.Join(root, "link"))
+	lock, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	c := &Changes{}
+	c.setWriteRoot(lock)
+	defer c.closeWAll()
+	if _, err := c.wdir("real"); err != nil {
+		t.Errorf("real directory: %v", err)
+	}
+	for _, d := range []string{"link", "link/x", "..", "../outside", "real/../..", "/etc", "."} {
+		if _, err := c.wdir(d); err == nil {
+			t.Errorf("%s: opened", d)
+		}
+	}
+	if _, err := c.wdir("link"); !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, syscall.ELOOP) {
+		t.Errorf("symlink: %v, want ENOTDIR or ELOOP", err)
+	}
+	w, _ := c.wdir("")
+	if _, err := w.create("../outside/x", 0o644); err == nil {
+		t.Error("created a file through ..")
+	}
+	if _, err := os.Lstat(filepath.Join(base, "outside", "x")); err == nil {
+		t.Error("file written outside the root")
+	}
+}

@@ -1,0 +1,107 @@
+//go:build !linux
+
+package output
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// Outside Linux the write path works through os.Root and os.File.
+
+// wdirs is unused: directories are the plan's os.Root handles.
+type wdirs struct{}
+
+// keepOpen: files are closed once written (an open file cannot always be
+// renamed), and stat'ed by name after their rename.
+const keepOpen = false
+
+type wdir struct{ r *os.Root }
+
+type wfile struct{ f *os.File }
+
+func (c *Changes) setWriteRoot(lock *os.File) {}
+
+func (c *Changes) wdir(d string) (wdir, error) {
+	r, err := c.dir(d)
+	return wdir{r}, err
+}
+
+func (c *Changes) closeW(d string) {}
+func (c *Changes) closeWAll()      {}
+
+func (w wdir) mkdir(name string) error { return w.r.Mkdir(name, 0o755) }
+func (w wdir) lchown(name string, uid, gid int) error {
+	return w.r.Lchown(name, uid, gid)
+}
+func (w wdir) remove(name string) error { return w.r.Remove(name) }
+func (w wdir) lstat(name string) (fileStat, error) {
+	fi, err := w.r.Lstat(name)
+	if err != nil {
+		return fileStat{}, err
+	}
+	return statOf(fi), nil
+}
+func (w wdir) symlink(target, name string) error { return w.r.Symlink(target, name) }
+func (w wdir) rename(from, to string) error      { return w.r.Rename(from, to) }
+func (w wdir) create(name string, perm fs.FileMode) (wfile, error) {
+	f, err := w.r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	return wfile{f}, err
+}
+
+func (f wfile) write(data []byte) error { _, err := f.f.Write(data); return err }
+func (f wfile) chown(uid, gid int) error {
+	return f.f.Chown(uid, gid)
+}
+
+// writeback flushes the file: without a way to start writeback alone,
+// each file is synced before it is published.
+func (f wfile) writeback() error { return f.f.Sync() }
+
+// stat returns the file's stat, giving it exactly perm first when the
+// umask narrowed it at creation.
+func (f wfile) stat(perm fs.FileMode) (fileStat, error) {
+	fi, err := f.f.Stat()
+	if err == nil && fi.Mode().Perm() != perm.Perm() {
+		if err = f.f.Chmod(perm); err == nil {
+			fi, err = f.f.Stat()
+		}
+	}
+	if err != nil {
+		return fileStat{}, err
+	}
+	return statOf(fi), nil
+}
+
+func (f wfile) close() error { return f.f.Close() }
+
+// writeStateFile writes data to the state file tmp (an OS path), flushing
+// it with sync, renames it to name when they differ, and with wantStat
+// returns the stat of what is left on disk.
+func writeStateFile(tmp, name string, data []byte, sync, wantStat bool) (fileStat, error) {
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fileStat{}, err
+	}
+	_, err = f.Write(data)
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && tmp != name {
+		// Not os.Rename, which stats the target first.
+		err = syscall.Rename(tmp, name)
+	}
+	var fi fs.FileInfo
+	if err == nil && wantStat {
+		// A rename changes the change time: stat what is left.
+		fi, err = os.Lstat(name)
+	}
+	if err != nil || fi == nil {
+		return fileStat{}, err
+	}
+	return statOf(fi), nil
+}
