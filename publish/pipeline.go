@@ -21,6 +21,9 @@ type pipeline struct {
 	opt  Options
 	site *SiteDoc
 	emit func(*Unit)
+	// plans, in Write mode, takes each tenant's plan to the batcher,
+	// which applies it and reports the unit.
+	plans chan *pending
 }
 
 // job is one tenant found by the walk, holding its directory open.
@@ -44,6 +47,12 @@ func (j *job) manifestPath() string { return filepath.Join(j.show, j.name) }
 // tenant to a bounded pool of workers.
 func (p *pipeline) run(dels []*delegation) {
 	work := make(chan *job)
+	var batchDone chan struct{}
+	if p.opt.Mode == Write {
+		p.plans = make(chan *pending)
+		batchDone = make(chan struct{})
+		go p.batcher(p.plans, batchDone)
+	}
 	var wg sync.WaitGroup
 	for range p.opt.jobs() {
 		wg.Go(func() {
@@ -64,6 +73,10 @@ func (p *pipeline) run(dels []*delegation) {
 	}
 	close(work)
 	wg.Wait()
+	if p.plans != nil {
+		close(p.plans)
+		<-batchDone
+	}
 }
 
 // siteError reports a diagnostic outside any tenant.
@@ -290,10 +303,20 @@ var testHookWalked func(dir string)
 // tenant runs one tenant from its manifest to disk and reports it.
 func (p *pipeline) tenant(j *job) {
 	u := &Unit{Kind: Tenant, Manifest: j.manifestPath(), Dir: j.show}
-	defer p.emit(u)
-	if j.dir != nil {
-		defer j.dir.Close()
-	}
+	var root *os.Root
+	handed := false // the batcher reports the unit and closes its handles
+	defer func() {
+		if handed {
+			return
+		}
+		if root != nil {
+			root.Close()
+		}
+		if j.dir != nil {
+			j.dir.Close()
+		}
+		p.emit(u)
+	}()
 	pos := diag.Pos{File: u.Manifest}
 	if j.status != Built || j.reason != "" {
 		if j.name == "" {
@@ -315,15 +338,13 @@ func (p *pipeline) tenant(j *job) {
 	if testHookWalked != nil {
 		testHookWalked(j.show)
 	}
-	fresh, root, err := p.fresh(j)
+	fresh, r, err := p.fresh(j)
 	if err != nil {
 		u.Status = Skipped
 		u.Diags.Errorf(pos, "", "cannot open %s: %v", j.show, errText(err))
 		return
 	}
-	if root != nil {
-		defer root.Close()
-	}
+	root = r
 	if fresh {
 		u.Status = Unchanged
 		return
@@ -359,7 +380,7 @@ func (p *pipeline) tenant(j *job) {
 		u.Status = Built
 		return
 	}
-	p.write(j, u, root, t)
+	handed = p.write(j, u, root, t)
 }
 
 // one finds the tenant manifest file (a --tenant argument): the first

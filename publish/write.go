@@ -58,14 +58,30 @@ func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 	return ok && err == nil, root, nil
 }
 
-// write plans and applies a tenant's tree in its directory, through the
-// directory the walk opened.
-func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) {
+// write plans a tenant's tree in its directory, through the directory the
+// walk opened. In Write mode it hands the plan to the batcher, which
+// applies it, reports the unit and closes root and j.dir, and returns
+// true; otherwise it sets the unit's status and returns false.
+func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 	o := p.outputOptions(j, root)
-	finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
-		o.StateDir, o.Replace = base.StateDir, base.Replace
-		return output.Plan(j.show, t, o)
-	})
+	if p.opt.Mode != Write || p.plans == nil {
+		finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
+			o.StateDir, o.Replace = base.StateDir, base.Replace
+			return output.Plan(j.show, t, o)
+		})
+		return false
+	}
+	ch, err := output.Plan(j.show, t, o)
+	if err != nil {
+		u.Problem = err
+		u.Status = Refused
+		return false
+	}
+	// Without the directory's identity (no fstat) a repeated root is
+	// refused by its lock instead of waiting for the next batch.
+	id, _ := statFile(j.dir)
+	p.plans <- &pending{u: u, ch: ch, dir: j.dir, root: root, id: id}
+	return true
 }
 
 // inShard reports whether the tenant directory rel (relative to its glob's

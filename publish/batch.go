@@ -1,0 +1,99 @@
+package publish
+
+import (
+	"os"
+	"time"
+
+	"github.com/discgen/discgen/output"
+)
+
+// Batched writes. A tenant's Apply flushes the filesystem twice (syncfs,
+// before and after its renames), and syncfs flushes the whole disk. The
+// workers therefore only plan; a single batcher applies up to applyBatch
+// plans at once with output.ApplyAll, which flushes twice per batch:
+// every root's temporary files, one flush, every root's renames, one
+// flush, every record completed.
+//
+// Memory and descriptors stay bounded and flat in the number of tenants:
+// at most applyBatch plans wait in the batcher, and each worker holds at
+// most one more while it waits to hand it over. A waiting plan holds its
+// tenant's directory (the walk's handle), the os.Root on it and the
+// handles the plan keeps (its root, and during ApplyAll the lock), a few
+// descriptors each: 64 plans and 64 workers stay well under a thousand.
+// The Go runtime raises the soft RLIMIT_NOFILE to the hard limit at
+// start-up (commonly 4096 to 1048576), so the usual soft limit of 1024 is
+// not the bound; a build run under a hard limit of 1024 still fits with
+// --jobs 64.
+const applyBatch = 64
+
+// applyWait is how long a partial batch waits for more plans before it is
+// applied anyway, so a slow walk does not hold finished tenants.
+const applyWait = 50 * time.Millisecond
+
+// pending is one tenant's plan waiting for its batch.
+type pending struct {
+	u    *Unit
+	ch   *output.Changes
+	dir  *os.File // the tenant's directory, from the walk
+	root *os.Root
+	id   fileInfo // the directory's identity: a batch holds one plan per root
+}
+
+// batcher applies the plans sent to in, in batches, and reports each unit.
+func (p *pipeline) batcher(in <-chan *pending, done chan<- struct{}) {
+	defer close(done)
+	var b []*pending
+	var timer *time.Timer
+	var tick <-chan time.Time
+	flush := func() {
+		if timer != nil {
+			timer.Stop()
+			timer, tick = nil, nil
+		}
+		if len(b) > 0 {
+			p.applyBatch(b)
+			clear(b)
+			b = b[:0]
+		}
+	}
+	for {
+		select {
+		case w, ok := <-in:
+			if !ok {
+				flush()
+				return
+			}
+			for _, o := range b {
+				if o.id.is(w.id) {
+					flush() // the same root twice (--tenant FILE FILE)
+					break
+				}
+			}
+			b = append(b, w)
+			if len(b) >= applyBatch {
+				flush()
+			} else if timer == nil {
+				timer = time.NewTimer(applyWait)
+				tick = timer.C
+			}
+		case <-tick:
+			timer, tick = nil, nil
+			flush()
+		}
+	}
+}
+
+// applyBatch applies one batch and reports its units.
+func (p *pipeline) applyBatch(b []*pending) {
+	cs := make([]*output.Changes, len(b))
+	for i, w := range b {
+		cs[i] = w.ch
+	}
+	rs, errs := output.ApplyAll(cs)
+	for i, w := range b {
+		settle(w.u, rs[i], errs[i])
+		w.root.Close()
+		w.dir.Close()
+		p.emit(w.u)
+	}
+}
