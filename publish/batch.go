@@ -89,6 +89,9 @@ func (p *pipeline) applyBatch(b []*pending) {
 	for i, w := range b {
 		cs[i] = w.ch
 	}
+	if testHookBatch != nil {
+		testHookBatch(len(b))
+	}
 	rs, errs := output.ApplyAll(cs)
 	for i, w := range b {
 		settle(w.u, rs[i], errs[i])
@@ -97,3 +100,6 @@ func (p *pipeline) applyBatch(b []*pending) {
 		p.emit(w.u)
 	}
 }
+
+// testHookBatch, when set by a test, is called with each batch's size.
+var testHookBatch func(n int)

@@ -63,7 +63,16 @@ func (p *pipeline) run(dels []*delegation) {
 	}
 	send := func(j *job) { work <- j }
 	if len(p.opt.Tenants) > 0 {
+		seen := map[string]bool{}
 		for _, f := range p.opt.Tenants {
+			// A file named twice is built once: two plans of one root
+			// would race each other.
+			if abs, err := filepath.Abs(f); err == nil {
+				if seen[abs] {
+					continue
+				}
+				seen[abs] = true
+			}
 			p.one(dels, f, send)
 		}
 	} else {
