@@ -119,3 +119,38 @@ func TestTenantNamedTwice(t *testing.T) {
 		t.Errorf("description.txt: %q %v", data, err)
 	}
 }
+
+// The record name the pipeline gives output is the one output derives by
+// itself: tenants written without it are unchanged with it, and the
+// reverse.
+func TestRecordNameAsOutputDerives(t *testing.T) {
+	dir := t.TempDir()
+	scaleSite(t, dir, 20)
+	// The manifest and state named relative to the working directory, as
+	// a user runs discgen.
+	t.Chdir(dir)
+	build := func() outcome {
+		var o outcome
+		o.status = map[string]Status{}
+		Run(Options{Manifest: "site.yaml", Now: goldenNow, Jobs: 4, Out: "public", StateDir: ".discgen"}, func(u *Unit) {
+			if u.Kind == Tenant {
+				o.status[u.Dir] = u.Status
+			}
+		})
+		return o
+	}
+	testHookNoRecordName = true
+	o := build()
+	testHookNoRecordName = false
+	if n := len(o.with(Built)); n != 20 {
+		t.Fatalf("built %d, want 20", n)
+	}
+	if o = build(); len(o.with(Unchanged)) != 20 {
+		t.Errorf("with the record named by the pipeline: %v, want 20 unchanged", o.status)
+	}
+	testHookNoRecordName = true
+	defer func() { testHookNoRecordName = false }()
+	if o = build(); len(o.with(Unchanged)) != 20 {
+		t.Errorf("with the record named by output: %v, want 20 unchanged", o.status)
+	}
+}

@@ -24,6 +24,9 @@ type pipeline struct {
 	// plans, in Write mode, takes each tenant's plan to the batcher,
 	// which applies it and reports the unit.
 	plans chan *pending
+	// stateParent is the absolute parent of the state directory ("" when
+	// there is none), against which tenants' records are named.
+	stateParent string
 }
 
 // job is one tenant found by the walk, holding its directory open.
@@ -46,6 +49,11 @@ func (j *job) manifestPath() string { return filepath.Join(j.show, j.name) }
 // run walks every delegation's glob (or the --tenant files) and hands each
 // tenant to a bounded pool of workers.
 func (p *pipeline) run(dels []*delegation) {
+	if p.opt.StateDir != "" {
+		if abs, err := filepath.Abs(p.opt.StateDir); err == nil {
+			p.stateParent = filepath.Dir(abs)
+		}
+	}
 	work := make(chan *job)
 	var batchDone chan struct{}
 	if p.opt.Mode == Write {
