@@ -34,7 +34,7 @@ const applyWait = 50 * time.Millisecond
 type pending struct {
 	u    *Unit
 	ch   *output.Changes
-	dir  *os.File // the tenant's directory, from the walk
+	dir  *dirH // the tenant's directory, from the walk
 	root *os.Root
 	id   fileInfo // the directory's identity: a batch holds one plan per root
 }

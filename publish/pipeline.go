@@ -32,7 +32,7 @@ type pipeline struct {
 // job is one tenant found by the walk, holding its directory open.
 type job struct {
 	d    *delegation
-	dir  *os.File // the tenant's directory, opened in the walk; nil when refused there
+	dir  *dirH    // the tenant's directory, opened in the walk; nil when refused there
 	rel  string   // the directory relative to the glob's prefix, slash-separated
 	show string   // the directory as messages show it
 	name string   // the manifest's file name
@@ -147,7 +147,7 @@ const batch = 512
 // level matches component i of the pattern in dir (at rel below the
 // prefix). A literal component is opened directly; only a wildcard one
 // lists the directory.
-func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
+func (w *walker) level(dir *dirH, rel string, i int, caps []string) {
 	seg := w.segs[i]
 	if !isMeta(seg) {
 		w.entry(dir, rel, i, seg, caps)
@@ -157,7 +157,7 @@ func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
 	var manifests []string // a wildcard last component: each match, to refuse two in one directory
 	var capsOf [][]string
 	for {
-		ents, err := dir.ReadDir(batch)
+		ents, err := dir.readDir(batch)
 		for _, e := range ents {
 			name := e.Name()
 			c, ok := matchSeg(seg, name)
@@ -203,7 +203,7 @@ func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
 
 // isSite reports whether name in dir is the site manifest, which no glob
 // makes a tenant.
-func (w *walker) isSite(dir *os.File, name string) bool {
+func (w *walker) isSite(dir *dirH, name string) bool {
 	fi, err := statAt(dir, name)
 	return err == nil && w.p.site.self.is(fi)
 }
@@ -220,7 +220,7 @@ func (w *walker) fail(rel string, st Status, reason string) {
 }
 
 // entry handles name, matched by component i, in dir.
-func (w *walker) entry(dir *os.File, rel string, i int, name string, caps []string) {
+func (w *walker) entry(dir *dirH, rel string, i int, name string, caps []string) {
 	segs := w.segs
 	child := path.Join(rel, name)
 	if i == len(segs)-1 {
@@ -258,7 +258,7 @@ func (w *walker) entry(dir *os.File, rel string, i int, name string, caps []stri
 }
 
 // manifest handles a file the last component matched in dir.
-func (w *walker) manifest(dir *os.File, rel, name string, caps []string) {
+func (w *walker) manifest(dir *dirH, rel, name string, caps []string) {
 	if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
 		return
 	}
