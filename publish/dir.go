@@ -23,8 +23,20 @@ func (d *dirH) readDir(n int) ([]fs.DirEntry, error) {
 	return d.f.ReadDir(n)
 }
 
-// Close closes the directory.
+// take hands the directory to a new owner: d's Close then does nothing.
+// The walk gives a tenant's job the directory holding its manifest this
+// way, since it has no further use for it, rather than a duplicate.
+func (d *dirH) take() *dirH {
+	n := *d
+	d.fd, d.f = -1, nil
+	return &n
+}
+
+// Close closes the directory, unless it was taken.
 func (d *dirH) Close() error {
+	if d.fd < 0 {
+		return nil
+	}
 	if d.f != nil {
 		return d.f.Close()
 	}

@@ -285,13 +285,9 @@ func (w *walker) manifest(dir *dirH, rel, name string, caps []string) {
 		w.send(j)
 		return
 	}
-	d, err := dupDir(dir)
-	if err != nil {
-		j.status, j.reason = Skipped, fmt.Sprintf("cannot keep %s open: %v", j.show, err)
-		w.send(j)
-		return
-	}
-	j.dir = d
+	// The directory is not used again by the walk (it holds one
+	// manifest): the job takes it, and closes it.
+	j.dir = dir.take()
 	w.send(j)
 }
 

@@ -13,7 +13,6 @@ var errNoWalk = errors.New("tenants globs need a Unix system (openat without fol
 
 func openTop(string) (*dirH, error)                               { return nil, errNoWalk }
 func openDir(*dirH, string) (*dirH, error)                        { return nil, errNoWalk }
-func dupDir(*dirH) (*dirH, error)                                 { return nil, errNoWalk }
 func closeFD(int) error                                           { return errNoWalk }
 func statAt(*dirH, string) (fileInfo, error)                      { return fileInfo{}, errNoWalk }
 func statFile(*dirH) (fileInfo, error)                            { return fileInfo{}, errNoWalk }

@@ -74,16 +74,6 @@ func openTop(dir string) (*dirH, error) {
 	return &dirH{fd: fd, name: dir}, nil
 }
 
-// dupDir returns a second handle on an open directory, which the caller
-// closes.
-func dupDir(dir *dirH) (*dirH, error) {
-	fd, err := unix.FcntlInt(uintptr(dir.fd), unix.F_DUPFD_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	return &dirH{fd: fd, name: dir.name}, nil
-}
-
 func infoOf(st *unix.Stat_t) fileInfo {
 	m := fs.FileMode(st.Mode & 0o777)
 	switch st.Mode & unix.S_IFMT {
