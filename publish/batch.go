@@ -26,6 +26,11 @@ import (
 // --jobs 64.
 const applyBatch = 64
 
+// appliers is how many batchers apply batches at once. ApplyAll writes a
+// batch's files from one goroutine; a few batches in flight keep both the
+// disk and the CPUs busy, and their flushes overlap.
+const appliers = 4
+
 // applyWait is how long a partial batch waits for more plans before it is
 // applied anyway, so a slow walk does not hold finished tenants.
 const applyWait = 50 * time.Millisecond
@@ -40,8 +45,7 @@ type pending struct {
 }
 
 // batcher applies the plans sent to in, in batches, and reports each unit.
-func (p *pipeline) batcher(in <-chan *pending, done chan<- struct{}) {
-	defer close(done)
+func (p *pipeline) batcher(in <-chan *pending) {
 	var b []*pending
 	var timer *time.Timer
 	var tick <-chan time.Time

@@ -55,11 +55,12 @@ func (p *pipeline) run(dels []*delegation) {
 		}
 	}
 	work := make(chan *job)
-	var batchDone chan struct{}
+	var batchers sync.WaitGroup
 	if p.opt.Mode == Write {
 		p.plans = make(chan *pending)
-		batchDone = make(chan struct{})
-		go p.batcher(p.plans, batchDone)
+		for range appliers {
+			batchers.Go(func() { p.batcher(p.plans) })
+		}
 	}
 	var wg sync.WaitGroup
 	for range p.opt.jobs() {
@@ -92,7 +93,7 @@ func (p *pipeline) run(dels []*delegation) {
 	wg.Wait()
 	if p.plans != nil {
 		close(p.plans)
-		<-batchDone
+		batchers.Wait()
 	}
 }
 
