@@ -154,3 +154,23 @@ func TestRecordNameAsOutputDerives(t *testing.T) {
 		t.Errorf("with the record named by output: %v, want 20 unchanged", o.status)
 	}
 }
+
+// The batches in flight are cut to what the open-file limit holds.
+func TestBatchersFor(t *testing.T) {
+	for _, c := range []struct {
+		jobs  int
+		limit uint64
+		want  int
+	}{
+		{64, 0, 1},
+		{64, 1024, 1},
+		{64, 2048, 2},
+		{64, 4096, appliers},
+		{64, 1 << 20, appliers},
+		{1000, 4096, 1},
+	} {
+		if got := batchersFor(c.jobs, c.limit); got != c.want {
+			t.Errorf("batchersFor(%d, %d) = %d, want %d", c.jobs, c.limit, got, c.want)
+		}
+	}
+}

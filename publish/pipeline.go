@@ -58,7 +58,7 @@ func (p *pipeline) run(dels []*delegation) {
 	var batchers sync.WaitGroup
 	if p.opt.Mode == Write {
 		p.plans = make(chan *pending)
-		for range appliers {
+		for range batchersFor(p.opt.jobs(), openFileLimit()) {
 			batchers.Go(func() { p.batcher(p.plans) })
 		}
 	}
