@@ -1,7 +1,9 @@
 package publish
 
 import (
+	"cmp"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/discgen/discgen/output"
@@ -104,8 +106,15 @@ func (p *pipeline) batcher(in <-chan *pending) {
 	}
 }
 
-// applyBatch applies one batch and reports its units.
+// applyBatch applies one batch and reports its units. ApplyAll locks the
+// roots in the order given and holds every lock to the end; in the order
+// of their directories' identity, two builds of the same tenants at once
+// (an overrun cron job) always lock them in one order and never wait on
+// each other in a circle.
 func (p *pipeline) applyBatch(b []*pending) {
+	slices.SortFunc(b, func(x, y *pending) int {
+		return cmp.Or(cmp.Compare(x.id.dev, y.id.dev), cmp.Compare(x.id.ino, y.id.ino))
+	})
 	cs := make([]*output.Changes, len(b))
 	for i, w := range b {
 		cs[i] = w.ch
