@@ -21,12 +21,18 @@ type pipeline struct {
 	opt  Options
 	site *SiteDoc
 	emit func(*Unit)
+	// plans, in Write mode, takes each tenant's plan to the batcher,
+	// which applies it and reports the unit.
+	plans chan *pending
+	// stateParent is the absolute parent of the state directory ("" when
+	// there is none), against which tenants' records are named.
+	stateParent string
 }
 
 // job is one tenant found by the walk, holding its directory open.
 type job struct {
 	d    *delegation
-	dir  *os.File // the tenant's directory, opened in the walk; nil when refused there
+	dir  *dirH    // the tenant's directory, opened in the walk; nil when refused there
 	rel  string   // the directory relative to the glob's prefix, slash-separated
 	show string   // the directory as messages show it
 	name string   // the manifest's file name
@@ -43,7 +49,19 @@ func (j *job) manifestPath() string { return filepath.Join(j.show, j.name) }
 // run walks every delegation's glob (or the --tenant files) and hands each
 // tenant to a bounded pool of workers.
 func (p *pipeline) run(dels []*delegation) {
+	if p.opt.StateDir != "" {
+		if abs, err := filepath.Abs(p.opt.StateDir); err == nil {
+			p.stateParent = filepath.Dir(abs)
+		}
+	}
 	work := make(chan *job)
+	var batchers sync.WaitGroup
+	if p.opt.Mode == Write {
+		p.plans = make(chan *pending)
+		for range batchersFor(p.opt.jobs(), openFileLimit()) {
+			batchers.Go(func() { p.batcher(p.plans) })
+		}
+	}
 	var wg sync.WaitGroup
 	for range p.opt.jobs() {
 		wg.Go(func() {
@@ -54,7 +72,16 @@ func (p *pipeline) run(dels []*delegation) {
 	}
 	send := func(j *job) { work <- j }
 	if len(p.opt.Tenants) > 0 {
+		seen := map[string]bool{}
 		for _, f := range p.opt.Tenants {
+			// A file named twice is built once: two plans of one root
+			// would race each other.
+			if abs, err := filepath.Abs(f); err == nil {
+				if seen[abs] {
+					continue
+				}
+				seen[abs] = true
+			}
 			p.one(dels, f, send)
 		}
 	} else {
@@ -64,6 +91,10 @@ func (p *pipeline) run(dels []*delegation) {
 	}
 	close(work)
 	wg.Wait()
+	if p.plans != nil {
+		close(p.plans)
+		batchers.Wait()
+	}
 }
 
 // siteError reports a diagnostic outside any tenant.
@@ -117,7 +148,7 @@ const batch = 512
 // level matches component i of the pattern in dir (at rel below the
 // prefix). A literal component is opened directly; only a wildcard one
 // lists the directory.
-func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
+func (w *walker) level(dir *dirH, rel string, i int, caps []string) {
 	seg := w.segs[i]
 	if !isMeta(seg) {
 		w.entry(dir, rel, i, seg, caps)
@@ -127,7 +158,7 @@ func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
 	var manifests []string // a wildcard last component: each match, to refuse two in one directory
 	var capsOf [][]string
 	for {
-		ents, err := dir.ReadDir(batch)
+		ents, err := dir.readDir(batch)
 		for _, e := range ents {
 			name := e.Name()
 			c, ok := matchSeg(seg, name)
@@ -173,7 +204,7 @@ func (w *walker) level(dir *os.File, rel string, i int, caps []string) {
 
 // isSite reports whether name in dir is the site manifest, which no glob
 // makes a tenant.
-func (w *walker) isSite(dir *os.File, name string) bool {
+func (w *walker) isSite(dir *dirH, name string) bool {
 	fi, err := statAt(dir, name)
 	return err == nil && w.p.site.self.is(fi)
 }
@@ -190,7 +221,7 @@ func (w *walker) fail(rel string, st Status, reason string) {
 }
 
 // entry handles name, matched by component i, in dir.
-func (w *walker) entry(dir *os.File, rel string, i int, name string, caps []string) {
+func (w *walker) entry(dir *dirH, rel string, i int, name string, caps []string) {
 	segs := w.segs
 	child := path.Join(rel, name)
 	if i == len(segs)-1 {
@@ -228,7 +259,7 @@ func (w *walker) entry(dir *os.File, rel string, i int, name string, caps []stri
 }
 
 // manifest handles a file the last component matched in dir.
-func (w *walker) manifest(dir *os.File, rel, name string, caps []string) {
+func (w *walker) manifest(dir *dirH, rel, name string, caps []string) {
 	if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
 		return
 	}
@@ -255,13 +286,9 @@ func (w *walker) manifest(dir *os.File, rel, name string, caps []string) {
 		w.send(j)
 		return
 	}
-	d, err := dupDir(dir)
-	if err != nil {
-		j.status, j.reason = Skipped, fmt.Sprintf("cannot keep %s open: %v", j.show, err)
-		w.send(j)
-		return
-	}
-	j.dir = d
+	// The directory is not used again by the walk (it holds one
+	// manifest): the job takes it, and closes it.
+	j.dir = dir.take()
 	w.send(j)
 }
 
@@ -290,10 +317,20 @@ var testHookWalked func(dir string)
 // tenant runs one tenant from its manifest to disk and reports it.
 func (p *pipeline) tenant(j *job) {
 	u := &Unit{Kind: Tenant, Manifest: j.manifestPath(), Dir: j.show}
-	defer p.emit(u)
-	if j.dir != nil {
-		defer j.dir.Close()
-	}
+	var root *os.Root
+	handed := false // the batcher reports the unit and closes its handles
+	defer func() {
+		if handed {
+			return
+		}
+		if root != nil {
+			root.Close()
+		}
+		if j.dir != nil {
+			j.dir.Close()
+		}
+		p.emit(u)
+	}()
 	pos := diag.Pos{File: u.Manifest}
 	if j.status != Built || j.reason != "" {
 		if j.name == "" {
@@ -315,15 +352,13 @@ func (p *pipeline) tenant(j *job) {
 	if testHookWalked != nil {
 		testHookWalked(j.show)
 	}
-	fresh, root, err := p.fresh(j)
+	fresh, r, err := p.fresh(j)
 	if err != nil {
 		u.Status = Skipped
 		u.Diags.Errorf(pos, "", "cannot open %s: %v", j.show, errText(err))
 		return
 	}
-	if root != nil {
-		defer root.Close()
-	}
+	root = r
 	if fresh {
 		u.Status = Unchanged
 		return
@@ -359,7 +394,7 @@ func (p *pipeline) tenant(j *job) {
 		u.Status = Built
 		return
 	}
-	p.write(j, u, root, t)
+	handed = p.write(j, u, root, t)
 }
 
 // one finds the tenant manifest file (a --tenant argument): the first

@@ -46,10 +46,9 @@ type Options struct {
 	Now time.Time
 	// RobotsSymlink makes autodisc/robots.txt a symlink to /robots.txt.
 	RobotsSymlink bool
-	// Jobs bounds how many tenants are in work at once (default 64). A
-	// tenant being written mostly waits for its flush to disk (syncfs),
-	// which the tenants in work at once share, so many workers cost little
-	// CPU and memory and save most flushes.
+	// Jobs bounds how many tenants are in work at once (default 64). In
+	// Write mode the workers plan, and their plans are applied in batches
+	// of up to 64 with two flushes to disk (syncfs) per batch.
 	Jobs int
 
 	Mode Mode
@@ -162,7 +161,8 @@ type Summary struct {
 //	validate  the space comes from the directory; path must agree
 //	render    the tenant's tree
 //	plan      compare with the disk through the directory opened in the walk
-//	write     apply, through the same directory
+//	write     apply, through the same directory, in batches of up to 64
+//	          tenants sharing two flushes to disk (output.ApplyAll)
 //
 // Nothing is kept per tenant once it is reported.
 func Run(opt Options, report func(*Unit)) Summary {
@@ -319,6 +319,11 @@ func finish(opt Options, u *Unit, t tree.Tree, plan func(output.Options) (*outpu
 		return
 	}
 	r, err := ch.Apply()
+	settle(u, r, err)
+}
+
+// settle sets a unit's status from what Apply did.
+func settle(u *Unit, r output.Result, err error) {
 	u.Result = r
 	switch {
 	case err != nil:

@@ -54,32 +54,24 @@ func containsSlash(s string) bool {
 }
 
 // openDir opens name in dir as a directory, never through a symlink.
-func openDir(dir *os.File, name string) (*os.File, error) {
-	fd, err := openAt(int(dir.Fd()), name, unix.O_RDONLY|unix.O_DIRECTORY)
+func openDir(dir *dirH, name string) (*dirH, error) {
+	fd, err := openAt(dir.fd, name, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
 		return nil, err
 	}
-	return os.NewFile(uintptr(fd), path.Join(dir.Name(), name)), nil
+	return &dirH{fd: fd, name: path.Join(dir.name, name)}, nil
 }
+
+func closeFD(fd int) error { return unix.Close(fd) }
 
 // openTop opens the glob's fixed prefix. The site's administrator wrote
 // it, so symlinks on the way there are followed; below it nothing is.
-func openTop(dir string) (*os.File, error) {
+func openTop(dir string) (*dirH, error) {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	return os.NewFile(uintptr(fd), dir), nil
-}
-
-// dupDir returns a second handle on an open directory, which the caller
-// closes.
-func dupDir(dir *os.File) (*os.File, error) {
-	fd, err := unix.FcntlInt(dir.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	return os.NewFile(uintptr(fd), dir.Name()), nil
+	return &dirH{fd: fd, name: dir}, nil
 }
 
 func infoOf(st *unix.Stat_t) fileInfo {
@@ -108,10 +100,10 @@ func infoOf(st *unix.Stat_t) fileInfo {
 }
 
 // statAt describes name in dir without following a symlink.
-func statAt(dir *os.File, name string) (fileInfo, error) {
+func statAt(dir *dirH, name string) (fileInfo, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(int(dir.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := unix.Fstatat(dir.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		if err == unix.EINTR {
 			continue
 		}
@@ -123,9 +115,9 @@ func statAt(dir *os.File, name string) (fileInfo, error) {
 }
 
 // statFile describes an open file.
-func statFile(f *os.File) (fileInfo, error) {
+func statFile(f *dirH) (fileInfo, error) {
 	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+	if err := unix.Fstat(f.fd, &st); err != nil {
 		return fileInfo{}, err
 	}
 	return infoOf(&st), nil
@@ -136,20 +128,21 @@ func statFile(f *os.File) (fileInfo, error) {
 // waiting (O_NONBLOCK, in case it was swapped for a FIFO since), checked
 // again with fstat, and read up to limit bytes (one more tells a larger
 // file).
-func readManifest(dir *os.File, name string, want fileInfo, limit int64) ([]byte, error) {
-	fd, err := openAt(int(dir.Fd()), name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
+func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, error) {
+	fd, err := openAt(dir.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
+		return nil, err
+	}
+	fi, err := statFile(&dirH{fd: fd, name: name})
+	if err == nil && (!fi.mode.IsRegular() || fi.dev != want.dev || fi.ino != want.ino) {
+		err = errors.New("the file changed while it was opened (now " + typeName(fi.mode) + ")")
+	}
+	if err != nil {
+		unix.Close(fd)
 		return nil, err
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
-	fi, err := statFile(f)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.mode.IsRegular() || fi.dev != want.dev || fi.ino != want.ino {
-		return nil, errors.New("the file changed while it was opened (now " + typeName(fi.mode) + ")")
-	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
@@ -161,8 +154,8 @@ func readManifest(dir *os.File, name string, want fileInfo, limit int64) ([]byte
 // /proc/self/fd on Linux (/dev/fd elsewhere), which names the open
 // directory itself, not a path to it, so a rename or a symlink swapped in
 // since cannot move it.
-func rootOf(dir *os.File) (*os.Root, error) {
-	return os.OpenRoot(fdDir + strconv.Itoa(int(dir.Fd())))
+func rootOf(dir *dirH) (*os.Root, error) {
+	return os.OpenRoot(fdDir + strconv.Itoa(dir.fd))
 }
 
 // errKind sorts an error of the walk: a missing or non-directory entry is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"path/filepath"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/output"
@@ -34,7 +35,7 @@ func (p *pipeline) key(j *job) string {
 // outputOptions are the output options of a tenant whose directory is
 // open as root.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
-	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j)}
+	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j)}
 	if p.opt.TenantOwner {
 		if fi, err := statFile(j.dir); err == nil {
 			o.Owner = &output.Owner{UID: fi.uid, GID: fi.gid}
@@ -42,6 +43,25 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 	}
 	return o
 }
+
+// recordName is the name of a tenant's ownership record: the one output
+// derives by default (the tenant's directory relative to the state
+// directory's parent), computed here from the glob's absolute prefix so
+// that output, given Dir and Record, never calls getcwd for the tenant
+// (two stats each time). "" leaves it to output.
+func (p *pipeline) recordName(j *job) string {
+	if p.stateParent == "" || testHookNoRecordName {
+		return ""
+	}
+	rel, err := filepath.Rel(p.stateParent, filepath.Join(j.d.pat.prefix, filepath.FromSlash(j.rel)))
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// testHookNoRecordName, set by a test, leaves the record's name to output.
+var testHookNoRecordName bool
 
 // fresh reports whether the tenant is known to be up to date: the same key
 // as when its outputs were written, and every output unchanged since. It
@@ -58,14 +78,30 @@ func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 	return ok && err == nil, root, nil
 }
 
-// write plans and applies a tenant's tree in its directory, through the
-// directory the walk opened.
-func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) {
+// write plans a tenant's tree in its directory, through the directory the
+// walk opened. In Write mode it hands the plan to the batcher, which
+// applies it, reports the unit and closes root and j.dir, and returns
+// true; otherwise it sets the unit's status and returns false.
+func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 	o := p.outputOptions(j, root)
-	finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
-		o.StateDir, o.Replace = base.StateDir, base.Replace
-		return output.Plan(j.show, t, o)
-	})
+	if p.opt.Mode != Write || p.plans == nil {
+		finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
+			o.StateDir, o.Replace = base.StateDir, base.Replace
+			return output.Plan(j.show, t, o)
+		})
+		return false
+	}
+	ch, err := output.Plan(j.show, t, o)
+	if err != nil {
+		u.Problem = err
+		u.Status = Refused
+		return false
+	}
+	// Without the directory's identity (no fstat) a repeated root is
+	// refused by its lock instead of waiting for the next batch.
+	id, _ := statFile(j.dir)
+	p.plans <- &pending{u: u, ch: ch, dir: j.dir, root: root, id: id}
+	return true
 }
 
 // inShard reports whether the tenant directory rel (relative to its glob's
