@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/discgen/discgen/internal/limited"
 )
 
 // osPath converts a tree path to an OS path relative to the root.
@@ -83,29 +85,11 @@ func (w *walker) lstatDir(p string) dirState {
 		w.c.symlinkProblem(pr, path.Base(p), p, "a directory")
 		return dirBad
 	case !fi.IsDir():
-		w.c.problem(p, NotDirectory, "is a "+typeName(fi.Mode())+", but outputs go inside it",
+		w.c.problem(p, NotDirectory, "is a "+limited.TypeName(fi.Mode())+", but outputs go inside it",
 			"move it out of the way, or change the manifest so nothing is written below it")
 		return dirBad
 	}
 	return dirOK
-}
-
-func typeName(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "regular file"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // symlinkProblem reports a symlink that discgen did not create at p (name,

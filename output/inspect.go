@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -127,7 +128,7 @@ func (c *Changes) inspect(r *os.Root, ch *Change) bool {
 		c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
 		return false
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
-		c.problem(p, NotRegular, "is a "+typeName(fi.Mode())+" where discgen writes a file",
+		c.problem(p, NotRegular, "is a "+limited.TypeName(fi.Mode())+" where discgen writes a file",
 			"move it out of the way, or change the manifest so nothing is written here")
 		return false
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"github.com/discgen/discgen/internal/limited"
 )
 
 // setName sets c.name, the portable name of the root's ownership record:
@@ -128,7 +130,7 @@ func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, b
 		c.problem("", IOError, unwrapPath(err).Error(), "")
 		return nil, false, nil
 	case !fi.IsDir():
-		c.problem("", NotDirectory, "the output root is a "+typeName(fi.Mode())+", not a directory", "")
+		c.problem("", NotDirectory, "the output root is a "+limited.TypeName(fi.Mode())+", not a directory", "")
 		return nil, false, nil
 	}
 	r, err := open(name)

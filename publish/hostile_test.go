@@ -186,7 +186,7 @@ func TestSpecialManifests(t *testing.T) {
 	}
 	defer l.Close()
 	refused := map[string]string{
-		"users/fifo/public_html": "is a FIFO, not a regular file",
+		"users/fifo/public_html": "is a FIFO (named pipe), not a regular file",
 		"users/dir/public_html":  "is a directory, not a regular file",
 		"users/sock/public_html": "is a socket, not a regular file",
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/validate"
 )
@@ -279,7 +280,7 @@ func (w *walker) manifest(dir *dirH, rel, name string, caps []string) {
 	j := &job{d: w.d, rel: rel, show: w.show(rel), name: name, caps: caps, info: fi}
 	if !fi.mode.IsRegular() {
 		j.status = Refused
-		j.reason = fmt.Sprintf("%s is a %s, not a regular file; it is not read", j.manifestPath(), typeName(fi.mode))
+		j.reason = fmt.Sprintf("%s is a %s, not a regular file; it is not read", j.manifestPath(), limited.TypeName(fi.mode))
 		if fi.mode&fs.ModeSymlink != 0 {
 			j.reason = fmt.Sprintf("%s is a symlink; a tenant manifest is never read through a symlink", j.manifestPath())
 		}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/discgen/discgen/internal/limited"
 	"golang.org/x/sys/unix"
 )
 
@@ -135,7 +136,7 @@ func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, e
 	}
 	fi, err := statFile(&dirH{fd: fd, name: name})
 	if err == nil && (!fi.mode.IsRegular() || fi.dev != want.dev || fi.ino != want.ino) {
-		err = errors.New("the file changed while it was opened (now " + typeName(fi.mode) + ")")
+		err = errors.New("the file changed while it was opened (now " + limited.TypeName(fi.mode) + ")")
 	}
 	if err != nil {
 		unix.Close(fd)

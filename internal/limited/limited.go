@@ -110,20 +110,33 @@ func checkRegular(f *os.File) error {
 	if err != nil {
 		return reason(err)
 	}
-	m := fi.Mode()
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	return &NotRegularError{TypeName(fi.Mode())}
+}
+
+// TypeName names a file's type in messages: "regular file", "directory",
+// "symlink", "FIFO (named pipe)", "socket", "character device", "block
+// device" or "special file".
+func TypeName(m fs.FileMode) string {
 	switch {
 	case m.IsRegular():
-		return nil
+		return "regular file"
 	case m.IsDir():
-		return &NotRegularError{"directory"}
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
 	case m&fs.ModeNamedPipe != 0:
-		return &NotRegularError{"FIFO (named pipe)"}
+		return "FIFO (named pipe)"
 	case m&fs.ModeSocket != 0:
-		return &NotRegularError{"socket"}
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
 	case m&fs.ModeDevice != 0:
-		return &NotRegularError{"device"}
+		return "block device"
 	}
-	return &NotRegularError{"special file"}
+	return "special file"
 }
 
 func readRegular(f *os.File, max int64) ([]byte, error) {
