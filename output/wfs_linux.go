@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/discgen/discgen/internal/rawstat"
 	"golang.org/x/sys/unix"
 )
 
@@ -236,37 +237,8 @@ func rawStat(st *unix.Stat_t) fileStat {
 		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
 		ino:   st.Ino,
 		dev:   st.Dev,
-		mode:  uint32(rawMode(st.Mode)),
+		mode:  uint32(rawstat.Mode(st.Mode)),
 	}
-}
-
-// rawMode converts a raw st_mode as os.Lstat does.
-func rawMode(m uint32) fs.FileMode {
-	mode := fs.FileMode(m & 0o777)
-	switch m & unix.S_IFMT {
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	}
-	if m&unix.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if m&unix.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if m&unix.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
-	}
-	return mode
 }
 
 // writeStateFile writes data to the state file tmp (an OS path), flushing

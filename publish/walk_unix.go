@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/internal/rawstat"
 	"golang.org/x/sys/unix"
 )
 
@@ -76,21 +77,7 @@ func openTop(dir string) (*dirH, error) {
 }
 
 func infoOf(st *unix.Stat_t) fileInfo {
-	m := fs.FileMode(st.Mode & 0o777)
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		m |= fs.ModeDir
-	case unix.S_IFLNK:
-		m |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		m |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		m |= fs.ModeSocket
-	case unix.S_IFCHR:
-		m |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		m |= fs.ModeDevice
-	}
+	m := rawstat.Mode(uint32(st.Mode))
 	return fileInfo{
 		mode: m, size: st.Size,
 		mtime: st.Mtim.Sec*1e9 + int64(st.Mtim.Nsec),
