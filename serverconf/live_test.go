@@ -2,16 +2,15 @@ package serverconf
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/livetest"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -39,72 +38,6 @@ func writeTree(t *testing.T, dir string, tr tree.Tree) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// serverDir returns a fresh directory whose ancestors up to the system's
-// temporary directory other users may enter.
-func serverDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for d := dir; d != os.TempDir() && d != filepath.Dir(d); d = filepath.Dir(d) {
-		if !strings.HasPrefix(d, os.TempDir()) {
-			break
-		}
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// start runs cmd until the test ends and waits until the port answers.
-func start(t *testing.T, cmd *exec.Cmd, port int, logFile string) {
-	t.Helper()
-	out, err := os.Create(filepath.Join(t.TempDir(), "out.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-		out.Close()
-	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.After(10 * time.Second)
-wait:
-	for {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return
-		}
-		select {
-		case err := <-done:
-			done <- err // for the cleanup
-			break wait
-		case <-deadline:
-			break wait
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	logs, _ := os.ReadFile(out.Name())
-	more, _ := os.ReadFile(logFile)
-	t.Fatalf("%s did not start listening on %s:\n%s\n%s", cmd.Path, addr, logs, more)
 }
 
 // checkServed requests every file of tr and compares the four headers.
@@ -195,7 +128,7 @@ func liveSite(t *testing.T, k Kind, src tree.Tree, a Access, extra ...tree.Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir = serverDir(t)
+	dir = livetest.Dir(t)
 	site = filepath.Join(dir, "site")
 	tr := tree.Tree{}
 	for p, e := range src {
@@ -225,40 +158,11 @@ func TestLiveNginx(t *testing.T) {
 // and returns its port.
 func serveNginx(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
+	if _, err := exec.LookPath("nginx"); err != nil {
 		t.Skip("nginx: not installed")
 	}
 	dir, site, conf := liveSite(t, Nginx, src, a, extra...)
-	port := freePort(t)
-	main := filepath.Join(dir, "nginx.conf")
-	tmp := filepath.Join(dir, "tmp")
-	config := fmt.Sprintf(`daemon off;
-master_process off;
-pid %[1]s/nginx.pid;
-error_log %[1]s/error.log;
-events {}
-http {
-	access_log off;
-	default_type application/octet-stream;
-	types { text/plain txt; }
-	client_body_temp_path %[2]s; proxy_temp_path %[2]s; fastcgi_temp_path %[2]s;
-	uwsgi_temp_path %[2]s; scgi_temp_path %[2]s;
-	server {
-		listen 127.0.0.1:%[3]d;
-		root %[4]s;
-		include %[5]s;
-	}
-}
-`, dir, tmp, port, site, conf)
-	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(bin, "-t", "-p", dir, "-c", main).CombinedOutput(); err != nil {
-		t.Fatalf("nginx -t: %v\n%s", err, out)
-	}
-	start(t, exec.Command(bin, "-p", dir, "-c", main), port, filepath.Join(dir, "error.log"))
-	return port
+	return livetest.Nginx(t, dir, site, conf)
 }
 
 func TestLiveApache(t *testing.T) {
@@ -287,7 +191,7 @@ func serveApache(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int 
 		t.Skip("Apache module directory with mod_headers.so not found")
 	}
 	dir, site, _ := liveSite(t, Htaccess, src, a, extra...)
-	port := freePort(t)
+	port := livetest.FreePort(t)
 	user := ""
 	if os.Getuid() == 0 {
 		user = "User nobody\nGroup nogroup\n"
@@ -317,7 +221,7 @@ DocumentRoot %[5]s
 	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
+	livetest.Start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
 	return port
 }
 
@@ -337,7 +241,7 @@ func serveCaddy(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 		t.Skip("caddy: not installed")
 	}
 	dir, site, conf := liveSite(t, Caddy, src, a, extra...)
-	port := freePort(t)
+	port := livetest.FreePort(t)
 	main := filepath.Join(dir, "Caddyfile")
 	config := fmt.Sprintf(`{
 	admin off
@@ -361,6 +265,6 @@ http://127.0.0.1:%[2]d {
 	}
 	run := exec.Command(bin, "run", "--config", main, "--adapter", "caddyfile")
 	run.Env = env
-	start(t, run, port, filepath.Join(dir, "caddy.log"))
+	livetest.Start(t, run, port, filepath.Join(dir, "caddy.log"))
 	return port
 }

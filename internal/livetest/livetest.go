@@ -1,0 +1,125 @@
+// Package livetest runs real web servers (nginx, Apache, Caddy) on the
+// loopback interface for tests: a directory they may read, a free port,
+// and a process that lives until the test ends.
+package livetest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Dir returns a new temporary directory that a server's workers, which may
+// run as another user, can read: it and its parents up to the system's
+// temporary directory are made world-readable.
+func Dir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if !strings.HasPrefix(d, os.TempDir()) {
+			break
+		}
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that nothing listens on.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Start runs cmd until the test ends and waits until the port answers.
+func Start(t testing.TB, cmd *exec.Cmd, port int, logFile string) {
+	t.Helper()
+	out, err := os.Create(filepath.Join(t.TempDir(), "out.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+		out.Close()
+	})
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	deadline := time.After(10 * time.Second)
+wait:
+	for {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case err := <-done:
+			done <- err // for the cleanup
+			break wait
+		case <-deadline:
+			break wait
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	logs, _ := os.ReadFile(out.Name())
+	more, _ := os.ReadFile(logFile)
+	t.Fatalf("%s did not start listening on %s:\n%s\n%s", cmd.Path, addr, logs, more)
+}
+
+// Nginx serves root with nginx on a free port of 127.0.0.1, with the
+// snippet include in its server block, until the test ends, and returns
+// the port. dir (from Dir) holds nginx's own files. The configuration is
+// checked with nginx -t first. It skips the test when nginx is not
+// installed.
+func Nginx(t testing.TB, dir, root, include string) int {
+	t.Helper()
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		t.Skip("nginx: not installed")
+	}
+	port := FreePort(t)
+	main := filepath.Join(dir, "nginx.conf")
+	tmp := filepath.Join(dir, "tmp")
+	config := fmt.Sprintf(`daemon off;
+master_process off;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log;
+events {}
+http {
+	access_log off;
+	default_type application/octet-stream;
+	types { text/plain txt; }
+	client_body_temp_path %[2]s; proxy_temp_path %[2]s; fastcgi_temp_path %[2]s;
+	uwsgi_temp_path %[2]s; scgi_temp_path %[2]s;
+	server {
+		listen 127.0.0.1:%[3]d;
+		root %[4]s;
+		include %[5]s;
+	}
+}
+`, dir, tmp, port, root, include)
+	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "-t", "-p", dir, "-c", main).CombinedOutput(); err != nil {
+		t.Fatalf("nginx -t: %v\n%s", err, out)
+	}
+	Start(t, exec.Command(bin, "-p", dir, "-c", main), port, filepath.Join(dir, "error.log"))
+	return port
+}
