@@ -180,6 +180,7 @@ type jsonUnit struct {
 	Updated     int        `json:"updated"`
 	Removed     int        `json:"removed"`
 	Problems    []string   `json:"problems,omitempty"`
+	Notes       []string   `json:"notes,omitempty"`
 	Diagnostics []jsonDiag `json:"diagnostics"`
 }
 
@@ -238,7 +239,7 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 
 func (p *unitPrinter) jsonUnit(u *publish.Unit) {
 	j := jsonUnit{Kind: u.Kind.String(), Manifest: u.Manifest, Directory: u.Dir, Space: u.Space,
-		Status: u.Status.String(), Diagnostics: jsonDiags(u.Diags)}
+		Status: u.Status.String(), Notes: u.Notes, Diagnostics: jsonDiags(u.Diags)}
 	r := u.Result
 	j.Added, j.Updated, j.Removed = r.Added+r.Adopted, r.Updated, r.Removed
 	if ch := u.Changes; ch != nil {
