@@ -41,10 +41,13 @@ const (
 	tempSuffix = ".tmp"
 )
 
-func tempName() string {
+func tempName() string { return tempPrefix + randomHex() + tempSuffix }
+
+// randomHex is 16 random hex digits.
+func randomHex() string {
 	var b [8]byte
 	rand.Read(b[:])
-	return tempPrefix + hex.EncodeToString(b[:]) + tempSuffix
+	return hex.EncodeToString(b[:])
 }
 
 // isTempName reports whether name has the form of discgen's temporary
@@ -94,10 +97,11 @@ type pending struct {
 // lock, and refusing if the ownership record or a planned path changed
 // since Plan, it:
 //
-//  1. marks the ownership record incomplete, listing every path it may
-//     write with both its old and new content and every temporary file it
-//     will create, so a build killed at any point leaves a record that
-//     still owns everything on disk;
+//  1. writes a journal holding the root's intent record: every path it
+//     may write with both its old and its new content, every directory it
+//     will create and every temporary file it will write, so that a build
+//     killed at any point leaves what Recover needs to own everything on
+//     disk;
 //  2. removes the temporary files an interrupted build recorded;
 //  3. creates missing directories and writes each added or updated file
 //     to its temporary name, asking the kernel to start writeback;
@@ -106,31 +110,48 @@ type pending struct {
 //  5. removes the files it wrote earlier and no longer produces, and the
 //     directories it created that are no longer needed and are empty;
 //  6. flushes once more, so that the renames are on disk before the
-//     record that describes them, and writes the complete record and the
-//     machine-local stat cache (each only when its bytes change).
+//     record that describes them, writes the complete record and the
+//     machine-local stat cache (each only when its bytes change), and
+//     removes the journal.
 //
 // If writing any temporary file fails (a full disk), nothing is
-// published and the temporary files are removed. Apply is meant to be
-// called once, soon after Plan; it closes the plan's directory handles.
-// Every operation stays inside the root. ApplyAll does the same for
-// several roots with the two flushes shared.
+// published and the temporary files are removed; the root's record is
+// then its intent. Apply is meant to be called once, soon after Plan; it
+// closes the plan's directory handles. Every operation stays inside the
+// root. ApplyAll does the same for several roots with one journal and the
+// two flushes shared.
 func (c *Changes) Apply() (Result, error) {
 	rs, errs := ApplyAll([]*Changes{c})
 	return rs[0], errs[0]
 }
 
 // ApplyAll applies the plans of several roots (each with its own lock and
-// record) in three phases: every root's files are written to temporary
-// names, one flush per filesystem makes them durable, every root's files
-// are published, one more flush per filesystem, and every root's record
-// is completed. A pipeline that applies its roots in batches of, say, 64
-// pays two flushes per batch instead of two per root. The result and
-// error of cs[i] are at index i; one root's failure does not stop the
-// others. Up to rootWorkers roots are worked on at once. Locks are held
-// until the end, so a batch must not hold two plans of one root.
+// record) in phases: one journal per state directory holds every root's
+// intent, every root's files are written to temporary names, one flush
+// per filesystem makes them durable, every root's files are published,
+// one more flush per filesystem, every root's record is completed and the
+// journal removed. A pipeline that applies its roots in batches of, say,
+// 64 pays two flushes and one journal per batch instead of per root. The
+// result and error of cs[i] are at index i; one root's failure does not
+// stop the others. Up to rootWorkers roots are worked on at once. Locks
+// are held until the end, so a batch must not hold two plans of one root.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
-	eachRoot(len(cs), func(i int) { as[i] = cs[i].stage() })
+	for i, c := range cs {
+		as[i] = c.begin()
+	}
+	jls := lockJournals(as)
+	eachRoot(len(as), func(i int) {
+		if a := as[i]; !a.done {
+			a.prepare()
+		}
+	})
+	writeJournals(as, jls)
+	eachRoot(len(as), func(i int) {
+		if a := as[i]; !a.done && a.mutate {
+			a.stage()
+		}
+	})
 	flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
 	eachRoot(len(as), func(i int) {
 		if a := as[i]; !a.done {
@@ -143,8 +164,16 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
 	eachRoot(len(as), func(i int) {
 		a := as[i]
-		if !a.done {
+		switch {
+		case a.recorded:
+		case !a.done:
 			a.err = a.c.finish(a.mutate, a.todo)
+			a.recorded = a.err == nil
+		case a.intent != nil:
+			// Failed after its journal was written: its record
+			// becomes its intent, which owns whatever it left.
+			_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, false, false, false)
+			a.recorded = err == nil
 		}
 		a.release()
 		a.c.Close()
@@ -153,6 +182,22 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 		}
 		rs[i], errs[i] = a.res, a.err
 	})
+	for _, jl := range jls {
+		keep, durable := false, false
+		for _, a := range as {
+			if a.jl == jl && a.intent != nil {
+				keep = keep || !a.recorded
+				durable = durable || !a.c.opt.NoSync
+			}
+		}
+		if durable && !keep && !syncDirs && jl.file != "" && jl.dev != 0 {
+			// The records are written, not yet flushed: the journal
+			// stays until a flush of their filesystem.
+			retire(jl)
+			keep = true
+		}
+		jl.close(keep)
+	}
 	return rs, errs
 }
 
@@ -193,6 +238,12 @@ type applying struct {
 	todo    []*pending
 	touched map[string]bool // directories whose entries change
 	mutate  bool
+	writes  bool         // the record is written: the journal is locked
+	jl      *journalLock // the state directory's journal, when writes
+	intent  []byte       // the intent record, once in the journal
+	// recorded: the record (complete, or the intent after a failure) is
+	// written, so the journal no longer needs to hold the intent.
+	recorded bool
 }
 
 // release closes the files still held open.
@@ -222,9 +273,9 @@ func (a *applying) fail(err error) {
 	a.err, a.done = err, true
 }
 
-// stage does everything before the first flush: checks, lock, the
-// incomplete record, directories and temporary files.
-func (c *Changes) stage() *applying {
+// begin counts the plan's changes and settles a root with nothing to
+// change, which needs no lock and at most its stat cache refreshed.
+func (c *Changes) begin() *applying {
 	a := &applying{c: c, touched: map[string]bool{}}
 	if err := c.Err(); err != nil {
 		a.err, a.done = err, true
@@ -242,11 +293,75 @@ func (c *Changes) stage() *applying {
 	}
 	a.mutate = a.mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
 	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.marshal(), c.rec.marshal()) {
-		// Nothing to change: no lock, and at most the stat cache to
-		// refresh.
-		a.err, a.done = c.finish(false, nil), true
+		a.err, a.done, a.recorded = c.finish(false, nil), true, true
 		return a
 	}
+	a.writes = true
+	return a
+}
+
+// lockJournals locks, shared, the journal directory of each state
+// directory whose records the batch writes, before any record is checked,
+// so that Recover cannot change a record between its check and its
+// replacement. A root whose journal directory cannot be locked fails.
+func lockJournals(as []*applying) []*journalLock {
+	var jls []*journalLock
+	for _, a := range as {
+		if a.done || !a.writes {
+			continue
+		}
+		for _, jl := range jls {
+			if jl.stateDir == a.c.opt.StateDir {
+				a.jl = jl
+				break
+			}
+		}
+		if a.jl == nil {
+			a.jl = lockJournal(a.c.opt.StateDir, cmp.Or(a.c.opt.LockWait, defaultWait))
+			jls = append(jls, a.jl)
+		}
+		if a.jl.err != nil {
+			a.err, a.done = a.jl.err, true
+		}
+	}
+	return jls
+}
+
+// writeJournals writes, for each state directory, the intents of the
+// roots about to change into one journal. It is flushed on its own only
+// when a durable root lies on another filesystem than the state
+// directory; otherwise the first flush covers it. A root whose journal
+// cannot be written fails with nothing changed.
+func writeJournals(as []*applying, jls []*journalLock) {
+	for _, jl := range jls {
+		var intents [][]byte
+		sync := false
+		for _, a := range as {
+			if a.jl != jl || a.done || !a.mutate {
+				continue
+			}
+			a.intent = a.c.intent(a.todo).marshal()
+			intents = append(intents, a.intent)
+			sync = sync || !a.c.opt.NoSync && (a.dev == 0 || a.dev != jl.dev)
+		}
+		if len(intents) == 0 {
+			continue
+		}
+		if err := jl.write(intents, sync); err != nil {
+			for _, a := range as {
+				if a.jl == jl && a.intent != nil {
+					a.intent = nil
+					a.fail(err)
+				}
+			}
+		}
+	}
+}
+
+// prepare takes the root's lock and checks that neither its record nor a
+// planned path changed since Plan.
+func (a *applying) prepare() {
+	c := a.c
 	if c.r == nil {
 		r, _, err := c.openRoot(true)
 		if err == nil && r == nil {
@@ -254,14 +369,14 @@ func (c *Changes) stage() *applying {
 		}
 		if err != nil {
 			a.err, a.done = err, true
-			return a
+			return
 		}
 		c.r = r
 	}
 	var err error
 	if a.lock, err = c.lock(); err != nil {
 		a.err, a.done = err, true
-		return a
+		return
 	}
 	c.setWriteRoot(a.lock)
 	if fi, err := a.lock.Stat(); err == nil {
@@ -269,12 +384,12 @@ func (c *Changes) stage() *applying {
 	}
 	if err := c.checkRecord(); err != nil {
 		a.fail(err)
-		return a
+		return
 	}
 	if a.mutate {
 		if err := c.checkDisk(); err != nil {
 			a.fail(err)
-			return a
+			return
 		}
 	}
 	for i := range c.List {
@@ -287,16 +402,13 @@ func (c *Changes) stage() *applying {
 			}
 		}
 	}
-	if a.mutate {
-		// The record goes to disk with the files' data at the first
-		// flush; on another filesystem it is synced on its own.
-		durable := !c.opt.NoSync
-		sameFS := c.stateOnRootFS(a.dev)
-		if _, err := c.writeState(c.recordFile(".rec"), c.intent(a.todo).marshal(), durable && !sameFS, false, false); err != nil {
-			a.fail(err)
-			return a
-		}
-	}
+}
+
+// stage does everything between the journal and the first flush:
+// temporary files of an interrupted build, directories and temporary
+// files.
+func (a *applying) stage() {
+	c := a.c
 	for _, p := range c.temps {
 		dr, err := c.wdir(parent(p))
 		if err == nil && dr.remove(path.Base(p)) == nil {
@@ -306,21 +418,21 @@ func (c *Changes) stage() *applying {
 	for _, d := range c.mkdirs {
 		if err := c.mkdir(d); err != nil {
 			a.fail(err)
-			return a
+			return
 		}
 		a.res.DirsCreated++
 	}
 	for _, pd := range a.todo {
+		var err error
 		a.touched[parent(pd.ch.Path)] = true
 		if pd.dir, err = c.wdir(parent(pd.ch.Path)); err != nil {
 			a.fail(fmt.Errorf("%s: %w", c.file(parent(pd.ch.Path)), unwrapPath(err)))
-			return a
+			return
 		}
 	}
 	if err := c.writeTemps(a.todo); err != nil {
 		a.fail(err)
 	}
-	return a
 }
 
 // publishAll renames the temporary files into place, each directory's
@@ -394,7 +506,12 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 				dirs = append(dirs, a.c.touchedDirs(a.touched)...)
 			}
 		}
-		if err := flushFS(locks, dirs); err != nil {
+		n := flushStarting(dev)
+		err := flushFS(locks, dirs)
+		if err == nil && dev != 0 {
+			flushDone(dev, n)
+		}
+		if err != nil {
 			for _, a := range g {
 				err := fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err)
 				if first {
@@ -423,7 +540,7 @@ func (c *Changes) touchedDirs(touched map[string]bool) []*os.Root {
 func (c *Changes) finish(mutate bool, todo []*pending) error {
 	recStat := c.recStat
 	if next := c.next.marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.marshal()) {
-		st, err := c.writeState(c.recordFile(".rec"), next, false, false, true)
+		st, err := c.writeState(c.recordFile(".rec"), next, syncDirs && mutate && !c.opt.NoSync, false, true)
 		if err != nil {
 			return err
 		}
@@ -525,24 +642,6 @@ func (c *Changes) checkDisk() error {
 	}
 	return nil
 }
-
-// stateOnRootFS reports whether the state directory lies on the output
-// root's filesystem, so that one flush covers both.
-func (c *Changes) stateOnRootFS(rootDev uint64) bool {
-	dev, ok := stateDev.Load(c.opt.StateDir)
-	if !ok {
-		sfi, err := os.Stat(c.opt.StateDir)
-		if err != nil {
-			return false
-		}
-		dev = statOf(sfi).dev
-		stateDev.Store(c.opt.StateDir, dev)
-	}
-	return rootDev != 0 && rootDev == dev.(uint64)
-}
-
-// stateDev memoizes the device of each state directory for the process.
-var stateDev sync.Map
 
 // mkdir creates the slash directory d, whose parent exists, and gives it
 // to Options.Owner.

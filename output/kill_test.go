@@ -209,17 +209,28 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 		// build whose version is already on disk, after a kill that
 		// landed before any write, finishes sooner.)
 		delay := full/10 + time.Duration(r.Int64N(int64(full)*7/10))
-		if killed, _ := runChild(t, e, v, delay); !killed {
-			finished++
-		} else if rec, err := readRecord(e.state, e.root); err != nil {
+		killed, _ := runChild(t, e, v, delay)
+		journals, _ := filepath.Glob(filepath.Join(e.state, journalDir, "*"+journalExt))
+		// Whatever the kill left, the next build owns it all once the
+		// journal is recovered.
+		n, err := Recover(e.state)
+		if err != nil || n != len(journals) {
+			t.Fatalf("round %d: recovered %d roots from %d journals: %v", round, n, len(journals), err)
+		}
+		if rec, err := readRecord(e.state, e.root); err != nil {
 			t.Fatalf("round %d: record after kill: %v", round, err)
-		} else if !rec.complete {
+		} else if rec.complete && len(journals) > 0 {
+			t.Fatalf("round %d: record complete after recovering %d journals", round, len(journals))
+		}
+		switch {
+		case !killed:
+			finished++
+		case len(journals) > 0:
 			midBuild++
-		} else {
+		default:
 			beforeWrites++
 		}
 		tempsSeen += checkOldOrNew(t, e, round)
-		// Whatever the kill left, the next build owns it all.
 		c, err := Plan(e.root, killTree('A'+'B'-v), Options{StateDir: e.state})
 		if err != nil || c.Err() != nil {
 			t.Fatalf("round %d: plan after kill: %v %v", round, err, c.Err())

@@ -7,3 +7,7 @@ import "os"
 // tryLock does nothing where advisory locks are not available: concurrent
 // builds of one root are then not serialized.
 func tryLock(f *os.File) (busy bool, err error) { return false, nil }
+
+// tryLockShared does nothing either: Recover may then run beside a build
+// in progress with the same state directory.
+func tryLockShared(f *os.File) (busy bool, err error) { return false, nil }

@@ -11,9 +11,15 @@ import (
 // tryLock takes an exclusive advisory lock on the open directory f without
 // waiting; busy reports that another process holds it. The kernel releases
 // the lock when the process dies, kill -9 included.
-func tryLock(f *os.File) (busy bool, err error) {
+func tryLock(f *os.File) (busy bool, err error) { return flock(f, syscall.LOCK_EX) }
+
+// tryLockShared takes a shared lock the same way: busy reports that
+// another process holds it exclusively.
+func tryLockShared(f *os.File) (busy bool, err error) { return flock(f, syscall.LOCK_SH) }
+
+func flock(f *os.File, how int) (busy bool, err error) {
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		switch {
 		case err == nil:
 			return false, nil

@@ -194,6 +194,15 @@ func Run(opt Options, report func(*Unit)) Summary {
 		return sum
 	}
 	sum.SiteOK = true
+	if opt.Mode == Write {
+		// What a killed build left is owned again before anything is
+		// planned.
+		if _, err := output.Recover(opt.StateDir); err != nil {
+			sum.Failed = true
+			report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
+			return sum
+		}
+	}
 	dels, derrs := s.delegations()
 	diags.Append(derrs)
 	if len(opt.Tenants) == 0 && (opt.Shards == 0 || opt.Shard == 1) {
@@ -203,6 +212,14 @@ func Run(opt Options, report func(*Unit)) Summary {
 	}
 	p := &pipeline{opt: opt, site: s, emit: emit}
 	p.run(dels)
+	if opt.Mode == Write {
+		// The last records written reach the disk, and their journals
+		// go.
+		if err := output.Flush(); err != nil {
+			sum.Failed = true
+			report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Skipped, Problem: err})
+		}
+	}
 	return sum
 }
 

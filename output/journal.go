@@ -1,0 +1,353 @@
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The journal. Before Apply changes anything under a root, the state
+// directory must say what the change may leave there if the build is
+// killed: every path with both its old and its new content, the
+// directories about to be created and the temporary files about to be
+// written. That is the root's intent record (an incomplete record).
+// ApplyAll writes the intent records of every root of a batch into one
+// journal file, journal/<random>.jnl in the state directory, before the
+// first change, and removes it once each of those roots has its record
+// written: complete when the root was published, its intent when it
+// failed. One file per batch instead of an intent record rewritten per
+// root keeps a large batch to one create and one unlink in the state
+// directory.
+//
+// A build killed in between leaves its journal. Recover, which a build
+// runs before planning, merges each intent into its root's record (the
+// merged record is incomplete: it owns both contents of every path and
+// names the temporary files to remove) and removes the journal.
+//
+// Locks: ApplyAll holds a shared lock on the journal directory from
+// before it checks the records it will replace until its journal is gone;
+// Recover needs the exclusive lock and gives up at once when it cannot
+// have it, so it never touches the journal or the records of a batch in
+// progress. A journal found while holding the exclusive lock was left by a
+// process that died.
+
+const (
+	journalMagic = "discgen output journal 1"
+	journalDir   = "journal"
+	journalExt   = ".jnl"
+	// maxJournalSize bounds a journal read by Recover.
+	maxJournalSize = 1 << 30
+)
+
+// marshalJournal renders the intent records of a batch:
+//
+//	discgen output journal 1
+//	record 123
+//	<123 bytes: an incomplete record>
+//	record 456
+//	...
+func marshalJournal(intents [][]byte) []byte {
+	var b bytes.Buffer
+	b.WriteString(journalMagic + "\n")
+	for _, in := range intents {
+		fmt.Fprintf(&b, "record %d\n", len(in))
+		b.Write(in)
+	}
+	return b.Bytes()
+}
+
+// parseJournal returns the records of a journal, in order. A journal cut
+// short (by a power loss before it reached the disk whole) yields the
+// records before the cut, with an error naming it.
+func parseJournal(data []byte, name string) ([]*record, error) {
+	rest, ok := bytes.CutPrefix(data, []byte(journalMagic+"\n"))
+	if !ok {
+		return nil, fmt.Errorf("%s: not a discgen journal", name)
+	}
+	var recs []*record
+	for len(rest) > 0 {
+		line, after, ok := bytes.Cut(rest, []byte("\n"))
+		n, err := strconv.Atoi(strings.TrimPrefix(string(line), "record "))
+		if !ok || !bytes.HasPrefix(line, []byte("record ")) || err != nil || n < 0 || n > len(after) {
+			return recs, fmt.Errorf("%s: journal cut short after %d records", name, len(recs))
+		}
+		r, _, err := parseRecord(after[:n], name)
+		if err != nil {
+			return recs, err
+		}
+		if err := checkRecordName(r.name); err != nil {
+			return recs, fmt.Errorf("%s: %v", name, err)
+		}
+		recs = append(recs, r)
+		rest = after[n:]
+	}
+	return recs, nil
+}
+
+// journalLock is the journal directory of a state directory, held with a
+// shared lock while a batch uses it.
+type journalLock struct {
+	stateDir string
+	f        *os.File
+	file     string // the batch's journal file (OS path), once written
+	dev      uint64 // the journal directory's filesystem
+	err      error  // the directory could not be opened or locked
+}
+
+// lockJournal opens (creating when missing) and locks shared the journal
+// directory of stateDir, waiting up to wait for a recovery in progress.
+func lockJournal(stateDir string, wait time.Duration) *journalLock {
+	jl := &journalLock{stateDir: stateDir}
+	dir := filepath.Join(stateDir, journalDir)
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = mkdirTree(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
+			f, err = os.Open(dir)
+		}
+	}
+	if err != nil {
+		jl.err = fmt.Errorf("state directory: %w", err)
+		return jl
+	}
+	if fi, err := f.Stat(); err == nil {
+		jl.dev = statOf(fi).dev
+	}
+	deadline := time.Now().Add(wait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		busy, err := tryLockShared(f)
+		switch {
+		case err != nil:
+			f.Close()
+			jl.err = fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+			return jl
+		case !busy:
+			jl.f = f
+			return jl
+		case time.Now().After(deadline):
+			f.Close()
+			jl.err = fmt.Errorf("state directory: %s is being recovered by another build (still locked after %v); run the build again", dir, wait)
+			return jl
+		}
+		time.Sleep(delay)
+	}
+}
+
+// write writes the batch's journal; with sync it is flushed on its own
+// (the state directory is not on the roots' filesystem).
+func (jl *journalLock) write(intents [][]byte, sync bool) error {
+	name := filepath.Join(jl.stateDir, journalDir, randomHex()+journalExt)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	jl.file = name
+	_, err = f.Write(marshalJournal(intents))
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && sync {
+		err = jl.f.Sync()
+	}
+	if err != nil {
+		return fmt.Errorf("state directory: %s: %w", name, err)
+	}
+	return nil
+}
+
+// close removes the journal file when keep is false, and releases the
+// lock.
+func (jl *journalLock) close(keep bool) {
+	if jl.file != "" && !keep {
+		os.Remove(jl.file)
+	}
+	if jl.f != nil {
+		jl.f.Close()
+	}
+}
+
+// Recover merges the journals that killed builds left in stateDir into
+// the records of their roots, and removes them. It returns how many roots
+// it recovered. When another build is applying changes with the same
+// state directory it does nothing: its journal is not dead, and a later
+// build recovers whatever this one would have. A build runs it once
+// before planning; a root planned without it after a killed build may be
+// refused, with the files the killed build left reported as not
+// discgen's.
+func Recover(stateDir string) (int, error) {
+	dir := filepath.Join(stateDir, journalDir)
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("state directory: %w", err)
+	}
+	defer f.Close()
+	busy, err := tryLock(f)
+	if err != nil || busy {
+		return 0, err
+	}
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return 0, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	slices.Sort(names)
+	n := 0
+	var errs []error
+	for _, name := range names {
+		if !strings.HasSuffix(name, journalExt) {
+			continue
+		}
+		file := filepath.Join(dir, name)
+		data, _, err := readSmall(file, maxJournalSize)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("state directory: %w", err))
+			continue
+		}
+		// A journal cut short still names its first roots; the rest of
+		// its batch had not started.
+		recs, _ := parseJournal(data, file)
+		ok := true
+		for _, in := range recs {
+			if err := mergeIntent(stateDir, in); err != nil {
+				errs = append(errs, err)
+				ok = false
+				continue
+			}
+			n++
+		}
+		if ok {
+			if err := os.Remove(file); err != nil {
+				errs = append(errs, fmt.Errorf("state directory: %w", err))
+			}
+		}
+	}
+	return n, errors.Join(errs...)
+}
+
+// mergeIntent adds what the intent record in owns to the record of its
+// root, which becomes incomplete, and flushes it: the journal that held
+// the intent is removed next.
+func mergeIntent(stateDir string, in *record) error {
+	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
+	if err := c.loadRecord(); err != nil || c.v1 != "" {
+		// Unreadable: the intent, made from the record the killed
+		// build read, owns all of it and more.
+		c.rec = newRecord(in.name)
+	}
+	m := c.rec
+	m.complete = false
+	for p, ss := range in.files {
+		for _, s := range ss {
+			m.addSum(p, s)
+		}
+	}
+	for d := range in.dirs {
+		m.dirs[d] = true
+	}
+	for _, t := range in.temps {
+		if !slices.Contains(m.temps, t) {
+			m.temps = append(m.temps, t)
+		}
+	}
+	_, err := c.writeState(c.recordFile(".rec"), m.marshal(), true, false, false)
+	return err
+}
+
+// Journals wait for a flush. ApplyAll writes the complete records without
+// flushing them, so a journal whose roots all have their records is not
+// removed at once: it waits in flushes.waiting until a flush of the state
+// directory's filesystem that started after the records were written (the
+// next batch's, or Flush at the end of a build) has returned. A power loss
+// before then leaves the journal, and Recover makes every root own both
+// its old and its new bytes again.
+var flushes struct {
+	sync.Mutex
+	started map[uint64]uint64 // flushes started, per filesystem
+	waiting []retiredJournal
+}
+
+type retiredJournal struct {
+	file     string // OS path
+	stateDir string
+	dev      uint64
+	after    uint64 // a flush numbered above this covers its records
+}
+
+// retire hands a journal whose records are written to the next flush.
+func retire(jl *journalLock) {
+	flushes.Lock()
+	defer flushes.Unlock()
+	flushes.waiting = append(flushes.waiting, retiredJournal{jl.file, jl.stateDir, jl.dev, flushes.started[jl.dev]})
+}
+
+// flushStarting numbers a flush of the filesystem dev about to start.
+func flushStarting(dev uint64) uint64 {
+	flushes.Lock()
+	defer flushes.Unlock()
+	if flushes.started == nil {
+		flushes.started = map[uint64]uint64{}
+	}
+	flushes.started[dev]++
+	return flushes.started[dev]
+}
+
+// flushDone removes the journals that flush n of dev made unnecessary.
+func flushDone(dev, n uint64) {
+	flushes.Lock()
+	var done []string
+	flushes.waiting = slices.DeleteFunc(flushes.waiting, func(r retiredJournal) bool {
+		if r.dev == dev && r.after < n {
+			done = append(done, r.file)
+			return true
+		}
+		return false
+	})
+	flushes.Unlock()
+	for _, f := range done {
+		os.Remove(f)
+	}
+}
+
+// Flush makes the records that earlier Apply and ApplyAll calls wrote
+// durable, one flush per filesystem, and removes the journals that
+// waited for it. A build calls it once, at its end; until then, a power
+// loss leaves those journals for Recover.
+func Flush() error {
+	flushes.Lock()
+	var devs []uint64
+	dirs := map[uint64]string{}
+	for _, r := range flushes.waiting {
+		if _, ok := dirs[r.dev]; !ok {
+			devs = append(devs, r.dev)
+			dirs[r.dev] = filepath.Join(r.stateDir, journalDir)
+		}
+	}
+	flushes.Unlock()
+	var errs []error
+	for _, dev := range devs {
+		f, err := os.Open(dirs[dev])
+		if err == nil {
+			n := flushStarting(dev)
+			if err = flushFS([]*os.File{f}, nil); err == nil {
+				flushDone(dev, n)
+			}
+			f.Close()
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("state directory: cannot flush to disk: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,170 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func journals(t *testing.T, state string) []string {
+	t.Helper()
+	js, err := filepath.Glob(filepath.Join(state, journalDir, "*"+journalExt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// A batch leaves no journal behind, and writes each root's record once.
+func TestJournalRemovedAfterBatch(t *testing.T) {
+	e := newEnv(t)
+	var cs []*Changes
+	for i := range 3 {
+		c, err := Plan(filepath.Join(e.base, fmt.Sprintf("r%d", i)), files("a.txt", "a\n"), e.opt())
+		if err != nil || c.Err() != nil {
+			t.Fatal(err, c.Err())
+		}
+		cs = append(cs, c)
+	}
+	_, errs := ApplyAll(cs)
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journals left: %v", js)
+	}
+	if data := mustRead(t, filepath.Join(e.state, ".gitignore")); !strings.Contains(data, "\njournal/\n") {
+		t.Errorf(".gitignore does not leave out the journal:\n%s", data)
+	}
+}
+
+// A journal left by a killed build is merged into the records it names:
+// each becomes incomplete, owning both contents and naming the temporary
+// files, and the journal goes.
+func TestRecoverMergesJournal(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n"), e.opt())
+	c, err := Plan(e.root, files("a.txt", "2\n", "d/b.txt", "b\n"), e.opt())
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
+	c.Close()
+	// Killed after its journal and its first rename: a.txt holds the new
+	// bytes, which the complete record does not own.
+	jl := lockJournal(e.state, 0)
+	if jl.err != nil {
+		t.Fatal(jl.err)
+	}
+	if err := jl.write([][]byte{in.marshal()}, false); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, e.path("a.txt"), "2\n")
+	mustWrite(t, e.path(".discgen-0123456789abcdef.tmp"), "partial")
+
+	// While the batch holds its lock, the journal is not dead.
+	if n, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
+		t.Fatalf("recovered a live journal: %d %v", n, err)
+	}
+	jl.f.Close() // the process dies: its lock goes, its journal stays
+
+	if n, err := Recover(e.state); n != 1 || err != nil {
+		t.Fatalf("Recover = %d, %v", n, err)
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journal left after recovery: %v", js)
+	}
+	rec, err := readRecord(e.state, e.root)
+	if err != nil || rec.complete || !rec.owns("a.txt", fileSum([]byte("1\n"))) || !rec.owns("a.txt", fileSum([]byte("2\n"))) ||
+		!slices.Equal(rec.temps, []string{".discgen-0123456789abcdef.tmp"}) || !rec.dirs["d"] {
+		t.Fatalf("record after recovery: %+v %v", rec, err)
+	}
+	// The next build owns what the killed one left, and completes.
+	_, res := apply(t, e, files("a.txt", "3\n"), e.opt())
+	if res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
+		t.Errorf("build after recovery: %+v", res)
+	}
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
+		t.Errorf("record after the next build: %+v %v", rec, err)
+	}
+}
+
+// A journal cut short keeps the records before the cut.
+func TestParseJournalCutShort(t *testing.T) {
+	a, b := newRecord("a"), newRecord("b")
+	a.complete, b.complete = false, false
+	a.addSum("x.txt", fileSum([]byte("x")))
+	data := marshalJournal([][]byte{a.marshal(), b.marshal()})
+	recs, err := parseJournal(data, "j")
+	if err != nil || len(recs) != 2 || recs[0].name != "a" || recs[1].name != "b" || !recs[0].owns("x.txt", fileSum([]byte("x"))) {
+		t.Fatalf("whole journal: %v %v", recs, err)
+	}
+	recs, err = parseJournal(data[:len(data)-5], "j")
+	if err == nil || len(recs) != 1 || recs[0].name != "a" {
+		t.Errorf("cut journal: %v %v", recs, err)
+	}
+	if _, err := parseJournal([]byte("something else\n"), "j"); err == nil {
+		t.Error("not a journal: accepted")
+	}
+}
+
+// A root that fails after its intent reached the journal is left with its
+// intent as its record, so the journal can go.
+func TestFailedRootKeepsIntent(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n", "b.txt", "1\n"), e.opt())
+	testHook = func(step, p string) error {
+		if step == "rename" && p == "b.txt" {
+			return fs.ErrPermission
+		}
+		return nil
+	}
+	defer func() { testHook = nil }()
+	if _, _, err := Write(e.root, files("a.txt", "2\n", "b.txt", "2\n"), e.opt()); err == nil {
+		t.Fatal("injected failure not reported")
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journal left: %v", js)
+	}
+	rec, err := readRecord(e.state, e.root)
+	if err != nil || rec.complete || !rec.owns("a.txt", fileSum([]byte("2\n"))) || !rec.owns("b.txt", fileSum([]byte("1\n"))) {
+		t.Errorf("record after a failed root: %+v %v", rec, err)
+	}
+	if _, err := os.Stat(e.path("b.txt")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A durable batch's journal stays until a flush has put its records on
+// disk: the next batch's, or Flush at the end of a build.
+func TestJournalWaitsForFlush(t *testing.T) {
+	if syncDirs {
+		t.Skip("records are fsynced one by one on this system: no journal waits")
+	}
+	e := newEnv(t)
+	opt := e.opt()
+	opt.NoSync = false
+	apply(t, e, files("a.txt", "1\n"), opt)
+	if js := journals(t, e.state); len(js) != 1 {
+		t.Fatalf("journals after a durable build: %v", js)
+	}
+	// The next batch's first flush covers the first one's records.
+	apply(t, e, files("a.txt", "2\n"), opt)
+	if js := journals(t, e.state); len(js) != 1 {
+		t.Fatalf("journals after a second build: %v", js)
+	}
+	if err := Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journals after Flush: %v", js)
+	}
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete {
+		t.Errorf("record: %+v %v", rec, err)
+	}
+}
