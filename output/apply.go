@@ -104,7 +104,7 @@ type pending struct {
 //     disk;
 //  2. removes the temporary files an interrupted build recorded;
 //  3. creates missing directories and writes each added or updated file
-//     to its temporary name, asking the kernel to start writeback;
+//     to its temporary name;
 //  4. flushes the filesystem once (syncfs), then renames every temporary
 //     file over its target, each directory's index.txt last;
 //  5. removes the files it wrote earlier and no longer produces, and the

@@ -75,31 +75,35 @@
 // removes the temporary files the interrupted build recorded.
 //
 // Durability in batches. Files are not fsynced one by one (the model is
-// git's core.fsyncMethod=batch): each temporary file is written and the
-// kernel asked to start writing it back without waiting
-// (sync_file_range SYNC_FILE_RANGE_WRITE), then one syncfs on the output
-// root's filesystem makes the incomplete record, the temporary files and
-// the new directories durable before the renames that publish them. A
-// second syncfs after the renames and removals puts them on disk before
-// the complete record that describes them; the complete record and the
-// stat cache are not flushed, because losing them loses nothing: the
-// incomplete record still owns both contents of every path. (When the
-// state directory is on another filesystem, the incomplete record is
-// fsynced on its own.) syncfs also flushes what other processes wrote to
-// that filesystem, so on a busy shared disk one flush costs more than the
-// files discgen wrote; ApplyAll shares it between many roots. A root with
-// nothing to change costs no flush, no lock and no write. Outside Linux
-// each file is fsynced as written and each touched directory after.
+// git's core.fsyncMethod=batch). Before a batch of roots changes anything,
+// one journal file in the state directory holds each root's intent
+// record: every path with both its old and its new content, the
+// directories to create and the temporary files to write. The temporary
+// files are written, then one syncfs on the output roots' filesystem makes
+// the journal, the temporary files and the new directories durable before
+// the renames that publish them. A second syncfs after the renames and
+// removals puts them on disk before the complete records that describe
+// them. The complete records and stat caches are not flushed at once: the
+// journal stays until a later flush of the state directory's filesystem
+// (the next batch's, or Flush at the end of a build) has put them on disk,
+// and only then is it removed. (When the state directory is on another
+// filesystem than a root, the journal is fsynced on its own.) syncfs also
+// flushes what other processes wrote to that filesystem, so on a busy
+// shared disk one flush costs more than the files discgen wrote; ApplyAll
+// shares it between many roots. A root with nothing to change costs no
+// flush, no lock and no write. Outside Linux each file is fsynced as
+// written, each touched directory after, and each record as written.
 // Options.NoSync skips all of it.
 //
 // What a power loss can leave: every output path holds its old or its new
-// bytes (never a truncated or empty file), and the record on disk is
-// either the complete record of the last build, or the incomplete record
-// of the interrupted one, which owns both the old and the new bytes of
-// every path and names the temporary files to remove. The next build
+// bytes (never a truncated or empty file), and for every root the build
+// was changing either its complete record or a journal naming it is on
+// disk. Recover, which a build runs before planning, merges such a
+// journal into the record, which then owns both the old and the new bytes
+// of every path and names the temporary files to remove; the next build
 // starts from there with no problem to resolve. A build that returned
-// successfully has its outputs on disk; only its complete record and stat
-// cache may be lost, and the next build rewrites them.
+// successfully has its outputs and records on disk; only stat caches may
+// be lost, and the next build rewrites them.
 //
 // Incremental. A file whose bytes do not change is not rewritten: its
 // mtime, inode and permissions stay.

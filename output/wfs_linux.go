@@ -193,15 +193,12 @@ func (f wfile) chown(uid, gid int) error {
 	return retry0(func() error { return unix.Fchown(f.fd, uid, gid) })
 }
 
-// writeback asks the kernel to start writing the file's data back without
-// waiting for it, so the one flush that follows finds little left to do.
-func (f wfile) writeback() error {
-	err := unix.SyncFileRange(f.fd, 0, 0, unix.SYNC_FILE_RANGE_WRITE)
-	if err == unix.ENOSYS || err == unix.EINVAL || err == unix.EOPNOTSUPP {
-		return nil // not every filesystem offers it; the flush still covers the data
-	}
-	return err
-}
+// writeback does nothing on Linux: the batch's syncfs writes every file
+// back. Starting each file's writeback as it is written
+// (sync_file_range) cost more CPU in the writing threads than it saved in
+// the flush: a 20,000-tenant build took 1 s longer with it (see
+// BENCHMARKS.md).
+func (f wfile) writeback() error { return nil }
 
 // stat returns the file's stat, giving it exactly perm first when the
 // umask narrowed it at creation.
