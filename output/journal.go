@@ -210,7 +210,7 @@ func Recover(stateDir string) (int, error) {
 			continue
 		}
 		file := filepath.Join(dir, name)
-		data, _, err := readSmall(file, maxJournalSize)
+		data, _, err := readStateFile(file, maxJournalSize)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("state directory: %w", err))
 			continue

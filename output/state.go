@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -241,40 +240,13 @@ func defaultRecordName(stateAbs, abs string) (string, error) {
 // maxRecordSize bounds the ownership record read from the state directory.
 const maxRecordSize = 256 << 20
 
-// readSmall reads a regular file of the state directory whole, returning its
-// stat taken on the open descriptor. The state directory is the operator's,
-// not the published tree's, so it is opened by path.
-func readSmall(name string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: not a regular file", name)
-	}
-	if fi.Size() > limit {
-		return nil, nil, fmt.Errorf("%s: larger than %d bytes", name, limit)
-	}
-	data := make([]byte, fi.Size())
-	n, err := io.ReadFull(f, data)
-	if err == io.ErrUnexpectedEOF {
-		err = nil
-	}
-	return data[:n], fi, err
-}
-
 // loadRecord reads the record stored under c.name. A missing record is an
 // empty one (exists false): discgen owns nothing there yet, unless a
 // format 1 record keyed by the root's absolute path exists, which is read
 // and migrated (c.v1 names it, and Apply replaces it by a format 2 record).
 func (c *Changes) loadRecord() error {
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.name)+".rec"))
-	data, fi, err := readSmall(name, maxRecordSize)
+	data, st, err := readStateFile(name, maxRecordSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.rec = newRecord(c.name)
 		return c.loadRecord1()
@@ -289,7 +261,7 @@ func (c *Changes) loadRecord() error {
 	case r.name != c.name:
 		return fmt.Errorf("%s: ownership record belongs to %s, not %s", name, r.name, c.name)
 	}
-	c.rec, c.recExists, c.recStat = r, true, statOf(fi)
+	c.rec, c.recExists, c.recStat = r, true, st
 	return nil
 }
 
@@ -300,7 +272,7 @@ func (c *Changes) loadRecord1() error {
 		return nil
 	}
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase1(c.abs)+".rec"))
-	data, _, err := readSmall(name, maxRecordSize)
+	data, _, err := readStateFile(name, maxRecordSize)
 	if err != nil {
 		return nil
 	}

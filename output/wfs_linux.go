@@ -3,6 +3,7 @@
 package output
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -236,6 +237,49 @@ func rawStat(st *unix.Stat_t) fileStat {
 		dev:   st.Dev,
 		mode:  uint32(rawstat.Mode(st.Mode)),
 	}
+}
+
+// readStateFile reads a regular file of the state directory whole, up to
+// limit bytes, returning its stat taken on the open descriptor. The state
+// directory is the operator's, not the published tree's, so it is opened
+// by path. It is read with raw descriptors (no poller registration) and
+// O_NOATIME, so that a rebuild which reads every tenant's stat cache does
+// not dirty every one of their inodes; where O_NOATIME is refused (a state
+// directory someone else owns) it reads without.
+func readStateFile(name string, limit int64) ([]byte, fileStat, error) {
+	flags := unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
+	fd, err := retry(func() (int, error) { return unix.Open(name, flags|unix.O_NOATIME, 0) })
+	if err == unix.EPERM {
+		fd, err = retry(func() (int, error) { return unix.Open(name, flags, 0) })
+	}
+	if err != nil {
+		return nil, fileStat{}, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
+		return nil, fileStat{}, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	fst := rawStat(&st)
+	switch {
+	case !fs.FileMode(fst.mode).IsRegular():
+		return nil, fileStat{}, fmt.Errorf("%s: not a regular file", name)
+	case st.Size > limit:
+		return nil, fileStat{}, fmt.Errorf("%s: larger than %d bytes", name, limit)
+	}
+	data := make([]byte, st.Size)
+	n := 0
+	for n < len(data) {
+		m, err := retry(func() (int, error) { return unix.Read(fd, data[n:]) })
+		if err != nil {
+			return nil, fileStat{}, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		if m == 0 {
+			break // shrunk since the stat
+		}
+		n += m
+	}
+	return data[:n], fst, nil
 }
 
 // writeStateFile writes data to the state file tmp (an OS path), flushing

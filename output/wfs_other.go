@@ -3,6 +3,8 @@
 package output
 
 import (
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -104,4 +106,31 @@ func writeStateFile(tmp, name string, data []byte, sync, wantStat bool) (fileSta
 		return fileStat{}, err
 	}
 	return statOf(fi), nil
+}
+
+// readStateFile reads a regular file of the state directory whole, returning its
+// stat taken on the open descriptor. The state directory is the operator's,
+// not the published tree's, so it is opened by path.
+func readStateFile(name string, limit int64) ([]byte, fileStat, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fileStat{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fileStat{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fileStat{}, fmt.Errorf("%s: not a regular file", name)
+	}
+	if fi.Size() > limit {
+		return nil, fileStat{}, fmt.Errorf("%s: larger than %d bytes", name, limit)
+	}
+	data := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, data)
+	if err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return data[:n], statOf(fi), err
 }

@@ -21,6 +21,10 @@ import (
 // or a seccomp filter refusing it); later opens go straight to openat.
 var noOpenat2 atomic.Bool
 
+// noatimeRefused is set once O_NOATIME was refused (the manifests are
+// someone else's): later reads do not ask for it.
+var noatimeRefused atomic.Bool
+
 // openAt opens the single component name in the directory dirfd without
 // following a symlink there: openat2 with RESOLVE_BENEATH and
 // RESOLVE_NO_SYMLINKS where the kernel has it, openat with O_NOFOLLOW
@@ -32,7 +36,10 @@ func openAt(dirfd int, name string, flags int) (int, error) {
 	flags |= unix.O_CLOEXEC | unix.O_NOFOLLOW
 	if !noOpenat2.Load() {
 		fd, err := openat2(dirfd, name, flags)
-		if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
+		// EPERM is a seccomp filter refusing openat2, unless O_NOATIME
+		// was asked of a file someone else owns: the caller retries
+		// without it.
+		if !errors.Is(err, unix.ENOSYS) && !(errors.Is(err, unix.EPERM) && flags&oNoatime == 0) {
 			return fd, err
 		}
 		noOpenat2.Store(true)
@@ -117,7 +124,17 @@ func statFile(f *dirH) (fileInfo, error) {
 // again with fstat, and read up to limit bytes (one more tells a larger
 // file).
 func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, error) {
-	fd, err := openAt(dir.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
+	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
+	fd, err := -1, error(unix.EPERM)
+	if oNoatime != 0 && !noatimeRefused.Load() {
+		fd, err = openAt(dir.fd, name, flags|oNoatime)
+		if errors.Is(err, unix.EPERM) {
+			noatimeRefused.Store(true) // not the owner, not root
+		}
+	}
+	if errors.Is(err, unix.EPERM) {
+		fd, err = openAt(dir.fd, name, flags)
+	}
 	if err != nil {
 		return nil, err
 	}
