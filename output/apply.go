@@ -109,17 +109,19 @@ type pending struct {
 //     file over its target, each directory's index.txt last;
 //  5. removes the files it wrote earlier and no longer produces, and the
 //     directories it created that are no longer needed and are empty;
-//  6. flushes once more, so that the renames are on disk before the
-//     record that describes them, writes the complete record and the
-//     machine-local stat cache (each only when its bytes change), and
-//     removes the journal.
+//  6. writes the complete record and the machine-local stat cache (each
+//     only when its bytes change).
 //
-// If writing any temporary file fails (a full disk), nothing is
-// published and the temporary files are removed; the root's record is
-// then its intent. Apply is meant to be called once, soon after Plan; it
-// closes the plan's directory handles. Every operation stays inside the
-// root. ApplyAll does the same for several roots with one journal and the
-// two flushes shared.
+// On Linux the renames, removals and records are not flushed by Apply:
+// the journal stays until a later flush of every filesystem they are on
+// (the next Apply's, or Flush) has put them on disk, and is removed then.
+// Elsewhere a second flush follows the renames, the record is fsynced as
+// written and the journal removed at once. If writing any temporary file
+// fails (a full disk), nothing is published and the temporary files are
+// removed; the root's record is then its intent. Apply is meant to be
+// called once, soon after Plan; it closes the plan's directory handles.
+// Every operation stays inside the root. ApplyAll does the same for
+// several roots with one journal and one flush shared.
 func (c *Changes) Apply() (Result, error) {
 	rs, errs := ApplyAll([]*Changes{c})
 	return rs[0], errs[0]
@@ -128,13 +130,13 @@ func (c *Changes) Apply() (Result, error) {
 // ApplyAll applies the plans of several roots (each with its own lock and
 // record) in phases: one journal per state directory holds every root's
 // intent, every root's files are written to temporary names, one flush
-// per filesystem makes them durable, every root's files are published,
-// one more flush per filesystem, every root's record is completed and the
-// journal removed. A pipeline that applies its roots in batches of, say,
-// 64 pays two flushes and one journal per batch instead of per root. The
-// result and error of cs[i] are at index i; one root's failure does not
-// stop the others. Up to rootWorkers roots are worked on at once. Locks
-// are held until the end, so a batch must not hold two plans of one root.
+// per filesystem makes them durable, every root's files are published and
+// every root's record completed. A pipeline that applies its roots in
+// batches of, say, 64 pays one flush and one journal per batch instead of
+// per root. The result and error of cs[i] are at index i; one root's
+// failure does not stop the others. Up to rootWorkers roots are worked on
+// at once. Locks are held until the end, so a batch must not hold two
+// plans of one root.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
 	for i, c := range cs {
@@ -160,7 +162,12 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			}
 		}
 	})
-	flushAll(as, func(a *applying) bool { return a.mutate }, false)
+	if syncDirs {
+		// Outside Linux the records are fsynced as written and the
+		// journal removed at once: the renames must be durable first.
+		// On Linux the journal instead waits for the next flush.
+		flushAll(as, func(a *applying) bool { return a.mutate }, false)
+	}
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
 	eachRoot(len(as), func(i int) {
 		a := as[i]
@@ -177,9 +184,6 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 		}
 		a.release()
 		a.c.Close()
-		if a.lock != nil {
-			a.lock.Close()
-		}
 		rs[i], errs[i] = a.res, a.err
 	})
 	for _, jl := range jls {
@@ -190,13 +194,26 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 				durable = durable || !a.c.opt.NoSync
 			}
 		}
-		if durable && !keep && !syncDirs && jl.file != "" && jl.dev != 0 {
-			// The records are written, not yet flushed: the journal
-			// stays until a flush of their filesystem.
-			retire(jl)
+		if durable && !keep && !syncDirs && jl.file != "" {
+			// Renames and records are not flushed yet: the journal
+			// stays until a flush of every filesystem they are on.
+			devs := map[uint64]*os.File{jl.dev: jl.f}
+			for _, a := range as {
+				if a.jl == jl && a.intent != nil && a.lock != nil {
+					devs[a.dev] = a.lock
+				}
+			}
+			retire(jl, devs)
 			keep = true
 		}
 		jl.close(keep)
+	}
+	// The roots' locks go last: a retired journal keeps a handle on
+	// their filesystems.
+	for _, a := range as {
+		if a.lock != nil {
+			a.lock.Close()
+		}
 	}
 	return rs, errs
 }

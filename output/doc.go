@@ -81,19 +81,20 @@
 // directories to create and the temporary files to write. The temporary
 // files are written, then one syncfs on the output roots' filesystem makes
 // the journal, the temporary files and the new directories durable before
-// the renames that publish them. A second syncfs after the renames and
-// removals puts them on disk before the complete records that describe
-// them. The complete records and stat caches are not flushed at once: the
-// journal stays until a later flush of the state directory's filesystem
-// (the next batch's, or Flush at the end of a build) has put them on disk,
-// and only then is it removed. (When the state directory is on another
-// filesystem than a root, the journal is fsynced on its own.) syncfs also
-// flushes what other processes wrote to that filesystem, so on a busy
-// shared disk one flush costs more than the files discgen wrote; ApplyAll
-// shares it between many roots. A root with nothing to change costs no
-// flush, no lock and no write. Outside Linux each file is fsynced as
-// written, each touched directory after, and each record as written.
-// Options.NoSync skips all of it.
+// the renames that publish them. The renames, removals, complete records
+// and stat caches that follow are not flushed at once: the journal stays
+// until a later flush of every filesystem they are on (the next batch's,
+// or Flush at the end of a build) has put them on disk, and only then is
+// it removed. One flush per batch thus does the work of two: it makes one
+// batch's temporary files durable and the batch before it complete.
+// (When the state directory is on another filesystem than a root, the
+// journal is fsynced on its own.) syncfs also flushes what other processes
+// wrote to that filesystem, so on a busy shared disk one flush costs more
+// than the files discgen wrote; ApplyAll shares it between many roots. A
+// root with nothing to change costs no flush, no lock and no write.
+// Outside Linux each file is fsynced as written, each touched directory
+// after the renames, each record as written, and the journal is removed
+// at once. Options.NoSync skips all of it.
 //
 // What a power loss can leave: every output path holds its old or its new
 // bytes (never a truncated or empty file), and for every root the build

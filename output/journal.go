@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -265,31 +266,50 @@ func mergeIntent(stateDir string, in *record) error {
 	return err
 }
 
-// Journals wait for a flush. ApplyAll writes the complete records without
-// flushing them, so a journal whose roots all have their records is not
-// removed at once: it waits in flushes.waiting until a flush of the state
-// directory's filesystem that started after the records were written (the
-// next batch's, or Flush at the end of a build) has returned. A power loss
-// before then leaves the journal, and Recover makes every root own both
-// its old and its new bytes again.
+// Journals wait for a flush. On Linux ApplyAll flushes once per batch,
+// before its renames: the renames, removals and complete records that
+// follow are not flushed at once. A journal whose roots all have their
+// records therefore waits in flushes.waiting until, on every filesystem
+// the batch changed (the roots' and the state directory's), a flush that
+// started after those changes has returned: the next batch's, or Flush at
+// the end of a build. A power loss before then leaves the journal, and
+// Recover makes every root own both its old and its new bytes again,
+// whichever of the renames and records reached the disk. A handle on each
+// such filesystem is kept for Flush, one per filesystem for the life of
+// the process.
 var flushes struct {
 	sync.Mutex
-	started map[uint64]uint64 // flushes started, per filesystem
-	waiting []retiredJournal
+	started map[uint64]uint64   // flushes started, per filesystem
+	handles map[uint64]*os.File // a directory on each filesystem, for Flush
+	waiting []*retiredJournal
 }
 
 type retiredJournal struct {
-	file     string // OS path
-	stateDir string
-	dev      uint64
-	after    uint64 // a flush numbered above this covers its records
+	file string // OS path
+	// needs holds, for each filesystem still to flush, the number of
+	// flushes started there when the journal was retired: a later one
+	// covers it.
+	needs map[uint64]uint64
 }
 
-// retire hands a journal whose records are written to the next flush.
-func retire(jl *journalLock) {
+// retire hands a journal whose records are written to the next flushes
+// of the filesystems in devs, each with an open directory on it.
+func retire(jl *journalLock, devs map[uint64]*os.File) {
 	flushes.Lock()
 	defer flushes.Unlock()
-	flushes.waiting = append(flushes.waiting, retiredJournal{jl.file, jl.stateDir, jl.dev, flushes.started[jl.dev]})
+	if flushes.handles == nil {
+		flushes.handles = map[uint64]*os.File{}
+	}
+	r := &retiredJournal{file: jl.file, needs: map[uint64]uint64{}}
+	for dev, f := range devs {
+		r.needs[dev] = flushes.started[dev]
+		if flushes.handles[dev] == nil {
+			if h, err := dupFile(f); err == nil {
+				flushes.handles[dev] = h
+			}
+		}
+	}
+	flushes.waiting = append(flushes.waiting, r)
 }
 
 // flushStarting numbers a flush of the filesystem dev about to start.
@@ -303,12 +323,16 @@ func flushStarting(dev uint64) uint64 {
 	return flushes.started[dev]
 }
 
-// flushDone removes the journals that flush n of dev made unnecessary.
+// flushDone notes that flush n of dev returned, and removes the journals
+// that no longer wait for any flush.
 func flushDone(dev, n uint64) {
 	flushes.Lock()
 	var done []string
-	flushes.waiting = slices.DeleteFunc(flushes.waiting, func(r retiredJournal) bool {
-		if r.dev == dev && r.after < n {
+	flushes.waiting = slices.DeleteFunc(flushes.waiting, func(r *retiredJournal) bool {
+		if after, ok := r.needs[dev]; ok && after < n {
+			delete(r.needs, dev)
+		}
+		if len(r.needs) == 0 {
 			done = append(done, r.file)
 			return true
 		}
@@ -320,34 +344,36 @@ func flushDone(dev, n uint64) {
 	}
 }
 
-// Flush makes the records that earlier Apply and ApplyAll calls wrote
-// durable, one flush per filesystem, and removes the journals that
-// waited for it. A build calls it once, at its end; until then, a power
-// loss leaves those journals for Recover.
+// Flush makes durable what earlier Apply and ApplyAll calls published and
+// recorded, one flush per filesystem they changed, and removes the
+// journals that waited for it. A build calls it once, at its end; until
+// then, a power loss leaves those journals for Recover.
 func Flush() error {
 	flushes.Lock()
 	var devs []uint64
-	dirs := map[uint64]string{}
 	for _, r := range flushes.waiting {
-		if _, ok := dirs[r.dev]; !ok {
-			devs = append(devs, r.dev)
-			dirs[r.dev] = filepath.Join(r.stateDir, journalDir)
+		for dev := range r.needs {
+			if !slices.Contains(devs, dev) {
+				devs = append(devs, dev)
+			}
 		}
 	}
+	handles := maps.Clone(flushes.handles)
 	flushes.Unlock()
+	slices.Sort(devs)
 	var errs []error
 	for _, dev := range devs {
-		f, err := os.Open(dirs[dev])
-		if err == nil {
-			n := flushStarting(dev)
-			if err = flushFS([]*os.File{f}, nil); err == nil {
-				flushDone(dev, n)
-			}
-			f.Close()
+		f := handles[dev]
+		if f == nil {
+			errs = append(errs, errors.New("state directory: cannot flush to disk: no directory open on a filesystem written to"))
+			continue
 		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("state directory: cannot flush to disk: %w", err))
+		n := flushStarting(dev)
+		if err := flushFS([]*os.File{f}, nil); err != nil {
+			errs = append(errs, fmt.Errorf("%s: cannot flush to disk: %w", f.Name(), err))
+			continue
 		}
+		flushDone(dev, n)
 	}
 	return errors.Join(errs...)
 }

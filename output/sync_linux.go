@@ -17,3 +17,12 @@ func flushFS(locks []*os.File, dirs []*os.Root) error {
 
 // syncDirs: syncfs covers the directories' entries.
 const syncDirs = false
+
+// dupFile returns a second handle on the open file f.
+func dupFile(f *os.File) (*os.File, error) {
+	fd, err := unix.Dup(int(f.Fd()))
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
+}

@@ -2,7 +2,10 @@
 
 package output
 
-import "os"
+import (
+	"errors"
+	"os"
+)
 
 // flushFS makes the entries of the root directories locks and of the
 // directories dirs durable, one fsync each; the files in them were synced
@@ -29,3 +32,7 @@ func flushFS(locks []*os.File, dirs []*os.Root) error {
 
 // syncDirs: each touched directory is fsynced.
 const syncDirs = true
+
+// dupFile is not needed outside Linux, where no journal waits for a later
+// flush.
+func dupFile(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported }
