@@ -199,7 +199,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			// stays until a flush of every filesystem they are on.
 			devs := map[uint64]*os.File{jl.dev: jl.f}
 			for _, a := range as {
-				if a.jl == jl && a.intent != nil && a.lock != nil {
+				if _, ok := devs[a.dev]; !ok && a.jl == jl && a.intent != nil && a.lock != nil {
 					devs[a.dev] = a.lock
 				}
 			}
@@ -595,18 +595,25 @@ func (c *Changes) lock() (*os.File, error) {
 		return nil, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
 	}
 	wait := cmp.Or(c.opt.LockWait, defaultWait)
+	switch busy, err := waitLock(f, tryLock, wait); {
+	case err != nil:
+		f.Close()
+		return nil, fmt.Errorf("%s: cannot lock the output root: %w", c.Root, err)
+	case busy:
+		f.Close()
+		return nil, fmt.Errorf("%s: another build is writing this output root (still locked after %v); run the build again when it has finished", c.Root, wait)
+	}
+	return f, nil
+}
+
+// waitLock calls try on f until it takes the lock, fails, or wait has
+// passed (busy), sleeping a little longer each time, up to 100 ms.
+func waitLock(f *os.File, try func(*os.File) (bool, error), wait time.Duration) (busy bool, err error) {
 	deadline := time.Now().Add(wait)
 	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
-		busy, err := tryLock(f)
-		switch {
-		case err != nil:
-			f.Close()
-			return nil, fmt.Errorf("%s: cannot lock the output root: %w", c.Root, err)
-		case !busy:
-			return f, nil
-		case time.Now().After(deadline):
-			f.Close()
-			return nil, fmt.Errorf("%s: another build is writing this output root (still locked after %v); run the build again when it has finished", c.Root, wait)
+		busy, err := try(f)
+		if err != nil || !busy || time.Now().After(deadline) {
+			return busy, err
 		}
 		time.Sleep(delay)
 	}

@@ -121,24 +121,17 @@ func lockJournal(stateDir string, wait time.Duration) *journalLock {
 	if fi, err := f.Stat(); err == nil {
 		jl.dev = statOf(fi).dev
 	}
-	deadline := time.Now().Add(wait)
-	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
-		busy, err := tryLockShared(f)
-		switch {
-		case err != nil:
-			f.Close()
-			jl.err = fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
-			return jl
-		case !busy:
-			jl.f = f
-			return jl
-		case time.Now().After(deadline):
-			f.Close()
-			jl.err = fmt.Errorf("state directory: %s is being recovered by another build (still locked after %v); run the build again", dir, wait)
-			return jl
-		}
-		time.Sleep(delay)
+	switch busy, err := waitLock(f, tryLockShared, wait); {
+	case err != nil:
+		f.Close()
+		jl.err = fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+	case busy:
+		f.Close()
+		jl.err = fmt.Errorf("state directory: %s is being recovered by another build (still locked after %v); run the build again", dir, wait)
+	default:
+		jl.f = f
 	}
+	return jl
 }
 
 // write writes the batch's journal; with sync it is flushed on its own
@@ -304,7 +297,7 @@ func retire(jl *journalLock, devs map[uint64]*os.File) {
 	for dev, f := range devs {
 		r.needs[dev] = flushes.started[dev]
 		if flushes.handles[dev] == nil {
-			if h, err := dupFile(f); err == nil {
+			if h, err := reopenDir(f); err == nil {
 				flushes.handles[dev] = h
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func journals(t *testing.T, state string) []string {
@@ -166,5 +167,65 @@ func TestJournalWaitsForFlush(t *testing.T) {
 	}
 	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete {
 		t.Errorf("record: %+v %v", rec, err)
+	}
+}
+
+// A batch waits for a recovery in progress (the journal directory locked
+// exclusively), up to LockWait, and then fails with nothing written.
+func TestBatchWaitsForRecovery(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Join(e.state, journalDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(e.state, journalDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if busy, err := tryLock(f); busy || err != nil {
+		t.Skipf("cannot lock here: busy=%v %v", busy, err)
+	}
+	opt := e.opt()
+	opt.LockWait = 50 * time.Millisecond
+	_, _, err = Write(e.root, files("a.txt", "a\n"), opt)
+	if err == nil || !strings.Contains(err.Error(), "being recovered by another build") {
+		t.Fatalf("build beside a recovery: %v", err)
+	}
+	if _, err := os.Lstat(e.path("a.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("written beside a recovery: %v", err)
+	}
+}
+
+// The handle a waiting journal keeps on a filesystem does not keep a
+// root's lock: once ApplyAll closes its lock, another build can lock the
+// root.
+func TestKeptHandleHoldsNoLock(t *testing.T) {
+	e := newEnv(t)
+	opt := e.opt()
+	opt.NoSync = false
+	apply(t, e, files("a.txt", "1\n"), opt)
+	f, err := os.Open(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if busy, err := tryLock(f); busy || err != nil {
+		t.Fatalf("root still locked after Apply: busy=%v %v", busy, err)
+	}
+	if syncDirs {
+		return
+	}
+	h, err := reopenDir(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	f.Close()
+	g, err := os.Open(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if busy, err := tryLock(g); busy || err != nil {
+		t.Errorf("a reopened handle kept the lock: busy=%v %v", busy, err)
 	}
 }

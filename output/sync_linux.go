@@ -4,6 +4,7 @@ package output
 
 import (
 	"os"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,11 +19,9 @@ func flushFS(locks []*os.File, dirs []*os.Root) error {
 // syncDirs: syncfs covers the directories' entries.
 const syncDirs = false
 
-// dupFile returns a second handle on the open file f.
-func dupFile(f *os.File) (*os.File, error) {
-	fd, err := unix.Dup(int(f.Fd()))
-	if err != nil {
-		return nil, err
-	}
-	return os.NewFile(uintptr(fd), f.Name()), nil
+// reopenDir opens the directory f is open on once more, by its
+// descriptor, as a new open file: a lock held through f is not held
+// through the new handle, nor kept by it once f is closed.
+func reopenDir(f *os.File) (*os.File, error) {
+	return os.Open("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 }

@@ -33,6 +33,6 @@ func flushFS(locks []*os.File, dirs []*os.Root) error {
 // syncDirs: each touched directory is fsynced.
 const syncDirs = true
 
-// dupFile is not needed outside Linux, where no journal waits for a later
-// flush.
-func dupFile(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported }
+// reopenDir is not needed outside Linux, where no journal waits for a
+// later flush.
+func reopenDir(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported }
