@@ -1,0 +1,54 @@
+package output
+
+import (
+	"os"
+	"syscall"
+	"testing"
+)
+
+// With the state directory on another filesystem than the root, the
+// journal waits for a flush of both; Flush does both.
+func TestJournalOnAnotherFilesystem(t *testing.T) {
+	if syncDirs {
+		t.Skip("records are fsynced one by one on this system: no journal waits")
+	}
+	e := newEnv(t)
+	shm, err := os.MkdirTemp("/dev/shm", "discgen-state-")
+	if err != nil {
+		t.Skipf("no second filesystem to hold the state directory: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	var a, b syscall.Stat_t
+	if syscall.Stat(shm, &a) != nil || syscall.Stat(e.base, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the test directory's filesystem")
+	}
+	opt := e.opt()
+	opt.NoSync, opt.StateDir = false, shm
+	apply(t, e, files("a.txt", "1\n"), opt)
+	waiting := func() map[uint64]bool {
+		flushes.Lock()
+		defer flushes.Unlock()
+		devs := map[uint64]bool{}
+		for _, r := range flushes.waiting {
+			for dev := range r.needs {
+				devs[dev] = true
+			}
+		}
+		return devs
+	}
+	if got := waiting(); !got[uint64(a.Dev)] || !got[uint64(b.Dev)] {
+		t.Errorf("the journal waits for flushes of %v, want both %d and %d", got, a.Dev, b.Dev)
+	}
+	if js := journals(t, shm); len(js) != 1 {
+		t.Fatalf("journals before Flush: %v", js)
+	}
+	if err := Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if js := journals(t, shm); len(js) != 0 {
+		t.Errorf("journals after Flush: %v", js)
+	}
+	if rec, err := readRecord(shm, e.root); err != nil || !rec.complete {
+		t.Errorf("record: %+v %v", rec, err)
+	}
+}
