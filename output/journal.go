@@ -170,6 +170,15 @@ func (jl *journalLock) close(keep bool) {
 	}
 }
 
+// Interrupted reports whether the state directory holds a journal: a
+// build is applying changes with it, or one was killed and the next build
+// will recover what it left. Plans made meanwhile (a dry run, a check)
+// may report the files such a build left as not discgen's.
+func Interrupted(stateDir string) bool {
+	names, _ := filepath.Glob(filepath.Join(stateDir, journalDir, "*"+journalExt))
+	return len(names) > 0
+}
+
 // Recover merges the journals that killed builds left in stateDir into
 // the records of their roots, and removes them. It returns how many roots
 // it recovered. When another build is applying changes with the same

@@ -194,6 +194,9 @@ func Run(opt Options, report func(*Unit)) Summary {
 		return sum
 	}
 	sum.SiteOK = true
+	if (opt.Mode == Check || opt.Mode == DryRun) && output.Interrupted(opt.StateDir) {
+		diags.Warnf(diag.Pos{File: opt.Manifest}, "", "the state directory %s holds the journal of a build that is running or was interrupted: until a build recovers it, files that build left may be reported as not discgen's", opt.StateDir)
+	}
 	if opt.Mode == Write {
 		// What a killed build left is owned again before anything is
 		// planned.

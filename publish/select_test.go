@@ -280,3 +280,39 @@ func TestGlobMatchesSite(t *testing.T) {
 		t.Errorf("built %v, errors %v; want alice alone and no error", built, other)
 	}
 }
+
+// A check beside a killed build's journal says so: until a build recovers
+// it, the files that build left are reported as not discgen's.
+func TestCheckNamesJournal(t *testing.T) {
+	dir := t.TempDir()
+	scaleSite(t, dir, 2)
+	if o := publishAt(t, dir, nil); o.sum.Failed {
+		t.Fatalf("first build: %v", o.status)
+	}
+	journal := func(mode Mode) bool {
+		o := publishAt(t, dir, func(opt *Options) { opt.Mode = mode })
+		if o.site == nil {
+			t.Fatal("no site unit reported")
+		}
+		for _, d := range o.site.Diags {
+			if strings.Contains(d.String(), "holds the journal of a build") {
+				return true
+			}
+		}
+		return false
+	}
+	if journal(Check) {
+		t.Error("a check with no journal warns of one")
+	}
+	writeFiles(t, dir, map[string]string{".state/journal/0123456789abcdef.jnl": "discgen output journal 1\n"})
+	if !journal(Check) || !journal(DryRun) {
+		t.Error("a check beside a journal does not say so")
+	}
+	// A build recovers it, and the warning goes.
+	if o := publishAt(t, dir, nil); o.sum.Failed {
+		t.Fatalf("build: %v", o.status)
+	}
+	if journal(Check) {
+		t.Error("the journal was not recovered by the build")
+	}
+}
