@@ -179,7 +179,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 		case a.intent != nil:
 			// Failed after its journal was written: its record
 			// becomes its intent, which owns whatever it left.
-			_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, false, false, false)
+			_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, syncDirs && !a.c.opt.NoSync, false, false)
 			a.recorded = err == nil
 		}
 		a.release()
