@@ -199,10 +199,13 @@ func locateToken(text, problem string) (int, string) {
 	return first, ""
 }
 
-// tokenStart returns the byte offset of the first place in text, outside
-// quotes and comments, where a token starts (at the line's start, or after
-// a space, "[", "{" or ",") and ok holds for the text from there.
-func tokenStart(text string, ok func(string) bool) int {
+// eachUnquoted calls visit with the offset of every byte of text that
+// lies outside quotes and comments, and whether a token may start there
+// (at the line's start, or after a space, tab, "[", "{" or ","), until
+// visit returns true. A quote opens only where a token starts, so the
+// apostrophe of "it's" is text; in double quotes a backslash escapes the
+// next byte.
+func eachUnquoted(text string, visit func(i int, start bool) bool) {
 	var quote byte
 	for i := 0; i < len(text); i++ {
 		c := text[i]
@@ -215,39 +218,42 @@ func tokenStart(text string, ok func(string) bool) int {
 			}
 			continue
 		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t'):
-			return -1
+			return
 		}
 		start := i == 0 || strings.IndexByte(" \t[{,", text[i-1]) >= 0
-		if start && ok(text[i:]) {
-			return i
+		if visit(i, start) {
+			return
 		}
 		if start && (c == '"' || c == '\'') {
 			quote = c
 		}
 	}
-	return -1
+}
+
+// tokenStart returns the byte offset of the first place in text, outside
+// quotes and comments, where a token starts and ok holds for the text
+// from there, or -1.
+func tokenStart(text string, ok func(string) bool) int {
+	found := -1
+	eachUnquoted(text, func(i int, start bool) bool {
+		if start && ok(text[i:]) {
+			found = i
+		}
+		return found >= 0
+	})
+	return found
 }
 
 // colonsOf returns the offsets of the colons that end a key (followed by a
-// space or the line's end), outside quotes and comments.
+// space, a tab or the line's end), outside quotes and comments.
 func colonsOf(text string) []int {
 	var out []int
-	var quote byte
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#' && (i == 0 || text[i-1] == ' '):
-			return out
-		case c == ':' && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t'):
+	eachUnquoted(text, func(i int, _ bool) bool {
+		if text[i] == ':' && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t') {
 			out = append(out, i)
 		}
-	}
+		return false
+	})
 	return out
 }
 
