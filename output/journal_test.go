@@ -95,6 +95,36 @@ func TestRecoverMergesJournal(t *testing.T) {
 	}
 }
 
+// A build killed while it wrote its journal leaves it empty or cut short:
+// recovery merges the roots it names in full, and removes it.
+func TestRecoverCutShortJournal(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n"), e.opt())
+	c, err := Plan(e.root, files("a.txt", "2\n"), e.opt())
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
+	c.Close()
+	other := newRecord("elsewhere")
+	whole := marshalJournal([][]byte{in.marshal(), other.marshal()})
+	dir := filepath.Join(e.state, journalDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(dir, "0000000000000000"+journalExt), "")
+	mustWrite(t, filepath.Join(dir, "1111111111111111"+journalExt), string(whole[:len(whole)-3]))
+	if n, err := Recover(e.state); n != 1 || err != nil {
+		t.Fatalf("Recover = %d, %v; want the one root named in full", n, err)
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journals left after recovery: %v", js)
+	}
+	if rec, err := readRecord(e.state, e.root); err != nil || rec.complete || !slices.Equal(rec.temps, []string{".discgen-0123456789abcdef.tmp"}) {
+		t.Errorf("record after recovery: %+v %v", rec, err)
+	}
+}
+
 // A journal cut short keeps the records before the cut.
 func TestParseJournalCutShort(t *testing.T) {
 	a, b := newRecord("a"), newRecord("b")
