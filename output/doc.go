@@ -102,7 +102,10 @@
 // disk. Recover, which a build runs before planning, merges such a
 // journal into the record, which then owns both the old and the new bytes
 // of every path and names the temporary files to remove; the next build
-// starts from there with no problem to resolve. A build that returned
+// starts from there with no problem to resolve. A plan that is not
+// applied (a check) can read the journals instead (ReadJournals,
+// Options.Journals) and owns the same without changing anything. A build
+// that returned
 // successfully has its outputs and records on disk; only stat caches may
 // be lost, and the next build rewrites them.
 //

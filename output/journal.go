@@ -170,23 +170,14 @@ func (jl *journalLock) close(keep bool) {
 	}
 }
 
-// Interrupted reports whether the state directory holds a journal: a
-// build is applying changes with it, or one was killed and the next build
-// will recover what it left. Plans made meanwhile (a dry run, a check)
-// may report the files such a build left as not discgen's.
-func Interrupted(stateDir string) bool {
-	names, _ := filepath.Glob(filepath.Join(stateDir, journalDir, "*"+journalExt))
-	return len(names) > 0
-}
-
 // Recover merges the journals that killed builds left in stateDir into
 // the records of their roots, and removes them. It returns how many roots
 // it recovered. When another build is applying changes with the same
 // state directory it does nothing: its journal is not dead, and a later
 // build recovers whatever this one would have. A build runs it once
-// before planning; a root planned without it after a killed build may be
-// refused, with the files the killed build left reported as not
-// discgen's.
+// before planning; a root planned without it (or without ReadJournals)
+// after a killed build may be refused, with the files the killed build
+// left reported as not discgen's.
 func Recover(stateDir string) (int, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	f, err := os.Open(dir)
@@ -249,7 +240,14 @@ func mergeIntent(stateDir string, in *record) error {
 		// build read, owns all of it and more.
 		c.rec = newRecord(in.name)
 	}
-	m := c.rec
+	c.rec.absorb(in)
+	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
+	return err
+}
+
+// absorb adds what the intent record in owns to m, which becomes
+// incomplete.
+func (m *record) absorb(in *record) {
 	m.complete = false
 	for p, ss := range in.files {
 		for _, s := range ss {
@@ -264,8 +262,72 @@ func mergeIntent(stateDir string, in *record) error {
 			m.temps = append(m.temps, t)
 		}
 	}
-	_, err := c.writeState(c.recordFile(".rec"), m.marshal(), true, false, false)
-	return err
+}
+
+// Journals is what the journals of a state directory name, read without
+// recovering them: each root's intent records.
+type Journals struct {
+	intents map[string][]*record
+}
+
+// ReadJournals reads the journals in stateDir, of builds running or
+// killed, and changes nothing. A plan made with them (Options.Journals)
+// owns what they name, as it would once a build has recovered them: a
+// check or a dry run beside a killed build then reports what the next
+// build will do, not the files the killed one left as not discgen's. It
+// returns nil when there is no journal. Together the journals are read up
+// to maxJournalSize bytes.
+func ReadJournals(stateDir string) (*Journals, error) {
+	dir := filepath.Join(stateDir, journalDir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	var j *Journals
+	budget := int64(maxJournalSize)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), journalExt) {
+			continue
+		}
+		file := filepath.Join(dir, e.Name())
+		data, _, err := readStateFile(file, budget)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // its batch finished meanwhile
+		}
+		if err != nil {
+			return nil, fmt.Errorf("state directory: %w", err)
+		}
+		budget -= int64(len(data))
+		recs, _ := parseJournal(data, file)
+		if j == nil {
+			j = &Journals{intents: map[string][]*record{}}
+		}
+		for _, in := range recs {
+			j.intents[in.name] = append(j.intents[in.name], in)
+		}
+	}
+	return j, nil
+}
+
+// Roots returns how many roots the journals name.
+func (j *Journals) Roots() int {
+	if j == nil {
+		return 0
+	}
+	return len(j.intents)
+}
+
+// apply adds what the journals name for the root of m to m.
+func (j *Journals) apply(m *record) {
+	if j == nil {
+		return
+	}
+	for _, in := range j.intents[m.name] {
+		m.absorb(in)
+	}
 }
 
 // Journals wait for a flush. On Linux ApplyAll flushes once per batch,

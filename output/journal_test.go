@@ -47,8 +47,13 @@ func TestJournalRemovedAfterBatch(t *testing.T) {
 // A journal left by a killed build is merged into the records it names:
 // each becomes incomplete, owning both contents and naming the temporary
 // files, and the journal goes.
-func TestRecoverMergesJournal(t *testing.T) {
-	e := newEnv(t)
+// killedBatch leaves what a build of a.txt from "1\n" to "2\n" (and of a
+// new d/b.txt) leaves when it is killed after its journal and its first
+// rename: a.txt holds the new bytes, which the complete record does not
+// own, and a temporary file is half written. The batch's journal lock is
+// returned still held.
+func killedBatch(t *testing.T, e env) *journalLock {
+	t.Helper()
 	apply(t, e, files("a.txt", "1\n"), e.opt())
 	c, err := Plan(e.root, files("a.txt", "2\n", "d/b.txt", "b\n"), e.opt())
 	if err != nil || c.Err() != nil {
@@ -56,8 +61,6 @@ func TestRecoverMergesJournal(t *testing.T) {
 	}
 	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
 	c.Close()
-	// Killed after its journal and its first rename: a.txt holds the new
-	// bytes, which the complete record does not own.
 	jl := lockJournal(e.state, 0)
 	if jl.err != nil {
 		t.Fatal(jl.err)
@@ -67,7 +70,12 @@ func TestRecoverMergesJournal(t *testing.T) {
 	}
 	mustWrite(t, e.path("a.txt"), "2\n")
 	mustWrite(t, e.path(".discgen-0123456789abcdef.tmp"), "partial")
+	return jl
+}
 
+func TestRecoverMergesJournal(t *testing.T) {
+	e := newEnv(t)
+	jl := killedBatch(t, e)
 	// While the batch holds its lock, the journal is not dead.
 	if n, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
 		t.Fatalf("recovered a live journal: %d %v", n, err)
@@ -92,6 +100,46 @@ func TestRecoverMergesJournal(t *testing.T) {
 	}
 	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
 		t.Errorf("record after the next build: %+v %v", rec, err)
+	}
+}
+
+// A plan made with the journals read, as a check makes it, owns what a
+// killed build left without recovering it: it reports what the next
+// build will do, and changes nothing.
+func TestPlanCountsJournals(t *testing.T) {
+	e := newEnv(t)
+	killedBatch(t, e).f.Close()
+	want := files("a.txt", "3\n")
+	if c, err := Plan(e.root, want, e.opt()); err != nil || c.Err() == nil {
+		t.Fatalf("plan without the journals: %v; want a.txt reported as not discgen's", err)
+	}
+	j, err := ReadJournals(e.state)
+	if err != nil || j.Roots() != 1 {
+		t.Fatalf("ReadJournals: %d roots, %v", j.Roots(), err)
+	}
+	opt := e.opt()
+	opt.Journals = j
+	c, err := Plan(e.root, want, opt)
+	if err != nil || c.Err() != nil {
+		t.Fatalf("plan with the journals: %v %v", err, c.Err())
+	}
+	if len(c.List) != 1 || c.List[0].Path != "a.txt" || !slices.Equal(c.temps, []string{".discgen-0123456789abcdef.tmp"}) {
+		t.Errorf("plan with the journals: %+v, temps %v", c.List, c.temps)
+	}
+	c.Close()
+	if len(journals(t, e.state)) != 1 {
+		t.Error("reading the journals removed them")
+	}
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete {
+		t.Errorf("reading the journals changed the record: %+v %v", rec, err)
+	}
+	// A root the journals do not name plans as before.
+	other := filepath.Join(e.base, "other")
+	if c, err := Plan(other, want, opt); err != nil || c.Err() != nil || len(c.temps) != 0 {
+		t.Errorf("plan of another root: %v %v", err, c.Err())
+	}
+	if j, err := ReadJournals(t.TempDir()); j != nil || err != nil {
+		t.Errorf("ReadJournals with no journal: %v %v", j, err)
 	}
 }
 

@@ -230,6 +230,16 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 		// Whatever the kill left, the next build owns it all once the
 		// journal is recovered. A journal cut short while it was being
 		// written names no root: its batch had not changed anything.
+		// A check reads the journals and owns the same, recovering nothing.
+		j, err := ReadJournals(e.state)
+		if err != nil || j.Roots() != min(intents, 1) {
+			t.Fatalf("round %d: journals name %d roots, want %d: %v", round, j.Roots(), min(intents, 1), err)
+		}
+		c, err := Plan(e.root, killTree('A'+'B'-v), Options{StateDir: e.state, Journals: j})
+		if err != nil || c.Err() != nil {
+			t.Fatalf("round %d: plan with the journals: %v %v", round, err, c.Err())
+		}
+		c.Close()
 		n, err := Recover(e.state)
 		if err != nil || n != intents {
 			t.Fatalf("round %d: recovered %d roots from %d journals naming %d: %v", round, n, nj, intents, err)
@@ -251,10 +261,11 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 			beforeWrites++
 		}
 		tempsSeen += checkOldOrNew(t, e, round)
-		c, err := Plan(e.root, killTree('A'+'B'-v), Options{StateDir: e.state})
+		c, err = Plan(e.root, killTree('A'+'B'-v), Options{StateDir: e.state})
 		if err != nil || c.Err() != nil {
 			t.Fatalf("round %d: plan after kill: %v %v", round, err, c.Err())
 		}
+		c.Close()
 	}
 	runChild(t, e, v, -1)
 	if temps := checkOldOrNew(t, e, rounds+1); temps != 0 {

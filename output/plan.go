@@ -54,6 +54,11 @@ type Options struct {
 	// creates (chown through the root, without following symlinks). Nil
 	// leaves them to the user running discgen.
 	Owner *Owner
+	// Journals, when set, are the journals of builds running or killed,
+	// read by ReadJournals: the plan owns what they name for the root, as
+	// it will once a build has recovered them. For plans that are not
+	// applied, such as a check or a dry run; a build recovers instead.
+	Journals *Journals
 	// LockWait bounds how long Apply waits for another build of the same
 	// output root to finish; 0 means 10 seconds.
 	LockWait time.Duration
@@ -184,6 +189,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")
 		c.rec, c.recExists = newRecord(c.name), false
 	}
+	opt.Journals.apply(c.rec)
 	c.loadCache()
 	c.checkTree()
 

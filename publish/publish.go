@@ -79,6 +79,9 @@ type Options struct {
 	// Unsigned renders security.txt without its signature, so callers that
 	// need only robots.txt (check -f) do not need the signing key.
 	Unsigned bool
+
+	// journals are the journals a check or a dry run plans with.
+	journals *output.Journals
 }
 
 // Status is how a unit of work ended.
@@ -194,8 +197,17 @@ func Run(opt Options, report func(*Unit)) Summary {
 		return sum
 	}
 	sum.SiteOK = true
-	if (opt.Mode == Check || opt.Mode == DryRun) && output.Interrupted(opt.StateDir) {
-		diags.Warnf(diag.Pos{File: opt.Manifest}, "", "the state directory %s holds the journal of a build that is running or was interrupted: until a build recovers it, files that build left may be reported as not discgen's", opt.StateDir)
+	if opt.Mode == Check || opt.Mode == DryRun {
+		// What a killed build left is counted as the next build will
+		// count it, without recovering: a check writes nothing.
+		j, err := output.ReadJournals(opt.StateDir)
+		switch {
+		case err != nil:
+			diags.Warnf(diag.Pos{File: opt.Manifest}, "", "%v: files a running or interrupted build left may be reported as not discgen's", err)
+		case j != nil:
+			diags.Warnf(diag.Pos{File: opt.Manifest}, "", "the state directory %s holds the journal of a build that is running or was interrupted, naming %d output roots: what it may have written there is counted as discgen's, as the next build will once it recovers the journal", opt.StateDir, j.Roots())
+		}
+		opt.journals = j
 	}
 	if opt.Mode == Write {
 		// What a killed build left is owned again before anything is
@@ -319,7 +331,7 @@ func finish(opt Options, u *Unit, t tree.Tree, plan func(output.Options) (*outpu
 		u.Status = Built
 		return
 	}
-	ch, err := plan(output.Options{StateDir: opt.StateDir, Replace: opt.Replace})
+	ch, err := plan(output.Options{StateDir: opt.StateDir, Replace: opt.Replace, Journals: opt.journals})
 	if err != nil {
 		u.Problem = err
 		u.Status = Refused

@@ -4,6 +4,8 @@ package publish
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -281,38 +283,52 @@ func TestGlobMatchesSite(t *testing.T) {
 	}
 }
 
-// A check beside a killed build's journal says so: until a build recovers
-// it, the files that build left are reported as not discgen's.
-func TestCheckNamesJournal(t *testing.T) {
+// A check beside a killed build's journal says so, and counts what the
+// journal names as discgen's, as the next build will once it has recovered
+// the journal; the check itself recovers nothing.
+func TestCheckReadsJournal(t *testing.T) {
 	dir := t.TempDir()
 	scaleSite(t, dir, 2)
 	if o := publishAt(t, dir, nil); o.sum.Failed {
 		t.Fatalf("first build: %v", o.status)
 	}
-	journal := func(mode Mode) bool {
+	const tenant = "users/u0000000/public_html"
+	check := func(mode Mode) (warned, foreign bool) {
 		o := publishAt(t, dir, func(opt *Options) { opt.Mode = mode })
 		if o.site == nil {
 			t.Fatal("no site unit reported")
 		}
 		for _, d := range o.site.Diags {
-			if strings.Contains(d.String(), "holds the journal of a build") {
-				return true
-			}
+			warned = warned || strings.Contains(d.String(), "holds the journal of a build")
 		}
-		return false
+		return warned, strings.Contains(o.reasons(tenant), "changed since discgen wrote it")
 	}
-	if journal(Check) {
-		t.Error("a check with no journal warns of one")
+	if warned, foreign := check(Check); warned || foreign {
+		t.Fatalf("a check after a clean build: warned %v, foreign %v", warned, foreign)
 	}
-	writeFiles(t, dir, map[string]string{".state/journal/0123456789abcdef.jnl": "discgen output journal 1\n"})
-	if !journal(Check) || !journal(DryRun) {
-		t.Error("a check beside a journal does not say so")
+	// A build killed after it replaced one of the tenant's files, which
+	// its complete record does not own: its journal names the new bytes.
+	killed := "written by the killed build\n"
+	writeFiles(t, dir, map[string]string{tenant + "/autodisc/description.txt": killed})
+	if _, foreign := check(Check); !foreign {
+		t.Fatal("a replaced file without a journal is not reported as changed")
 	}
-	// A build recovers it, and the warning goes.
+	sum := sha256.Sum256([]byte(killed))
+	intent := fmt.Sprintf("discgen output record 2\nname %s\nstate incomplete\nd autodisc\nf %x autodisc/description.txt\n", tenant, sum)
+	writeFiles(t, dir, map[string]string{".state/journal/0123456789abcdef.jnl": fmt.Sprintf("discgen output journal 1\nrecord %d\n%s", len(intent), intent)})
+	for _, mode := range []Mode{Check, DryRun} {
+		if warned, foreign := check(mode); !warned || foreign {
+			t.Errorf("mode %d beside the journal: warned %v (want true), foreign %v (want false)", mode, warned, foreign)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".state/journal/0123456789abcdef.jnl")); err != nil {
+		t.Errorf("a check touched the journal: %v", err)
+	}
+	// A build recovers it and rewrites the file; the warning goes.
 	if o := publishAt(t, dir, nil); o.sum.Failed {
-		t.Fatalf("build: %v", o.status)
+		t.Fatalf("build: %v %s", o.status, o.reasons(tenant))
 	}
-	if journal(Check) {
-		t.Error("the journal was not recovered by the build")
+	if warned, foreign := check(Check); warned || foreign {
+		t.Errorf("a check after the recovering build: warned %v, foreign %v", warned, foreign)
 	}
 }

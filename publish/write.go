@@ -35,7 +35,7 @@ func (p *pipeline) key(j *job) string {
 // outputOptions are the output options of a tenant whose directory is
 // open as root.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
-	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j)}
+	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals}
 	if p.opt.TenantOwner {
 		if fi, err := statFile(j.dir); err == nil {
 			o.Owner = &output.Owner{UID: fi.uid, GID: fi.gid}
