@@ -214,7 +214,7 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
 	v := byte('B')
-	var finished, midBuild, beforeWrites, tempsSeen int
+	var finished, midBuild, beforeWrites, inJournal, tempsSeen int
 	for round := 1; round <= rounds; round++ {
 		if time.Since(start) > budget && midBuild >= 3 {
 			rounds = round - 1
@@ -259,6 +259,9 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 			midBuild++
 		default:
 			beforeWrites++
+			if nj > 0 {
+				inJournal++ // killed while writing its journal
+			}
 		}
 		tempsSeen += checkOldOrNew(t, e, round)
 		c, err = Plan(e.root, killTree('A'+'B'-v), Options{StateDir: e.state})
@@ -286,8 +289,8 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 			t.Fatalf("after the clean build of %c: %s wrong (%v)", v, killPath(i), err)
 		}
 	}
-	t.Logf("%d rounds of %d files (full rewrite %v): %d killed mid-build, %d killed before writing, %d finished first; %d temporary files seen after kills",
-		rounds, killFiles, full.Round(time.Millisecond), midBuild, beforeWrites, finished, tempsSeen)
+	t.Logf("%d rounds of %d files (full rewrite %v): %d killed mid-build, %d killed before writing (%d of them in the journal), %d finished first; %d temporary files seen after kills",
+		rounds, killFiles, full.Round(time.Millisecond), midBuild, beforeWrites, inJournal, finished, tempsSeen)
 	if midBuild == 0 {
 		t.Error("no kill landed mid-build; the test proved nothing")
 	}
