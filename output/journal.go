@@ -196,38 +196,55 @@ func Recover(stateDir string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
-	slices.Sort(names)
 	n := 0
+	errs := eachJournal(dir, names, maxJournalSize, func(file string, intents []*record) error {
+		var errs []error
+		for _, in := range intents {
+			if err := mergeIntent(stateDir, in); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			n++
+		}
+		if len(errs) == 0 {
+			if err := os.Remove(file); err != nil {
+				errs = append(errs, fmt.Errorf("state directory: %w", err))
+			}
+		}
+		return errors.Join(errs...)
+	})
+	return n, errs
+}
+
+// eachJournal reads the journal files among names in dir, in name order
+// and up to limit bytes together, and calls fn with each file and the
+// intent records it holds in full: a journal cut short still names its
+// first roots, and the rest of its batch had not started. A journal
+// removed meanwhile is skipped; one that cannot be read is reported and
+// skipped, as are fn's errors.
+func eachJournal(dir string, names []string, limit int64, fn func(file string, intents []*record) error) error {
+	slices.Sort(names)
 	var errs []error
 	for _, name := range names {
 		if !strings.HasSuffix(name, journalExt) {
 			continue
 		}
 		file := filepath.Join(dir, name)
-		data, _, err := readStateFile(file, maxJournalSize)
+		data, _, err := readStateFile(file, limit)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("state directory: %w", err))
 			continue
 		}
-		// A journal cut short still names its first roots; the rest of
-		// its batch had not started.
+		limit -= int64(len(data))
 		recs, _ := parseJournal(data, file)
-		ok := true
-		for _, in := range recs {
-			if err := mergeIntent(stateDir, in); err != nil {
-				errs = append(errs, err)
-				ok = false
-				continue
-			}
-			n++
-		}
-		if ok {
-			if err := os.Remove(file); err != nil {
-				errs = append(errs, fmt.Errorf("state directory: %w", err))
-			}
+		if err := fn(file, recs); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return n, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // mergeIntent adds what the intent record in owns to the record of its
@@ -276,40 +293,33 @@ type Journals struct {
 // check or a dry run beside a killed build then reports what the next
 // build will do, not the files the killed one left as not discgen's. It
 // returns nil when there is no journal. Together the journals are read up
-// to maxJournalSize bytes.
+// to maxJournalSize bytes; those that cannot be read are left out and
+// named in the error.
 func ReadJournals(stateDir string) (*Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
-	entries, err := os.ReadDir(dir)
+	f, err := os.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
 	var j *Journals
-	budget := int64(maxJournalSize)
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), journalExt) {
-			continue
-		}
-		file := filepath.Join(dir, e.Name())
-		data, _, err := readStateFile(file, budget)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // its batch finished meanwhile
-		}
-		if err != nil {
-			return nil, fmt.Errorf("state directory: %w", err)
-		}
-		budget -= int64(len(data))
-		recs, _ := parseJournal(data, file)
+	err = eachJournal(dir, names, maxJournalSize, func(_ string, intents []*record) error {
 		if j == nil {
 			j = &Journals{intents: map[string][]*record{}}
 		}
-		for _, in := range recs {
+		for _, in := range intents {
 			j.intents[in.name] = append(j.intents[in.name], in)
 		}
-	}
-	return j, nil
+		return nil
+	})
+	return j, err
 }
 
 // Roots returns how many roots the journals name.

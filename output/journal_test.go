@@ -113,7 +113,19 @@ func TestPlanCountsJournals(t *testing.T) {
 	if c, err := Plan(e.root, want, e.opt()); err != nil || c.Err() == nil {
 		t.Fatalf("plan without the journals: %v; want a.txt reported as not discgen's", err)
 	}
+	// A journal that cannot be read is named, and the others still count.
+	bad := filepath.Join(e.state, journalDir, "ffffffffffffffff"+journalExt)
+	if err := os.Mkdir(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	j, err := ReadJournals(e.state)
+	if err == nil || !strings.Contains(err.Error(), bad) || j.Roots() != 1 {
+		t.Fatalf("ReadJournals beside an unreadable journal: %d roots, %v", j.Roots(), err)
+	}
+	if err := os.Remove(bad); err != nil {
+		t.Fatal(err)
+	}
+	j, err = ReadJournals(e.state)
 	if err != nil || j.Roots() != 1 {
 		t.Fatalf("ReadJournals: %d roots, %v", j.Roots(), err)
 	}

@@ -201,10 +201,10 @@ func Run(opt Options, report func(*Unit)) Summary {
 		// What a killed build left is counted as the next build will
 		// count it, without recovering: a check writes nothing.
 		j, err := output.ReadJournals(opt.StateDir)
-		switch {
-		case err != nil:
+		if err != nil {
 			diags.Warnf(diag.Pos{File: opt.Manifest}, "", "%v: files a running or interrupted build left may be reported as not discgen's", err)
-		case j != nil:
+		}
+		if j != nil {
 			diags.Warnf(diag.Pos{File: opt.Manifest}, "", "the state directory %s holds the journal of a build that is running or was interrupted, naming %d output roots: what it may have written there is counted as discgen's, as the next build will once it recovers the journal", opt.StateDir, j.Roots())
 		}
 		opt.journals = j
