@@ -204,7 +204,7 @@ func Run(opt Options, report func(*Unit)) Summary {
 		if err != nil {
 			diags.Warnf(diag.Pos{File: opt.Manifest}, "", "%v: files a running or interrupted build left may be reported as not discgen's", err)
 		}
-		if j != nil {
+		if j.Roots() > 0 {
 			diags.Warnf(diag.Pos{File: opt.Manifest}, "", "the state directory %s holds the journal of a build that is running or was interrupted, naming %d output roots: what it may have written there is counted as discgen's, as the next build will once it recovers the journal", opt.StateDir, j.Roots())
 		}
 		opt.journals = j

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/tree"
 )
@@ -112,11 +111,4 @@ func inShard(rel string, k, n int) bool {
 	h := fnv.New64a()
 	h.Write([]byte(rel))
 	return int(h.Sum64()%uint64(n)) == k-1
-}
-
-func posOf(u *Unit) diag.Pos {
-	if u.Manifest != "" {
-		return diag.Pos{File: u.Manifest}
-	}
-	return diag.Pos{File: u.Dir}
 }

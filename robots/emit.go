@@ -128,23 +128,6 @@ type config struct {
 	extensions []Extension
 }
 
-// key identifies a configuration: equal keys, equal records (rule order
-// does not matter, since ruleLines sorts).
-func (c *config) key() string {
-	rules := make([]string, len(c.rules))
-	for i, r := range c.rules {
-		rules[i] = r.String()
-	}
-	slices.Sort(rules)
-	var b strings.Builder
-	b.WriteString(strings.Join(rules, "\n"))
-	b.WriteString("\x00" + c.crawlDelay + "\x00")
-	for _, e := range c.extensions {
-		b.WriteString(e.Field + "\x00" + e.Value + "\n")
-	}
-	return b.String()
-}
-
 // maxTildes is the most '~' a path may have for Emit to write every
 // spelling of it with %7E (2^maxTildes lines).
 const maxTildes = 3
