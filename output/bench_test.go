@@ -162,7 +162,7 @@ func buildBatches(b *testing.B, base string, n int) (written int) {
 func BenchmarkRoots(b *testing.B) {
 	// Into an empty directory each time: with a flush per root, without
 	// any, and as a pipeline applies (plans of 64 roots at a time through
-	// ApplyAll, two flushes per batch).
+	// ApplyAll, one journal and one flush per batch on Linux).
 	first := map[string]func(b *testing.B, base string) int{
 		"first":         func(b *testing.B, base string) int { return buildRoots(b, base, v0, false, false) },
 		"first-nosync":  func(b *testing.B, base string) int { return buildRoots(b, base, v0, true, false) },

@@ -38,11 +38,12 @@
 //	...
 //	res, err := c.Apply()
 //
-// Apply flushes the filesystem twice per root that changes. A pipeline
-// writing many roots passes the plans of a batch (say 64, from its
-// workers) to ApplyAll instead, which writes every root's temporary
-// files, flushes once per filesystem, publishes every root, and flushes
-// once more: two flushes per batch. Results and errors come back by
+// Apply flushes the filesystem once per root that changes (twice outside
+// Linux). A pipeline writing many roots passes the plans of a batch (say
+// 64, from its workers) to ApplyAll instead, which writes one journal and
+// every root's temporary files, flushes once per filesystem, then
+// publishes every root and writes its record: one flush per batch (a
+// second one after the renames outside Linux). Results and errors come back by
 // index; one root's failure does not stop the others.
 //
 // # Guarantees

@@ -48,7 +48,8 @@ type Options struct {
 	RobotsSymlink bool
 	// Jobs bounds how many tenants are in work at once (default 64). In
 	// Write mode the workers plan, and their plans are applied in batches
-	// of up to 64 with two flushes to disk (syncfs) per batch.
+	// of up to 64 with one flush to disk (syncfs) per batch on Linux, two
+	// elsewhere.
 	Jobs int
 
 	Mode Mode
@@ -165,7 +166,8 @@ type Summary struct {
 //	render    the tenant's tree
 //	plan      compare with the disk through the directory opened in the walk
 //	write     apply, through the same directory, in batches of up to 64
-//	          tenants sharing two flushes to disk (output.ApplyAll)
+//	          tenants sharing one journal and one flush to disk
+//	          (output.ApplyAll)
 //
 // Nothing is kept per tenant once it is reported.
 func Run(opt Options, report func(*Unit)) Summary {
