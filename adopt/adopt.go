@@ -8,6 +8,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/schema"
 	"github.com/discgen/discgen/validate"
 )
 
@@ -172,4 +173,4 @@ func (r *Result) relativize() {
 }
 
 // modeline lets editors find the schema, as discgen init's starter does.
-const modeline = "yaml-language-server: $schema=https://discgen.invalid/schema/v1/site.schema.json"
+var modeline = schema.Modeline(schema.URL)

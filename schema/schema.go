@@ -29,6 +29,12 @@ import (
 // `discgen init` writes.
 const URL = "https://raw.githubusercontent.com/discgen/discgen/v1/schema/site.schema.json"
 
+// Modeline is the comment text, without its "# ", that names the schema at
+// ref for yaml-language-server on a manifest's first line. Every command
+// that writes a manifest (init, import) writes it from here, with ref URL
+// or a copy's relative path.
+func Modeline(ref string) string { return "yaml-language-server: $schema=" + ref }
+
 //go:embed site.schema.json
 var source []byte
 

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	_ "embed"
 	"slices"
+
+	"github.com/discgen/discgen/schema"
 )
 
 //go:embed starter.yaml
@@ -24,5 +26,5 @@ func StarterWithSchema(ref string) []byte {
 	if bytes.HasPrefix(rest, []byte("# (offline:")) {
 		_, rest, _ = bytes.Cut(rest, []byte("\n"))
 	}
-	return append([]byte("# yaml-language-server: $schema="+ref+"\n"), rest...)
+	return append([]byte("# "+schema.Modeline(ref)+"\n"), rest...)
 }
