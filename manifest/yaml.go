@@ -217,6 +217,7 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 		if err := c.spend(n, e, len(n.Value)); err != nil {
 			return nil, err
 		}
+		c.checkTimestamp(n, e.path())
 		return c.scalar(n), nil
 	}
 	c.errorf(n, e, "unsupported YAML node")
@@ -235,7 +236,25 @@ func (c *converter) scalarItem(n *yaml.Node, e *entry, i, depth int) (any, error
 	if c.bytes > MaxExpandedBytes {
 		return c.value(n, e.item(i), depth, false)
 	}
+	c.checkTimestamp(n, Index(e.path(), i))
 	return c.scalar(n), nil
+}
+
+// checkTimestamp warns of a plain scalar that YAML 1.1 reads as a
+// timestamp (2027-06-01, 2027-06-01T00:00:00Z). discgen keeps it the
+// string it was written as, but ajv-cli, PyYAML and other YAML 1.1 readers
+// turn it into a date, which a schema that wants a string then refuses:
+// quoting it gives every reader the same string.
+func (c *converter) checkTimestamp(n *yaml.Node, path string) {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 ||
+		n.Tag != "" && n.Tag != "!!timestamp" || n.ShortTag() != "!!timestamp" {
+		return
+	}
+	if len(c.errs) >= maxErrors {
+		c.dropped++
+		return
+	}
+	c.errs.Warnf(c.at(n), path, "%s is a date to YAML 1.1 readers (ajv-cli, PyYAML), which then find no string here; quote it: %q", n.Value, n.Value)
 }
 
 // spend counts the bytes of a scalar or key against MaxExpandedBytes.
