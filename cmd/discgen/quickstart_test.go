@@ -63,7 +63,7 @@ func TestQuickstartHugo(t *testing.T) {
 	// With Hugo's robots.txt on, discgen refuses it and says what to do.
 	cfg := filepath.Join(site, "hugo.toml")
 	if _, err := os.Stat(cfg); err != nil {
-		cfg = filepath.Join(site, "config.toml") // before Hugo 0.110
+		cfg = filepath.Join(site, "config.toml") // hugo new site before 0.112 (Debian has 0.111)
 	}
 	data, err := os.ReadFile(cfg)
 	if err != nil {
@@ -115,6 +115,58 @@ func TestQuickstartEleventy(t *testing.T) {
 	}
 	sh(t, dir, bindir, "node", eleventy)
 	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "_site", "--check")
+}
+
+// Astro empties dist/ on every build, so discgen runs after each one:
+// here from the project's build script, as the README shows. Astro 5 is
+// the newest major that runs on Debian's Node 20 (Astro 6 and later want
+// Node 22). The project is written by hand: npm create astro fetches its
+// templates from GitHub.
+func TestQuickstartAstro(t *testing.T) {
+	needTool(t, "node")
+	mods := os.Getenv("DISCGEN_ASTRO_MODULES")
+	if mods == "" {
+		mods = filepath.Join("..", "..", ".ci", "tools", "astro", "node_modules")
+	}
+	mods, err := filepath.Abs(mods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(mods, "astro", "astro.js")); err != nil {
+		t.Skip("astro: not installed (.ci/run installs it with npm)")
+	}
+	bindir := filepath.Dir(buildDiscgen(t))
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"package.json":          `{"name": "site", "private": true, "type": "module", "scripts": {"build": "astro build && discgen build -f site.yaml -o dist"}}` + "\n",
+		"astro.config.mjs":      "import { defineConfig } from \"astro/config\";\nexport default defineConfig({});\n",
+		"src/pages/index.astro": "---\n---\n<html><body><h1>Hello</h1></body></html>\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(mods, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ASTRO_TELEMETRY_DISABLED", "1")
+	t.Setenv("PATH", filepath.Join(mods, ".bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	sh(t, dir, bindir, "discgen", "init")
+	sh(t, dir, bindir, "npm", "run", "build")
+	wantDiscoveryFiles(t, filepath.Join(dir, "dist"))
+	if _, err := os.Stat(filepath.Join(dir, "dist/index.html")); err != nil {
+		t.Errorf("Astro's own files: %v", err)
+	}
+	// astro build alone empties dist/: the discovery files are gone.
+	sh(t, dir, bindir, "astro", "build")
+	if _, err := os.Stat(filepath.Join(dir, "dist/robots.txt")); err == nil {
+		t.Error("astro build kept dist/robots.txt: the README's advice to run discgen after every build is out of date")
+	}
+	sh(t, dir, bindir, "npm", "run", "build")
+	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "dist", "--check")
 }
 
 func TestQuickstartJekyll(t *testing.T) {
