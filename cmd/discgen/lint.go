@@ -3,15 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
-	"time"
+	"strings"
 
-	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/limited"
-	"github.com/discgen/discgen/robots"
-	"github.com/discgen/discgen/wellknown"
+	"github.com/discgen/discgen/lint"
 )
 
 // maxLintFile bounds what lint reads: well past the 500 KiB a crawler
@@ -21,14 +18,13 @@ const maxLintFile = 32 << 20
 // maxKeyFile bounds the public key file of lint --key.
 const maxKeyFile = 1 << 20
 
-func isSecurityTxt(name string) bool { return filepath.Base(name) == "security.txt" }
-
 func runLint(args []string, stdout, stderr io.Writer) error {
-	var format, nowFlag, keyFile string
+	var format, nowFlag, keyFile, typeFlag string
 	fs := newFlags("lint", lintUsage, stdout)
 	fs.StringVar(&format, "format", "text", "")
 	fs.StringVar(&nowFlag, "now", "", "")
 	fs.StringVar(&keyFile, "key", "", "")
+	fs.StringVar(&typeFlag, "type", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -38,28 +34,53 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(format, "text", "json", "github"); err != nil {
 		return err
 	}
-	now, err := parseNow(nowFlag)
-	if err != nil {
+	var kind lint.Kind
+	if typeFlag != "" {
+		k, ok := lint.ParseKind(typeFlag)
+		if !ok {
+			return usagef("lint: --type %q is not one of %s", typeFlag, kindList())
+		}
+		kind = k
+	}
+	opt := lint.Options{}
+	var err error
+	if opt.Now, err = parseNow(nowFlag); err != nil {
 		return err
 	}
-	var pubKey []byte
-	if keyFile != "" {
-		if !slices.ContainsFunc(fs.Args(), isSecurityTxt) {
-			return usagef("lint: --key verifies security.txt files; none was given")
-		}
-		if pubKey, err = limited.ReadFile(keyFile, maxKeyFile); err != nil {
-			return fmt.Errorf("--key %s: cannot read: %v", keyFile, err)
-		}
+	type file struct {
+		name string
+		data []byte
+		kind lint.Kind
 	}
 	var list diag.List
+	var files []file
 	for _, name := range fs.Args() {
 		data, err := limited.ReadFile(name, maxLintFile)
 		if err != nil {
 			list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)
 			continue
 		}
-		for _, d := range lintFile(name, data, now, pubKey) {
-			d.File = name
+		k := kind
+		if k == "" {
+			k = lint.Detect(name, data)
+			if d, ok := lint.Mismatch(name, k); ok {
+				d.File = name
+				list.Add(d)
+			}
+		}
+		files = append(files, file{name, data, k})
+	}
+	if keyFile != "" {
+		if !slices.ContainsFunc(files, func(f file) bool { return f.kind == lint.SecurityTxt }) {
+			return usagef("lint: --key verifies security.txt files; none of the files given reads as one (pass --type security.txt to lint them as such)")
+		}
+		if opt.Key, err = limited.ReadFile(keyFile, maxKeyFile); err != nil {
+			return fmt.Errorf("--key %s: cannot read: %v", keyFile, err)
+		}
+	}
+	for _, f := range files {
+		for _, d := range lint.File(f.data, f.kind, opt) {
+			d.File = f.name
 			list.Add(d)
 		}
 	}
@@ -75,22 +96,11 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// lintFile picks the checks by the file's name: security.txt (RFC 9116),
-// the autodisc files of seed 000, and robots.txt for any other name.
-func lintFile(name string, data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
-	switch base := filepath.Base(name); base {
-	case "security.txt":
-		return wellknown.LintSecurityTxtKey(data, now, pubKey)
-	case "index.txt", "subdirectories.txt", "icons.txt", "description.txt", "feeds.txt":
-		return autodisc.Lint(base, data)
+// kindList names the values of lint --type.
+func kindList() string {
+	names := make([]string, len(lint.Kinds))
+	for i, k := range lint.Kinds {
+		names[i] = string(k)
 	}
-	var out []diag.Diagnostic
-	for _, f := range robots.Lint(data) {
-		d := diag.Diagnostic{Severity: f.Severity, Code: f.Code, Message: f.Message}
-		if f.Line > 0 {
-			d.Line, d.Col = f.Line, 1
-		}
-		out = append(out, d)
-	}
-	return out
+	return strings.Join(names, ", ")
 }

@@ -164,7 +164,7 @@ Examples:
 
 const lintUsage = `Usage: discgen lint [options] FILE...
 
-Find problems in hand-written discovery files, chosen by name:
+Find problems in hand-written discovery files:
 
     security.txt          RFC 9116: required fields, https URIs, an RFC 3339
                           Expires that is neither past nor too far ahead,
@@ -172,13 +172,19 @@ Find problems in hand-written discovery files, chosen by name:
                           given (codes S001-S005)
     index.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt
                           the autodisc formats of seed 000 (codes A001-A011)
-    any other name        robots.txt: unknown directives, rules outside any
-                          group, malformed patterns, invalid agent names,
-                          duplicate groups, shadowed and conflicting rules,
-                          verdicts that depend on which reading a crawler
-                          uses, and more (codes R001-R021)
+    robots.txt            unknown directives, rules outside any group,
+                          malformed patterns, invalid agent names, duplicate
+                          groups, shadowed and conflicting rules, verdicts
+                          that depend on which reading a crawler uses, and
+                          more (codes R001-R031)
 
-Each finding has a stable code.
+An autodisc file is known by its name. Any other file is linted by its
+content, whatever its name: an OpenPGP signed message, or more RFC 9116
+fields (Contact, Expires, ...) than robots.txt lines (User-agent, Allow,
+Disallow, Sitemap, ...), is a security.txt; more robots.txt lines, a
+robots.txt; a tie goes by the name (security.txt, else robots.txt). A file
+named robots.txt or security.txt that reads as the other is warned of.
+--type chooses for every file given. Each finding has a stable code.
 
 Options:
         --format FORMAT   text (default), json, or github
@@ -186,6 +192,9 @@ Options:
                           against (as for build)
         --key PUBKEY      verify the OpenPGP signature of each security.txt
                           with this public key (gpg --export --armor KEYID)
+        --type KIND       lint every file as KIND: robots.txt, security.txt,
+                          index.txt, icons.txt, description.txt, feeds.txt
+                          or subdirectories.txt
 
 Exit status: 1 if any finding is an error.
 
@@ -193,6 +202,8 @@ Examples:
     discgen lint public/robots.txt
     discgen lint --format github public/.well-known/security.txt public/autodisc/*.txt
     discgen lint --key security-pub.asc public/.well-known/security.txt
+    discgen lint --key security-pub.asc sec.txt      # a signed security.txt, by content
+    discgen lint --type robots.txt staging-rules     # whatever it holds
 `
 
 const resolveUsage = `Usage: discgen resolve -o DIR PATH

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// lint -h names the range of each family of finding codes. The ranges
+// must end at the last code each package defines, so a new code is never
+// left out of the usage text.
+func TestLintUsageCodeRanges(t *testing.T) {
+	for _, fam := range []struct{ letter, dir string }{{"R", "robots"}, {"S", "wellknown"}, {"A", "autodisc"}} {
+		files, err := filepath.Glob(filepath.Join("..", "..", fam.dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		code := regexp.MustCompile(`"` + fam.letter + `(\d{3})"`)
+		last := 0
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range code.FindAllStringSubmatch(string(data), -1) {
+				n, _ := strconv.Atoi(m[1])
+				last = max(last, n)
+			}
+		}
+		if last == 0 {
+			t.Fatalf("no %s codes found in %s", fam.letter, fam.dir)
+		}
+		want := fmt.Sprintf("(codes %s001-%s%03d)", fam.letter, fam.letter, last)
+		if !strings.Contains(lintUsage, want) {
+			t.Errorf("lint usage lacks %q: %s defines codes up to %s%03d", want, fam.dir, fam.letter, last)
+		}
+	}
+}

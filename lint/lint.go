@@ -1,0 +1,145 @@
+// Package lint checks an existing discovery file: it decides what kind of
+// file it is, by its content where the content tells, and runs that kind's
+// checks (robots.Lint, wellknown.LintSecurityTxtKey, autodisc.Lint).
+//
+// A file is often saved under another name than the one it is served at
+// (a signed security.txt kept as sec.txt, a robots.txt as staging.txt), so
+// its name alone is a poor guide. The rules, in order:
+//
+//  1. A kind given by the caller (discgen lint --type) wins.
+//  2. An autodisc file (index.txt, icons.txt, description.txt, feeds.txt,
+//     subdirectories.txt) is known by its name: those formats are lists of
+//     paths, URLs or text, with nothing in them to tell one from another.
+//  3. A file that begins an OpenPGP signed message, or holds more RFC 9116
+//     field lines (Contact, Expires, ...) than robots.txt lines
+//     (User-agent, Allow, Disallow, Sitemap, ...), is a security.txt; one
+//     with more robots.txt lines is a robots.txt.
+//  4. Otherwise the name decides: security.txt, or robots.txt for any other.
+//
+// When a file named robots.txt or security.txt reads as the other, it is
+// linted by its content and a warning says so: the name is where it would
+// be served, and a crawler would read it by that name.
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/discgen/discgen/autodisc"
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/wellknown"
+)
+
+// Kind is what a file is linted as. Its values are the names the files are
+// served at.
+type Kind string
+
+const (
+	Robots         Kind = "robots.txt"
+	SecurityTxt    Kind = "security.txt"
+	Index          Kind = "index.txt"
+	Icons          Kind = "icons.txt"
+	Description    Kind = "description.txt"
+	Feeds          Kind = "feeds.txt"
+	Subdirectories Kind = "subdirectories.txt"
+)
+
+// Kinds lists every kind, in the order usage text names them.
+var Kinds = []Kind{Robots, SecurityTxt, Index, Icons, Description, Feeds, Subdirectories}
+
+// ParseKind returns the kind named s, or false.
+func ParseKind(s string) (Kind, bool) {
+	k := Kind(s)
+	return k, slices.Contains(Kinds, k)
+}
+
+func (k Kind) autodisc() bool { return k != Robots && k != SecurityTxt }
+
+// sniffBytes bounds how much of a file Detect reads: enough for every
+// field line of a real security.txt and the first groups of a robots.txt.
+const sniffBytes = 64 << 10
+
+// Detect returns the kind of the file named name holding data, by rules 2
+// to 4 of the package documentation.
+func Detect(name string, data []byte) Kind {
+	base := Kind(filepath.Base(name))
+	if k, ok := ParseKind(string(base)); ok && k.autodisc() {
+		return k
+	}
+	if len(data) > sniffBytes {
+		data = data[:sniffBytes]
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("-----BEGIN PGP SIGNED MESSAGE-----")) {
+		return SecurityTxt
+	}
+	var sec, rob int
+	for line := range bytes.Lines(data) {
+		key, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(string(key))) {
+		case "contact", "expires", "encryption", "acknowledgments", "preferred-languages",
+			"canonical", "policy", "hiring", "csaf":
+			sec++
+		case "user-agent", "allow", "disallow", "sitemap", "crawl-delay", "host",
+			"content-signal", "content-usage", "mobile-agent-server":
+			rob++
+		}
+	}
+	switch {
+	case sec > rob:
+		return SecurityTxt
+	case rob > sec:
+		return Robots
+	case base == SecurityTxt:
+		return SecurityTxt
+	}
+	return Robots
+}
+
+// Options are what a file's checks need beyond its bytes.
+type Options struct {
+	// Now is the time security.txt's Expires is checked against.
+	Now time.Time
+	// Key, when not nil, is the OpenPGP public key a security.txt's
+	// signature must verify with.
+	Key []byte
+}
+
+// Mismatch returns the warning for a file named robots.txt or security.txt
+// that Detect read as another kind, and whether there is one.
+func Mismatch(name string, detected Kind) (diag.Diagnostic, bool) {
+	base := Kind(filepath.Base(name))
+	if base != Robots && base != SecurityTxt || base == detected {
+		return diag.Diagnostic{}, false
+	}
+	return diag.Diagnostic{Severity: diag.Warning, Message: fmt.Sprintf(
+		"the file is named %s but reads as %s, so it is linted as %s (--type %s lints it by its name)", base, detected, detected, base)}, true
+}
+
+// File lints data as kind. Diagnostics carry lines but no file name,
+// which the caller sets.
+func File(data []byte, kind Kind, opt Options) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	switch kind {
+	case SecurityTxt:
+		return append(out, wellknown.LintSecurityTxtKey(data, opt.Now, opt.Key)...)
+	case Robots:
+		for _, f := range robots.Lint(data) {
+			d := diag.Diagnostic{Severity: f.Severity, Code: f.Code, Message: f.Message}
+			if f.Line > 0 {
+				d.Line, d.Col = f.Line, 1
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+	return append(out, autodisc.Lint(string(kind), data)...)
+}
