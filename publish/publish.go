@@ -223,6 +223,9 @@ func Run(opt Options, report func(*Unit)) Summary {
 	dels, derrs := s.delegations()
 	diags.Append(derrs)
 	if len(opt.Tenants) == 0 && (opt.Shards == 0 || opt.Shard == 1) {
+		if len(opt.Server) == 0 {
+			diags.Append(s.serverOnly())
+		}
 		s.publish(opt, diags, emit)
 	} else if len(diags) > 0 {
 		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Unchanged, Diags: diags})
@@ -289,6 +292,25 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 	s.self = statPath(opt.Manifest)
 	diags.Sort()
 	return s, diags
+}
+
+// serverOnly warns of the manifest's keys that take effect only through
+// --server configuration, for a build that writes none: without it,
+// noindex and enforce would do nothing, silently.
+func (s *SiteDoc) serverOnly() diag.List {
+	var l diag.List
+	pos := s.Doc.Pos
+	if s.Access.Noindex {
+		l.Warnf(pos.Of("noindex"), "noindex", "noindex is sent by web server configuration (X-Robots-Tag: noindex), and this build writes none: add --server with your server's kind")
+	}
+	for i, g := range s.Doc.Value.Agents {
+		if g.Enforce {
+			path := manifest.Index("agents", i) + ".enforce"
+			l.Warnf(pos.Of(path), path, "enforce refuses crawlers through web server configuration, and this build writes none: add --server with your server's kind")
+			break
+		}
+	}
+	return l
 }
 
 // publish writes (or checks) the site's tree and its server configuration.

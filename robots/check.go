@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -108,12 +109,30 @@ func lintReadings(f *File, x *lintIndex, unlisted string, add func(string, int, 
 						continue
 					}
 					reported[r.Num] = true
-					add(CodeReadingsDiffer, r.Num, "%s, %s: Google's parser %s, RFC 9309 with escapes normalised %s, the 1996 draft %s",
-						a, u, describe(c.RFC9309), describe(n), describe(c.Draft1996))
+					add(CodeReadingsDiffer, r.Num, "%s, %s: Google's parser %s, RFC 9309 with escapes normalised %s, the 1996 draft %s%s",
+						a, u, describe(c.RFC9309), describe(n), describe(c.Draft1996), orderHint(&g, c.RFC9309, c.Draft1996))
 				}
 			}
 		}
 	}
+}
+
+// orderHint returns the one-line fix for the commonest R009: a group that
+// writes a short rule before a longer one of the other kind (WordPress's
+// "Disallow: /wp-admin/" then "Allow: /wp-admin/admin-ajax.php"). RFC 9309
+// readers take the longer, a 1996 reader the first; written longest first,
+// both take the longer. It is empty for other disagreements.
+func orderHint(g *Group, rfc, draft Verdict) string {
+	if rfc.Allowed == draft.Allowed || rfc.Line == 0 || draft.Line == 0 || draft.Line > rfc.Line {
+		return ""
+	}
+	in := func(line int) bool {
+		return slices.ContainsFunc(g.Rules, func(r Rule) bool { return r.Num == line })
+	}
+	if !in(rfc.Line) || !in(draft.Line) {
+		return ""
+	}
+	return fmt.Sprintf("; move line %d (%s) above line %d (%s) (longest first), and the readings agree here", rfc.Line, rfc.Rule, draft.Line, draft.Rule)
 }
 
 // matchNormalised answers as Match does over groups, but with the path and

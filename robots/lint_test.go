@@ -181,6 +181,33 @@ func TestLintReadingsWording(t *testing.T) {
 	t.Error("no R009")
 }
 
+// WordPress's stock robots.txt writes the Allow after the Disallow it
+// carves out of: R009 says which line to move, and moving it silences it.
+// A disagreement that reordering cannot mend gets no such hint.
+func TestLintReadingsOrderHint(t *testing.T) {
+	wp := "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n"
+	var msgs []string
+	for _, f := range Lint([]byte(wp)) {
+		if f.Code == CodeReadingsDiffer {
+			msgs = append(msgs, f.Message)
+		}
+	}
+	want := "move line 3 (Allow: /wp-admin/admin-ajax.php) above line 2 (Disallow: /wp-admin/)"
+	if len(msgs) != 1 || !strings.Contains(msgs[0], want) {
+		t.Errorf("R009 = %q, want one holding %q", msgs, want)
+	}
+	fixed := "User-agent: *\nAllow: /wp-admin/admin-ajax.php\nDisallow: /wp-admin/\n"
+	if got := lintCodes(fixed); len(got[CodeReadingsDiffer]) != 0 {
+		t.Errorf("R009 after the move: %v", got)
+	}
+	// %7E against ~ differs whatever the order: no move is suggested.
+	for _, f := range Lint([]byte("User-agent: *\nDisallow: /%7Ejim/\n")) {
+		if f.Code == CodeReadingsDiffer && strings.Contains(f.Message, "move line") {
+			t.Errorf("hint for an escape: %s", f.Message)
+		}
+	}
+}
+
 // A blank line between User-agent lines: Google joins the lines, readers
 // that end a record there split them (mastodon's AI block had this shape).
 func TestLintBlankInAgents(t *testing.T) {

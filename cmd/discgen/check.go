@@ -83,7 +83,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	for _, l := range lines {
 		fmt.Fprintf(stdout, "%s %s %s %s", l.Verdict, l.Agent, l.URL, ruleText(l.RFC9309))
 		if l.Differs {
-			fmt.Fprintf(stdout, "; the 1996 draft reads %s, %s", verdictWord(l.Draft.Allowed), ruleText(l.Draft))
+			fmt.Fprintf(stdout, "; the 1996 draft reads %s %s", verdictWord(l.Draft.Allowed), ruleText(l.Draft))
 		}
 		fmt.Fprintln(stdout)
 	}
