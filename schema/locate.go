@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/discgen/discgen/internal/editdist"
 )
 
 // parsed is the schema document as JSON values, for reading a failed
@@ -80,17 +78,4 @@ func propertyNames(ptr string) []string {
 	obj, _ := s.(map[string]any)
 	props, _ := obj["properties"].(map[string]any)
 	return slices.Sorted(maps.Keys(props))
-}
-
-// closest returns the known key that an unknown key most likely misspells,
-// or "": one within an edit distance of 2, and less than half its length.
-func closest(name string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		d := editdist.Levenshtein(strings.ToLower(name), k)
-		if d < bestD && 2*d < len(k) {
-			best, bestD = k, d
-		}
-	}
-	return best
 }

@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/discgen/discgen/internal/editdist"
 )
 
 // URL is the schema's identifier and where it is published: this file,
@@ -205,7 +207,7 @@ func leaf(e *failure, ptr []string, loc string, inst any) []Violation {
 		var out []Violation
 		for _, name := range e.names {
 			msg := "unknown key " + strconv.Quote(name)
-			if s := closest(name, known); s != "" {
+			if s := editdist.Closest(name, known); s != "" {
 				msg += " (did you mean " + strconv.Quote(s) + "?)"
 			}
 			out = append(out, Violation{Path: append(slices.Clip(ptr), name), Key: true, Message: msg})

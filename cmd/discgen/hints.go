@@ -9,28 +9,17 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/discgen/discgen/internal/editdist"
 	"github.com/discgen/discgen/output"
 )
 
-// closestCommand returns the command name nearest to s (at most two edits
-// away, one for short names), or "".
+// closestCommand returns the command name s most likely misspells, or ""
+// (editdist.Closest).
 func closestCommand(s string) string {
-	limit := 2
-	if len(s) <= 3 {
-		limit = 1
-	}
-	best, bestD := "", limit+1
 	names := append([]string{"version", "help"}, commandNames()...)
 	slices.Sort(names)
-	for _, n := range names {
-		if d := editdist.Levenshtein(strings.ToLower(s), n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
+	return editdist.Closest(s, names)
 }
 
 func commandNames() []string {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/discgen/discgen/crawlers"
+	"github.com/discgen/discgen/internal/editdist"
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
@@ -33,7 +34,11 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, p := range want {
 		if _, ok := cat.Preset(p); !ok {
-			return usagef("presets: unknown preset %q", p)
+			ue := &usageError{msg: fmt.Sprintf("presets: unknown preset %q", p)}
+			if s := editdist.Closest(p, cat.Presets()); s != "" {
+				ue.hint = fmt.Sprintf("did you mean %s?", s)
+			}
+			return ue
 		}
 	}
 	if s := cat.Stale(now); s != "" {

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/discgen/discgen/internal/editdist"
 	"github.com/spf13/pflag"
 )
 
@@ -150,9 +151,31 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return errHelp // pflag has printed the usage
 		}
-		return usagef("%s: %v", fs.Name(), err)
+		ue := &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err)}
+		// "unknown flag: --chek", or "unknown shorthand flag: 'c' in
+		// -check" for a long name written with one dash.
+		name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+		if !ok && strings.HasPrefix(err.Error(), "unknown shorthand flag: ") {
+			_, arg, _ := strings.Cut(err.Error(), " in -")
+			name, ok = arg, len(arg) > 1
+		}
+		if ok {
+			name, _, _ = strings.Cut(name, "=")
+			if s := editdist.Closest(name, flagNames(fs)); s != "" {
+				ue.hint = fmt.Sprintf("did you mean --%s?", s)
+			}
+		}
+		return ue
 	}
 	return nil
+}
+
+// flagNames lists the long names of fs's flags, in the order they were
+// defined.
+func flagNames(fs *pflag.FlagSet) []string {
+	names := []string{"help"}
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	return names
 }
 
 // parseNow reads --now: RFC 3339, a date (midnight UTC) or a Unix time;

@@ -26,3 +26,36 @@ func TestLevenshtein(t *testing.T) {
 		}
 	}
 }
+
+func TestTransposed(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"tpye", "type", 1},
+		{"chekc", "check", 1},
+		{"kitten", "sitting", 3},
+		{"", "abc", 3},
+		{"ca", "abc", 3}, // optimal string alignment: no edit of a swapped pair
+	} {
+		if got := Transposed(c.a, c.b); got != c.want {
+			t.Errorf("Transposed(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	known := []string{"check", "dry-run", "type", "format", "tenant"}
+	for _, c := range []struct{ s, want string }{
+		{"chek", "check"},
+		{"tpye", "type"},
+		{"FORMAT", "format"},
+		{"tenants", "tenant"},
+		{"zzzz", ""},
+		{"ty", ""}, // two edits from "type": not less than half of it
+	} {
+		if got := Closest(c.s, known); got != c.want {
+			t.Errorf("Closest(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
