@@ -90,17 +90,18 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"build":    {buildUsage, runBuild},
-		"validate": {validateUsage, runValidate},
-		"check":    {checkUsage, runCheck},
-		"lint":     {lintUsage, runLint},
-		"resolve":  {resolveUsage, runResolve},
-		"schema":   {schemaUsage, runSchema},
-		"presets":  {presetsUsage, runPresets},
-		"init":     {initUsage, runInit},
-		"import":   {importUsage, runImport},
-		"verify":   {verifyUsage, runVerify},
-		"report":   {reportUsage, runReport},
+		"build":      {buildUsage, runBuild},
+		"validate":   {validateUsage, runValidate},
+		"check":      {checkUsage, runCheck},
+		"lint":       {lintUsage, runLint},
+		"resolve":    {resolveUsage, runResolve},
+		"schema":     {schemaUsage, runSchema},
+		"presets":    {presetsUsage, runPresets},
+		"init":       {initUsage, runInit},
+		"import":     {importUsage, runImport},
+		"verify":     {verifyUsage, runVerify},
+		"report":     {reportUsage, runReport},
+		"completion": {completionUsage, runCompletion},
 	}
 }
 
@@ -137,6 +138,9 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 // leaves error reporting to report.
 func newFlags(name, usageText string, stdout io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	if p, ok := stdout.(*flagProbe); ok {
+		p.fs = fs // discgen completion lists the flags
+	}
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() { fmt.Fprint(stdout, usageText) }
 	fs.SortFlags = false

@@ -7,7 +7,7 @@ Usage:
                      [--tenant FILE...] [--shard K/N] [--format text|json|github]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
-    discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] FILE...
+    discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] [--type KIND] FILE...
     discgen resolve  -o DIR PATH
     discgen presets  [--format text|json] [--now TIME] [PRESET...]
     discgen schema   [-o FILE]
@@ -15,6 +15,7 @@ Usage:
     discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
     discgen verify   [-f site.yaml] [--format text|json|github] [URL]
     discgen report   [-f site.yaml] -o report.html [--url URL...]
+    discgen completion (bash | zsh | fish)
     discgen version
 
 Commands:
@@ -40,6 +41,7 @@ Commands:
                 staging origin) and check status, headers, bytes and expiry.
     report      Write one self-contained HTML page: who may fetch what and
                 why, the delegation tree, the files and the warnings.
+    completion  Print a shell completion script for bash, zsh or fish.
     version     Print discgen's version.
 
 Run 'discgen COMMAND -h' for a command's options and examples.
@@ -376,4 +378,16 @@ Options:
 
 Example:
     discgen report -f site.yaml -o report.html --url /private/report.pdf
+`
+
+const completionUsage = `Usage: discgen completion SHELL
+
+Print a completion script for SHELL (bash, zsh or fish): commands, each
+command's flags, preset names, and files for the rest.
+
+Examples:
+    source <(discgen completion bash)          # in ~/.bashrc
+    discgen completion bash > ~/.local/share/bash-completion/completions/discgen
+    source <(discgen completion zsh)           # in ~/.zshrc
+    discgen completion fish > ~/.config/fish/completions/discgen.fish
 `
