@@ -17,5 +17,6 @@ require (
 require (
 	github.com/cloudflare/circl v1.6.3 // indirect
 	golang.org/x/crypto v0.41.0 // indirect
+	golang.org/x/term v0.34.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

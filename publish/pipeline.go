@@ -71,7 +71,13 @@ func (p *pipeline) run(dels []*delegation) {
 			}
 		})
 	}
-	send := func(j *job) { work <- j }
+	found := 0
+	send := func(j *job) {
+		if found++; p.opt.Found != nil {
+			p.opt.Found(found, false)
+		}
+		work <- j
+	}
 	if len(p.opt.Tenants) > 0 {
 		seen := map[string]bool{}
 		for _, f := range p.opt.Tenants {
@@ -89,6 +95,9 @@ func (p *pipeline) run(dels []*delegation) {
 		for _, d := range dels {
 			p.walk(d, send)
 		}
+	}
+	if p.opt.Found != nil {
+		p.opt.Found(found, true)
 	}
 	close(work)
 	wg.Wait()

@@ -81,6 +81,12 @@ type Options struct {
 	// need only robots.txt (check -f) do not need the signing key.
 	Unsigned bool
 
+	// Found, when set, is told how many tenants the walk has found so
+	// far, as it finds each, and once more with complete true when it has
+	// found them all, for a progress display. It is called from the walk,
+	// not under report's lock.
+	Found func(n int, complete bool)
+
 	// journals are the journals a check or a dry run plans with.
 	journals *output.Journals
 }

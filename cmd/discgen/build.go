@@ -18,7 +18,7 @@ import (
 
 type buildFlags struct {
 	file, out, env, now, state, format string
-	server, serverDir, shard           string
+	server, serverDir, shard, progress string
 	tenants                            []string
 	check, dryRun, replace, link       bool
 	tenantOwner                        bool
@@ -52,6 +52,7 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.StringArrayVar(&f.tenants, "tenant", nil, "")
 	fs.StringVar(&f.shard, "shard", "", "")
 	fs.BoolVar(&f.tenantOwner, "tenant-owner", false, "")
+	fs.StringVar(&f.progress, "progress", "auto", "")
 	return fs
 }
 
@@ -106,7 +107,15 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
 		Version: buildID(),
 	}
+	bar, err := wantBar(f.progress, f.format, stderr)
+	if err != nil {
+		return err
+	}
 	p := &unitPrinter{format: f.format, mode: mode, stdout: stdout, stderr: stderr}
+	if bar {
+		p.bar = newProgressBar(stderr)
+		opt.Found = p.bar.setFound
+	}
 	p.begin()
 	sum := publish.Run(opt, p.unit)
 	p.end(sum)
@@ -162,6 +171,9 @@ type unitPrinter struct {
 	stdout, stderr io.Writer
 	n              int
 	tenants        bool
+	// bar, when set, stands for the built and unchanged tenants
+	// (--progress bar): only what needs attention is printed, above it.
+	bar *progressBar
 }
 
 func (p *unitPrinter) begin() {
@@ -188,6 +200,22 @@ func (p *unitPrinter) unit(u *publish.Unit) {
 	if u.Kind == publish.Tenant {
 		p.tenants = true
 	}
+	if p.bar == nil {
+		p.print(u)
+		return
+	}
+	quiet := u.Kind == publish.Tenant && u.Status <= publish.Unchanged && len(u.Diags) == 0 &&
+		len(u.Notes) == 0 && u.Problem == nil && (u.Changes == nil || u.Changes.Empty())
+	if !quiet {
+		p.bar.above(func() { p.print(u) })
+	}
+	if u.Kind == publish.Tenant {
+		p.bar.count(u.Status)
+	}
+}
+
+// print prints one unit as it ended.
+func (p *unitPrinter) print(u *publish.Unit) {
 	if p.format == "json" {
 		p.jsonUnit(u)
 	} else {
@@ -229,6 +257,9 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 			ch.WriteList(p.stdout, u.Dir)
 		}
 	case publish.Write:
+		if p.bar != nil && u.Kind == publish.Tenant {
+			break // the status line counts it
+		}
 		if u.Status == publish.Built || (u.Kind != publish.Tenant && u.Status == publish.Unchanged) {
 			r := u.Result
 			fmt.Fprintf(p.stdout, "%s: %d added, %d updated, %d removed, %d unchanged\n",
@@ -286,6 +317,9 @@ func (p *unitPrinter) end(sum publish.Summary) {
 		})
 		fmt.Fprintf(p.stdout, "\n  ],\n  \"counts\": %s,\n  \"valid\": %t\n}\n", counts, !sum.Failed && sum.SiteOK)
 		return
+	}
+	if p.bar != nil {
+		p.bar.finish()
 	}
 	if p.tenants && p.mode == publish.Write {
 		fmt.Fprintf(p.stdout, "units: %d built, %d unchanged, %d refused, %d skipped\n",

@@ -111,6 +111,11 @@ Options:
         --format FORMAT   text, github (annotations), or json: one document
                           on stdout naming every output and tenant with its
                           directory, space, status and diagnostics
+        --progress MODE   with tenants: bar (one status line on stderr,
+                          redrawn: counts, rate, time left; only refused and
+                          skipped tenants printed), lines (a line per built
+                          tenant on stdout), or auto (default: bar when
+                          stderr is a terminal and the format is text)
 
 Examples:
     # After the site generator has written public/:
