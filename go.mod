@@ -12,11 +12,11 @@ require (
 	github.com/temoto/robotstxt v1.1.2
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.35.0
+	golang.org/x/term v0.34.0
 )
 
 require (
 	github.com/cloudflare/circl v1.6.3 // indirect
 	golang.org/x/crypto v0.41.0 // indirect
-	golang.org/x/term v0.34.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
