@@ -53,9 +53,12 @@ type Page struct {
 	Tree                           *Node
 	Files                          []File
 	Total                          int
-	Diags                          []Diag
-	Errors, Warnings               int
-	NoRobots                       bool
+	// Tenants counts the tenants; past listTenants their files are not
+	// in Files but summed in TenantFiles and TenantBytes.
+	Tenants, TenantFiles, TenantBytes int
+	Diags                             []Diag
+	Errors, Warnings                  int
+	NoRobots                          bool
 }
 
 // Agent is a column of the matrix.
@@ -117,7 +120,28 @@ type Node struct {
 	Files       []string
 	Manifest    string
 	Children    []*Node
+	// Groups, for a delegation with more than listTenants tenants, holds
+	// them in runs of groupTenants (Children is then empty), each folded
+	// on the page, so that a host's thousands of users do not bury the
+	// site's own authorities.
+	Groups []Group
+	// Tenants counts the tenants under a delegation.
+	Tenants int
 }
+
+// Group is a run of tenants of one delegation, labelled by its first and
+// last space.
+type Group struct {
+	Label string
+	Nodes []*Node
+}
+
+// Past listTenants tenants under one delegation, the page folds them in
+// groups of groupTenants and sums their files instead of listing each.
+const (
+	listTenants  = 100
+	groupTenants = 500
+)
 
 // File is one produced file.
 type File struct {
@@ -170,10 +194,16 @@ func Build(in Input) *Page {
 	for _, t := range in.Tenants {
 		for _, path := range t.Tree.Paths() {
 			e := t.Tree[path]
-			p.Files = append(p.Files, File{Path: strings.TrimSuffix(t.Space.String(), "/") + "/" + path, Size: len(e.Data), Link: e.Link})
+			if len(in.Tenants) <= listTenants {
+				p.Files = append(p.Files, File{Path: strings.TrimSuffix(t.Space.String(), "/") + "/" + path, Size: len(e.Data), Link: e.Link})
+			} else {
+				p.TenantFiles++
+				p.TenantBytes += len(e.Data)
+			}
 			p.Total += len(e.Data)
 		}
 	}
+	p.Tenants = len(in.Tenants)
 	for _, d := range in.Diags {
 		p.Diags = append(p.Diags, Diag{d.Severity.String(), d.String()})
 		if d.Severity == diag.Error {
@@ -387,9 +417,18 @@ func addDelegations(n *Node, base pathspace.Space, dels []manifest.Delegation, t
 		}
 		if d.Tenants != "" {
 			c.Manifest = d.Tenants
+			var found []*Node
 			for _, tn := range tenants {
 				if pathspace.IsInstance(space, tn.Space) {
-					c.Children = append(c.Children, &Node{Space: tn.Space.String(), Kind: "tenant", Manifest: tn.Manifest, Files: autodiscFiles(tn.Tree, "")})
+					found = append(found, &Node{Space: tn.Space.String(), Kind: "tenant", Manifest: tn.Manifest, Files: autodiscFiles(tn.Tree, "")})
+				}
+			}
+			c.Tenants = len(found)
+			if len(found) <= listTenants {
+				c.Children = append(c.Children, found...)
+			} else {
+				for chunk := range slices.Chunk(found, groupTenants) {
+					c.Groups = append(c.Groups, Group{Label: chunk[0].Space + " … " + chunk[len(chunk)-1].Space, Nodes: chunk})
 				}
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -366,5 +367,64 @@ func TestBuildPresets(t *testing.T) {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+}
+
+// manyTenants is a site with one tenants delegation and n tenants.
+func manyTenants(t *testing.T, n int) Input {
+	t.Helper()
+	site := &manifest.Site{Delegations: []manifest.Delegation{{Path: "~*", Only: []string{"description.txt"}, Tenants: "home/*/autodisc.yaml"}}}
+	site.Site.URL = "https://example.org/"
+	in := Input{Manifest: "site.yaml", Site: site, Tree: tree.Tree{"autodisc/index.txt": {Data: []byte("subdirectories.txt\n")}}}
+	for i := range n {
+		sp, err := pathspace.Parse(pathspace.Root, fmt.Sprintf("/~u%04d/", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Tenants = append(in.Tenants, Tenant{Manifest: fmt.Sprintf("home/u%04d/autodisc.yaml", i), Space: sp,
+			Tree: tree.Tree{"autodisc/index.txt": {Data: []byte("description.txt\n")}, "autodisc/description.txt": {Data: []byte("x\n")}}})
+	}
+	return in
+}
+
+// A host's thousands of tenants are folded in groups and their files
+// summed, so the page stays readable (and a fraction of the size); a few
+// tenants are listed one by one, as before.
+func TestManyTenants(t *testing.T) {
+	few := Build(manyTenants(t, listTenants))
+	del := few.Tree.Children[0]
+	if len(del.Children) != listTenants || len(del.Groups) != 0 || few.TenantFiles != 0 || len(few.Files) != 1+2*listTenants {
+		t.Errorf("%d tenants: %d listed, %d groups, %d files listed, %d summed", listTenants, len(del.Children), len(del.Groups), len(few.Files), few.TenantFiles)
+	}
+
+	const n = 1201
+	p := Build(manyTenants(t, n))
+	del = p.Tree.Children[0]
+	if len(del.Children) != 0 || del.Tenants != n || len(del.Groups) != 3 {
+		t.Fatalf("%d tenants: %d listed, %d counted, %d groups", n, len(del.Children), del.Tenants, len(del.Groups))
+	}
+	if g := del.Groups[2]; g.Label != "/~u1000/ … /~u1200/" || len(g.Nodes) != 201 {
+		t.Errorf("last group %q holds %d", g.Label, len(g.Nodes))
+	}
+	if len(p.Files) != 1 || p.TenantFiles != 2*n || p.TenantBytes != n*(len("description.txt\n")+2) {
+		t.Errorf("files: %d listed, %d summed in %d bytes", len(p.Files), p.TenantFiles, p.TenantBytes)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"1201 tenants, folded in groups of up to 500",
+		`<details><summary><code>/~u0000/ … /~u0499/</code> (500)</summary>`,
+		"<li><code>/~u0007/</code> description.txt, index.txt</li>",
+		"the autodisc/ files of 1201 tenants, 2402 in all",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "home/u0007/autodisc.yaml") {
+		t.Error("a folded tenant's row names its manifest: the glob says where it is")
 	}
 }
