@@ -121,6 +121,10 @@ type converter struct {
 	// refers to one of them (to a mapping that holds it) is refused
 	// instead of recursing.
 	open map[*yaml.Node]bool
+	// data is the source text, and lineStarts the offsets of its lines,
+	// built when a literal block scalar is met (blockpos.go).
+	data       []byte
+	lineStarts []int
 }
 
 func (c *converter) at(n *yaml.Node) diag.Pos {
@@ -217,6 +221,7 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 		if err := c.spend(n, e, len(n.Value)); err != nil {
 			return nil, err
 		}
+		c.noteBlock(n, e)
 		return c.scalar(n), nil
 	}
 	c.errorf(n, e, "unsupported YAML node")
