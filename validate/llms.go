@@ -63,7 +63,7 @@ func (v *checker) llmsDetails(p, s string) {
 		}
 		if msg := unsafeText(string(r), textFree); msg != "" {
 			v.add(v.pos.InValue(p, s, i), diag.Error, p, "%s %s", quoteShort(lineAt(s, i)), msg)
-			return
+			break
 		}
 	}
 	if off, line := llmstxt.Heading(s); off >= 0 {

@@ -137,16 +137,16 @@ func lineColOf(data []byte, off int) (int, int) {
 	return line, utf8.RuneCount(data[start:off]) + 1
 }
 
-// at returns the line and column of the value at ptr, or of its nearest
+// offsetOf returns the offset of the value at ptr, or of its nearest
 // ancestor that was recorded.
-func (p *jsonPositions) at(ptr string) (int, int) {
+func (p *jsonPositions) offsetOf(ptr string) int {
 	for {
 		if off, ok := p.offsets[ptr]; ok {
-			return p.lineCol(off)
+			return off
 		}
 		i := strings.LastIndexByte(ptr, '/')
 		if i < 0 {
-			return 1, 1
+			return 0
 		}
 		ptr = ptr[:i]
 	}

@@ -37,7 +37,7 @@ var shipped embed.FS
 // shippedSchemas maps a schema name to its embedded file and the schema
 // within it.
 var shippedSchemas = map[string]struct{ file, ref, about string }{
-	A2AAgentCard: {"schemas/a2a-v0.3.0.json", "#/definitions/AgentCard", "A2A v0.3.0 AgentCard (a2aproject/A2A, tag v0.3.0, 2025-07-31)"},
+	A2AAgentCard: {"schemas/a2a-v0.3.0.json", "#/definitions/AgentCard", "A2A v0.3.0"},
 }
 
 // schemaBase is the URL schemas are registered under, so that messages
@@ -139,6 +139,7 @@ func cleanSchemaErr(err error) error {
 // at a line and column of the file (1-based; the column counts
 // characters).
 type JSONProblem struct {
+	Offset    int // the byte offset of the value in the file
 	Line, Col int
 	Pointer   string // the JSON Pointer of the value, "" for the whole file
 	Message   string
@@ -162,7 +163,7 @@ func ValidateJSON(data []byte, s *jsonschema.Schema) []JSONProblem {
 			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}
 		}
 		line, col := lineColOf(data, se.Offset)
-		return []JSONProblem{{Line: line, Col: col, Message: "not JSON: " + se.Msg}}
+		return []JSONProblem{{Offset: min(se.Offset, len(data)), Line: line, Col: col, Message: "not JSON: " + se.Msg}}
 	}
 	var inst any
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -189,8 +190,9 @@ func ValidateJSON(data []byte, s *jsonschema.Schema) []JSONProblem {
 			return
 		}
 		ptr := pointerOf(e.InstanceLocation)
-		line, col := pos.at(ptr)
-		p := JSONProblem{Line: line, Col: col, Pointer: ptr, Message: e.Message}
+		off := pos.offsetOf(ptr)
+		line, col := pos.lineCol(off)
+		p := JSONProblem{Offset: off, Line: line, Col: col, Pointer: ptr, Message: e.Message}
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
@@ -209,7 +211,7 @@ func ValidateJSON(data []byte, s *jsonschema.Schema) []JSONProblem {
 	})
 	if len(out) > MaxJSONProblems {
 		n := len(out) - MaxJSONProblems
-		out = append(out[:MaxJSONProblems], JSONProblem{Line: out[MaxJSONProblems].Line, Col: out[MaxJSONProblems].Col,
+		out = append(out[:MaxJSONProblems], JSONProblem{Offset: out[MaxJSONProblems].Offset, Line: out[MaxJSONProblems].Line, Col: out[MaxJSONProblems].Col,
 			Message: fmt.Sprintf("%d more problems not shown (at most %d are reported per file)", n, MaxJSONProblems)})
 	}
 	return out
