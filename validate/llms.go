@@ -66,8 +66,19 @@ func (v *checker) llmsDetails(p, s string) {
 			break
 		}
 	}
-	if off, line := llmstxt.Heading(s); off >= 0 {
-		v.add(v.pos.InValue(p, s, off), diag.Error, p, "%s is a heading: details hold paragraphs and lists only (llmstxt.org), and a heading would start a section of its own; make it a section, or bold text", quoteShort(strings.TrimSpace(line)))
+	// Every heading, each at its line: searching again after one starts
+	// outside any code block, as the heading line itself was.
+	for from := 0; from < len(s); {
+		off, line := llmstxt.Heading(s[from:])
+		if off < 0 {
+			break
+		}
+		what := quoteShort(strings.TrimSpace(line)) + " is a heading"
+		if strings.Trim(line, "=- \t\r") == "" {
+			what = quoteShort(strings.TrimSpace(line)) + " under a line of text makes that line a heading"
+		}
+		v.add(v.pos.InValue(p, s, from+off), diag.Error, p, "%s: details hold paragraphs and lists only (llmstxt.org), and a heading would start a section of its own; make it a section, or bold text", what)
+		from += off + len(line) + 1
 	}
 }
 

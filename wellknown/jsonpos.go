@@ -42,8 +42,8 @@ func positionsOf(data []byte) (*jsonPositions, error) {
 	if err := p.value(dec, "", 0); err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &jsonSyntaxError{p.next(dec), "more than one JSON value"}
+	if rest := bytes.TrimLeft(p.data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, &jsonSyntaxError{len(p.data) - len(rest), "more than one JSON value, or text after it"}
 	}
 	p.lineStarts = []int{0}
 	for i, b := range data {
