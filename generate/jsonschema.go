@@ -24,6 +24,11 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 	name := f.Schema
 	if name == "" {
 		name = wellknown.DefaultSchema(f.Name)
+		if name == wellknown.A2AAgentCard && wellknown.IsA2AV1Card(data) {
+			np := manifest.Key(fp, "name")
+			errs.Warnf(pos.Of(np), np, "an A2A v1.0 agent card (supportedInterfaces, no protocolVersion): discgen ships the v0.3.0 schema only, so the card is not checked; give schema: the path of a v1.0 schema to check it")
+			return errs
+		}
 	}
 	if name == "" {
 		return nil

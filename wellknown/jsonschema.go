@@ -231,3 +231,18 @@ func pointerOf(loc string) string {
 	}
 	return strings.Join(toks, "/")
 }
+
+// IsA2AV1Card reports whether data looks like an A2A v1.0 agent card: a
+// JSON object with supportedInterfaces and no top-level protocolVersion
+// (v1.0 moved the protocol version into each interface). discgen ships
+// no v1.0 schema (A2A no longer commits one), so such a card is not
+// checked against the v0.3.0 schema unless its entry asks.
+func IsA2AV1Card(data []byte) bool {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return false
+	}
+	_, v1 := top["supportedInterfaces"]
+	_, v0 := top["protocolVersion"]
+	return v1 && !v0
+}

@@ -106,3 +106,18 @@ func TestDefaultSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestIsA2AV1Card(t *testing.T) {
+	for data, want := range map[string]bool{
+		`{"supportedInterfaces": [], "name": "x"}`:                  true,
+		`{"supportedInterfaces": [], "protocolVersion": "0.3.0"}`:   false,
+		`{"protocolVersion": "0.3.0", "url": "https://a.example/"}`: false,
+		`{"name": "x"}`:                 false,
+		`[{"supportedInterfaces": []}]`: false,
+		`{"supportedInterfaces": [], `:  false,
+	} {
+		if got := IsA2AV1Card([]byte(data)); got != want {
+			t.Errorf("%s: %v, want %v", data, got, want)
+		}
+	}
+}
