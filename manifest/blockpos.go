@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"regexp"
 	"unicode/utf8"
 
 	"github.com/discgen/discgen/diag"
@@ -12,6 +13,10 @@ import (
 // them, one for one, each behind the same indentation: the position of any
 // character of its value can be told. blocks records, for each value that
 // is one, where its first content line starts.
+
+// explicitIndent matches a block scalar header with an indentation
+// indicator, such as "|2", "|-2" or "|2+", with an optional comment.
+var explicitIndent = regexp.MustCompile(`\|[+-]?[1-9][+-]?[ \t]*(?:#.*)?$`)
 
 // noteBlock records where the content of n, the value of e, starts when n
 // is a literal block scalar whose lines map one for one to the source.
@@ -26,6 +31,11 @@ func (c *converter) noteBlock(n *yaml.Node, e *entry) {
 				c.lineStarts = append(c.lineStarts, i+1)
 			}
 		}
+	}
+	// An explicit indentation indicator (|2) counts from the parent's
+	// indentation, which the node does not tell: no exact positions then.
+	if n.Line < 1 || n.Line > len(c.lineStarts) || explicitIndent.Match(c.line(n.Line)) {
+		return
 	}
 	// The content starts on the line after the indicator; its
 	// indentation is that of its first line that is not blank.
