@@ -136,3 +136,37 @@ func TestHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRoundTrip: what Render writes, Parse reads back to the same
+// document, hostile values included.
+func TestParseRoundTrip(t *testing.T) {
+	docs := []Doc{
+		{Title: "T"},
+		{Title: "T", Summary: "> not a quote ## x"},
+		{Title: "T", Details: "para\n\n```\n## in code\n```\n\n> quoted"},
+		{Title: "[a](b) \\ `c`", Summary: "s", Details: "d", Sections: []Section{
+			{Name: "Docs ## x", Links: []Link{{Title: "](x) [", URL: "https://a.example/x%281%29", Notes: ": n *e*"}, {Title: "plain", URL: "https://a.example/"}}},
+			{Name: "Empty"},
+			{Name: "Optional", Links: []Link{{Title: "h", URL: "https://a.example/h"}}},
+		}},
+	}
+	for _, d := range docs {
+		out := Render(d)
+		got, err := Parse(out)
+		if err != nil {
+			t.Errorf("%q: %v", out, err)
+			continue
+		}
+		if again := Render(got); string(again) != string(out) {
+			t.Errorf("round trip:\n%s\nbecame\n%s", out, again)
+		}
+		if got.Title != d.Title || got.Summary != d.Summary || len(got.Sections) != len(d.Sections) {
+			t.Errorf("%q: parsed %+v", out, got)
+		}
+	}
+	for _, bad := range []string{"", "no title\n", "# T", "# T\n\n## S\n\n* [a](b)\n", "# T\n\n## S\n\n- [a](b) notes\n", "# T\n\n## S\n\n- [a(b)\n"} {
+		if _, err := Parse([]byte(bad)); err == nil {
+			t.Errorf("%q: parsed", bad)
+		}
+	}
+}

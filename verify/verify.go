@@ -13,7 +13,9 @@
 //   - the bytes, equal to the build's;
 //   - robots.txt within 500 KiB (RFC 9309 section 2.5);
 //   - security.txt served over https (RFC 9116 section 3) and not past its
-//     Expires.
+//     Expires;
+//   - with an api-catalog, the home page "/" answering 200 with the Link
+//     header RFC 9727 names (rel="api-catalog"), as --server adds it.
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
@@ -146,6 +148,11 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}()
 	}
 	wg.Wait()
+	for _, root := range opt.Roots {
+		if links := serverconf.HomeLinks(root.Tree); root.Prefix == "/" && len(links) > 0 {
+			results = append(results, checkHome(ctx, &c, origin, links, timeout))
+		}
+	}
 	return results, nil
 }
 
