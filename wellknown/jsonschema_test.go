@@ -121,3 +121,17 @@ func TestIsA2AV1Card(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepNestingIsRefused: a file nested past maxJSONDepth is one
+// problem at the place it goes too deep, before any schema work.
+func TestDeepNestingIsRefused(t *testing.T) {
+	s, err := CompileSchema("s.json", []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(strings.Repeat("[", 1<<20-2) + strings.Repeat("]", 1))
+	ps := ValidateJSON(data, s)
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "nested more than 10000 levels") || ps[0].Line != 1 || ps[0].Col != maxJSONDepth+2 {
+		t.Errorf("problems %v", ps)
+	}
+}
