@@ -2,6 +2,7 @@ package adopt
 
 import (
 	"bytes"
+	"errors"
 	"net/url"
 	"strings"
 
@@ -22,7 +23,7 @@ func (d *dirImport) llmsTxt() {
 	}
 	doc, err := llmstxt.Parse(data)
 	if err == nil && !bytes.Equal(llmstxt.Render(doc), data) {
-		err = errString("it is not in the form discgen writes (a heading, blockquote, details, then sections of \"- [title](url): notes\" items)")
+		err = errors.New("it is not in the form discgen writes (a heading, blockquote, details, then sections of \"- [title](url): notes\" items)")
 	}
 	if err == nil {
 		err = llmsValues(doc)
@@ -42,10 +43,6 @@ func (d *dirImport) llmsTxt() {
 	d.r.Site.LlmsTxt = l
 }
 
-type errString string
-
-func (e errString) Error() string { return string(e) }
-
 // llmsValues refuses what the manifest would refuse: values that are not
 // plain one-line text, a heading in the details, URLs that are not
 // absolute http(s) URLs.
@@ -57,20 +54,20 @@ func llmsValues(doc llmstxt.Doc) error {
 			one = append(one, k.Title, k.Notes)
 			u, err := url.Parse(k.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(k.URL, " \t") {
-				return errString("the link " + clean(k.URL) + " is not an absolute http(s) URL")
+				return errors.New("the link " + clean(k.URL) + " is not an absolute http(s) URL")
 			}
 		}
 	}
 	for _, s := range one {
 		if !plain(s) {
-			return errString("a title, summary, section name or note holds a character the manifest refuses")
+			return errors.New("a title, summary, section name or note holds a character the manifest refuses")
 		}
 	}
 	if !plain(strings.NewReplacer("\n", "", "\t", "").Replace(doc.Details)) {
-		return errString("the details hold a character the manifest refuses")
+		return errors.New("the details hold a character the manifest refuses")
 	}
 	if off, line := llmstxt.Heading(doc.Details); off >= 0 {
-		return errString("the details hold a heading, " + clean(strings.TrimSpace(line)) + ", which the manifest refuses")
+		return errors.New("the details hold a heading, " + clean(strings.TrimSpace(line)) + ", which the manifest refuses")
 	}
 	return nil
 }

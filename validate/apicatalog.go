@@ -2,6 +2,7 @@ package validate
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
@@ -66,19 +67,10 @@ func (v *checker) wellKnownSchema(fp string, f manifest.WellKnownFile) {
 	switch {
 	case f.Schema == "":
 		return
-	case isShipped(f.Schema):
+	case slices.Contains(wellknown.ShippedSchemas(), f.Schema):
 	case strings.ContainsAny(f.Schema, "/\\") || path.Ext(f.Schema) != "":
 		v.localPath(sp, f.Schema)
 	default:
 		v.err(sp, "%q is not a schema discgen ships (%s); give one of those, or the path of a JSON Schema file relative to the manifest", f.Schema, strings.Join(wellknown.ShippedSchemas(), ", "))
 	}
-}
-
-func isShipped(name string) bool {
-	for _, n := range wellknown.ShippedSchemas() {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
