@@ -85,6 +85,8 @@ func TestVerifyHomeLink(t *testing.T) {
 		{"other target", 200, []string{`</api-catalog>; rel="api-catalog"`}, "no Link header"},
 		{"comma inside a quoted rel is not a separator", 200, []string{`</x>; title="a, </.well-known/api-catalog>; rel=api-catalog"`}, "no Link header"},
 		{"home page missing", 404, nil, "status 404"},
+		{"home page redirects, with the link", 301, []string{`</.well-known/api-catalog>; rel="api-catalog"`}, ""},
+		{"home page redirects, without it", 302, nil, "no Link header"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			home := func(w http.ResponseWriter, r *http.Request) bool {
@@ -98,6 +100,9 @@ func TestVerifyHomeLink(t *testing.T) {
 				}
 				for _, l := range c.links {
 					w.Header().Add("Link", l)
+				}
+				if c.status/100 == 3 {
+					w.Header().Set("Location", "/en/")
 				}
 				w.WriteHeader(c.status)
 				return true

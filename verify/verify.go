@@ -14,8 +14,9 @@
 //   - robots.txt within 500 KiB (RFC 9309 section 2.5);
 //   - security.txt served over https (RFC 9116 section 3) and not past its
 //     Expires;
-//   - with an api-catalog, the home page "/" answering 200 with the Link
-//     header RFC 9727 names (rel="api-catalog"), as --server adds it.
+//   - with an api-catalog, the home page "/" answering (200, or a redirect
+//     not followed) with the Link header RFC 9727 names
+//     (rel="api-catalog"), as --server adds it.
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
