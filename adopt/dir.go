@@ -107,6 +107,7 @@ func (d *dirImport) run(opt Options) error {
 		}
 	}
 	d.wellKnown()
+	d.llmsTxt()
 	return r.finish(opt)
 }
 

@@ -32,5 +32,8 @@
 //
 // From a directory, every discovery file a build writes is read back: the
 // manifest builds the same bytes where the tree was discgen's own output.
-// Files that no manifest could produce are reported.
+// Files that no manifest could produce are reported. An llms.txt becomes
+// llms_txt when it has the form discgen writes; any other is left out
+// with a warning. The api-catalog and an agent card are carried as
+// well-known files, byte for byte.
 package adopt

@@ -21,8 +21,8 @@ import (
 // FetchOptions says what Fetch reads.
 type FetchOptions struct {
 	// Site fetches the other discovery files too: autodisc/ (following
-	// subdirectories.txt), data.txt and the well-known resources of
-	// wellKnownProbes.
+	// subdirectories.txt), data.txt, llms.txt and the well-known
+	// resources of wellKnownProbes.
 	Site bool
 	// Client makes the requests; nil means a client with a 30 s timeout.
 	Client *http.Client
@@ -73,7 +73,7 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 	defer os.RemoveAll(dir)
 	f.dir = dir
 	f.save("robots.txt", robots)
-	for _, p := range append([]string{"data.txt"}, wellKnownProbes...) {
+	for _, p := range append([]string{"data.txt", "llms.txt"}, wellKnownProbes...) {
 		data, err := f.get("/" + p)
 		if err != nil {
 			return nil, err
@@ -110,6 +110,8 @@ var wellKnownProbes = []string{
 	".well-known/mta-sts.txt",                // RFC 8461
 	".well-known/matrix/server",              // Matrix server discovery
 	".well-known/matrix/client",              // Matrix client discovery
+	".well-known/api-catalog",                // RFC 9727
+	".well-known/agent-card.json",            // A2A agent card
 }
 
 type fetcher struct {

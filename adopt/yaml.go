@@ -181,6 +181,9 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 	if wk := m.WellKnown; wk != nil {
 		root.add("well_known", wellKnown(c, wk))
 	}
+	if l := m.LlmsTxt; l != nil {
+		root.add("llms_txt", llmsNode(c, l))
+	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.n}}
 	doc.HeadComment = c.head("")
 	var b bytes.Buffer

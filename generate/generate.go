@@ -83,6 +83,7 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 	} else if data != nil {
 		put(t, "data.txt", data, &errs)
 	}
+	errs.Append(aiFiles(t, doc.Pos, m, base))
 	if m.WellKnown != nil {
 		md := &manifestDir{dir: opt.Dir}
 		errs.Append(wellKnownFiles(t, doc.Pos, m, opt, md))
@@ -215,6 +216,7 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 			put(t, ".well-known/security.txt", signed, &errs)
 		}
 	}
+	schemas := schemaCache{}
 	for i, f := range wk.Files {
 		fp := manifest.Index("well_known.files", i)
 		var data []byte
@@ -228,6 +230,7 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 				continue
 			}
 		}
+		errs.Append(checkSchema(pos, fp, f, data, md, schemas))
 		name, err := wellknown.FileName(f.Name)
 		if err != nil {
 			errs.Errorf(pos.Of(manifest.Key(fp, "name")), manifest.Key(fp, "name"), "%v", err)

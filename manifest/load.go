@@ -108,7 +108,7 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 		return nil, errs
 	}
 
-	c := &converter{pos: newPositions(file)}
+	c := &converter{pos: newPositions(file), data: data}
 	if c.tooLarge(root) {
 		return nil, c.errs
 	}

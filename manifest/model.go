@@ -22,6 +22,7 @@ type Site struct {
 	Datasets     []Dataset                  `json:"datasets,omitempty"`
 	DataTxt      *DataTxt                   `json:"data_txt,omitempty"`
 	WellKnown    *WellKnown                 `json:"well_known,omitempty"`
+	LlmsTxt      *LlmsTxt                   `json:"llms_txt,omitempty"`
 	Environments map[string]json.RawMessage `json:"environments,omitempty"`
 	// Noindex makes --server output send X-Robots-Tag: noindex for the
 	// whole site.
@@ -125,6 +126,8 @@ type DataTxt struct {
 type WellKnown struct {
 	SecurityTxt *SecurityTxt    `json:"security_txt,omitempty"`
 	Files       []WellKnownFile `json:"files,omitempty"`
+	// APICatalog renders /.well-known/api-catalog (see llms.go).
+	APICatalog []APICatalogEntry `json:"api_catalog,omitempty"`
 }
 
 // SecurityTxt is the RFC 9116 security.txt.
@@ -155,6 +158,9 @@ type WellKnownFile struct {
 	Name    string  `json:"name"`
 	Content *string `json:"content,omitempty"`
 	Source  string  `json:"source,omitempty"`
+	// Schema names a JSON Schema the content must satisfy: one discgen
+	// ships, or a path relative to the manifest.
+	Schema string `json:"schema,omitempty"`
 }
 
 // Lines is a list of strings that the manifest may also write as a single

@@ -18,6 +18,9 @@ import (
 type Positions struct {
 	File string
 	root *entry
+	// blocks holds where the content of each literal block scalar
+	// starts (see blockpos.go); nil when there is none.
+	blocks map[*entry]lineCol
 }
 
 // entry is the position record of one value.
@@ -153,6 +156,13 @@ func (e *entry) path() string {
 // returns the position of the last value reached, the position of its key
 // when the whole path was reached, and whether it was.
 func (p *Positions) find(path string) (val, key lineCol, whole bool) {
+	val, key, whole, _ = p.locate(path)
+	return val, key, whole
+}
+
+// locate is find that also returns the entry the whole path reached, or
+// nil (a scalar list item has none).
+func (p *Positions) locate(path string) (val, key lineCol, whole bool, last *entry) {
 	e := p.root
 	val = e.val
 	for i := 0; i < len(path); {
@@ -168,28 +178,28 @@ func (p *Positions) find(path string) (val, key lineCol, whole bool) {
 				j++
 			}
 			if j >= len(path) {
-				return val, key, false
+				return val, key, false, nil
 			}
 			k, err := strconv.Unquote(path[i+1 : j+1])
 			if err != nil {
-				return val, key, false
+				return val, key, false, nil
 			}
 			next = e.child(k)
 			i = j + 2 // past the quote and "]"
 		case path[i] == '[':
 			j := strings.IndexByte(path[i:], ']')
 			if j < 0 {
-				return val, key, false
+				return val, key, false, nil
 			}
 			n, err := strconv.Atoi(path[i+1 : i+j])
 			if err != nil {
-				return val, key, false
+				return val, key, false, nil
 			}
 			i += j + 1
 			next = e.itemAt(n)
 			if next == nil && n >= 0 && n < len(e.items) && e.items[n].line != 0 {
 				// A scalar item: nothing lies below it.
-				return e.items[n], lineCol{}, i == len(path)
+				return e.items[n], lineCol{}, i == len(path), nil
 			}
 		default:
 			if path[i] == '.' {
@@ -203,14 +213,14 @@ func (p *Positions) find(path string) (val, key lineCol, whole bool) {
 			i = j
 		}
 		if next == nil {
-			return val, key, false
+			return val, key, false, nil
 		}
 		e = next
 		if e.val.line != 0 {
 			val = e.val
 		}
 	}
-	return val, e.keyPos, true
+	return val, e.keyPos, true, e
 }
 
 // Of returns the position of the value at path, or of its nearest
@@ -270,5 +280,5 @@ func (p *Positions) overlay(repl *entry, keys []string) *Positions {
 			}
 		}
 	}
-	return &Positions{File: p.File, root: root}
+	return &Positions{File: p.File, root: root, blocks: p.blocks}
 }

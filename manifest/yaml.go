@@ -121,6 +121,10 @@ type converter struct {
 	// refers to one of them (to a mapping that holds it) is refused
 	// instead of recursing.
 	open map[*yaml.Node]bool
+	// data is the source text, and lineStarts the offsets of its lines,
+	// built when a literal block scalar is met (blockpos.go).
+	data       []byte
+	lineStarts []int
 }
 
 func (c *converter) at(n *yaml.Node) diag.Pos {
@@ -218,6 +222,7 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 			return nil, err
 		}
 		c.checkTimestamp(n, e.path())
+		c.noteBlock(n, e)
 		return c.scalar(n), nil
 	}
 	c.errorf(n, e, "unsupported YAML node")

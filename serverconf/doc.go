@@ -26,6 +26,9 @@
 //	file                              Content-Type               Cache-Control
 //	robots.txt                        text/plain; charset=utf-8  max-age=86400
 //	data.txt                          text/plain; charset=utf-8  max-age=604800
+//	llms.txt                          text/markdown; charset=utf-8 max-age=86400
+//	.well-known/api-catalog           application/linkset+json; profile=... max-age=86400
+//	                                  (see ai.go, which also adds the Link header on /)
 //	[dir/]autodisc/NAME.txt           text/plain; charset=utf-8  max-age=604800
 //	.well-known/NAME.txt              text/plain; charset=utf-8  max-age=86400
 //	.well-known/NAME.json             application/json           max-age=86400

@@ -70,6 +70,9 @@ func (p profile) fields() [][2]string {
 func classify(p string) profile {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
+	if ct, ok := byRootName[p]; ok {
+		return profile{ct, oneDay}
+	}
 	ct, ok := byExtension[strings.ToLower(path.Ext(name))]
 	if !ok {
 		ct = octetStream

@@ -208,6 +208,8 @@ LoadModule mime_module %[2]s/mod_mime.so
 LoadModule headers_module %[2]s/mod_headers.so
 LoadModule expires_module %[2]s/mod_expires.so
 LoadModule rewrite_module %[2]s/mod_rewrite.so
+LoadModule dir_module %[2]s/mod_dir.so
+DirectoryIndex index.html
 %[3]sListen 127.0.0.1:%[4]d
 ServerName localhost
 AddType text/plain .txt

@@ -49,6 +49,8 @@ func (v *checker) lineSafe(inst any, path string) {
 			kind = textBody
 		case freeTextPath.MatchString(path):
 			kind = textFree
+		case detailsPath.MatchString(path):
+			return // prose of many lines: checked line by line, at each character's position (llms.go)
 		}
 		if msg := unsafeText(x, kind); msg != "" {
 			v.err(path, "%s %s", quoteShort(x), msg)
@@ -64,7 +66,7 @@ var bodyPath = regexp.MustCompile(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\
 // freeTextPath matches the values that hold prose rather than a path, name
 // or URL: descriptions, dataset titles and the lines of x- files. Some
 // scripts need the zero-width characters U+200B-U+200F in prose.
-var freeTextPath = regexp.MustCompile(`(?:^|\.)(?:description|title)$|(?:^|\.)files\[(?:"(?:[^"\\]|\\.)*")\](?:\[\d+\])?$`)
+var freeTextPath = regexp.MustCompile(`(?:^|\.)(?:description|title|summary|notes)$|(?:^|\.)files\[(?:"(?:[^"\\]|\\.)*")\](?:\[\d+\])?$`)
 
 // textKind says which characters a value may hold.
 type textKind int

@@ -223,6 +223,9 @@ func (v *checker) site(m *manifest.Site) {
 	if m.WellKnown != nil {
 		v.wellKnown("well_known", m.WellKnown)
 	}
+	if m.LlmsTxt != nil {
+		v.llmsTxt("llms_txt", m.LlmsTxt)
+	}
 }
 
 // Tenant checks a tenant manifest found under the delegation space within,

@@ -80,7 +80,9 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 		if f.Source != "" {
 			v.localPath(manifest.Key(fp, "source"), f.Source)
 		}
+		v.wellKnownSchema(fp, f)
 	}
+	v.apiCatalog(manifest.Key(p, "api_catalog"), wk.APICatalog, wk.Files)
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -7,11 +7,16 @@
 //   - the media type and charset the serverconf table gives the file
 //     (text/plain; charset=utf-8 for robots.txt, data.txt, autodisc files
 //     and .txt well-known files, as RFC 9309, RFC 9116 and the autodisc
-//     draft ask), and valid UTF-8 for text and JSON (RFC 8259 section 8.1);
+//     draft ask; text/markdown; charset=utf-8 for llms.txt; the RFC 9727
+//     profile parameter for the api-catalog), and valid UTF-8 for text and
+//     JSON (RFC 8259 section 8.1);
 //   - the bytes, equal to the build's;
 //   - robots.txt within 500 KiB (RFC 9309 section 2.5);
 //   - security.txt served over https (RFC 9116 section 3) and not past its
-//     Expires.
+//     Expires;
+//   - with an api-catalog, the home page "/" answering (200, or a redirect
+//     not followed) with the Link header RFC 9727 names
+//     (rel="api-catalog"), as --server adds it.
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
@@ -144,6 +149,11 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}()
 	}
 	wg.Wait()
+	for _, root := range opt.Roots {
+		if links := serverconf.HomeLinks(root.Tree); root.Prefix == "/" && len(links) > 0 {
+			results = append(results, checkHome(ctx, &c, origin, links, timeout))
+		}
+	}
 	return results, nil
 }
 
@@ -243,6 +253,16 @@ func checkType(r *Result, want string) {
 	}
 	if gt != wt {
 		r.fail("Content-Type %s, want %s", got, want)
+		return
+	}
+	if pr := wp["profile"]; pr != "" && gp["profile"] != pr {
+		// RFC 9727: the api-catalog's profile tells it from any other
+		// linkset; a profile is a URI, compared exactly.
+		if gp["profile"] == "" {
+			r.fail("Content-Type %s has no profile, want %s", got, want)
+		} else {
+			r.fail("Content-Type %s, want profile %q", got, pr)
+		}
 		return
 	}
 	if cs := wp["charset"]; cs != "" && !strings.EqualFold(gp["charset"], cs) {

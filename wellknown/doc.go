@@ -15,4 +15,14 @@
 // expires), so the caller can attach a position and print it in the shared
 // diagnostic grammar. [LintSecurityTxtKey] also verifies a signed file's
 // OpenPGP signature (see package cleartext).
+//
+// The api-catalog of RFC 9727 is an RFC 9264 JSON linkset written by
+// [RenderLinkset] in a fixed member order; [CheckMediaType] checks the
+// types of its links. JSON well-known files are checked against a JSON
+// Schema with [ValidateJSON]: one discgen ships ([Shipped]; schemas/ holds
+// dated copies, their sources and licences named in schemas/NOTICE.md) or
+// one a manifest names ([CompileSchema]), each problem at the line and
+// column of the file, found through a map from JSON Pointers to offsets
+// (jsonpos.go). Work is bounded: MaxSchemaBytes, MaxJSONProblems and a
+// nesting limit.
 package wellknown

@@ -28,10 +28,15 @@ func TestVerifyNginx(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v\n%s", err, errb.String())
 	}
+	// The site's own home page, which gets the api-catalog Link header.
+	if err := os.WriteFile(filepath.Join(public, "index.html"), []byte("<!doctype html>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	port := livetest.Nginx(t, dir, public, filepath.Join(conf, "nginx", "discgen.conf"))
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 
-	// Every file the build wrote is fetched: count them on disk.
+	// Every file the build wrote is fetched, and the home page: count them
+	// on disk (index.html standing for the home page).
 	files := 0
 	filepath.WalkDir(public, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

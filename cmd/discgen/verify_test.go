@@ -47,11 +47,18 @@ func TestVerifyTenants(t *testing.T) {
 	for _, tn := range res.Tenants {
 		add(tn.Space.String(), tn.Tree)
 	}
+	// The site's home page, with the api-catalog Link header --server adds.
+	served["/"] = file{[]byte("<!doctype html>\n"), "text/html; charset=utf-8"}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := served[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
 			return
+		}
+		for _, l := range serverconf.HomeLinks(res.Tree) {
+			if r.URL.Path == "/" {
+				w.Header().Add("Link", l)
+			}
 		}
 		w.Header().Set("Content-Type", f.ctype)
 		w.Write(f.data)
@@ -63,7 +70,7 @@ func TestVerifyTenants(t *testing.T) {
 		err := run(append([]string{"verify", "-f", "../../examples/site.yaml", "--now", "2026-11-01"}, args...), &o, &e)
 		return o.String(), e.String(), err
 	}
-	siteFiles := len(res.Tree)
+	siteFiles := len(res.Tree) + 1 // and the home page
 	checked := func(n int) string { return fmt.Sprintf("%d files checked, 0 failed", n) }
 	o, e, err := verify("--tenants", srv.URL)
 	if err != nil {

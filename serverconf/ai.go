@@ -1,0 +1,107 @@
+package serverconf
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/discgen/discgen/tree"
+)
+
+// Files for language models and API clients:
+//
+//	file                       Content-Type
+//	llms.txt                   text/markdown; charset=utf-8
+//	.well-known/api-catalog    application/linkset+json;
+//	                             profile="https://www.rfc-editor.org/info/rfc9727"
+//
+// llms.txt is markdown (llmstxt.org); text/markdown is its registered type
+// (RFC 7763), and RFC 7763 section 2 makes charset a required parameter.
+// The api-catalog is a JSON linkset (RFC 9264: application/linkset+json)
+// and RFC 9727 asks for its profile in the profile parameter, so a client
+// can tell an api-catalog from any other linkset without reading it. Both
+// keep the one-day lifetime of the other root files.
+//
+// When the tree holds an api-catalog, the site's home page "/" also gets
+//
+//	Link: </.well-known/api-catalog>; rel="api-catalog"
+//
+// the link relation RFC 9727 registers, so that a client that fetches the
+// home page (or only asks for its headers) finds the catalog. "/" is
+// usually served from an index file through an internal redirect, which
+// changes the path a rule sees; each format therefore matches the
+// request as the client sent it:
+//
+//   - _headers: a rule for "/" (Netlify and Cloudflare Pages match the
+//     request path, "/" only);
+//   - .htaccess: a Header directive at the top level of the file with an
+//     expr= condition on THE_REQUEST (the request line, which no internal
+//     redirect changes);
+//   - nginx: server-level "set" and "if" on $request_uri (likewise
+//     unchanged by the index redirect) and a server-level add_header
+//     whose value is empty, so not sent, for any other request. As with
+//     every server-level add_header, a location of the site's own that has
+//     add_header lines does not inherit it;
+//   - Caddy: a header directive with the path matcher "/": matchers see
+//     the request before file_server picks the index file.
+
+// Media types of the files above.
+const (
+	textMarkdown   = "text/markdown; charset=utf-8"
+	apiCatalogType = `application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"`
+)
+
+// apiCatalogPath is the tree path of the api-catalog.
+const apiCatalogPath = ".well-known/api-catalog"
+
+// apiCatalogLink is the Link header value sent on "/".
+const apiCatalogLink = `</.well-known/api-catalog>; rel="api-catalog"`
+
+// byRootName maps tree paths at the root of the site to their media type,
+// before extensions are looked at.
+var byRootName = map[string]string{
+	"llms.txt":     textMarkdown,
+	apiCatalogPath: apiCatalogType,
+}
+
+// HomeLinks returns the Link header values every format here makes the
+// server send on "/" for tree t (none when t has no api-catalog), for
+// tools that check what a server sends.
+func HomeLinks(t tree.Tree) []string {
+	if _, ok := t[apiCatalogPath]; ok {
+		return []string{apiCatalogLink}
+	}
+	return nil
+}
+
+// quoted writes s as a double-quoted string of nginx, Apache and Caddy
+// configuration, where a backslash escapes '"' and '\' alike.
+func quoted(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// homeLinks writes the Link header on "/" in format k.
+func homeLinks(b *strings.Builder, k Kind, t tree.Tree) {
+	links := HomeLinks(t)
+	if len(links) == 0 {
+		return
+	}
+	link := links[0]
+	switch k {
+	case Headers:
+		fmt.Fprintf(b, "\n/\n  Link: %s\n", link)
+	case Htaccess:
+		b.WriteString("\n# The api-catalog link on the home page, as requested (THE_REQUEST is\n")
+		b.WriteString("# the request line, which the redirect to an index file does not change).\n")
+		b.WriteString("<IfModule mod_headers.c>\n")
+		fmt.Fprintf(b, "    Header set Link %s \"expr=%%{THE_REQUEST} =~ m#^[A-Z]+ /(\\\\?[^ ]*)? #\"\n", quoted(link))
+		b.WriteString("</IfModule>\n")
+	case Nginx:
+		b.WriteString("\n# Server level: the api-catalog link on the home page, as requested\n")
+		b.WriteString("# ($request_uri, which the index redirect does not change).\n")
+		b.WriteString("set $discgen_api_catalog \"\";\n")
+		fmt.Fprintf(b, "if ($request_uri ~ \"^/(\\?|$)\") { set $discgen_api_catalog %s; }\n", quoted(link))
+		b.WriteString("add_header Link $discgen_api_catalog;\n")
+	case Caddy:
+		fmt.Fprintf(b, "\nheader / Link %s\n", quoted(link))
+	}
+}

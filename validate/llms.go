@@ -1,0 +1,134 @@
+package validate
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/llmstxt"
+	"github.com/discgen/discgen/manifest"
+)
+
+// detailsPath matches the path of llms_txt.details, in the manifest or in
+// one of its environments: prose of many lines, which lineSafe leaves to
+// llmsDetails.
+var detailsPath = regexp.MustCompile(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])\.)?llms_txt\.details$`)
+
+// llmsTxt checks the llms_txt block. lineSafe has checked every one-line
+// value (titles, the summary, names and notes: one line, nothing
+// invisible but the zero-width characters prose needs); the renderer
+// escapes what markdown would read in them.
+func (v *checker) llmsTxt(p string, l *manifest.LlmsTxt) {
+	if strings.TrimSpace(l.Title) == "" {
+		v.err(manifest.Key(p, "title"), "the title is blank; llms.txt needs its H1")
+	}
+	v.llmsDetails(manifest.Key(p, "details"), l.Details)
+	names := map[string]string{}
+	for i, s := range l.Sections {
+		sp := manifest.Index(manifest.Key(p, "sections"), i)
+		np := manifest.Key(sp, "name")
+		if first, dup := names[s.Name]; dup {
+			v.err(np, "section %q is defined twice (first at %s); give its links in one section", s.Name, first)
+		} else {
+			names[s.Name] = v.pos.Of(np).String()
+		}
+		if s.Name != llmstxt.Optional && strings.EqualFold(s.Name, llmstxt.Optional) {
+			v.warn(np, "%q is not the %q section llmstxt.org gives a meaning to (readers compare it exactly): write %q", s.Name, llmstxt.Optional, llmstxt.Optional)
+		}
+		if s.Name == llmstxt.Optional && i != len(l.Sections)-1 {
+			v.warn(np, "the %s section is not the last; readers that drop it to save context expect it at the end", llmstxt.Optional)
+		}
+		if len(s.Links) == 0 {
+			v.warn(sp, "section %q has no links", s.Name)
+		}
+		for j, link := range s.Links {
+			lp := manifest.Index(manifest.Key(sp, "links"), j)
+			v.siteRef(manifest.Key(lp, "url"), link.URL, "a link")
+		}
+	}
+}
+
+// llmsDetails checks the details: line breaks and tabs are allowed, other
+// control characters, bidirectional controls, U+FEFF and tag characters
+// are not, and no line may be a heading. Each error is at the character
+// or line it is about.
+func (v *checker) llmsDetails(p, s string) {
+	if s == "" || v.refused(p) {
+		return
+	}
+	for i, r := range s {
+		if r == '\n' || r == '\r' || r == '\t' {
+			continue
+		}
+		if msg := unsafeText(string(r), textFree); msg != "" {
+			v.add(v.pos.InValue(p, s, i), diag.Error, p, "%s %s", quoteShort(lineAt(s, i)), msg)
+			break
+		}
+	}
+	// Every heading, each at its line: searching again after one starts
+	// outside any code block, as the heading line itself was.
+	for from := 0; from < len(s); {
+		off, line := llmstxt.Heading(s[from:])
+		if off < 0 {
+			break
+		}
+		what := quoteShort(strings.TrimSpace(line)) + " is a heading"
+		if strings.Trim(line, "=- \t\r") == "" {
+			what = quoteShort(strings.TrimSpace(line)) + " under a line of text makes that line a heading"
+		}
+		v.add(v.pos.InValue(p, s, from+off), diag.Error, p, "%s: details hold paragraphs and lists only (llmstxt.org), and a heading would start a section of its own; make it a section, or bold text", what)
+		from += off + len(line) + 1
+	}
+}
+
+// lineAt returns the line of s that holds byte offset i.
+func lineAt(s string, i int) string {
+	start := strings.LastIndexAny(s[:i], "\r\n") + 1
+	end := strings.IndexAny(s[i:], "\r\n")
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : i+end]
+}
+
+// siteRef checks a URL that resolves against site.url (an llms.txt link,
+// an api-catalog anchor or href): an absolute http(s) URL, or a relative
+// reference that stays inside the site. "/docs/../../x" would resolve to
+// /x by RFC 3986's rules, which is surely not what was meant, so a
+// relative reference whose ".." segments climb above the root is an
+// error.
+func (v *checker) siteRef(p, s, what string) *url.URL {
+	u := v.uriRef(p, s, what)
+	if u == nil {
+		return nil
+	}
+	if !u.IsAbs() && u.Host == "" && leavesRoot(u.EscapedPath()) {
+		v.err(p, "%q leaves the site through \"..\": relative URLs resolve against site.url and must stay inside it; give a path from the root or an absolute URL", s)
+		return nil
+	}
+	return u
+}
+
+// leavesRoot reports whether a relative path, resolved against "/",
+// climbs above it: more ".." segments (written plainly or with %2E) than
+// directories before them.
+func leavesRoot(p string) bool {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	depth := 0
+	for i, seg := range segs {
+		switch strings.ReplaceAll(strings.ToLower(seg), "%2e", ".") {
+		case "..":
+			depth--
+			if depth < 0 {
+				return true
+			}
+		case ".":
+		default:
+			if i < len(segs)-1 {
+				depth++
+			}
+		}
+	}
+	return false
+}

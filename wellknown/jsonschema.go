@@ -1,0 +1,248 @@
+package wellknown
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// Schemas a well-known JSON file can be checked against: the ones discgen
+// ships (dated copies, see schemas/NOTICE.md), or a schema file the
+// manifest names.
+
+// A2AAgentCard is the name of the shipped A2A agent card schema.
+const A2AAgentCard = "a2a-agent-card"
+
+// MaxSchemaBytes bounds a schema file a manifest names.
+const MaxSchemaBytes = 1 << 20
+
+// MaxJSONProblems bounds the problems reported for one file; past it one
+// more problem gives the count.
+const MaxJSONProblems = 100
+
+//go:embed schemas/a2a-v0.3.0.json
+var shipped embed.FS
+
+// shippedSchemas maps a schema name to its embedded file and the schema
+// within it.
+var shippedSchemas = map[string]struct{ file, ref, about string }{
+	A2AAgentCard: {"schemas/a2a-v0.3.0.json", "#/definitions/AgentCard", "A2A v0.3.0"},
+}
+
+// schemaBase is the URL schemas are registered under, so that messages
+// never show a path of the machine that built them.
+const schemaBase = "https://discgen.invalid/schemas/"
+
+// ShippedSchemas lists the names of the schemas discgen ships, sorted.
+func ShippedSchemas() []string {
+	var out []string
+	for n := range shippedSchemas {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DescribeSchema says which version of a shipped schema a name stands for.
+func DescribeSchema(name string) string { return shippedSchemas[name].about }
+
+// DefaultSchema returns the shipped schema a well-known file of this name
+// is checked against when its entry names none: agent-card.json (A2A),
+// wherever it stands. It returns "" for other names.
+func DefaultSchema(name string) string {
+	if path.Base(name) == "agent-card.json" {
+		return A2AAgentCard
+	}
+	return ""
+}
+
+var (
+	compileOnce sync.Map // name -> *compiled
+)
+
+type compiled struct {
+	once sync.Once
+	s    *jsonschema.Schema
+	err  error
+}
+
+// Shipped returns the compiled schema of a shipped name; ok is false for
+// a name discgen does not ship.
+func Shipped(name string) (s *jsonschema.Schema, ok bool, err error) {
+	info, ok := shippedSchemas[name]
+	if !ok {
+		return nil, false, nil
+	}
+	v, _ := compileOnce.LoadOrStore(name, &compiled{})
+	c := v.(*compiled)
+	c.once.Do(func() {
+		data, err := shipped.ReadFile(info.file)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.s, c.err = compile(schemaBase+path.Base(info.file), data, info.ref)
+	})
+	return c.s, true, c.err
+}
+
+// CompileSchema compiles the JSON Schema text of a file a manifest names
+// (file is its name, for messages). The schema may not refer to any
+// other document: nothing is fetched or read while compiling.
+func CompileSchema(file string, data []byte) (*jsonschema.Schema, error) {
+	if len(data) > MaxSchemaBytes {
+		return nil, fmt.Errorf("the schema is %d bytes; the limit is %d", len(data), MaxSchemaBytes)
+	}
+	if _, err := positionsOf(data); err != nil {
+		var se *jsonSyntaxError
+		if errors.As(err, &se) {
+			line, col := lineColOf(data, se.Offset)
+			return nil, fmt.Errorf("the schema is not JSON: %d:%d: %s", line, col, se.Msg)
+		}
+		return nil, err
+	}
+	return compile(schemaBase+"manifest/"+url.PathEscape(path.Base(file)), data, "")
+}
+
+func compile(u string, data []byte, ref string) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("%s: a schema may not refer to another document", s)
+	}
+	if err := c.AddResource(u, bytes.NewReader(data)); err != nil {
+		return nil, cleanSchemaErr(err)
+	}
+	s, err := c.Compile(u + ref)
+	if err != nil {
+		return nil, cleanSchemaErr(err)
+	}
+	return s, nil
+}
+
+// cleanSchemaErr drops the registration URL from a compile error.
+func cleanSchemaErr(err error) error {
+	return errors.New(strings.ReplaceAll(err.Error(), schemaBase, ""))
+}
+
+// JSONProblem is one way a JSON file fails its schema, or fails to parse,
+// at a line and column of the file (1-based; the column counts
+// characters).
+type JSONProblem struct {
+	Offset    int // the byte offset of the value in the file
+	Line, Col int
+	Pointer   string // the JSON Pointer of the value, "" for the whole file
+	Message   string
+}
+
+func (p JSONProblem) String() string {
+	if p.Pointer == "" {
+		return fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Message)
+	}
+	return fmt.Sprintf("%d:%d: %s: %s", p.Line, p.Col, p.Pointer, p.Message)
+}
+
+// ValidateJSON checks data against s. It returns the problems sorted by
+// position then message, at most MaxJSONProblems of them (and one that
+// counts the rest), or a single problem if data is not JSON.
+func ValidateJSON(data []byte, s *jsonschema.Schema) []JSONProblem {
+	pos, err := positionsOf(data)
+	if err != nil {
+		var se *jsonSyntaxError
+		if !errors.As(err, &se) {
+			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}
+		}
+		line, col := lineColOf(data, se.Offset)
+		return []JSONProblem{{Offset: min(se.Offset, len(data)), Line: line, Col: col, Message: "not JSON: " + se.Msg}}
+	}
+	var inst any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&inst); err != nil {
+		return []JSONProblem{{Line: 1, Col: 1, Message: "not JSON: " + err.Error()}}
+	}
+	err = s.Validate(inst)
+	var ve *jsonschema.ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		if err != nil {
+			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}
+		}
+		return nil
+	}
+	var out []JSONProblem
+	seen := map[JSONProblem]bool{}
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		ptr := pointerOf(e.InstanceLocation)
+		off := pos.offsetOf(ptr)
+		line, col := pos.lineCol(off)
+		p := JSONProblem{Offset: off, Line: line, Col: col, Pointer: ptr, Message: e.Message}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	walk(ve)
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Message < b.Message
+	})
+	if len(out) > MaxJSONProblems {
+		n := len(out) - MaxJSONProblems
+		out = append(out[:MaxJSONProblems], JSONProblem{Offset: out[MaxJSONProblems].Offset, Line: out[MaxJSONProblems].Line, Col: out[MaxJSONProblems].Col,
+			Message: fmt.Sprintf("%d more problems not shown (at most %d are reported per file)", n, MaxJSONProblems)})
+	}
+	return out
+}
+
+// pointerOf turns the validator's instance location, whose tokens are
+// also URL-path-escaped, into a plain JSON Pointer.
+func pointerOf(loc string) string {
+	if loc == "" {
+		return ""
+	}
+	toks := strings.Split(loc, "/")
+	for i, t := range toks {
+		if u, err := url.PathUnescape(t); err == nil {
+			toks[i] = u
+		}
+	}
+	return strings.Join(toks, "/")
+}
+
+// IsA2AV1Card reports whether data looks like an A2A v1.0 agent card: a
+// JSON object with supportedInterfaces and no top-level protocolVersion
+// (v1.0 moved the protocol version into each interface). discgen ships
+// no v1.0 schema (A2A no longer commits one), so such a card is not
+// checked against the v0.3.0 schema unless its entry asks.
+func IsA2AV1Card(data []byte) bool {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return false
+	}
+	_, v1 := top["supportedInterfaces"]
+	_, v0 := top["protocolVersion"]
+	return v1 && !v0
+}

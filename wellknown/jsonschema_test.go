@@ -1,0 +1,137 @@
+package wellknown
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+func problems(ps []JSONProblem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		fmt.Fprintln(&b, p)
+	}
+	return b.String()
+}
+
+// TestAgentCard checks the shipped A2A schema accepts a valid card and
+// puts each problem of a bad one at its line and column.
+func TestAgentCard(t *testing.T) {
+	s, ok, err := Shipped(A2AAgentCard)
+	if !ok || err != nil {
+		t.Fatalf("Shipped: %v %v", ok, err)
+	}
+	good, err := os.ReadFile("testdata/agent-card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := ValidateJSON(good, s); len(ps) != 0 {
+		t.Errorf("valid card refused:\n%s", problems(ps))
+	}
+	bad := "{\n  \"name\": 3,\n  \"skills\": [\n    {\"id\": \"a\"}\n  ],\n  \"capabilities\": {\"streaming\": \"yes\"}\n}\n"
+	want := `1:1: missing properties: 'defaultInputModes', 'defaultOutputModes', 'description', 'protocolVersion', 'url', 'version'
+2:11: /name: expected string, but got number
+4:5: /skills/0: missing properties: 'description', 'name', 'tags'
+6:33: /capabilities/streaming: expected boolean, but got string
+`
+	if got := problems(ValidateJSON([]byte(bad), s)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := problems(ValidateJSON([]byte("{\n  \"name\": \"x\",\n  oops\n}"), s)); !strings.HasPrefix(got, "3:3: not JSON: ") {
+		t.Errorf("syntax error: %q", got)
+	}
+	for data, want := range map[string]string{"{} {}": "1:4: not JSON: more than one JSON value", "{},": "1:3: not JSON: more than one", "\n\n  [1,]": "3:6: not JSON: ", "": "1:1: not JSON: "} {
+		if got := problems(ValidateJSON([]byte(data), s)); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: %q, want %q...", data, got, want)
+		}
+	}
+}
+
+func TestPositionsOfKeysNeedingEscapes(t *testing.T) {
+	data := []byte("{\"a/b\": {\"c~d\": [1, {\"é x\": true}]}}")
+	p, err := positionsOf(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ptr, off := range map[string]int{"": 0, "/a~1b": 8, "/a~1b/c~0d": 16, "/a~1b/c~0d/0": 17, "/a~1b/c~0d/1/é x": 29} {
+		if got, ok := p.offsets[ptr]; !ok || got != off {
+			t.Errorf("%q at %d (%v), want %d", ptr, got, ok, off)
+		}
+	}
+	// The validator's locations are URL-escaped too.
+	if got := pointerOf("/a~1b/c~0d/1/%C3%A9%20x"); got != "/a~1b/c~0d/1/é x" {
+		t.Errorf("pointerOf: %q", got)
+	}
+}
+
+func TestCompileSchema(t *testing.T) {
+	s, err := CompileSchema("my.schema.json", []byte(`{"type": "object", "required": ["gpc"], "properties": {"gpc": {"type": "boolean"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := problems(ValidateJSON([]byte("{\n \"gpc\": 1}"), s)); got != "2:9: /gpc: expected boolean, but got number\n" {
+		t.Errorf("got %q", got)
+	}
+	for name, text := range map[string]string{
+		"remote ref": `{"$ref": "https://example.org/other.json"}`,
+		"file ref":   `{"$ref": "other.json"}`,
+		"not json":   `{"type": `,
+		"too large":  `{"description": "` + strings.Repeat("x", MaxSchemaBytes) + `"}`,
+	} {
+		if _, err := CompileSchema("s.json", []byte(text)); err == nil {
+			t.Errorf("%s: compiled", name)
+		} else if strings.Contains(err.Error(), "discgen.invalid") {
+			t.Errorf("%s: message names the registration URL: %v", name, err)
+		}
+	}
+}
+
+func TestManyProblemsAreBounded(t *testing.T) {
+	s, err := CompileSchema("s.json", []byte(`{"type": "array", "items": {"type": "string"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := "[" + strings.Repeat("1,", 500) + "1]"
+	ps := ValidateJSON([]byte(data), s)
+	if len(ps) != MaxJSONProblems+1 || !strings.Contains(ps[MaxJSONProblems].Message, "401 more problems") {
+		t.Errorf("%d problems, last %v", len(ps), ps[len(ps)-1])
+	}
+}
+
+func TestDefaultSchema(t *testing.T) {
+	for name, want := range map[string]string{"agent-card.json": A2AAgentCard, "a2a/agent-card.json": A2AAgentCard, "agent.json": "", "gpc.json": ""} {
+		if got := DefaultSchema(name); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestIsA2AV1Card(t *testing.T) {
+	for data, want := range map[string]bool{
+		`{"supportedInterfaces": [], "name": "x"}`:                  true,
+		`{"supportedInterfaces": [], "protocolVersion": "0.3.0"}`:   false,
+		`{"protocolVersion": "0.3.0", "url": "https://a.example/"}`: false,
+		`{"name": "x"}`:                 false,
+		`[{"supportedInterfaces": []}]`: false,
+		`{"supportedInterfaces": [], `:  false,
+	} {
+		if got := IsA2AV1Card([]byte(data)); got != want {
+			t.Errorf("%s: %v, want %v", data, got, want)
+		}
+	}
+}
+
+// TestDeepNestingIsRefused: a file nested past maxJSONDepth is one
+// problem at the place it goes too deep, before any schema work.
+func TestDeepNestingIsRefused(t *testing.T) {
+	s, err := CompileSchema("s.json", []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(strings.Repeat("[", 1<<20-2) + strings.Repeat("]", 1))
+	ps := ValidateJSON(data, s)
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "nested more than 10000 levels") || ps[0].Line != 1 || ps[0].Col != maxJSONDepth+2 {
+		t.Errorf("problems %v", ps)
+	}
+}
