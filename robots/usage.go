@@ -91,6 +91,9 @@ type Category struct {
 	set           func(*Prefs, Pref)
 }
 
+// Get returns p's preference for the category.
+func (c Category) Get(p Prefs) Pref { return c.get(p) }
+
 // Categories are the categories discgen writes, in the order Content-Usage
 // values list them (the vocabulary's table order); Content-Signal values
 // use signalOrder.

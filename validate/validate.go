@@ -212,6 +212,7 @@ func (v *checker) site(m *manifest.Site) {
 		v.host("host", m.Host)
 	}
 	v.agents("agents", m.Agents)
+	v.usage("usage", m.Usage)
 	v.mobileAgents("mobile_agents", m.MobileAgents)
 	v.sitemaps("sitemaps", m.Sitemaps)
 	v.expects("expect", m.Expect)
