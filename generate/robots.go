@@ -217,5 +217,5 @@ func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List)
 	for _, f := range fs {
 		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
 	}
-	return serverconf.Access{Enforce: enf, Noindex: m.Noindex}, errs
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: EffectiveUsage(m.Usage, nil)}, errs
 }
