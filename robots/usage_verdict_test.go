@@ -71,9 +71,9 @@ func isUsageLine(l string) bool {
 func TestUsageVerdictsUnchanged(t *testing.T) {
 	n := *nFlag
 	if n == 0 {
-		n = 200
+		n = 100
 		if testing.Short() {
-			n = 50
+			n = 30
 		}
 	}
 	seed := randomSeed(t)

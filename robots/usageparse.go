@@ -100,8 +100,14 @@ func ParseContentSignal(value string) (Prefs, []string) {
 			}
 		}
 		return Category{}, false
-	}, "yes", "no", "search, ai-input, ai-train")
+	}, "yes", "no", "search, ai-input, ai-train, use")
 }
+
+// signalUse holds the values of Content-Signal's "use" key, which
+// Cloudflare's managed robots.txt writes ("use=reference"): how content
+// may be used where a use is allowed. It states no preference discgen
+// models; lint accepts it.
+var signalUse = map[string]bool{"immediate": true, "reference": true, "full": true}
 
 func readDict(value string, lookup func(string) (Category, bool), yes, no, known string) (Prefs, []string) {
 	var p Prefs
@@ -118,6 +124,12 @@ func readDict(value string, lookup func(string) (Category, bool), yes, no, known
 	}
 	for _, m := range members {
 		c, ok := lookup(m.Key)
+		if !ok && m.Key == "use" && yes == "yes" {
+			if m.Kind != sfToken || !signalUse[m.Value] {
+				problems = append(problems, "\"use\" has the value "+quoteValue(m)+", not immediate, reference or full")
+			}
+			continue
+		}
 		if !ok {
 			problems = append(problems, "unknown category \""+m.Key+"\" (known: "+known+"): readers ignore it")
 			continue
