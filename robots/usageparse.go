@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -182,7 +183,12 @@ type UsageReading struct {
 	// one stating each category), with their line numbers.
 	ContentSignal      Prefs
 	ContentSignalLines []int
+	// Lines are the lines above, in file order.
+	Lines []UsageLine
 }
+
+// Text returns the line as written: "Content-Usage: /blog/ train-ai=y".
+func (u UsageLine) Text() string { return u.Key + ": " + u.Value }
 
 // Combined returns the preferences both forms say together: each
 // category's "no" wins over a "yes", as vocab-07 section 7.1 combines
@@ -233,5 +239,11 @@ func (f *File) Usage(agent, url string) UsageReading {
 			r.ContentUsageLines = append(r.ContentUsageLines, l.Num)
 		}
 	}
+	for _, l := range lines {
+		if slices.Contains(r.ContentUsageLines, l.Num) || slices.Contains(r.ContentSignalLines, l.Num) {
+			r.Lines = append(r.Lines, l)
+		}
+	}
+	slices.SortFunc(r.Lines, func(a, b UsageLine) int { return a.Num - b.Num })
 	return r
 }

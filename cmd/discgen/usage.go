@@ -150,6 +150,11 @@ deciding rule with its line. The RFC 9309 reading (Google's) decides; where
 the 1996 draft's reading differs, the line says so. With -f, the robots.txt
 checked is the one the manifest builds.
 
+Where the agent may fetch the URL and preference lines apply to it, an
+indented "usage" line follows: the preferences it reads there (Content-Usage,
+longest matching path, and Content-Signal together; a "no" in either wins)
+and the lines they come from. Where it may not fetch, no preference applies.
+
 Options:
     -f, --file FILE       build robots.txt from this manifest
         --env NAME        with -f: apply environments.NAME
@@ -176,7 +181,10 @@ Find problems in hand-written discovery files, chosen by name:
                           group, malformed patterns, invalid agent names,
                           duplicate groups, shadowed and conflicting rules,
                           verdicts that depend on which reading a crawler
-                          uses, and more (codes R001-R021)
+                          uses, usage preference lines (Content-Usage,
+                          Content-Signal) outside any group, hidden from
+                          named groups, unknown or repeated, and more
+                          (codes R001-R035)
 
 Each finding has a stable code.
 
