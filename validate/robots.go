@@ -27,6 +27,8 @@ var reservedFields = map[string]string{
 	"crawl-delay":         "crawl_delay",
 	"host":                "host (top level)",
 	"mobile-agent-server": "mobile_agents (top level)",
+	"content-usage":       "usage (top level, or in the group)",
+	"content-signal":      "usage (top level, or in the group)",
 }
 
 // IsAgentName reports whether s is a valid agent name: an RFC 9309 product
