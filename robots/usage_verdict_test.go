@@ -87,7 +87,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 		Files   []string `json:"files"`
 		Queries []query  `json:"queries"`
 	}
-	withLines, checks := 0, 0
+	withLines, checks, googleChecks := 0, 0, 0
 	for len(in.Files) < 2*n {
 		p, pool := g.policy()
 		if !realisticNames(p) || slices.ContainsFunc(Portability(p), func(f Finding) bool { return f.Code == CodeTildeVariants }) {
@@ -145,6 +145,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 					"temoto/robotstxt": {ro.TestAgent(PathOf(u), AgentName(a)), rw.TestAgent(PathOf(u), AgentName(a))},
 				}
 				if ui%3 == 0 { // grobotstxt parses the file on every call
+					googleChecks++
 					got["grobotstxt"] = pair{grobotstxt.AgentAllowed(string(without), ProductToken(a), abs), grobotstxt.AgentAllowed(string(with), ProductToken(a), abs)}
 				}
 				for reader, v := range got {
@@ -161,7 +162,8 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 	if withLines == 0 || checks == 0 {
 		t.Fatalf("no file with preference lines (%d) or no verdict compared (%d)", withLines, checks)
 	}
-	t.Logf("seed %d: %d policies, %d with preference lines, %d verdicts compared per Go reader", seed, n, withLines, checks)
+	t.Logf("seed %d: %d policies, %d with preference lines, %d verdicts compared under Match, Match1996, the temoto model and temoto/robotstxt each, %d under grobotstxt",
+		seed, n, withLines, checks, googleChecks)
 
 	data, err := json.Marshal(in)
 	if err != nil {
