@@ -99,6 +99,12 @@ func expectWork(f *robots.File, exps []manifest.Expect) int64 {
 				c.wild += int64(len(r.Pattern))
 			}
 		}
+		for _, l := range g.Other { // preference lines, matched by usage expectations
+			c.plain += 1 + int64(len(l.Value))
+			if strings.ContainsAny(l.Value, "*$") {
+				c.wild += int64(len(l.Value))
+			}
+		}
 		seen := map[string]bool{}
 		for _, a := range g.Agents {
 			agents++

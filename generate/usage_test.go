@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -74,5 +75,25 @@ func TestEffectiveUsage(t *testing.T) {
 	}
 	if EffectiveUsage(nil, nil) != nil || EffectiveUsage(&manifest.Usage{}, nil) != nil {
 		t.Error("no preference: want nil")
+	}
+}
+
+// TestExpectUsageWorkBounded: usage expectations match their URLs against
+// the preference lines, so wildcard paths count toward MaxExpectWork like
+// wildcard rules; a manifest that would take hours is refused at once.
+func TestExpectUsageWorkBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 1\nsite: {url: \"https://example.org/\"}\nagents: [{names: [\"*\"], disallow: []}]\nusage:\n  train_ai: no\n  paths:\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "    - {path: \"/%s%d\", train_ai: yes}\n", strings.Repeat("*a", 100), i)
+	}
+	b.WriteString("expect:\n  - agent: otherbot\n    usage: {train_ai: no}\n    urls:\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "      - /%d%s\n", i, strings.Repeat("b", 2000))
+	}
+	doc := load(t, b.String())
+	_, errs := siteRobots(doc)
+	if !strings.Contains(fmt.Sprint(errs), "matching steps") {
+		t.Errorf("errors: %v", errs)
 	}
 }
