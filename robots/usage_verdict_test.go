@@ -122,6 +122,31 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 		if stripped != string(without) {
 			t.Fatalf("the preference lines changed more than themselves:\nwithout:\n%s\nwith:\n%s", without, with)
 		}
+		// As a manifest writes them (the site's preferences under each
+		// named group's own), the lines draw no preference finding from
+		// lint. (A "*" group's own preferences are the author's choice to
+		// hide from named groups, which R033 reports.)
+		site := g.usage(pool)
+		m := p
+		m.Groups = slices.Clone(p.Groups)
+		m.Usage = site
+		for i := range m.Groups {
+			own := g.usage(pool)
+			if slices.Contains(m.Groups[i].Agents, "*") {
+				own = &Usage{}
+			}
+			m.Groups[i].Usage = &Usage{Prefs: own.Prefs.Over(site.Prefs), Paths: append(slices.Clone(site.Paths), own.Paths...),
+				ContentUsage: site.ContentUsage, ContentSignal: site.ContentSignal}
+		}
+		if mout, err := Emit(m); err != nil {
+			t.Fatal(err)
+		} else {
+			for _, fd := range Lint(mout) {
+				if fd.Code >= CodeUsageOutside && fd.Code <= CodeUsageRepeated {
+					t.Fatalf("lint finding on an emitted file: %v\n%s", fd, mout)
+				}
+			}
+		}
 		fw, fo := Parse(with), Parse(without)
 		tw, to := parseTemoto(with), parseTemoto(without)
 		rw, err1 := robotstxt.FromBytes(with)

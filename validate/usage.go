@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
@@ -89,4 +90,45 @@ func (v *checker) expectUsage(p string, e manifest.Expect) {
 			v.escapes(up, u)
 		}
 	}
+}
+
+// starUsage warns where the "*" group states a preference the site's usage
+// does not: a crawler with a group of its own reads only that group (RFC
+// 9309 section 2.2.1), so the preference never reaches it.
+func (v *checker) starUsage(path string, groups []manifest.Group, site *manifest.Usage) {
+	named := false
+	for _, g := range groups {
+		named = named || len(g.Presets) > 0 || slices.ContainsFunc(g.Names, func(n string) bool { return n != "*" })
+	}
+	if !named {
+		return
+	}
+	for i, g := range groups {
+		if g.Usage == nil || !slices.Contains(g.Names, "*") {
+			continue
+		}
+		for _, c := range []struct{ key, star, site string }{
+			{"train_ai", g.Usage.TrainAI, siteValue(site, "train_ai")},
+			{"search", g.Usage.Search, siteValue(site, "search")},
+			{"ai_input", g.Usage.AIInput, siteValue(site, "ai_input")},
+		} {
+			if c.star != "" && c.site == "" {
+				v.warn(manifest.Key(manifest.Key(manifest.Index(path, i), "usage"), c.key),
+					"crawlers with a group of their own do not read the \"*\" group, so they do not get %s: put it in the site's usage to write it in every group", c.key)
+			}
+		}
+	}
+}
+
+func siteValue(u *manifest.Usage, key string) string {
+	if u == nil {
+		return ""
+	}
+	switch key {
+	case "train_ai":
+		return u.TrainAI
+	case "search":
+		return u.Search
+	}
+	return u.AIInput
 }

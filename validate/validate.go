@@ -213,6 +213,7 @@ func (v *checker) site(m *manifest.Site) {
 	}
 	v.agents("agents", m.Agents)
 	v.usage("usage", m.Usage)
+	v.starUsage("agents", m.Agents, m.Usage)
 	v.mobileAgents("mobile_agents", m.MobileAgents)
 	v.sitemaps("sitemaps", m.Sitemaps)
 	v.expects("expect", m.Expect)
