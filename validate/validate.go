@@ -140,6 +140,8 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 var envDeps = map[string][]string{
 	"data_txt": {"datasets"},
 	"datasets": {"data_txt"},
+	"agents":   {"usage"}, // starUsage
+	"usage":    {"agents"},
 }
 
 // environment checks the manifest with env applied, keeping what concerns
