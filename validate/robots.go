@@ -27,6 +27,8 @@ var reservedFields = map[string]string{
 	"crawl-delay":         "crawl_delay",
 	"host":                "host (top level)",
 	"mobile-agent-server": "mobile_agents (top level)",
+	"content-usage":       "usage (top level, or in the group)",
+	"content-signal":      "usage (top level, or in the group)",
 }
 
 // IsAgentName reports whether s is a valid agent name: an RFC 9309 product
@@ -77,6 +79,7 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 		names := crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
 		v.rulePaths(manifest.Key(gp, "allow"), names, g.Allow, true)
 		v.rulePaths(manifest.Key(gp, "disallow"), names, g.Disallow, false)
+		v.usage(manifest.Key(gp, "usage"), g.Usage)
 		if g.CrawlDelay != nil {
 			v.warn(manifest.Key(gp, "crawl_delay"), "Crawl-delay is not part of RFC 9309; Google ignores it and other crawlers read it differently")
 		}
@@ -259,9 +262,10 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 		if !IsAgentName(e.Agent) {
 			v.err(manifest.Key(p, "agent"), "%s", notAgent(e.Agent))
 		}
-		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 {
-			v.err(p, "an expectation needs allowed or disallowed paths")
+		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 && e.Usage == nil {
+			v.err(p, "an expectation needs allowed or disallowed paths, or usage")
 		}
+		v.expectUsage(p, e)
 		for _, list := range []struct {
 			key   string
 			paths []string
