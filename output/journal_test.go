@@ -77,12 +77,12 @@ func TestRecoverMergesJournal(t *testing.T) {
 	e := newEnv(t)
 	jl := killedBatch(t, e)
 	// While the batch holds its lock, the journal is not dead.
-	if n, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
+	if n, _, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
 		t.Fatalf("recovered a live journal: %d %v", n, err)
 	}
-	jl.f.Close() // the process dies: its lock goes, its journal stays
+	jl.close(true) // the process dies: its locks go, its journal stays
 
-	if n, err := Recover(e.state); n != 1 || err != nil {
+	if n, _, err := Recover(e.state); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v", n, err)
 	}
 	if js := journals(t, e.state); len(js) != 0 {
@@ -174,7 +174,7 @@ func TestRecoverCutShortJournal(t *testing.T) {
 	}
 	mustWrite(t, filepath.Join(dir, "0000000000000000"+journalExt), "")
 	mustWrite(t, filepath.Join(dir, "1111111111111111"+journalExt), string(whole[:len(whole)-3]))
-	if n, err := Recover(e.state); n != 1 || err != nil {
+	if n, _, err := Recover(e.state); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v; want the one root named in full", n, err)
 	}
 	if js := journals(t, e.state); len(js) != 0 {
@@ -317,5 +317,63 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 	defer g.Close()
 	if busy, err := tryLock(g); busy || err != nil {
 		t.Errorf("a reopened handle kept the lock: busy=%v %v", busy, err)
+	}
+}
+
+// A journal whose batch is done but waits for a flush (retired) belongs to
+// a running build: a recovery started meanwhile, by another build with the
+// same state directory, leaves it and the records alone, and the build's
+// Flush removes it.
+func TestRecoverLeavesRetiredJournal(t *testing.T) {
+	if syncDirs {
+		t.Skip("records are fsynced one by one on this system: no journal waits")
+	}
+	e := newEnv(t)
+	opt := e.opt()
+	opt.NoSync = false
+	apply(t, e, files("a.txt", "1\n"), opt)
+	apply(t, e, files("a.txt", "2\n"), opt)
+	if js := journals(t, e.state); len(js) == 0 {
+		t.Fatal("no journal waits for a flush")
+	}
+	n, j, err := Recover(e.state)
+	if n != 0 || j.Roots() != 0 || err != nil {
+		t.Errorf("Recover beside a running build = %d, %d roots, %v; want nothing recovered", n, j.Roots(), err)
+	}
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || rec.owns("a.txt", fileSum([]byte("1\n"))) {
+		t.Errorf("record after a recovery beside the build: %+v %v", rec, err)
+	}
+	if err := Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journals after Flush: %v", js)
+	}
+}
+
+// A journal is locked from before it has its name: no recovery can find
+// it unlocked while its build runs. Once the build lets it go (its process
+// died), it is dead, and a journal another build removed meanwhile is
+// not an error.
+func TestJournalLockedForItsLife(t *testing.T) {
+	e := newEnv(t)
+	jl := killedBatch(t, e)
+	if f, err := openDead(jl.file); f != nil || err != nil {
+		t.Fatalf("a running build's journal opened as dead: %v", err)
+	}
+	jl.close(true)
+	f, err := openDead(jl.file)
+	if f == nil || err != nil {
+		t.Fatalf("a dead journal not opened as dead: %v", err)
+	}
+	f.Close()
+	// Removed by another build's recovery between the listing and the
+	// open: skipped.
+	os.Remove(jl.file)
+	dir := filepath.Join(e.state, journalDir)
+	n := 0
+	err = eachJournal(dir, []string{filepath.Base(jl.file)}, maxJournalSize, true, func(string, []*record) error { n++; return nil })
+	if n != 0 || err != nil {
+		t.Errorf("a removed journal: read %d, %v", n, err)
 	}
 }

@@ -527,7 +527,7 @@ func TestManyFilesAndDirectories(t *testing.T) {
 
 // Write plans and applies t to root in one step.
 func Write(root string, t tree.Tree, opt Options) (*Changes, Result, error) {
-	if _, err := Recover(opt.StateDir); err != nil {
+	if _, _, err := Recover(opt.StateDir); err != nil {
 		return nil, Result{}, err
 	}
 	c, err := Plan(root, t, opt)
