@@ -93,9 +93,11 @@ type pending struct {
 }
 
 // Apply carries out the plan. If the plan has any problem it returns a
-// *ProblemError and writes nothing. Otherwise, holding the output root's
-// lock, and refusing if the ownership record or a planned path changed
-// since Plan, it:
+// *ProblemError and writes nothing; a problem another build's writes may
+// have caused (a file it wrote after the plan read the record) is checked
+// again under the lock first, and planned again when the record changed. Otherwise, holding the output root's
+// lock (and planning again under it when the ownership record or a
+// planned path changed since Plan: another build wrote the root), it:
 //
 //  1. writes a journal holding the root's intent record: every path it
 //     may write with both its old and its new content, every directory it
@@ -256,6 +258,7 @@ type applying struct {
 	touched map[string]bool // directories whose entries change
 	mutate  bool
 	writes  bool         // the record is written: the journal is locked
+	recheck bool         // problems to check again under the lock
 	jl      *journalLock // the state directory's journal, when writes
 	intent  []byte       // the intent record, once in the journal
 	// recorded: the record (complete, or the intent after a failure) is
@@ -291,13 +294,30 @@ func (a *applying) fail(err error) {
 }
 
 // begin counts the plan's changes and settles a root with nothing to
-// change, which needs no lock and at most its stat cache refreshed.
+// change, which needs no lock and at most its stat cache refreshed. A plan
+// with problems another build's writes can cause (a file or symlink it
+// wrote since the plan read the record) is checked again under the lock.
 func (c *Changes) begin() *applying {
 	a := &applying{c: c, touched: map[string]bool{}}
 	if err := c.Err(); err != nil {
-		a.err, a.done = err, true
+		if c.r == nil || !c.mayBeStale() {
+			a.err, a.done = err, true
+			return a
+		}
+		a.recheck, a.writes = true, true
 		return a
 	}
+	if a.count(); !a.done {
+		a.writes = true
+	}
+	return a
+}
+
+// count counts the plan's changes, and settles a root with nothing to
+// change.
+func (a *applying) count() {
+	c := a.c
+	a.res, a.mutate = Result{}, false
 	for _, ch := range c.List {
 		switch ch.Kind {
 		case Unchanged:
@@ -311,10 +331,48 @@ func (c *Changes) begin() *applying {
 	a.mutate = a.mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
 	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.marshal(), c.rec.marshal()) {
 		a.err, a.done, a.recorded = c.finish(false, nil), true, true
-		return a
 	}
-	a.writes = true
-	return a
+}
+
+// mayBeStale reports whether a problem of the plan can come from another
+// build writing the root between the plan's read of the record and its
+// look at the disk: what that build wrote looks like someone else's.
+func (c *Changes) mayBeStale() bool {
+	for _, p := range c.Problems {
+		switch p.Kind {
+		case Symlink, Foreign, Modified, NotDirectory, NotRegular:
+			return true
+		}
+	}
+	return false
+}
+
+// replan plans the root again, holding its lock, from what another build
+// left since the first plan: the root handle is kept, the rest of the old
+// plan closed. A new plan with problems fails the root; they are not
+// another build's.
+func (a *applying) replan() error {
+	c := a.c
+	opt := c.opt
+	opt.Dir = c.r
+	n, err := Plan(c.Root, c.t, opt)
+	if err != nil {
+		return err
+	}
+	n.opt.Dir = c.opt.Dir
+	c.closeWAll()
+	for _, h := range c.handles {
+		h.Close()
+	}
+	*c = *n
+	c.setWriteRoot(a.lock)
+	a.recheck = false
+	if err := c.Err(); err != nil {
+		a.err, a.done = err, true
+		return nil
+	}
+	a.count()
+	return nil
 }
 
 // lockJournals locks, shared, the journal directory of each state
@@ -326,6 +384,15 @@ func lockJournals(as []*applying) []*journalLock {
 	for _, a := range as {
 		if a.done || !a.writes {
 			continue
+		}
+		if a.recheck {
+			// Without a state directory no build of this state has
+			// written the root: the problems stand, and none is
+			// created.
+			if _, err := os.Stat(a.c.opt.StateDir); err != nil {
+				a.err, a.done = a.c.Err(), true
+				continue
+			}
 		}
 		for _, jl := range jls {
 			if jl.stateDir == a.c.opt.StateDir {
@@ -376,7 +443,7 @@ func writeJournals(as []*applying, jls []*journalLock) {
 }
 
 // prepare takes the root's lock and checks that neither its record nor a
-// planned path changed since Plan.
+// planned path changed since Plan; when one did, it plans again.
 func (a *applying) prepare() {
 	c := a.c
 	if c.r == nil {
@@ -399,13 +466,20 @@ func (a *applying) prepare() {
 	if fi, err := a.lock.Stat(); err == nil {
 		a.dev = statOf(fi).dev
 	}
-	if err := c.checkRecord(); err != nil {
-		a.fail(err)
+	// Another build of this root (with this state directory, or
+	// another one) may have written it since the plan: the plan is made
+	// again under the lock, from what that build left.
+	stale := c.checkRecord() != nil || a.mutate && c.checkDisk() != nil
+	switch {
+	case a.recheck && !stale:
+		a.err, a.done = c.Err(), true // the problems stand
 		return
-	}
-	if a.mutate {
-		if err := c.checkDisk(); err != nil {
+	case stale:
+		if err := a.replan(); err != nil {
 			a.fail(err)
+			return
+		}
+		if a.done {
 			return
 		}
 	}
