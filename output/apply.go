@@ -24,6 +24,9 @@ type Result struct {
 	Added, Updated, Removed, Unchanged, Adopted int
 	DirsCreated, DirsRemoved                    int
 	TempsRemoved                                int // left by an interrupted build
+	// Superseded: nothing was written, as Options.Superseded said the
+	// tree is older than its inputs.
+	Superseded bool
 }
 
 // writers is how many files Apply writes at once in a large tree; a small
@@ -465,6 +468,10 @@ func (a *applying) prepare() {
 	c.setWriteRoot(a.lock)
 	if fi, err := a.lock.Stat(); err == nil {
 		a.dev = statOf(fi).dev
+	}
+	if c.opt.Superseded != nil && c.opt.Superseded() {
+		a.res, a.err, a.done, a.recorded = Result{Superseded: true}, nil, true, true
+		return
 	}
 	// Another build of this root (with this state directory, or
 	// another one) may have written it since the plan: the plan is made

@@ -594,3 +594,30 @@ func TestApplyReplansFalseModified(t *testing.T) {
 		t.Errorf("a.txt = %q", got)
 	}
 }
+
+// A tree older than its inputs (a save changed the manifest after it was
+// read) is not written over the root: the build that read the newer
+// inputs writes it, or already has.
+func TestApplyLeavesRootToNewerInputs(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "new\n"), e.opt())
+	before, stateBefore := snapshot(t, e.root), snapshot(t, e.state)
+	opt := e.opt()
+	asked := 0
+	opt.Superseded = func() bool { asked++; return true }
+	c, err := Plan(e.root, files("a.txt", "old\n"), opt)
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	res, err := c.Apply()
+	if err != nil || !res.Superseded || res.Updated != 0 || asked != 1 {
+		t.Errorf("Apply of a superseded tree: %+v %v, asked %d times", res, err, asked)
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
+	opt.Superseded = func() bool { return false }
+	c, _ = Plan(e.root, files("a.txt", "old\n"), opt)
+	if res, err := c.Apply(); err != nil || res.Superseded || mustRead(t, e.path("a.txt")) != "old\n" {
+		t.Errorf("Apply of a current tree: %+v %v", res, err)
+	}
+}
