@@ -37,11 +37,32 @@ const (
 	defaultWait = 10 * time.Second
 )
 
-// Temporary files are named ".discgen-" + 16 hex digits + ".tmp" and live in
-// the directory of the file they replace.
+// Temporary files are named ".htdiscgen-" + 16 hex digits + ".tmp" and
+// live in the directory of the file they replace (a rename publishes
+// them, so they must be on its filesystem, and inside the root). A build
+// killed before its renames leaves them in a directory a web server
+// publishes until the next build removes them, so they are kept from
+// being served two ways:
+//
+//   - Mode 0000 from creation until just before the rename (on Unix): no
+//     process but root can open them, so a server whose workers are not
+//     root (nginx's and Apache's never are; Caddy as a system service is
+//     not either) answers 403 whatever its configuration. The file gets
+//     its mode on its open descriptor right before its rename, so only a
+//     kill in that instant leaves a readable one.
+//   - A name beginning ".ht", which Apache's stock configuration refuses
+//     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
+//     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
+//     open the file. nginx and Caddy refuse no name by default (not even
+//     dotfiles): for them the mode is what counts.
+//
+// Before this scheme they were named ".discgen-" + 16 hex digits + ".tmp";
+// records of earlier builds may still list such names, which are removed
+// the same way.
 const (
-	tempPrefix = ".discgen-"
-	tempSuffix = ".tmp"
+	tempPrefix    = ".htdiscgen-"
+	oldTempPrefix = ".discgen-"
+	tempSuffix    = ".tmp"
 )
 
 func tempName() string { return tempPrefix + randomHex() + tempSuffix }
@@ -58,7 +79,9 @@ func randomHex() string {
 func isTempName(name string) bool {
 	x, ok := strings.CutPrefix(name, tempPrefix)
 	if !ok {
-		return false
+		if x, ok = strings.CutPrefix(name, oldTempPrefix); !ok {
+			return false
+		}
 	}
 	x, ok = strings.CutSuffix(x, tempSuffix)
 	if !ok || len(x) != 16 {
@@ -871,7 +894,7 @@ func (c *Changes) writeTemp(pd *pending) error {
 	if ch.Old != nil && ch.Old.Link == "" && ch.oldPerm != 0 {
 		pd.perm = ch.oldPerm
 	}
-	f, err := dr.create(pd.tmp, pd.perm)
+	f, err := dr.create(pd.tmp, tempPerm(pd.perm))
 	if err != nil {
 		return fail(err)
 	}
@@ -929,6 +952,11 @@ func fail2(err error, fail func(error) error) error {
 func (c *Changes) publish(pd *pending) error {
 	ch, dr, name := pd.ch, pd.dir, path.Base(pd.ch.Path)
 	err := hook("rename", ch.Path)
+	if err == nil && pd.held {
+		// Readable from now: its mode, on its descriptor, then the
+		// rename. (A file closed early got its mode before closing.)
+		err = pd.f.chmod(pd.perm)
+	}
 	if err == nil {
 		err = dr.rename(pd.tmp, name)
 	}

@@ -69,11 +69,17 @@
 // stay inside the root.
 //
 // Atomic replacement. Each file is written to a temporary file named
-// .discgen-XXXXXXXXXXXXXXXX.tmp in its own directory and renamed over the
-// old one, each directory's index.txt after every other file, so an
+// .htdiscgen-XXXXXXXXXXXXXXXX.tmp in its own directory and renamed over
+// the old one, each directory's index.txt after every other file, so an
 // index.txt never lists a file that is not there. A build killed at any
 // moment leaves every file with its old or its new bytes; the next build
-// removes the temporary files the interrupted build recorded.
+// removes the temporary files the interrupted build recorded. Until then
+// they are not served: they have mode 0000 until just before their
+// rename (on Linux; elsewhere until written), which no web server worker
+// but root's can open (nginx and Caddy refuse no name by default, not
+// even a dotfile), and Apache's stock configuration also refuses their
+// ".ht" name. (Earlier builds named them .discgen-XXXXXXXXXXXXXXXX.tmp;
+// records listing such names are still honoured.)
 //
 // Durability in batches. Files are not fsynced one by one (the model is
 // git's core.fsyncMethod=batch). Before a batch of roots changes anything,
@@ -159,7 +165,7 @@
 // Before changing anything, Apply rewrites the record as "state
 // incomplete", listing every path it may write with both the content found
 // and the content it writes, and every temporary file it will create
-// ("t autodisc/.discgen-0123456789abcdef.tmp"); after the last change it
+// ("t autodisc/.htdiscgen-0123456789abcdef.tmp"); after the last change it
 // writes the complete record. A build killed in between leaves a record
 // that still owns every byte it may have left on disk and names the
 // temporary files the next build removes. discgen removes no other file
