@@ -57,7 +57,9 @@ type Options struct {
 	// Journals, when set, are the journals of builds running or killed,
 	// read by ReadJournals: the plan owns what they name for the root, as
 	// it will once a build has recovered them. For plans that are not
-	// applied, such as a check or a dry run; a build recovers instead.
+	// applied, such as a check or a dry run; a build recovers instead,
+	// and plans with the dead journals Recover returns when another
+	// build's batch kept it from merging them.
 	Journals *Journals
 	// LockWait bounds how long Apply waits for another build of the same
 	// output root to finish; 0 means 10 seconds.
