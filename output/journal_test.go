@@ -377,3 +377,45 @@ func TestJournalLockedForItsLife(t *testing.T) {
 		t.Errorf("a removed journal: read %d, %v", n, err)
 	}
 }
+
+// While another build applies a batch, Recover merges nothing but returns
+// the dead journals: a plan given them owns what the killed build left,
+// and a save beside a running build is not refused for it. A recovery
+// once the batch is done merges the journal; a leftover .new file (a build
+// killed before its journal had its name) goes with it.
+func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
+	e := newEnv(t)
+	jl := killedBatch(t, e)
+	jl.close(true) // the killed build's locks go
+	part := filepath.Join(e.state, journalDir, "2222222222222222"+journalPartExt)
+	mustWrite(t, part, "discgen output journal 1\nrec")
+	batch := lockJournal(e.state, 0)
+	if batch.err != nil {
+		t.Fatal(batch.err)
+	}
+	n, j, err := Recover(e.state)
+	if n != 0 || j.Roots() != 1 || err != nil || len(journals(t, e.state)) != 1 {
+		t.Fatalf("Recover beside a batch = %d, %d roots, %v", n, j.Roots(), err)
+	}
+	if c, err := Plan(e.root, files("a.txt", "3\n"), e.opt()); err != nil || c.Err() == nil {
+		t.Errorf("plan without the journals: %v, want a.txt refused", err)
+	}
+	opt := e.opt()
+	opt.Journals = j
+	_, res, err := Write(e.root, files("a.txt", "3\n"), opt)
+	if err != nil || res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
+		t.Fatalf("build with the dead journals beside a batch: %+v %v", res, err)
+	}
+	batch.close(false)
+	if n, j, err := Recover(e.state); n != 1 || j != nil || err != nil {
+		t.Errorf("Recover after the batch = %d, %v, %v", n, j, err)
+	}
+	if _, err := os.Lstat(part); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a dead build's .new journal left: %v", err)
+	}
+	// The build after owns all and leaves a complete record.
+	apply(t, e, files("a.txt", "4\n"), e.opt())
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
+		t.Errorf("record: %+v %v", rec, err)
+	}
+}
