@@ -163,14 +163,25 @@ func (c *Changes) Apply() (Result, error) {
 // batches of, say, 64 pays one flush and one journal per batch instead of
 // per root. The result and error of cs[i] are at index i; one root's
 // failure does not stop the others. Up to rootWorkers roots are worked on
-// at once. Locks are held until the end, so a batch must not hold two
-// plans of one root.
+// at once. Locks are taken one after the other in the order of cs and
+// held until the end, so a batch must not hold two plans of one root, and
+// callers that may run two batches of the same roots at once give them in
+// one order (publish sorts them by device and inode): neither then waits
+// on the other in a circle.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
 	for i, c := range cs {
 		as[i] = c.begin()
 	}
 	jls := lockJournals(as)
+	// The roots are locked one after the other in the order given, so
+	// that two batches given the same roots in the same order never wait
+	// on each other in a circle; the checks run on several at once.
+	for _, a := range as {
+		if !a.done {
+			a.lockRoot()
+		}
+	}
 	eachRoot(len(as), func(i int) {
 		if a := as[i]; !a.done {
 			a.prepare()
@@ -468,9 +479,8 @@ func writeJournals(as []*applying, jls []*journalLock) {
 	}
 }
 
-// prepare takes the root's lock and checks that neither its record nor a
-// planned path changed since Plan; when one did, it plans again.
-func (a *applying) prepare() {
+// lockRoot opens the root when Plan found it missing, and takes its lock.
+func (a *applying) lockRoot() {
 	c := a.c
 	if c.r == nil {
 		r, _, err := c.openRoot(true)
@@ -492,6 +502,12 @@ func (a *applying) prepare() {
 	if fi, err := a.lock.Stat(); err == nil {
 		a.dev = statOf(fi).dev
 	}
+}
+
+// prepare, holding the root's lock, checks that neither its record nor a
+// planned path changed since Plan; when one did, it plans again.
+func (a *applying) prepare() {
+	c := a.c
 	if c.opt.Superseded != nil && c.opt.Superseded() {
 		a.res, a.err, a.done, a.recorded = Result{Superseded: true}, nil, true, true
 		return
