@@ -44,12 +44,13 @@ const (
 // publishes until the next build removes them, so they are kept from
 // being served two ways:
 //
-//   - Mode 0000 from creation until just before the rename (on Unix): no
-//     process but root can open them, so a server whose workers are not
-//     root (nginx's and Apache's never are; Caddy as a system service is
-//     not either) answers 403 whatever its configuration. The file gets
-//     its mode on its open descriptor right before its rename, so only a
-//     kill in that instant leaves a readable one.
+//   - Mode 0000 from creation (on Unix): no process but root can open
+//     them, so a server whose workers are not root (nginx's and Apache's
+//     never are; Caddy as a system service is not either) answers 403
+//     whatever its configuration. On Linux the file gets its mode on its
+//     open descriptor right before its rename, so only a kill in that
+//     instant leaves a readable one; elsewhere, where files are closed
+//     once written, when it is written.
 //   - A name beginning ".ht", which Apache's stock configuration refuses
 //     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
 //     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
@@ -121,9 +122,10 @@ type pending struct {
 // Apply carries out the plan. If the plan has any problem it returns a
 // *ProblemError and writes nothing; a problem another build's writes may
 // have caused (a file it wrote after the plan read the record) is checked
-// again under the lock first, and planned again when the record changed. Otherwise, holding the output root's
-// lock (and planning again under it when the ownership record or a
-// planned path changed since Plan: another build wrote the root), it:
+// again under the lock first, and the root planned again when the record
+// changed. Otherwise, holding the output root's lock (and planning again
+// under it when the ownership record or a planned path changed since
+// Plan: another build wrote the root), it:
 //
 //  1. writes a journal holding the root's intent record: every path it
 //     may write with both its old and its new content, every directory it
