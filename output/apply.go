@@ -49,8 +49,8 @@ const (
 //     never are; Caddy as a system service is not either) answers 403
 //     whatever its configuration. On Linux the file gets its mode on its
 //     open descriptor right before its rename, so only a kill in that
-//     instant leaves a readable one; elsewhere, where files are closed
-//     once written, when it is written.
+//     instant leaves a readable one; a file closed once written (beyond
+//     maxHeld open at once, and everywhere outside Linux) gets it then.
 //   - A name beginning ".ht", which Apache's stock configuration refuses
 //     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
 //     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
