@@ -518,11 +518,18 @@ func (a *applying) prepare() {
 	// another one) may have written it since the plan: the plan is made
 	// again under the lock, from what that build left.
 	stale := c.checkRecord() != nil || a.mutate && c.checkDisk() != nil
-	switch {
-	case a.recheck && !stale:
-		a.err, a.done = c.Err(), true // the problems stand
-		return
-	case stale:
+	if a.recheck && !stale {
+		// No build wrote the root since the plan. A build killed since
+		// this one's Recover may have: what its journal names is owned
+		// as Recover would make it owned.
+		j := deadIntents(c.opt.StateDir, c.name, c.opt.Journals)
+		if j == nil {
+			a.err, a.done = c.Err(), true // the problems stand
+			return
+		}
+		c.opt.Journals, stale = j, true
+	}
+	if stale {
 		if err := a.replan(); err != nil {
 			a.fail(err)
 			return

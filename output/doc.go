@@ -254,7 +254,11 @@
 // before changing anything; a live one creates and locks its .new file
 // under the shared lock). When a batch holds the directory, Recover
 // merges nothing and returns the dead journals it read, which the plans
-// own as Options.Journals. Outside Unix there is no flock: builds with
+// own as Options.Journals. And a plan refused for a file a build killed
+// after this build's Recover left is checked under the lock against the
+// dead journals naming its root, and planned again owning what they name:
+// a journal recovered, or left, by another build at the same time never
+// makes a build refuse discgen's own files as changed by someone else. Outside Unix there is no flock: builds with
 // one state directory must not run at once there. A path that changes between file and directory from one
 // build to the next is reported (NotDirectory, NotRegular) rather than
 // converted. Files are created by the user running discgen unless

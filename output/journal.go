@@ -481,6 +481,40 @@ func (j *Journals) apply(m *record) {
 	}
 }
 
+// deadIntents returns the journals given plus the dead journals of
+// stateDir that name the root name and are not among them, or nil when
+// there is none more: a build killed after this one's Recover left them.
+func deadIntents(stateDir, name string, given *Journals) *Journals {
+	dir := filepath.Join(stateDir, journalDir)
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil
+	}
+	var more []*record
+	eachJournal(dir, names, maxJournalSize, true, func(_ string, intents []*record) error {
+		for _, in := range intents {
+			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
+				more = append(more, in)
+			}
+		}
+		return nil
+	})
+	if len(more) == 0 {
+		return nil
+	}
+	j := &Journals{intents: map[string][]*record{}}
+	if given != nil {
+		maps.Copy(j.intents, given.intents)
+	}
+	j.intents[name] = append(slices.Clone(j.intents[name]), more...)
+	return j
+}
+
 // Journals wait for a flush. On Linux ApplyAll flushes once per batch,
 // before its renames: the renames, removals and complete records that
 // follow are not flushed at once. A journal whose roots all have their

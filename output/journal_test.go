@@ -419,3 +419,37 @@ func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 		t.Errorf("record: %+v %v", rec, err)
 	}
 }
+
+// A build killed after this build's Recover leaves files this build's
+// plan takes for someone else's (a.txt modified since discgen wrote it).
+// Under the lock, the dead journal naming the root is read: the root is
+// planned again owning what it names, and nothing is refused.
+func TestApplyOwnsWhatABuildKilledSinceRecoverLeft(t *testing.T) {
+	e := newEnv(t)
+	if _, _, err := Recover(e.state); err != nil {
+		t.Fatal(err)
+	}
+	jl := killedBatch(t, e)
+	jl.close(true) // killed: its locks go
+	c, err := Plan(e.root, files("a.txt", "3\n"), e.opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := problems(t, c.Err()); !slices.Equal(got, []string{"modified file a.txt"}) {
+		t.Fatalf("plan: %q", got)
+	}
+	res, err := c.Apply()
+	if err != nil || res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
+		t.Fatalf("Apply: %+v %v", res, err)
+	}
+	// A file someone else changed, with no journal naming it, stays
+	// refused.
+	if n, _, err := Recover(e.state); n != 1 || err != nil {
+		t.Fatalf("Recover = %d, %v", n, err)
+	}
+	mustWrite(t, e.path("a.txt"), "mine\n")
+	c, _ = Plan(e.root, files("a.txt", "4\n"), e.opt())
+	if _, err := c.Apply(); !slices.Equal(problems(t, err), []string{"modified file a.txt"}) {
+		t.Errorf("a file changed by someone else: %v", err)
+	}
+}
