@@ -373,7 +373,9 @@ func (p *pipeline) tenant(j *job) {
 		u.Status = Unchanged
 		return
 	}
-	data, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
+	// The key, made when the tree is written, is of the file read.
+	data, info, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
+	j.info = info
 	if err != nil {
 		u.Status = Refused
 		if isSymlinkErr(err) {
