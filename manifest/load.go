@@ -235,7 +235,7 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 		// rest is decoded without them (null in their place), so that
 		// the semantic rules still check every well-formed part, and
 		// skip the refused paths (newChecker).
-		if inst, changed := pruned(d.Raw, "", d.Invalid); changed {
+		if inst, changed := pruned(d.Raw, d.Invalid); changed {
 			d.Value = new(T)
 			if decodeValue(d.Value, inst) == nil {
 				return true
@@ -255,8 +255,20 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 
 // pruned returns inst with each value whose manifest path is in invalid
 // replaced by null, and whether there was one. Only the containers on the
-// way to a replaced value are copied: inst itself is not changed.
-func pruned(inst any, path string, invalid map[string]bool) (any, bool) {
+// way to a replaced value are copied, and only they are looked into, so
+// the work is bounded by those containers' sizes, not the manifest's
+// (whose deep paths would make it quadratic): inst itself is not changed.
+func pruned(inst any, invalid map[string]bool) (any, bool) {
+	on := map[string]bool{}
+	for p := range invalid {
+		for ; p != "" && !on[p]; p = Parent(p) {
+			on[p] = true
+		}
+	}
+	return prune(inst, "", invalid, on)
+}
+
+func prune(inst any, path string, invalid, on map[string]bool) (any, bool) {
 	if path != "" && invalid[path] {
 		return nil, true
 	}
@@ -264,11 +276,15 @@ func pruned(inst any, path string, invalid map[string]bool) (any, bool) {
 	case map[string]any:
 		var out map[string]any
 		for k, e := range v {
-			if p, changed := pruned(e, Key(path, k), invalid); changed {
+			p := Key(path, k)
+			if !on[p] {
+				continue
+			}
+			if e, changed := prune(e, p, invalid, on); changed {
 				if out == nil {
 					out = maps.Clone(v)
 				}
-				out[k] = p
+				out[k] = e
 			}
 		}
 		if out != nil {
@@ -277,11 +293,15 @@ func pruned(inst any, path string, invalid map[string]bool) (any, bool) {
 	case []any:
 		var out []any
 		for i, e := range v {
-			if p, changed := pruned(e, Index(path, i), invalid); changed {
+			p := Index(path, i)
+			if !on[p] {
+				continue
+			}
+			if e, changed := prune(e, p, invalid, on); changed {
 				if out == nil {
 					out = slices.Clone(v)
 				}
-				out[i] = p
+				out[i] = e
 			}
 		}
 		if out != nil {

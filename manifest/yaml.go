@@ -221,7 +221,7 @@ func (c *converter) value(n *yaml.Node, e *entry, depth int, shared bool) (any, 
 		if err := c.spend(n, e, len(n.Value)); err != nil {
 			return nil, err
 		}
-		c.checkTimestamp(n, e.path())
+		c.checkTimestamp(n, e, -1)
 		c.noteBlock(n, e)
 		return c.scalar(n), nil
 	}
@@ -241,7 +241,7 @@ func (c *converter) scalarItem(n *yaml.Node, e *entry, i, depth int) (any, error
 	if c.bytes > MaxExpandedBytes {
 		return c.value(n, e.item(i), depth, false)
 	}
-	c.checkTimestamp(n, Index(e.path(), i))
+	c.checkTimestamp(n, e, i)
 	return c.scalar(n), nil
 }
 
@@ -250,7 +250,7 @@ func (c *converter) scalarItem(n *yaml.Node, e *entry, i, depth int) (any, error
 // string it was written as, but ajv-cli, PyYAML and other YAML 1.1 readers
 // turn it into a date, which a schema that wants a string then refuses:
 // quoting it gives every reader the same string.
-func (c *converter) checkTimestamp(n *yaml.Node, path string) {
+func (c *converter) checkTimestamp(n *yaml.Node, e *entry, item int) {
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 ||
 		n.Tag != "" && n.Tag != "!!timestamp" || n.ShortTag() != "!!timestamp" {
 		return
@@ -258,6 +258,12 @@ func (c *converter) checkTimestamp(n *yaml.Node, path string) {
 	if len(c.errs) >= maxErrors {
 		c.dropped++
 		return
+	}
+	// The path is made only here: made for every scalar, a deep path
+	// would cost its length per value.
+	path := e.path()
+	if item >= 0 {
+		path = Index(path, item)
 	}
 	c.errs.Warnf(c.at(n), path, "%s is a date to YAML 1.1 readers (ajv-cli, PyYAML), which then find no string here; quote it: %q", n.Value, n.Value)
 }
