@@ -45,14 +45,24 @@ type checker struct {
 	// skipLens holds the lengths of the paths in skip, so that refused
 	// looks up only the prefixes that could be there.
 	skipLens map[int]bool
+	// holds holds the paths of the values that hold one the schema
+	// refused: a diagnostic about such a value (a group without names,
+	// when its names were of the wrong type) would follow from the
+	// refusal, not add to it.
+	holds map[string]bool
 	// envPath is the path of the applied environment's block, if any.
 	envPath string
 }
 
 func newChecker(pos *manifest.Positions, invalid map[string]bool, opt Options) *checker {
-	v := &checker{pos: pos, opt: opt, skip: map[string]bool{}, skipLens: map[int]bool{}}
+	v := &checker{pos: pos, opt: opt, skip: map[string]bool{}, skipLens: map[int]bool{}, holds: map[string]bool{}}
 	for p := range invalid {
 		v.refuse(p)
+		// The schema's refusals are left out of the decoded value
+		// (manifest.Doc.Invalid): what holds one is checked without it.
+		for h := manifest.Parent(p); h != "" && !v.holds[h]; h = manifest.Parent(h) {
+			v.holds[h] = true
+		}
 	}
 	return v
 }
@@ -80,7 +90,7 @@ func (v *checker) refused(path string) bool {
 }
 
 func (v *checker) add(pos diag.Pos, sev diag.Severity, path, format string, args ...any) {
-	if v.refused(path) {
+	if v.refused(path) || v.holds[path] {
 		return
 	}
 	if len(v.list) >= MaxDiagnostics {

@@ -98,6 +98,10 @@ func TestVerifyNginxUsage(t *testing.T) {
 			if err := run(args, &out, &errb); err != nil {
 				t.Fatalf("build: %v\n%s", err, errb.String())
 			}
+			// The home page, which verify fetches for the api-catalog Link header.
+			if err := os.WriteFile(filepath.Join(public, "index.html"), []byte("<!doctype html>\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			port := livetest.Nginx(t, dir, public, filepath.Join(conf, "nginx", "discgen.conf"))
 			var o, e bytes.Buffer
 			err := run([]string{"verify", "-f", "../../examples/site.yaml", "--env", "open", "--now", "2026-11-01", "--format", "json",
