@@ -1,0 +1,8 @@
+//go:build !unix
+
+package manifest_test
+
+import "time"
+
+// cpuTime is not measured here: the CPU bound is not checked.
+func cpuTime() time.Duration { return 0 }
