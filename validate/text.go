@@ -35,7 +35,7 @@ func (v *checker) lineSafe(inst any, path string) {
 		}
 	case []any:
 		for i, e := range x {
-			if s, ok := e.(string); ok && unsafeText(s, textStrict) == "" {
+			if s, ok := e.(string); ok && len(s) <= MaxValueBytes && unsafeText(s, textStrict) == "" {
 				continue // safe anywhere: no need to build its path
 			}
 			if p := manifest.Index(path, i); !v.skip[p] {
@@ -52,6 +52,10 @@ func (v *checker) lineSafe(inst any, path string) {
 		}
 		if msg := unsafeText(x, kind); msg != "" {
 			v.err(path, "%s %s", quoteShort(x), msg)
+			v.refuse(path)
+		} else if kind != textBody && len(x) > MaxValueBytes {
+			v.err(path, "%s is %d bytes; a one-line value holds at most %d (so that no line of robots.txt is longer than Google's parser reads, %d bytes)",
+				quoteShort(x), len(x), MaxValueBytes, maxRobotsLine)
 			v.refuse(path)
 		}
 	}
