@@ -151,6 +151,9 @@ func bindSpace(delegPath string, caps []string) (pathspace.Space, error) {
 			if i >= len(caps) {
 				return pathspace.Space{}, errors.New("more '*' in the delegation than in its glob")
 			}
+			if msg := validate.UnsafeName(caps[i]); msg != "" {
+				return pathspace.Space{}, fmt.Errorf("the directory name %q cannot fill a '*' of %q: it %s", caps[i], delegPath, msg)
+			}
 			if caps[i] == "" || strings.ContainsAny(caps[i], "*/") {
 				return pathspace.Space{}, fmt.Errorf("the directory name %q cannot fill a '*' of %q", caps[i], delegPath)
 			}

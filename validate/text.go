@@ -110,6 +110,12 @@ func unsafeText(s string, kind textKind) string {
 	return ""
 }
 
+// UnsafeName describes the first character a path, name or URL may not
+// hold (a line break, a control, bidirectional or invisible character),
+// or returns "": the rule every such value of a manifest follows, for a
+// value that comes from elsewhere, such as a tenant's directory name.
+func UnsafeName(s string) string { return unsafeText(s, textStrict) }
+
 // invisibleName is the Unicode name of an invisible character unsafeText
 // refuses.
 func invisibleName(r rune) string {
