@@ -17,8 +17,8 @@ func TestTenantNamesCannotForgeLines(t *testing.T) {
 	dir := t.TempDir()
 	forged := "x\ndiscgen: error: tenant alice (~alice) refused"
 	files := map[string]string{
-		"site.yaml": "version: 1\nsite: {url: \"https://isp.example/\"}\ndelegations:\n  - path: \"~*\"\n    tenants: \"users/*/public_html/autodisc.yaml\"\n",
-		"users/alice/public_html/autodisc.yaml": "version: 1\ndescription: alice\n",
+		"site.yaml":                                      "version: 1\nsite: {url: \"https://isp.example/\"}\ndelegations:\n  - path: \"~*\"\n    tenants: \"users/*/public_html/autodisc.yaml\"\n",
+		"users/alice/public_html/autodisc.yaml":          "version: 1\ndescription: alice\n",
 		"users/" + forged + "/public_html/autodisc.yaml": "version: 1\ndescription: mallory\n",
 	}
 	for name, content := range files {
