@@ -202,6 +202,33 @@ var shapes = []shape{
 		}
 		return []byte(b.String())
 	}},
+	// Rules times agents: a few long rules for a few hundred agents would
+	// write a robots.txt of hundreds of megabytes.
+	{name: "long rules for many agents", tenant: true, n: 900, make: func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(tenantHead + "agents:\n  - names: [")
+		for i := range 200 {
+			b.WriteString("b" + letters(i) + ",")
+		}
+		b.WriteString("]\n    disallow:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "      - /%s%d\n", rep("a", validate.MaxValueBytes-10), i)
+		}
+		return []byte(b.String())
+	}},
+	{name: "many rules for many agents", tenant: true, n: 1_000, make: func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(tenantHead + "agents:\n  - names: [")
+		for i := range 199 {
+			b.WriteString("b" + letters(i) + ",")
+		}
+		b.WriteString("]\n    disallow: [")
+		for i := range n {
+			fmt.Fprintf(&b, "/%s,", letters(i))
+		}
+		b.WriteString("]\n")
+		return []byte(b.String())
+	}},
 	// A "#" that no blank precedes is part of a plain scalar: the node
 	// count before parsing read it as a comment (345 MB at 4 MiB).
 	{name: "scalars ending in #", tenant: true, n: manifest.MaxBytes - 100, make: func(n int) []byte {

@@ -18,6 +18,11 @@ const (
 	// group's added where a group inherits them). Google reads 500 KiB of
 	// a robots.txt, about 25,000 such lines.
 	MaxRuleLines = 200_000
+	// MaxRuleBytes bounds the bytes of those lines (each rule's length
+	// and its field name, times the group's agents): a few rules of 4 KiB
+	// for a few hundred agents would otherwise make a robots.txt of
+	// hundreds of megabytes.
+	MaxRuleBytes = 8 << 20
 	// MaxValueBytes bounds every one-line value (a path, name, URL,
 	// description or x- file line); a well-known file's content is bounded
 	// by the manifest's size alone. Every robots.txt line is then shorter
@@ -37,16 +42,17 @@ const (
 // work grows with it, are then not run.
 func (v *checker) agentBounds(path string, groups []manifest.Group) bool {
 	cat := crawlers.Default()
-	var star int
+	var star, starBytes int
 	for _, g := range groups {
 		for _, n := range g.Names {
 			if n == "*" {
 				star += len(g.Allow) + len(g.Disallow)
+				starBytes += ruleBytes(g)
 				break
 			}
 		}
 	}
-	lines := 0
+	lines, size := 0, 0
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
 		for j := range g.Names {
@@ -63,9 +69,9 @@ func (v *checker) agentBounds(path string, groups []manifest.Group) bool {
 				v.err(manifest.Index(manifest.Key(gp, "presets"), j), "more than %d agent names in this manifest with the agents of preset %s; the limit is %d", MaxAgentNames, pr, MaxAgentNames)
 			}
 		}
-		rules := len(g.Allow) + len(g.Disallow)
+		rules, bytes := len(g.Allow)+len(g.Disallow), ruleBytes(g)
 		if g.InheritWildcard {
-			rules += star
+			rules, bytes = rules+star, bytes+starBytes
 		}
 		before := lines
 		lines += agents * max(rules, 1)
@@ -73,6 +79,25 @@ func (v *checker) agentBounds(path string, groups []manifest.Group) bool {
 			v.err(gp, "robots.txt would hold more than %d rule lines (each agent of a group gets a line for each of its rules; this group: %d agents, %d rules); the limit is %d",
 				MaxRuleLines, agents, rules, MaxRuleLines)
 		}
+		before = size
+		size += agents * bytes
+		if before <= MaxRuleBytes && size > MaxRuleBytes && lines <= MaxRuleLines {
+			v.err(gp, "robots.txt would hold more than %d bytes of rules (each agent of a group gets a line for each of its rules; this group: %d agents, %d bytes of rules); the limit is %d",
+				MaxRuleBytes, agents, bytes, MaxRuleBytes)
+		}
 	}
-	return v.agentNames <= MaxAgentNames && lines <= MaxRuleLines
+	return v.agentNames <= MaxAgentNames && lines <= MaxRuleLines && size <= MaxRuleBytes
+}
+
+// ruleBytes is the size of a group's rule lines, as the manifest writes
+// their paths.
+func ruleBytes(g manifest.Group) int {
+	n := 0
+	for _, a := range g.Allow {
+		n += len("Allow: \n") + len(a)
+	}
+	for _, d := range g.Disallow {
+		n += len("Disallow: \n") + len(d)
+	}
+	return n
 }
