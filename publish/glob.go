@@ -138,7 +138,8 @@ type delegation struct {
 	space   pathspace.Space
 	pat     *pattern
 	grant   validate.FileSet
-	summary string // what the tenant key hashes: path, only, except, glob
+	limits  tenantLimits
+	summary string // what the tenant key hashes: path, only, except, glob, limits
 }
 
 // bindSpace fills the delegation path's '*'s with the captures, in order,

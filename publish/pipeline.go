@@ -385,8 +385,16 @@ func (p *pipeline) tenant(j *job) {
 		u.Status = Refused
 		return
 	}
+	if u.Diags.Append(preLimits(doc, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
+		u.Status = Refused
+		return
+	}
 	t, errs := generate.Tenant(doc, space, p.site.URL)
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
+		u.Status = Refused
+		return
+	}
+	if u.Diags.Append(checkLimits(doc, t, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
 		u.Status = Refused
 		return
 	}
