@@ -64,7 +64,9 @@ func preLimits(doc *manifest.Doc[manifest.Tenant], l tenantLimits, site string) 
 		pos := doc.Pos.Of(mp)
 		xs = append(xs, xfile{mp, pos.Line, pos.Col})
 	}
-	slices.SortFunc(xs, func(a, b xfile) int { return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), strings.Compare(a.path, b.path)) })
+	slices.SortFunc(xs, func(a, b xfile) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), strings.Compare(a.path, b.path))
+	})
 	mp := xs[l.files-1].path
 	errs.Errorf(doc.Pos.Of(mp), mp, "this tenant would write at least %d files; a tenant of this delegation writes at most %d (%s.files in %s raises it)", n+1, l.files, l.key, site)
 	return errs
@@ -102,7 +104,9 @@ func checkLimits(doc *manifest.Doc[manifest.Tenant], t tree.Tree, l tenantLimits
 			biggest, biggestSize = p, s
 		}
 	}
-	slices.SortFunc(xs, func(a, b xfile) int { return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), strings.Compare(a.path, b.path)) })
+	slices.SortFunc(xs, func(a, b xfile) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), strings.Compare(a.path, b.path))
+	})
 	at := func(mp string) diag.Pos {
 		if mp == "" {
 			return diag.Pos{File: doc.Pos.File, Line: 1, Col: 1}

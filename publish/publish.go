@@ -415,8 +415,8 @@ func (s *SiteDoc) delegations() ([]*delegation, diag.List) {
 		}
 		nd := &delegation{
 			index: i, key: key, path: d.Path, space: space, pat: pat,
-			grant:   validate.Grant(validate.AllFiles(), d.Only, d.Except),
-			limits:  limitsOf(d, i),
+			grant:  validate.Grant(validate.AllFiles(), d.Only, d.Except),
+			limits: limitsOf(d, i),
 		}
 		nd.summary = fmt.Sprintf("%q %q %q %q %s", d.Path, d.Only, d.Except, d.Tenants, nd.limits)
 		// Two globs whose tenant directories can coincide or nest would
