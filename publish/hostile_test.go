@@ -557,4 +557,26 @@ func TestHostileTenantCosts(t *testing.T) {
 	if grew > 256<<20 {
 		t.Errorf("the heap grew by %.1f MiB; the bound is 256 MiB", float64(grew)/(1<<20))
 	}
+	// Built again unchanged, the refused tenants are refused with the
+	// same reasons at the cost of a few stats: no manifest is read.
+	var mu sync.Mutex
+	var read []string
+	testHookRead = func(d string) {
+		mu.Lock()
+		defer mu.Unlock()
+		read = append(read, d)
+	}
+	defer func() { testHookRead = nil }()
+	cpu0 = cpuTime()
+	again := publishAt(t, dir, nil)
+	cpu = cpuTime() - cpu0
+	t.Logf("again: %v of CPU", cpu.Round(time.Millisecond))
+	for rel, st := range o.status {
+		if again.status[rel] != st && !(st == Built && again.status[rel] == Unchanged) || again.reasons(rel) != o.reasons(rel) {
+			t.Errorf("%s: %s (%q) again, was %s (%q)", rel, again.status[rel], again.reasons(rel), st, o.reasons(rel))
+		}
+	}
+	if len(read) != 0 || !again.sum.Failed {
+		t.Errorf("built again: manifests read %v, failed %v", read, again.sum.Failed)
+	}
 }

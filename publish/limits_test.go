@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -116,3 +117,66 @@ delegations:
   - path: "~*"
     tenants: "users/*/public_html/autodisc.yaml"
 `
+
+// TestRefusedVerdictKept: a tenant refused for what its manifest says is
+// refused again by the next builds, with the same reasons and a failed
+// build, without its manifest being read; until the manifest changes.
+func TestRefusedVerdictKept(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                             isolationSiteAll,
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+		"users/bad/public_html/autodisc.yaml":   "version: 1\nagents:\n  - names: [\"a b\"]\n",
+	})
+	var mu sync.Mutex
+	read := map[string]int{}
+	testHookRead = func(d string) {
+		mu.Lock()
+		defer mu.Unlock()
+		read[filepath.Base(filepath.Dir(d))]++
+	}
+	defer func() { testHookRead = nil }()
+	reasons := ""
+	for i := range 3 {
+		o := publishAt(t, dir, nil)
+		if o.status["users/bad/public_html"] != Refused || !o.sum.Failed {
+			t.Fatalf("build %d: bad is %s, failed %v", i, o.status["users/bad/public_html"], o.sum.Failed)
+		}
+		r := o.reasons("users/bad/public_html")
+		if i == 0 {
+			reasons = r
+			if !strings.Contains(r, "is not a product token") {
+				t.Fatalf("reasons %q", r)
+			}
+		} else if r != reasons {
+			t.Errorf("build %d: reasons %q, want %q", i, r, reasons)
+		}
+		if d := o.diags["users/bad/public_html"]; len(d) == 0 || d[0].Line != 3 || d[0].Path != "agents[0].names[0]" {
+			t.Errorf("build %d: not at its position: %v", i, d)
+		}
+	}
+	if read["bad"] != 1 || read["alice"] != 1 {
+		t.Errorf("manifests read %v times, want bad and alice once each", read)
+	}
+	verdicts := func() []string {
+		m, _ := filepath.Glob(filepath.Join(dir, ".state", "records", "*", "*", "*.refused.stat"))
+		return m
+	}
+	if v := verdicts(); len(v) != 1 {
+		t.Errorf("verdicts kept: %v, want one", v)
+	}
+	// Checking reads the kept verdict, and keeps none of its own.
+	o := publishAt(t, dir, func(o *Options) { o.Mode = Check })
+	if o.status["users/bad/public_html"] != Refused || read["bad"] != 1 {
+		t.Errorf("--check: bad is %s, read %d times", o.status["users/bad/public_html"], read["bad"])
+	}
+	// A fixed manifest is read again and built, and its verdict dropped.
+	writeFiles(t, dir, map[string]string{"users/bad/public_html/autodisc.yaml": "version: 1\nagents:\n  - names: [ab]\n"})
+	o = publishAt(t, dir, nil)
+	o.wantOnly(t, []string{"users/bad/public_html"}, nil)
+	if read["bad"] != 2 {
+		t.Errorf("the fixed manifest was read %d times in all, want 2", read["bad"])
+	}
+	if v := verdicts(); len(v) != 0 {
+		t.Errorf("verdicts left: %v", v)
+	}
+}
