@@ -14,7 +14,8 @@
 //
 //   - MaxBytes (4 MiB) of text;
 //   - MaxNodes (250,000) YAML nodes, aliases expanded; a document that
-//     surely holds more is refused before it is parsed (see prescan);
+//     may hold more is refused before it is parsed (prescan counts an
+//     upper bound of the nodes the parser would build);
 //   - MaxDepth (64) levels of nesting;
 //   - MaxKeyBytes (255) bytes in a key;
 //   - MaxExpandedBytes (4 MiB) of keys and scalars, aliases expanded.
