@@ -85,6 +85,12 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 		errs.Errorf(filePos, "", "manifest is %d bytes; the limit is %d", len(data), MaxBytes)
 		return nil, errs
 	}
+	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+		// The YAML parser reads UTF-16 too, which the count of nodes
+		// before parsing, reading bytes, would not follow.
+		errs.Errorf(diag.Pos{File: file, Line: 1, Col: 1}, "", "manifest is UTF-16 text; save it as UTF-8")
+		return nil, errs
+	}
 	if _, at := prescan(data, MaxNodes); at >= 0 {
 		line := 1 + bytes.Count(data[:at], []byte("\n"))
 		col := 1 + len([]rune(string(data[bytes.LastIndexByte(data[:at], '\n')+1:at])))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/discgen/discgen/internal/testcorpus"
 	"go.yaml.in/yaml/v3"
@@ -143,4 +144,31 @@ func FuzzPrescan(f *testing.F) {
 			t.Errorf("prescan counts %d nodes, the parser builds %d: too loose", c, n)
 		}
 	})
+}
+
+// TestUTF16Refused: the parser reads a UTF-16 manifest (with its byte
+// order mark), which prescan, reading bytes, would count as two nodes
+// whatever it holds: such a manifest is refused before either reads it.
+func TestUTF16Refused(t *testing.T) {
+	src := "version: 1\nk: [" + strings.Repeat("a, ", 1000) + "]\n"
+	for _, le := range []bool{true, false} {
+		b := []byte{0xFE, 0xFF}
+		if le {
+			b = []byte{0xFF, 0xFE}
+		}
+		for _, c := range utf16.Encode([]rune(src)) {
+			if le {
+				b = append(b, byte(c), byte(c>>8))
+			} else {
+				b = append(b, byte(c>>8), byte(c))
+			}
+		}
+		if n, ok := nodes(b); !ok || n < 1000 {
+			t.Fatalf("the parser read %d nodes (%v): the premise does not hold", n, ok)
+		}
+		doc, errs := LoadTenant("t.yaml", b)
+		if doc != nil || len(errs) != 1 || !strings.Contains(errs[0].Message, "UTF-16") || errs[0].Line != 1 {
+			t.Errorf("little endian %v: %v", le, errs)
+		}
+	}
 }
