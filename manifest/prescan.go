@@ -363,22 +363,20 @@ func (s *scan) quoted(i int) int {
 func (s *scan) blockScalar(i int) int {
 	data := s.data
 	explicit := 0
-	for ; i < len(data) && data[i] != '\n'; i++ {
+	// The indicators, then blanks, then a comment ("|#c" too) or nothing.
+	for ; i < len(data); i++ {
 		c := data[i]
 		if c >= '1' && c <= '9' {
 			explicit = int(c - '0')
-		} else if c == ' ' || c == '\t' {
-			break
 		} else if c != '+' && c != '-' {
-			return i // not a header: the parser stops here
+			break
 		}
 	}
-	// The rest of the header line: blanks, then a comment or nothing.
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
 		i++
 	}
-	if i < len(data) && data[i] != '\n' && data[i] != '\r' && data[i] != '#' {
-		return i // the parser stops here
+	if i < len(data) && data[i] != '\n' && data[i] != '#' {
+		return i // not a header: the parser stops here
 	}
 	i = s.skipLine(i)
 	if i >= len(data) {
