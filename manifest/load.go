@@ -14,7 +14,8 @@
 //
 //   - MaxBytes (4 MiB) of text;
 //   - MaxNodes (250,000) YAML nodes, aliases expanded; a document that
-//     surely holds more is refused before it is parsed (see prescan);
+//     may hold more is refused before it is parsed (prescan counts an
+//     upper bound of the nodes the parser would build);
 //   - MaxDepth (64) levels of nesting;
 //   - MaxKeyBytes (255) bytes in a key;
 //   - MaxExpandedBytes (4 MiB) of keys and scalars, aliases expanded.
@@ -82,6 +83,12 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	filePos := diag.Pos{File: file}
 	if len(data) > MaxBytes {
 		errs.Errorf(filePos, "", "manifest is %d bytes; the limit is %d", len(data), MaxBytes)
+		return nil, errs
+	}
+	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+		// The YAML parser reads UTF-16 too, which the count of nodes
+		// before parsing, reading bytes, would not follow.
+		errs.Errorf(diag.Pos{File: file, Line: 1, Col: 1}, "", "manifest is UTF-16 text; save it as UTF-8")
 		return nil, errs
 	}
 	if _, at := prescan(data, MaxNodes); at >= 0 {

@@ -93,6 +93,15 @@ type Delegation struct {
 	Except  []string   `json:"except,omitempty"`
 	Tenants string     `json:"tenants,omitempty"`
 	Inline  *Delegatee `json:"inline,omitempty"`
+	// Limits, with tenants, bounds what each tenant may write; zero fields
+	// keep the defaults (publish.DefaultTenantFiles, DefaultTenantBytes).
+	Limits *TenantLimits `json:"limits,omitempty"`
+}
+
+// TenantLimits bounds the output of each tenant of a delegation.
+type TenantLimits struct {
+	Files int   `json:"files,omitempty"` // files in the tenant's directory
+	Bytes int64 `json:"bytes,omitempty"` // bytes of those files
 }
 
 // Delegatee is what a delegatee may define: the inline block of a

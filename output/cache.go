@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -223,4 +225,71 @@ func (c *Changes) saveCache(rec fileStat, stats map[string]fileStat) error {
 	}
 	_, err := c.writeState(c.recordFile(".stat"), data, false, true, false)
 	return err
+}
+
+// refusalMagic is the first line of a refusal cache.
+const refusalMagic = "discgen refusal cache 1"
+
+// maxRefusal bounds a refusal cache: what a caller keeps there is a
+// bounded list of diagnostics.
+const maxRefusal = 4 << 20
+
+// A refusal cache (".refused.stat" beside the record, machine-local as
+// the stat cache, which the state directory's .gitignore keeps out of
+// version control) holds why a root's input was refused, under the same
+// key as the stat cache: while opt.Key is unchanged the input is, and so
+// is the verdict. A build then reports the verdict at the cost of reading
+// this small file, without reading or checking its input again.
+//
+//	discgen refusal cache 1
+//	key 5f0c...9a
+//	<the caller's bytes>
+
+// Refusal returns the bytes SaveRefusal kept for root under opt.Key, and
+// whether there are any. A missing, torn or stale cache gives false.
+func Refusal(root string, opt Options) ([]byte, bool) {
+	if opt.Key == "" || opt.StateDir == "" {
+		return nil, false
+	}
+	c := &Changes{Root: root, opt: opt}
+	if c.setName() != nil {
+		return nil, false
+	}
+	data, _, err := readStateFile(c.recordFile(".refused.stat"), maxRefusal)
+	if err != nil {
+		return nil, false
+	}
+	head := refusalMagic + "\nkey " + keyHash(opt.Key) + "\n"
+	rest, ok := bytes.CutPrefix(data, []byte(head))
+	return rest, ok
+}
+
+// SaveRefusal keeps data as root's verdict under opt.Key, replacing the
+// cache atomically (a temporary file and a rename).
+func SaveRefusal(root string, opt Options, data []byte) error {
+	if opt.Key == "" || opt.StateDir == "" || len(data) > maxRefusal-256 {
+		return nil
+	}
+	c := &Changes{Root: root, opt: opt}
+	if err := c.setName(); err != nil {
+		return err
+	}
+	out := append([]byte(refusalMagic+"\nkey "+keyHash(opt.Key)+"\n"), data...)
+	_, err := c.writeState(c.recordFile(".refused.stat"), out, false, false, false)
+	return err
+}
+
+// ClearRefusal removes root's refusal cache, if there is one.
+func ClearRefusal(root string, opt Options) error {
+	if opt.StateDir == "" {
+		return nil
+	}
+	c := &Changes{Root: root, opt: opt}
+	if err := c.setName(); err != nil {
+		return err
+	}
+	if err := os.Remove(c.recordFile(".refused.stat")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	return nil
 }

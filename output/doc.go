@@ -195,6 +195,12 @@
 // reset of the change time or a write within the filesystem's timestamp
 // granularity of discgen's own.
 //
+// Beside it, abcd...ef.refused.stat (machine-local too, and matched by
+// *.stat) keeps why a root's input was refused, under Options.Key:
+// Refusal gives it back while the key is the same (SaveRefusal,
+// ClearRefusal), so that input refused once costs the next builds one
+// small read until it changes.
+//
 // # Directories
 //
 // Apply creates missing directories (mode 0755) and records them. It

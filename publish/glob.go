@@ -138,7 +138,8 @@ type delegation struct {
 	space   pathspace.Space
 	pat     *pattern
 	grant   validate.FileSet
-	summary string // what the tenant key hashes: path, only, except, glob
+	limits  tenantLimits
+	summary string // what the tenant key hashes: path, only, except, glob, limits
 }
 
 // bindSpace fills the delegation path's '*'s with the captures, in order,
@@ -150,6 +151,9 @@ func bindSpace(delegPath string, caps []string) (pathspace.Space, error) {
 		if c == '*' {
 			if i >= len(caps) {
 				return pathspace.Space{}, errors.New("more '*' in the delegation than in its glob")
+			}
+			if msg := validate.UnsafeName(caps[i]); msg != "" {
+				return pathspace.Space{}, fmt.Errorf("the directory name %q cannot fill a '*' of %q: it %s", caps[i], delegPath, msg)
 			}
 			if caps[i] == "" || strings.ContainsAny(caps[i], "*/") {
 				return pathspace.Space{}, fmt.Errorf("the directory name %q cannot fill a '*' of %q", caps[i], delegPath)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -502,5 +503,80 @@ func TestManyTenantsOneBad(t *testing.T) {
 	}
 	if len(named) != 2 {
 		t.Errorf("named %v, want only %v", named, want)
+	}
+}
+
+// The hostile tenants of a red-team run, each once expensive: 120,000 x-
+// files (120,001 files, 477 MB on disk), 40,000 agent names compared pair
+// by pair (97 s), and scalars ending in "#" that the node count before
+// parsing did not count (345 MB). Each is refused, writes nothing, and the
+// build stays within a few seconds of CPU and a bounded heap.
+func TestHostileTenantCosts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tenant manifests of several megabytes")
+	}
+	var names, files strings.Builder
+	names.WriteString("version: 1\nagents:\n  - names: [")
+	for i := range 40_000 {
+		fmt.Fprintf(&names, "b%d,", i)
+	}
+	names.WriteString("]\n    disallow: [/]\n")
+	files.WriteString("version: 1\nfiles:\n")
+	for i := range 120_000 {
+		fmt.Fprintf(&files, "  x-%d: a\n", i)
+	}
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"site.yaml":                             isolationSite[:strings.Index(isolationSite, "    only")] + "    tenants: \"users/*/public_html/autodisc.yaml\"\n",
+		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/"),
+		"users/files/public_html/autodisc.yaml": files.String(),
+		"users/names/public_html/autodisc.yaml": names.String(),
+		"users/hash/public_html/autodisc.yaml":  "version: 1\nx: {" + strings.Repeat("a#: ,", (4<<20-40)/5) + "}\n",
+	})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	cpu0 := cpuTime()
+	o := publishAt(t, dir, nil)
+	cpu := cpuTime() - cpu0
+	runtime.ReadMemStats(&after)
+	o.wantOnly(t, []string{"users/alice/public_html"}, map[string]string{
+		"users/files/public_html": "this tenant would write at least 120001 files; a tenant of this delegation writes at most 1000",
+		"users/names/public_html": "more than 5000 agent names in this manifest",
+		"users/hash/public_html":  "manifest holds more than 250000 YAML nodes",
+	})
+	for _, u := range []string{"files", "names", "hash"} {
+		if exists(filepath.Join(dir, "users", u, "public_html/autodisc")) {
+			t.Errorf("%s: written", u)
+		}
+	}
+	grew := int64(after.HeapSys) - int64(before.HeapSys)
+	t.Logf("%v of CPU, heap reservation grew by %.1f MiB", cpu.Round(time.Millisecond), float64(grew)/(1<<20))
+	if cpu > 10*time.Second {
+		t.Errorf("%v of CPU time; the bound is 10 s", cpu)
+	}
+	if grew > 256<<20 {
+		t.Errorf("the heap grew by %.1f MiB; the bound is 256 MiB", float64(grew)/(1<<20))
+	}
+	// Built again unchanged, the refused tenants are refused with the
+	// same reasons at the cost of a few stats: no manifest is read.
+	var mu sync.Mutex
+	var read []string
+	testHookRead = func(d string) {
+		mu.Lock()
+		defer mu.Unlock()
+		read = append(read, d)
+	}
+	defer func() { testHookRead = nil }()
+	cpu0 = cpuTime()
+	again := publishAt(t, dir, nil)
+	cpu = cpuTime() - cpu0
+	t.Logf("again: %v of CPU", cpu.Round(time.Millisecond))
+	for rel, st := range o.status {
+		if again.status[rel] != st && !(st == Built && again.status[rel] == Unchanged) || again.reasons(rel) != o.reasons(rel) {
+			t.Errorf("%s: %s (%q) again, was %s (%q)", rel, again.status[rel], again.reasons(rel), st, o.reasons(rel))
+		}
+	}
+	if len(read) != 0 || !again.sum.Failed {
+		t.Errorf("built again: manifests read %v, failed %v", read, again.sum.Failed)
 	}
 }

@@ -324,6 +324,10 @@ func errText(err error) string {
 // tenant's directory and everything done through it.
 var testHookWalked func(dir string)
 
+// testHookRead, when set by a test, runs before a tenant's manifest is
+// read.
+var testHookRead func(dir string)
+
 // tenant runs one tenant from its manifest to disk and reports it.
 func (p *pipeline) tenant(j *job) {
 	u := &Unit{Kind: Tenant, Manifest: j.manifestPath(), Dir: j.show}
@@ -373,6 +377,13 @@ func (p *pipeline) tenant(j *job) {
 		u.Status = Unchanged
 		return
 	}
+	if list, ok := p.refusedBefore(j, root); ok {
+		u.Status, u.Diags = Refused, list
+		return
+	}
+	if testHookRead != nil {
+		testHookRead(j.show)
+	}
 	// The key, made when the tree is written, is of the file read.
 	data, info, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
 	j.info = info
@@ -385,22 +396,35 @@ func (p *pipeline) tenant(j *job) {
 		}
 		return
 	}
+	// From here a refusal depends only on what the tenant key covers.
+	refused := func() {
+		u.Status = Refused
+		p.rememberRefusal(j, root, u.Diags)
+	}
 	doc, errs := manifest.LoadTenant(u.Manifest, data)
 	u.Diags.Append(errs)
 	if doc == nil {
-		u.Status = Refused
+		refused()
 		return
 	}
 	// Schema errors do not stop the semantic rules: the tenant hears of
 	// every error at once.
 	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now})
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
-		u.Status = Refused
+		refused()
+		return
+	}
+	if u.Diags.Append(preLimits(doc, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
+		refused()
 		return
 	}
 	t, errs := generate.Tenant(doc, space, p.site.URL)
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
-		u.Status = Refused
+		refused()
+		return
+	}
+	if u.Diags.Append(checkLimits(doc, t, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
+		refused()
 		return
 	}
 	if p.opt.Mode == Render {

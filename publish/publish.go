@@ -448,9 +448,10 @@ func (s *SiteDoc) delegations() ([]*delegation, diag.List) {
 		}
 		nd := &delegation{
 			index: i, key: key, path: d.Path, space: space, pat: pat,
-			grant:   validate.Grant(validate.AllFiles(), d.Only, d.Except),
-			summary: fmt.Sprintf("%q %q %q %q", d.Path, d.Only, d.Except, d.Tenants),
+			grant:  validate.Grant(validate.AllFiles(), d.Only, d.Except),
+			limits: limitsOf(d, i),
 		}
+		nd.summary = fmt.Sprintf("%q %q %q %q %s", d.Path, d.Only, d.Except, d.Tenants, nd.limits)
 		// Two globs whose tenant directories can coincide or nest would
 		// write one tree over another: the later one is refused.
 		clash := false

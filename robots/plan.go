@@ -94,67 +94,91 @@ func plan(p Policy) []record {
 
 // orderRecords sorts records so that a record naming a comes before every
 // other record naming a name that contains a; among records free to go,
-// the lowest rank goes first.
+// the lowest rank goes first. Each record names one agent, and names are
+// distinct (case insensitively), so the constraints never form a cycle.
+//
+// "Is part of" is transitive, so the order needs only pairs whose closure
+// gives every constraint: for each name, at each end position, the longest
+// other name ending there (nameIndex.covers). There are at most as many as
+// the names have bytes, where all pairs of names can be quadratic in their
+// number.
 func orderRecords(recs []record) []record {
-	out, stuck := topo(recs)
-	if stuck >= 0 {
+	n := len(recs)
+	names := make([]string, n)
+	for i, r := range recs {
+		names[i] = r.lower[0]
+	}
+	x := newNameIndex(names)
+	succ := make([][]int32, n)
+	indeg := make([]int, n)
+	for j := range recs {
+		x.covers(names[j], j, func(i int) {
+			succ[i] = append(succ[i], int32(j))
+			indeg[j]++
+		})
+	}
+	h := &rankHeap{recs: recs}
+	for i := range recs {
+		if indeg[i] == 0 {
+			h.push(i)
+		}
+	}
+	out := make([]record, 0, n)
+	for len(h.items) > 0 {
+		i := h.pop()
+		out = append(out, recs[i])
+		for _, j := range succ[i] {
+			if indeg[j]--; indeg[j] == 0 {
+				h.push(int(j))
+			}
+		}
+	}
+	if len(out) != n {
 		panic("robots: cycle among records")
 	}
 	return out
 }
 
-// topo returns the records in order, or the index of a shared record to
-// split when the constraints form a cycle.
-func topo(recs []record) (out []record, stuck int) {
-	n := len(recs)
-	succ := make([][]int, n)
-	indeg := make([]int, n)
-	for i := range recs {
-		for j := range recs {
-			if i == j || !precedes(recs[i], recs[j]) {
-				continue
-			}
-			succ[i] = append(succ[i], j)
-			indeg[j]++
-		}
-	}
-	done := make([]bool, n)
-	for len(out) < n {
-		next := -1
-		for i := range recs {
-			if !done[i] && indeg[i] == 0 && (next < 0 || less(recs[i].rank, recs[next].rank)) {
-				next = i
-			}
-		}
-		if next < 0 {
-			for i := range recs {
-				if !done[i] && len(recs[i].agents) > 1 {
-					return nil, i
-				}
-			}
-			panic("robots: cycle among single-agent records")
-		}
-		done[next] = true
-		out = append(out, recs[next])
-		for _, j := range succ[next] {
-			indeg[j]--
-		}
-	}
-	return out, -1
+// rankHeap is a min-heap of record indexes by rank.
+type rankHeap struct {
+	recs  []record
+	items []int
 }
 
-// precedes reports whether r must come before s: a name in r is a strict
-// substring of a name in s (case insensitively), so a 1996 robot of that
-// name would obey s if s came first.
-func precedes(r, s record) bool {
-	for _, a := range r.lower {
-		for _, b := range s.lower {
-			if len(a) < len(b) && strings.Contains(b, a) {
-				return true
-			}
+func (h *rankHeap) less(a, b int) bool { return less(h.recs[h.items[a]].rank, h.recs[h.items[b]].rank) }
+
+func (h *rankHeap) push(i int) {
+	h.items = append(h.items, i)
+	for k := len(h.items) - 1; k > 0; {
+		p := (k - 1) / 2
+		if !h.less(k, p) {
+			break
 		}
+		h.items[k], h.items[p] = h.items[p], h.items[k]
+		k = p
 	}
-	return false
+}
+
+func (h *rankHeap) pop() int {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for k := 0; ; {
+		l, r, m := 2*k+1, 2*k+2, k
+		if l < last && h.less(l, m) {
+			m = l
+		}
+		if r < last && h.less(r, m) {
+			m = r
+		}
+		if m == k {
+			break
+		}
+		h.items[k], h.items[m] = h.items[m], h.items[k]
+		k = m
+	}
+	return top
 }
 
 func less(a, b [2]int) bool {

@@ -2,6 +2,8 @@ package robots
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/discgen/discgen/diag"
@@ -49,54 +51,20 @@ import (
 //     gives such an agent the "*" rules.
 func Portability(p Policy) []Finding {
 	var out []Finding
-	add := func(code, agent, pattern, format string, args ...any) {
-		out = append(out, Finding{Code: code, Severity: diag.Warning, Agent: agent, Pattern: pattern,
-			Message: fmt.Sprintf(format, args...)})
-	}
 	delays := map[string]string{}
 	for _, g := range p.inherited().Groups {
-		agents := strings.Join(g.Agents, ", ")
 		for _, r := range g.Rules {
-			cp := Canonical(r.Path)
-			if strings.HasSuffix(cp, "?") {
-				add(CodeEmptyQuery, agents, r.Path,
-					"agent %s: %q ends with an empty query, which Python's urllib.robotparser and protego drop from the rule, and they and npm robots-parser and robots-txt-guard from the URL", agents, r.Path)
-			}
-			if strings.HasPrefix(cp, "//") {
-				add(CodeDoubleSlash, agents, r.Path,
-					"agent %s: %q starts with //, which Python's urllib.robotparser and protego and Perl's WWW::RobotRules read as a host name, not a path", agents, r.Path)
-			}
-			if strings.ContainsAny(cp, "*$") {
-				add(CodeWildcard, agents, r.Path,
-					"agent %s: %q uses '*' or '$', which the 1996 draft reads as plain characters (and temoto/robotstxt matches anywhere in the path); readers may disagree on URLs this pattern covers", agents, r.Path)
-			}
-			if r.Allow {
-				last := cp[strings.LastIndexByte(cp, '/')+1:]
-				if strings.HasPrefix(last, "index.htm") && strings.IndexByte(cp, '/') >= 0 {
-					add(CodeIndexHTML, agents, r.Path,
-						"agent %s: Google reads Allow %q as also allowing %q; other readers do not", agents, r.Path, cp[:len(cp)-len(last)])
-				}
-			}
-			if e := reservedEscape(cp); e != "" {
-				add(CodeReservedEscape, agents, r.Path,
-					"agent %s: %q escapes a reserved character (%s), which the 1996 draft decodes and then matches the unescaped character too", agents, r.Path, e)
-			}
-			if strings.Count(cp, "~") > maxTildes {
-				add(CodeTildeVariants, agents, r.Path,
-					"agent %s: %q has more than %d '~'; URLs escaping only some of them as %%7E may be read differently by Google", agents, r.Path, maxTildes)
-			}
+			out = append(out, RuleFindings(g.Agents, r)...)
 		}
-		for _, a := range g.Agents {
-			if a != "*" && len(a) == 1 {
-				add(CodeShortName, a, "", "agent %s: temoto/robotstxt never prefers a one-character name's group to \"*\", so it gives %s the \"*\" rules", a, a)
-			}
-		}
+		out = append(out, shortNames(g.Agents)...)
 		if g.CrawlDelay != "" {
-			add(CodeCrawlDelay, agents, "", "agent %s: Crawl-delay is not part of RFC 9309 and Google ignores it", agents)
+			out = append(out, Finding{Code: CodeCrawlDelay, Severity: diag.Warning, Agent: agentList(g.Agents),
+				Message: fmt.Sprintf("agent %s: Crawl-delay is not part of RFC 9309 and Google ignores it", agentList(g.Agents))})
 			for _, a := range g.Agents {
 				k := strings.ToLower(a)
 				if d, ok := delays[k]; ok && d != g.CrawlDelay {
-					add(CodeCrawlDelay, a, "", "agent %s has Crawl-delay %s and %s in different groups; %s is written", a, d, g.CrawlDelay, d)
+					out = append(out, Finding{Code: CodeCrawlDelay, Severity: diag.Warning, Agent: a,
+						Message: fmt.Sprintf("agent %s has Crawl-delay %s and %s in different groups; %s is written", a, d, g.CrawlDelay, d)})
 				} else if !ok {
 					delays[k] = g.CrawlDelay
 				}
@@ -108,23 +76,122 @@ func Portability(p Policy) []Finding {
 	return out
 }
 
+// NameFindings gives the findings of Portability about the policy's agent
+// names as a whole: R026 and R027. Its cost is linear in the names' length
+// plus the pairs it reports, at most maxSubstringFindings of them.
+func NameFindings(p Policy) []Finding {
+	var out []Finding
+	for _, g := range p.Groups {
+		out = append(out, shortNames(g.Agents)...)
+	}
+	return append(out, substringNames(p)...)
+}
+
+// shortNames reports R027 (see Portability).
+func shortNames(agents []string) []Finding {
+	var out []Finding
+	for _, a := range agents {
+		if a != "*" && len(a) == 1 {
+			out = append(out, Finding{Code: CodeShortName, Severity: diag.Warning, Agent: a,
+				Message: fmt.Sprintf("agent %s: temoto/robotstxt never prefers a one-character name's group to \"*\", so it gives %s the \"*\" rules", a, a)})
+		}
+	}
+	return out
+}
+
+// maxListedAgents is how many agents a finding about a group names before
+// it counts the rest.
+const maxListedAgents = 5
+
+// agentList names a group's agents for a message: the first
+// maxListedAgents, then how many more.
+func agentList(agents []string) string {
+	if len(agents) <= maxListedAgents {
+		return strings.Join(agents, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(agents[:maxListedAgents], ", "), len(agents)-maxListedAgents)
+}
+
+// RuleFindings gives the findings of Portability about one rule of a
+// group whose agents are given (R016 to R019, R028, R030).
+func RuleFindings(agentNames []string, r PathRule) []Finding {
+	var out []Finding
+	var agents string
+	add := func(code, format string, args ...any) {
+		out = append(out, Finding{Code: code, Severity: diag.Warning, Agent: agents, Pattern: r.Path,
+			Message: fmt.Sprintf(format, args...)})
+	}
+	cp := Canonical(r.Path)
+	if !strings.HasSuffix(cp, "?") && !strings.HasPrefix(cp, "//") && !strings.ContainsAny(cp, "*$%~") && !r.Allow {
+		return nil
+	}
+	agents = agentList(agentNames)
+	if strings.HasSuffix(cp, "?") {
+		add(CodeEmptyQuery,
+			"agent %s: %q ends with an empty query, which Python's urllib.robotparser and protego drop from the rule, and they and npm robots-parser and robots-txt-guard from the URL", agents, r.Path)
+	}
+	if strings.HasPrefix(cp, "//") {
+		add(CodeDoubleSlash,
+			"agent %s: %q starts with //, which Python's urllib.robotparser and protego and Perl's WWW::RobotRules read as a host name, not a path", agents, r.Path)
+	}
+	if strings.ContainsAny(cp, "*$") {
+		add(CodeWildcard,
+			"agent %s: %q uses '*' or '$', which the 1996 draft reads as plain characters (and temoto/robotstxt matches anywhere in the path); readers may disagree on URLs this pattern covers", agents, r.Path)
+	}
+	if r.Allow {
+		last := cp[strings.LastIndexByte(cp, '/')+1:]
+		if strings.HasPrefix(last, "index.htm") && strings.IndexByte(cp, '/') >= 0 {
+			add(CodeIndexHTML,
+				"agent %s: Google reads Allow %q as also allowing %q; other readers do not", agents, r.Path, cp[:len(cp)-len(last)])
+		}
+	}
+	if e := reservedEscape(cp); e != "" {
+		add(CodeReservedEscape,
+			"agent %s: %q escapes a reserved character (%s), which the 1996 draft decodes and then matches the unescaped character too", agents, r.Path, e)
+	}
+	if strings.Count(cp, "~") > maxTildes {
+		add(CodeTildeVariants,
+			"agent %s: %q has more than %d '~'; URLs escaping only some of them as %%7E may be read differently by Google", agents, r.Path, maxTildes)
+	}
+	return out
+}
+
 // allowUnread reports R029 (see Portability), once per agent and Allow
-// rule that a Disallow of the same agent could override for WWW::RobotRules.
+// rule that a Disallow of the same agent could override for WWW::RobotRules:
+// the first Disallow, in the record's order, whose path without its
+// trailing wildcards starts the Allow's. It looks up each prefix of the
+// Allow among the Disallows, so it costs the rules' length, not their
+// number squared.
 func allowUnread(p Policy) []Finding {
 	var out []Finding
 	for _, rec := range plan(p) {
+		first := map[string]int{} // a Disallow's path without trailing "*$" -> its first index
+		for i, d := range rec.cfg.rules {
+			if k := strings.TrimRight(d.Path, "*$"); !d.Allow {
+				if _, ok := first[k]; !ok {
+					first[k] = i
+				}
+			}
+		}
+		if len(first) == 0 {
+			continue
+		}
 		for _, a := range rec.cfg.rules {
 			if !a.Allow || strings.ContainsAny(a.Path, "*$") {
 				continue
 			}
-			for _, d := range rec.cfg.rules {
-				if d.Allow || !strings.HasPrefix(a.Path, strings.TrimRight(d.Path, "*$")) {
-					continue
+			best := -1
+			for n := 0; n <= len(a.Path); n++ {
+				if i, ok := first[a.Path[:n]]; ok && (best < 0 || i < best) {
+					best = i
 				}
-				out = append(out, Finding{Code: CodeAllowUnread, Severity: diag.Warning, Agent: rec.agents[0], Pattern: a.Path,
-					Message: fmt.Sprintf("agent %s: Perl's WWW::RobotRules reads no Allow lines (the 1994 standard has none), so it disallows what \"Allow: %s\" allows under \"Disallow: %s\"", rec.agents[0], a.Path, d.Path)})
-				break
 			}
+			if best < 0 {
+				continue
+			}
+			d := rec.cfg.rules[best]
+			out = append(out, Finding{Code: CodeAllowUnread, Severity: diag.Warning, Agent: rec.agents[0], Pattern: a.Path,
+				Message: fmt.Sprintf("agent %s: Perl's WWW::RobotRules reads no Allow lines (the 1994 standard has none), so it disallows what \"Allow: %s\" allows under \"Disallow: %s\"", rec.agents[0], a.Path, d.Path)})
 		}
 	}
 	return out
@@ -133,26 +200,69 @@ func allowUnread(p Policy) []Finding {
 // SubstringReaders names the readers R026 is about.
 const SubstringReaders = "Python's urllib.robotparser, Ruby's webrobots and Perl's WWW::RobotRules"
 
-// substringNames reports R026 (see Portability).
+// maxSubstringFindings bounds the R026 findings of one policy: a policy
+// can hold millions of pairs of names part of one another ("a", "aa",
+// "aaa", ...). Past it, one more finding says that more pairs exist.
+const maxSubstringFindings = 100
+
+// substringNames reports R026 (see Portability): for each record in
+// order, the records of names part of its name with other rules, in
+// order. A name index finds them (see nameIndex), so the cost is the
+// names' length plus the pairs found, not the number of names squared.
 func substringNames(p Policy) []Finding {
 	recs := plan(p)
+	names := make([]string, len(recs))
+	ruleSet := make([]int, len(recs)) // records with equal rule sets share a number
+	sets := map[string]int{}
+	for i, r := range recs {
+		if r.agents[0] == "*" {
+			names[i] = "" // never part of a name, nor holding one
+			continue
+		}
+		names[i] = r.lower[0]
+		k := ruleKey(r.cfg)
+		if _, ok := sets[k]; !ok {
+			sets[k] = len(sets)
+		}
+		ruleSet[i] = sets[k]
+	}
+	x := newNameIndex(names)
 	var out []Finding
-	for i := range recs {
-		for j := range recs {
-			a, b := recs[i], recs[j]
-			if i == j || a.agents[0] == "*" || b.agents[0] == "*" {
-				continue
+	var parts []int
+	for j, b := range recs {
+		if names[j] == "" {
+			continue
+		}
+		parts = parts[:0]
+		x.inside(names[j], j, func(i int) {
+			if names[i] != "" && ruleSet[i] != ruleSet[j] {
+				parts = append(parts, i)
 			}
-			la, lb := a.lower[0], b.lower[0]
-			if len(la) >= len(lb) || !strings.Contains(lb, la) || sameRules(a.cfg, b.cfg) {
-				continue
+		})
+		slices.Sort(parts)
+		for _, i := range parts {
+			if len(out) == maxSubstringFindings {
+				return append(out, Finding{Code: CodeSubstringNames, Severity: diag.Warning,
+					Message: fmt.Sprintf("more listed agents have different rules and one's name part of another's than the %d named; %s may give them each other's rules", maxSubstringFindings, SubstringReaders)})
 			}
+			a := recs[i]
 			out = append(out, Finding{Code: CodeSubstringNames, Severity: diag.Warning, Agent: b.agents[0],
 				Message: fmt.Sprintf("agents %s and %s have different rules and %s is part of %s: %s give %s the rules of %s (they obey the first record whose name is part of the robot's name; the 1996 draft needs %s's record first)",
 					a.agents[0], b.agents[0], a.agents[0], b.agents[0], SubstringReaders, b.agents[0], a.agents[0], a.agents[0])})
 		}
 	}
 	return out
+}
+
+// ruleKey is a record's rule set as a string, the same for the same set.
+func ruleKey(c *config) string {
+	keys := make([]string, len(c.rules))
+	for i, r := range c.rules {
+		keys[i] = strconv.FormatBool(r.Allow) + " " + r.Path
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	return strings.Join(keys, "\n")
 }
 
 // sameRules reports whether two records' rules are the same set.

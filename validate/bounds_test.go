@@ -1,6 +1,7 @@
 package validate_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -65,5 +66,72 @@ environments:
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// letters writes i in base 26, in letters: distinct product tokens.
+func letters(i int) string {
+	s := ""
+	for i++; i > 0; i /= 26 {
+		i--
+		s = string(rune('a'+i%26)) + s
+	}
+	return s
+}
+
+// TestAgentNamesBounded: a manifest names at most MaxAgentNames agents
+// (names entries and the agents presets add), and its robots.txt holds at
+// most MaxRuleLines rule lines; each is an error at the value that passes
+// it, once, and the policy's other checks are not run. Checking every
+// pair of 40,000 names took 97 s.
+func TestAgentNamesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 1\nsite: {url: \"https://example.org/\"}\nagents:\n  - names: [")
+	for i := range 40_000 {
+		b.WriteString(letters(i) + ",")
+	}
+	b.WriteString("]\n    disallow: [/]\n  - {presets: [ai-training], disallow: [/]}\n")
+	doc, errs := manifest.LoadSite("m.yaml", []byte(b.String()), "")
+	if doc == nil || errs.HasErrors() {
+		t.Fatalf("load: %v", errs)
+	}
+	start := time.Now()
+	list := validate.Site(doc, validate.Options{})
+	t.Logf("%v", time.Since(start))
+	if len(list.Errors()) != 1 {
+		t.Fatalf("%d errors, want 1: %v", len(list.Errors()), list.Errors())
+	}
+	e := list.Errors()[0]
+	col := len("  - names: [") + 1 + len(strings.Join(func() []string {
+		var s []string
+		for i := range validate.MaxAgentNames {
+			s = append(s, letters(i)+",")
+		}
+		return s
+	}(), ""))
+	if e.Path != fmt.Sprintf("agents[0].names[%d]", validate.MaxAgentNames) || e.Line != 4 || e.Col != col ||
+		!strings.Contains(e.Message, "more than 5000 agent names in this manifest; the limit is 5000") {
+		t.Errorf("error %s, want one at agents[0].names[%d] (4:%d)", e, validate.MaxAgentNames, col)
+	}
+
+	// Rule lines: 100 agents times 2,001 rules.
+	b.Reset()
+	b.WriteString("version: 1\nsite: {url: \"https://example.org/\"}\nagents:\n  - {names: [x], disallow: [/]}\n  - names: [")
+	for i := range 100 {
+		b.WriteString(letters(i) + "q,")
+	}
+	b.WriteString("]\n    disallow: [")
+	for i := range validate.MaxRuleLines/100 + 1 {
+		b.WriteString("/" + letters(i) + ",")
+	}
+	b.WriteString("]\n")
+	doc, errs = manifest.LoadSite("m.yaml", []byte(b.String()), "")
+	if doc == nil || errs.HasErrors() {
+		t.Fatalf("load: %v", errs)
+	}
+	list = validate.Site(doc, validate.Options{})
+	if errs := list.Errors(); len(errs) != 1 || errs[0].Path != "agents[1]" || errs[0].Line != 5 ||
+		!strings.Contains(errs[0].Message, "robots.txt would hold more than 200000 rule lines") {
+		t.Errorf("errors %v, want one at agents[1] (line 5) about rule lines", errs)
 	}
 }

@@ -165,6 +165,9 @@ func (v *checker) delegations(p string, base pathspace.Space, dels []manifest.De
 				v.err(manifest.Key(dp, "inline"), "a delegation takes inline or tenants, not both")
 			}
 		}
+		if d.Limits != nil && d.Tenants == "" {
+			v.errKey(manifest.Key(dp, "limits"), "limits bounds what the tenants of a delegation write; this delegation has no tenants")
+		}
 		if d.Inline != nil && err == nil {
 			ip := manifest.Key(dp, "inline")
 			if !space.Literal() {

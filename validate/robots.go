@@ -60,6 +60,9 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 			v.warn(manifest.Key(manifest.Index(path, i), "inherit_wildcard"), "there is no \"*\" group to inherit from")
 		}
 	}
+	if !v.agentBounds(path, groups) {
+		return
+	}
 	defer v.substringNames(path, groups)
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
@@ -117,11 +120,8 @@ func (v *checker) rulePaths(path string, names, rules []string, allow bool) {
 			v.err(rp, "%q: /robots.txt is always allowed and must not appear in the rules (seed 001 section 3.2.2, RFC 9309 section 2.2.2); remove it", r)
 			continue
 		}
-		p := robots.Policy{Groups: []robots.PolicyGroup{{Agents: names, Rules: []robots.PathRule{{Allow: allow, Path: r}}}}}
-		for _, f := range robots.Portability(p) {
-			if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName && f.Code != robots.CodeAllowUnread { // policy-wide: substringNames
-				v.warn(rp, "%s", f.Message)
-			}
+		for _, f := range robots.RuleFindings(names, robots.PathRule{Allow: allow, Path: r}) {
+			v.warn(rp, "%s", f.Message)
 		}
 	}
 }
@@ -324,33 +324,44 @@ func (v *checker) substringNames(path string, groups []manifest.Group) {
 		p.Groups = append(p.Groups, pg)
 	}
 	seen := map[string]bool{}
-	for _, f := range robots.Portability(p) {
-		if f.Code != robots.CodeSubstringNames && f.Code != robots.CodeShortName || seen[f.Message] {
+	var first map[string]string
+	for _, f := range robots.NameFindings(p) {
+		if seen[f.Message] {
 			continue
 		}
 		seen[f.Message] = true
-		v.warn(agentPath(path, groups, f.Agent), "%s", f.Message)
+		if first == nil {
+			first = agentPaths(path, groups)
+		}
+		at, ok := first[strings.ToLower(f.Agent)]
+		if !ok {
+			at = path
+		}
+		v.warn(at, "%s", f.Message)
 	}
 }
 
-// agentPath returns the manifest path that first names agent: a names
-// entry, or the presets entry that adds it.
-func agentPath(path string, groups []manifest.Group, agent string) string {
+// agentPaths maps each agent (in lower case) to the manifest path that
+// first names it: a names entry, or the presets entry that adds it.
+func agentPaths(path string, groups []manifest.Group) map[string]string {
 	cat := crawlers.Default()
+	out := map[string]string{}
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
 		for j, n := range g.Names {
-			if strings.EqualFold(n, agent) {
-				return manifest.Index(manifest.Key(gp, "names"), j)
+			if k := strings.ToLower(n); out[k] == "" {
+				out[k] = manifest.Index(manifest.Key(gp, "names"), j)
 			}
 		}
 		for j, pr := range g.Presets {
-			if slices.ContainsFunc(cat.Expand(nil, []string{pr}, g.ExceptAgents), func(a string) bool { return strings.EqualFold(a, agent) }) {
-				return manifest.Index(manifest.Key(gp, "presets"), j)
+			for _, a := range cat.Expand(nil, []string{pr}, g.ExceptAgents) {
+				if k := strings.ToLower(a); out[k] == "" {
+					out[k] = manifest.Index(manifest.Key(gp, "presets"), j)
+				}
 			}
 		}
 	}
-	return path
+	return out
 }
 
 // presets checks a group's presets and except_agents: known presets (with

@@ -35,7 +35,7 @@ func (v *checker) lineSafe(inst any, path string) {
 		}
 	case []any:
 		for i, e := range x {
-			if s, ok := e.(string); ok && unsafeText(s, textStrict) == "" {
+			if s, ok := e.(string); ok && len(s) <= MaxValueBytes && unsafeText(s, textStrict) == "" {
 				continue // safe anywhere: no need to build its path
 			}
 			if p := manifest.Index(path, i); !v.skip[p] {
@@ -54,6 +54,10 @@ func (v *checker) lineSafe(inst any, path string) {
 		}
 		if msg := unsafeText(x, kind); msg != "" {
 			v.err(path, "%s %s", quoteShort(x), msg)
+			v.refuse(path)
+		} else if kind != textBody && len(x) > MaxValueBytes {
+			v.err(path, "%s is %d bytes; a one-line value holds at most %d (so that no line of robots.txt is longer than Google's parser reads, %d bytes)",
+				quoteShort(x), len(x), MaxValueBytes, maxRobotsLine)
 			v.refuse(path)
 		}
 	}
@@ -107,6 +111,12 @@ func unsafeText(s string, kind textKind) string {
 	}
 	return ""
 }
+
+// UnsafeName describes the first character a path, name or URL may not
+// hold (a line break, a control, bidirectional or invisible character),
+// or returns "": the rule every such value of a manifest follows, for a
+// value that comes from elsewhere, such as a tenant's directory name.
+func UnsafeName(s string) string { return unsafeText(s, textStrict) }
 
 // invisibleName is the Unicode name of an invisible character unsafeText
 // refuses.

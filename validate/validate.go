@@ -52,6 +52,9 @@ type checker struct {
 	holds map[string]bool
 	// envPath is the path of the applied environment's block, if any.
 	envPath string
+	// agentNames counts the agent names of the manifest's groups so far
+	// (see MaxAgentNames).
+	agentNames int
 }
 
 func newChecker(pos *manifest.Positions, invalid map[string]bool, opt Options) *checker {

@@ -221,7 +221,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 	} else {
 		printDiags(p.stderr, p.format, u.Diags)
 		for _, n := range u.Notes {
-			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", n)
+			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", oneLine(n))
 		}
 		if u.Problem != nil {
 			reportProblem(p.stderr, p.format, u.Problem)
@@ -232,7 +232,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 		p.textUnit(u)
 	}
 	if u.Kind == publish.Tenant && u.Status >= publish.Refused {
-		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", u.Dir, spaceNote(u.Space), u.Status)
+		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", oneLine(u.Dir), oneLine(spaceNote(u.Space)), u.Status)
 	}
 }
 
@@ -249,12 +249,12 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 	case publish.Check:
 		// The diff shows files a build would refuse to take over too.
 		if ch != nil && (!ch.Empty() || len(ch.Problems) > 0) {
-			fmt.Fprintf(p.stdout, "== %s\n", u.Dir)
+			fmt.Fprintf(p.stdout, "== %s\n", oneLine(u.Dir))
 			ch.UnifiedDiff(p.stdout)
 		}
 	case publish.DryRun:
 		if ch != nil {
-			ch.WriteList(p.stdout, u.Dir)
+			ch.WriteList(p.stdout, oneLine(u.Dir))
 		}
 	case publish.Write:
 		if p.bar != nil && u.Kind == publish.Tenant {
@@ -263,7 +263,7 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 		if u.Status == publish.Built || (u.Kind != publish.Tenant && u.Status == publish.Unchanged) {
 			r := u.Result
 			fmt.Fprintf(p.stdout, "%s: %d added, %d updated, %d removed, %d unchanged\n",
-				u.Dir, r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
+				oneLine(u.Dir), r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
 		}
 	}
 }
@@ -358,7 +358,7 @@ func reportProblem(stderr io.Writer, format string, err error) {
 		return
 	}
 	for _, p := range pe.Problems {
-		fmt.Fprintf(stderr, "discgen: error: %s\n", p)
+		fmt.Fprintf(stderr, "discgen: error: %s\n", oneLine(fmt.Sprint(p)))
 	}
 	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)

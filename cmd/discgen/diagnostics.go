@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/discgen/discgen/diag"
 )
@@ -40,9 +42,34 @@ func printDiags(w io.Writer, format string, list diag.List) {
 		}
 	default:
 		for _, d := range list {
-			fmt.Fprintln(w, d.String())
+			fmt.Fprintln(w, oneLine(d.String()))
 		}
 	}
+}
+
+// oneLine escapes what could break a line of text output or change how
+// it displays: line breaks, control characters and bidirectional
+// controls, which a tenant's directory name (or any name discgen shows)
+// may hold. A plain line is returned as it is.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, escaped) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if !escaped(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r) // '\n', '\x1b', '\u202e'
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+func escaped(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == utf8.RuneError
 }
 
 // jsonDiag is a diagnostic in --format json.

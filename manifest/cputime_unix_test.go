@@ -1,0 +1,26 @@
+//go:build unix
+
+package manifest_test
+
+import (
+	"syscall"
+	"time"
+)
+
+// cpuTime returns the CPU time, user and system, the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// maxRSS returns the most resident memory the process has used.
+func maxRSS() uint64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return uint64(ru.Maxrss) << 10 // kilobytes on Linux
+}
