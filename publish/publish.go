@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -349,13 +351,64 @@ func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 			u.Notes = append(u.Notes, w)
 		}
 	}
-	finish(opt, u, t, func(o output.Options) (*output.Changes, error) { return output.Plan(opt.Out, t, o) })
+	if !unchanged(opt, u, opt.Out, t) {
+		finish(opt, u, t, func(o output.Options) (*output.Changes, error) {
+			if testHookPlanSite != nil {
+				testHookPlanSite(opt.Out)
+			}
+			o.Key = treeKey(opt, t)
+			return output.Plan(opt.Out, t, o)
+		})
+	}
 	emit(u)
 	if len(sep) > 0 {
 		v := &Unit{Kind: Server, Dir: opt.ServerDir}
-		finish(opt, v, sep, func(o output.Options) (*output.Changes, error) { return output.Plan(opt.ServerDir, sep, o) })
+		if !unchanged(opt, v, opt.ServerDir, sep) {
+			finish(opt, v, sep, func(o output.Options) (*output.Changes, error) {
+				o.Key = treeKey(opt, sep)
+				return output.Plan(opt.ServerDir, sep, o)
+			})
+		}
 		emit(v)
 	}
+}
+
+// testHookPlanSite, when set by a test, runs before the site's tree is
+// planned against the disk.
+var testHookPlanSite func(root string)
+
+// unchanged settles u as Unchanged when a build may skip planning root:
+// its outputs are as the last build with the same tree wrote them
+// (output.Fresh: a stat per output, no read), as a tenant's are skipped.
+// A site with thousands of inline delegatees would otherwise read and
+// hash every output on every build. Only a build writes on its word:
+// --check and --dry-run compare the bytes whatever the state directory
+// holds.
+func unchanged(opt Options, u *Unit, root string, t tree.Tree) bool {
+	if opt.Mode != Write {
+		return false
+	}
+	ok, err := output.Fresh(root, output.Options{StateDir: opt.StateDir, Key: treeKey(opt, t)})
+	if !ok || err != nil {
+		return false
+	}
+	u.Status = Unchanged
+	u.Result.Unchanged = len(t)
+	return true
+}
+
+// treeKey fingerprints what a root gets: every path with its bytes or
+// link, discgen's version and --replace.
+func treeKey(opt Options, t tree.Tree) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "tree 1\n%s\n%t\n", opt.Version, opt.Replace)
+	for _, p := range t.Paths() {
+		e := t[p]
+		fmt.Fprintf(h, "%d %s %d %s\n", len(p), p, len(e.Link), e.Link)
+		fmt.Fprintf(h, "%d\n", len(e.Data))
+		h.Write(e.Data)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // finish plans (and in Write mode applies) one tree, setting the unit's
