@@ -73,9 +73,17 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "\n%s (%d agents): %s\n", p, len(as), cat.Purposes[p])
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		for _, a := range as {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, a.Date)
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, checked(a))
 		}
 		tw.Flush()
 	}
 	return nil
+}
+
+// checked says when an agent's facts were checked against its source.
+func checked(a crawlers.Agent) string {
+	if a.Checked == "" {
+		return "not checked"
+	}
+	return "checked " + a.Checked
 }

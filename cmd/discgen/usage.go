@@ -230,18 +230,20 @@ Example:
 const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
 
 List the presets of discgen's crawler catalogue (all, or those named) and
-each agent's token, operator, source and the date of that source. A group
+each agent's token, operator, source and the day it was checked against
+that source ("not checked" when nobody read it). A group
 of the manifest adds a preset's agents with presets: [NAME], and leaves
 some out with except_agents: [TOKEN...]. The catalogue is data shipped with
 discgen; when it is more than 180 days older than --now (default: the
 clock), presets and build warn.
 
 Presets:
-    ai-training   crawlers that collect content to train AI models
-    ai-search     crawlers that index content for AI search and answers
-    ai-user       fetchers a person triggers (assistants, agents, coding tools)
-    scrapers      AI data providers and scrapers, and undocumented AI crawlers
-    seo           link-index and SEO crawlers (not AI)
+    ai-training     crawlers that collect content to train AI models
+    ai-search       crawlers that index content for AI search and answers
+    ai-user         fetchers a person triggers (assistants, agents, coding tools)
+    scrapers        AI data providers and scrapers, and undocumented AI crawlers
+    search-engines  search engines' crawlers (Googlebot, bingbot, Applebot, ...)
+    seo             link-index and SEO crawlers (not AI)
 
 Options:
         --format FORMAT   text (default) or json
