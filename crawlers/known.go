@@ -139,19 +139,20 @@ func (ix *Index) Holding(name string) []Crawler {
 	return out
 }
 
-// Known returns the index of every crawler known to the shipped catalogue
-// (control tokens left out: no robot presents them) and the search list.
+// Known returns the index of every crawler known to the search list and
+// the shipped catalogue (control tokens left out: no robot presents them),
+// the search engines' first, in the order of their files.
 func Known() *Index { return known() }
 
 var known = sync.OnceValue(func() *Index {
 	var cs []Crawler
+	for _, s := range Search().Crawlers {
+		cs = append(cs, Crawler{Name: s.Name, Operator: s.Operator, Follows: s.Follows})
+	}
 	for _, a := range Default().Agents {
 		if !a.Control {
 			cs = append(cs, Crawler{Name: a.Name, Operator: a.Operator})
 		}
-	}
-	for _, s := range Search().Crawlers {
-		cs = append(cs, Crawler{Name: s.Name, Operator: s.Operator, Follows: s.Follows})
 	}
 	return NewIndex(cs)
 })

@@ -69,21 +69,17 @@ func (v *checker) partOfKnown(path string, groups []manifest.Group) {
 	}
 }
 
-// partOfKnownMessage says which crawlers a name is part of, and what
-// the readers that match by substring make of it.
+// partOfKnownMessage says which crawlers a name is part of (the search
+// engines' first, as crawlers.Known orders them), and what the readers
+// that match by substring make of it.
 func partOfKnownMessage(name string, holders []crawlers.Crawler) string {
-	byName := map[string]string{}
-	for _, c := range holders {
-		byName[c.Name] = c.Operator
-	}
-	names := crawlers.SortedNames(holders)
 	var list []string
-	for _, n := range names[:min(len(names), maxHolders)] {
-		list = append(list, fmt.Sprintf("%s (%s)", n, byName[n]))
+	for _, c := range holders[:min(len(holders), maxHolders)] {
+		list = append(list, fmt.Sprintf("%s (%s)", c.Name, c.Operator))
 	}
 	more := ""
-	if len(names) > maxHolders {
-		more = fmt.Sprintf(" and %d more", len(names)-maxHolders)
+	if len(holders) > maxHolders {
+		more = fmt.Sprintf(" and %d more", len(holders)-maxHolders)
 	}
 	return fmt.Sprintf("agent %s is part of the name of %s%s: %s give them %s's rules (they obey the first record whose name is part of the robot's name); name them in a group of their own to keep their rules, or write a more specific name than %s",
 		name, strings.Join(list, ", "), more, robots.SubstringReaders, name, name)

@@ -10,6 +10,7 @@ Usage:
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] [--type KIND] FILE...
     discgen resolve  -o DIR PATH
     discgen presets  [--format text|json] [--now TIME] [PRESET...]
+    discgen presets  --import FILE --commit HASH --date DAY [-o FILE]
     discgen schema   [-o FILE]
     discgen init     [-f site.yaml] [--force] [--local-schema]
     discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
@@ -228,6 +229,7 @@ Example:
 `
 
 const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
+       discgen presets --import FILE --commit HASH --date DAY [-o FILE]
 
 List the presets of discgen's crawler catalogue (all, or those named) and
 each agent's token, operator, source and the day it was checked against
@@ -245,13 +247,28 @@ Presets:
     search-engines  search engines' crawlers (Googlebot, bingbot, Applebot, ...)
     seo             link-index and SEO crawlers (not AI)
 
+With --import, read a newer robots.json of the ai.robots.txt list (offline,
+from a file) and print what it changes in the catalogue discgen was built
+with: agents added (with the purpose read from the list's function text, to
+review), removed (agents taken from the list that it no longer holds) and
+changed (an operator the list now names differently). Agents documented by
+their operators and the tokens the catalogue leaves out stay as they are.
+With -o, also write the refreshed catalogue to FILE; the catalogue is
+embedded in discgen, so a maintainer writes it over crawlers/catalogue.json
+in the source tree, updates crawlers/NOTICE.md and builds again.
+
 Options:
         --format FORMAT   text (default) or json
         --now TIME        the time the catalogue's age is counted to
+        --import FILE     a robots.json of the ai.robots.txt list
+        --commit HASH     the list's git commit (with --import)
+        --date DAY        the day of that commit, YYYY-MM-DD (with --import)
+    -o, --output FILE     write the refreshed catalogue (with --import)
 
 Examples:
     discgen presets ai-training
     discgen presets --format json | jq -r '.presets[].agents[].name'
+    discgen presets --import robots.json --commit 1a2b3c4 --date 2026-12-01 -o crawlers/catalogue.json
 `
 
 const schemaUsage = `Usage: discgen schema [-o FILE]
