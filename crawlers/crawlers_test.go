@@ -121,3 +121,36 @@ func TestNoticeMatchesCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownOperatorsNamed: every agent whose operator is unknown is
+// named in NOTICE.md's list of them, and only those, so the notice cannot
+// drift from the data. An entry with a documentation URL always names its
+// operator.
+func TestUnknownOperatorsNamed(t *testing.T) {
+	data, err := os.ReadFile("NOTICE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(strings.Join(strings.Fields(string(data)), " "), "their `operator` is `unknown`: ")
+	listed, _, _ := strings.Cut(rest, ". ")
+	if !ok || listed == "" {
+		t.Fatal("NOTICE.md lists no agents of unknown operator")
+	}
+	inNotice := map[string]bool{}
+	for _, n := range strings.Split(listed, ", ") {
+		inNotice[n] = true
+	}
+	for _, a := range Default().Agents {
+		unknown := a.Operator == "unknown"
+		if unknown != inNotice[a.Name] {
+			t.Errorf("%s: operator %q, named in the notice's unknown list: %v", a.Name, a.Operator, inNotice[a.Name])
+		}
+		if unknown && strings.HasPrefix(a.Source, "https://") {
+			t.Errorf("%s: its documentation page %s names no operator?", a.Name, a.Source)
+		}
+		delete(inNotice, a.Name)
+	}
+	for n := range inNotice {
+		t.Errorf("the notice lists %s, which is not an agent", n)
+	}
+}

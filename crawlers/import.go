@@ -78,7 +78,8 @@ type Diff struct {
 // changed when the list names another. Agents sourced from their
 // operator's documentation stay as they are, as do the names the
 // catalogue leaves out. A name with a version ("MistralAI-User/1.0") is
-// read without it. c is not changed.
+// read without it; where the list holds a token twice, with and without a
+// version, the entry naming an operator is read. c is not changed.
 func Import(c *Catalogue, list map[string]ListEntry, src Source) (*Catalogue, *Diff, error) {
 	if _, err := time.Parse(time.DateOnly, src.Date); err != nil {
 		return nil, nil, fmt.Errorf("date %q: %v", src.Date, err)
@@ -109,10 +110,14 @@ func Import(c *Catalogue, list map[string]ListEntry, src Source) (*Catalogue, *D
 			tok = before
 		}
 		k := strings.ToLower(tok)
-		switch _, dup := inList[k]; {
+		switch prev, dup := inList[k]; {
 		case leftOut[k]:
 			d.Kept = append(d.Kept, name)
 		case !dup:
+			inList[k] = name
+		case listOperator(list[prev].Operator) == "" && listOperator(list[name].Operator) != "":
+			// One token listed twice ("iaskspider", "iaskspider/2.0"):
+			// the entry that names an operator speaks for both.
 			inList[k] = name
 		}
 	}
@@ -143,7 +148,10 @@ func Import(c *Catalogue, list map[string]ListEntry, src Source) (*Catalogue, *D
 		}
 		name := inList[k]
 		e := list[name]
-		tok, _, _ := strings.Cut(name, "/")
+		tok := name
+		if !robots.IsAgentName(tok) {
+			tok, _, _ = strings.Cut(tok, "/")
+		}
 		op := listOperator(e.Operator)
 		if op == "" {
 			op = "unknown"
