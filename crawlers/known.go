@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -156,13 +155,3 @@ var known = sync.OnceValue(func() *Index {
 	}
 	return NewIndex(cs)
 })
-
-// SortedNames returns the names of crawlers, sorted case-insensitively.
-func SortedNames(cs []Crawler) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.Name
-	}
-	slices.SortFunc(out, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
-	return out
-}

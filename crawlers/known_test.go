@@ -86,7 +86,7 @@ func TestIndexHoldingMatchesBruteForce(t *testing.T) {
 				want = append(want, c.Name)
 			}
 		}
-		got := SortedNames(ix.Holding(p))
+		got := sortedNames(ix.Holding(p))
 		slices.SortFunc(want, byName)
 		if !slices.Equal(got, want) {
 			t.Errorf("Holding(%q) = %v, want %v", p, got, want)
@@ -117,4 +117,14 @@ func TestParseSearchRejects(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+}
+
+// sortedNames returns the names of crawlers, sorted case-insensitively.
+func sortedNames(cs []Crawler) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	slices.SortFunc(out, byName)
+	return out
 }
