@@ -95,12 +95,17 @@ changed=false
 if [[ $command == build || $command == check ]] && [[ $planned -gt 0 ]]; then
   stale=true
 fi
+written=0
 if [[ $command == build ]]; then
   # "public: 2 added, 1 updated, 0 removed, 5 unchanged", one per root.
   written=$(sed -nE 's/^.*: ([0-9]+) added, ([0-9]+) updated, ([0-9]+) removed, [0-9]+ unchanged$/\1 \2 \3/p' "$tmp/stdout" |
     awk '{ n += $1 + $2 + $3 } END { print n + 0 }')
   [[ $written -gt 0 ]] && changed=true
 fi
+# A build that failed and wrote nothing: its plan is what a build that
+# succeeds would do, not what this one did.
+unwritten=false
+[[ $command == build && $status -ne 0 && $written -eq 0 ]] && unwritten=true
 
 if [[ -n ${GITHUB_OUTPUT:-} ]]; then
   printf 'changed=%s\nstale=%s\n' "$changed" "$stale" >>"$GITHUB_OUTPUT"
@@ -140,9 +145,14 @@ summary() {
   if [[ $status -eq 0 ]]; then printf 'passed' ; else printf '**failed** (exit status %d)' "$status"; fi
   printf ', %d error(s), %d warning(s).\n\n' "$errors" "$warnings"
 
+  if [[ $unwritten == true ]]; then
+    printf '**Nothing was written.** discgen writes nothing unless the whole manifest is valid and every file can be written, and this build stopped at the errors below.'
+    [[ $planned -gt 0 ]] && printf ' The output is stale: once they are fixed, a build will make these changes.'
+    printf '\n\n'
+  fi
   if [[ $command == build || $command == check ]]; then
     local verb=""
-    [[ $command == check ]] && verb="would be "
+    [[ $command == check || $unwritten == true ]] && verb="would be "
     if [[ $planned -eq 0 ]]; then
       [[ $status -eq 0 ]] && printf 'Output up to date: no file %schanged.\n\n' "$verb"
     else

@@ -54,7 +54,8 @@ type convGroup struct {
 	allow, disallow []string
 	crawlDelay      *json.Number
 	extensions      []manifest.Extension
-	notes           []string // YAML comments for lines not carried over
+	usage           *manifest.Usage // the group's preference lines (usage.go)
+	notes           []string        // YAML comments for lines not carried over
 }
 
 var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -248,6 +249,7 @@ func merged(c *agentConf, conv []*convGroup) manifest.Group {
 			g.CrawlDelay = cg.crawlDelay
 		}
 		g.Extensions = append(g.Extensions, cg.extensions...)
+		g.Usage = mergeUsage(g.Usage, cg.usage)
 	}
 	return g
 }
@@ -272,7 +274,7 @@ func signature(g manifest.Group) string {
 	if g.CrawlDelay != nil {
 		cd = string(*g.CrawlDelay)
 	}
-	return fmt.Sprintf("%q %q %q %q", a, d, cd, g.Extensions)
+	return fmt.Sprintf("%q %q %q %q %s", a, d, cd, g.Extensions, usageSignature(g.Usage))
 }
 
 // convertGroup converts one input group's rules and other lines.
@@ -321,7 +323,21 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 			cg.disallow = appendNew(cg.disallow, disallowSeen, c)
 		}
 	}
+	var ui usageImport
+	defer func() {
+		cg.usage = ui.usage()
+		if c := ui.conflict(); len(c) > 0 {
+			warn(g.Agents[0].Num, "the group's Content-Usage and Content-Signal lines disagree on %v: the manifest keeps no, as a reader of both would", c)
+		}
+	}()
 	for _, l := range g.Other {
+		if ul, ok := robots.ParseUsageLine(l); ok {
+			if ok, why := ui.add(ul); !ok {
+				warn(l.Num, "%s: %s: kept as a comment", l.Key, why)
+				keep(l, "not carried over")
+			}
+			continue
+		}
 		switch {
 		case l.Kind == robots.KindCrawlDelay:
 			if cg.crawlDelay != nil {

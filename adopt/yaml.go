@@ -265,8 +265,34 @@ func groups(c comments, path string, gs []manifest.Group) *yaml.Node {
 				return x.n
 			}))
 		}
+		if g.Usage != nil {
+			e.add("usage", usageNode(c, e.sub("usage"), g.Usage))
+		}
 		return e.n
 	})
+}
+
+// usageNode writes a usage block: preferences, paths (one flow mapping
+// each) and formats.
+func usageNode(c comments, path string, u *manifest.Usage) *yaml.Node {
+	m := newMapping(c, path)
+	m.addStr("train_ai", u.TrainAI)
+	m.addStr("search", u.Search)
+	m.addStr("ai_input", u.AIInput)
+	if len(u.Paths) > 0 {
+		m.add("paths", seq(c, m.sub("paths"), len(u.Paths), func(j int, _ string) *yaml.Node {
+			p := u.Paths[j]
+			x := newMapping(c, "")
+			x.n.Style = yaml.FlowStyle
+			x.add("path", str(p.Path))
+			x.addStr("train_ai", p.TrainAI)
+			x.addStr("search", p.Search)
+			x.addStr("ai_input", p.AIInput)
+			return x.n
+		}))
+	}
+	m.addList("formats", u.Formats)
+	return m.n
 }
 
 func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {

@@ -16,7 +16,8 @@ import (
 func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAgent, host string) robots.Policy {
 	p := robots.Policy{Sitemaps: sitemaps, Host: host}
 	for _, g := range groups {
-		pg := robots.PolicyGroup{Agents: GroupAgents(g), InheritWildcard: g.InheritWildcard, Enforce: g.Enforce}
+		pg := robots.PolicyGroup{Agents: GroupAgents(g), InheritWildcard: g.InheritWildcard, Enforce: g.Enforce,
+			Usage: EffectiveUsage(nil, g.Usage)}
 		for _, a := range g.Allow {
 			pg.Rules = append(pg.Rules, robots.PathRule{Allow: true, Path: a})
 		}
@@ -56,13 +57,13 @@ func emitRobots(groups []manifest.Group, sitemaps []string, mas []manifest.Mobil
 func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 	var errs diag.List
 	m := doc.Value
-	if len(m.Agents) == 0 && len(m.Sitemaps) == 0 && len(m.MobileAgents) == 0 && m.Host == "" {
+	if len(m.Agents) == 0 && len(m.Sitemaps) == 0 && len(m.MobileAgents) == 0 && m.Host == "" && m.Usage == nil {
 		if len(m.Expect) > 0 {
 			errs.Errorf(doc.Pos.Of("expect"), "expect", "there is no robots.txt to check: the manifest has no agents")
 		}
 		return nil, errs
 	}
-	data, err := emitRobots(m.Agents, sitemapURLs(m), m.MobileAgents, m.Host)
+	data, err := robots.Emit(sitePolicy(m))
 	if err != nil {
 		errs.Errorf(doc.Pos.Of("agents"), "agents", "cannot write robots.txt: %v", err)
 		return nil, errs
@@ -98,6 +99,12 @@ func expectWork(f *robots.File, exps []manifest.Expect) int64 {
 				c.wild += int64(len(r.Pattern))
 			}
 		}
+		for _, l := range g.Other { // preference lines, matched by usage expectations
+			c.plain += 1 + int64(len(l.Value))
+			if strings.ContainsAny(l.Value, "*$") {
+				c.wild += int64(len(l.Value))
+			}
+		}
 		seen := map[string]bool{}
 		for _, a := range g.Agents {
 			agents++
@@ -126,7 +133,11 @@ func expectWork(f *robots.File, exps []manifest.Expect) int64 {
 		if t := byToken[strings.ToLower(robots.ProductToken(e.Agent))]; t != nil {
 			c = *t
 		}
-		for _, u := range append(e.Allowed[:len(e.Allowed):len(e.Allowed)], e.Disallowed...) {
+		urls := append(e.Allowed[:len(e.Allowed):len(e.Allowed)], e.Disallowed...)
+		if e.Usage != nil {
+			urls = append(urls, expectUsageURLs(e)...) // each also matched for its verdict
+		}
+		for _, u := range urls {
 			work += 2 * (agents + c.plain + (int64(len(u))+1)*c.wild)
 			if work > MaxExpectWork {
 				return work
@@ -181,6 +192,7 @@ func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
 				}
 			}
 		}
+		errs.Append(checkExpectUsage(doc, f, i, e))
 	}
 	return errs
 }
@@ -211,5 +223,5 @@ func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List)
 	for _, f := range fs {
 		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
 	}
-	return serverconf.Access{Enforce: enf, Noindex: m.Noindex}, errs
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: EffectiveUsage(m.Usage, nil)}, errs
 }

@@ -231,7 +231,16 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 	err := decodeValue(d.Value, d.Raw)
 	switch {
 	case err != nil && !d.schemaOK:
-		// Values of the wrong type: the schema errors say which.
+		// Values of the wrong type: the schema errors say which. The
+		// rest is decoded without them (null in their place), so that
+		// the semantic rules still check every well-formed part, and
+		// skip the refused paths (newChecker).
+		if inst, changed := pruned(d.Raw, "", d.Invalid); changed {
+			d.Value = new(T)
+			if decodeValue(d.Value, inst) == nil {
+				return true
+			}
+		}
 		d.Value = nil
 		return false
 	case err != nil:
@@ -242,6 +251,44 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 		return false
 	}
 	return true
+}
+
+// pruned returns inst with each value whose manifest path is in invalid
+// replaced by null, and whether there was one. Only the containers on the
+// way to a replaced value are copied: inst itself is not changed.
+func pruned(inst any, path string, invalid map[string]bool) (any, bool) {
+	if path != "" && invalid[path] {
+		return nil, true
+	}
+	switch v := inst.(type) {
+	case map[string]any:
+		var out map[string]any
+		for k, e := range v {
+			if p, changed := pruned(e, Key(path, k), invalid); changed {
+				if out == nil {
+					out = maps.Clone(v)
+				}
+				out[k] = p
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		var out []any
+		for i, e := range v {
+			if p, changed := pruned(e, Index(path, i), invalid); changed {
+				if out == nil {
+					out = slices.Clone(v)
+				}
+				out[i] = p
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return inst, false
 }
 
 // parseYAML parses exactly one YAML document and returns its root node.

@@ -27,6 +27,8 @@ type Site struct {
 	// Noindex makes --server output send X-Robots-Tag: noindex for the
 	// whole site.
 	Noindex bool `json:"noindex,omitempty"`
+	// Usage is the site's usage preferences (usage.go).
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // SiteInfo is the site block.
@@ -51,6 +53,8 @@ type Group struct {
 	// Enforce makes --server output refuse the group's agents (403)
 	// where the group disallows them.
 	Enforce bool `json:"enforce,omitempty"`
+	// Usage overrides the site's usage preferences for this group.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // Extension is an extra line inside a robots.txt group.
@@ -70,6 +74,10 @@ type Expect struct {
 	Agent      string   `json:"agent"`
 	Allowed    []string `json:"allowed,omitempty"`
 	Disallowed []string `json:"disallowed,omitempty"`
+	// Usage is the preferences the agent must read at URLs ("/" when
+	// none), both robots.txt forms together.
+	Usage *UsageExpect `json:"usage,omitempty"`
+	URLs  []string     `json:"urls,omitempty"`
 }
 
 // Feed is one line of feeds.txt.

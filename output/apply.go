@@ -24,6 +24,9 @@ type Result struct {
 	Added, Updated, Removed, Unchanged, Adopted int
 	DirsCreated, DirsRemoved                    int
 	TempsRemoved                                int // left by an interrupted build
+	// Superseded: nothing was written, as Options.Superseded said the
+	// tree is older than its inputs.
+	Superseded bool
 }
 
 // writers is how many files Apply writes at once in a large tree; a small
@@ -34,11 +37,33 @@ const (
 	defaultWait = 10 * time.Second
 )
 
-// Temporary files are named ".discgen-" + 16 hex digits + ".tmp" and live in
-// the directory of the file they replace.
+// Temporary files are named ".htdiscgen-" + 16 hex digits + ".tmp" and
+// live in the directory of the file they replace (a rename publishes
+// them, so they must be on its filesystem, and inside the root). A build
+// killed before its renames leaves them in a directory a web server
+// publishes until the next build removes them, so they are kept from
+// being served two ways:
+//
+//   - Mode 0000 from creation (on Unix): no process but root can open
+//     them, so a server whose workers are not root (nginx's and Apache's
+//     never are; Caddy as a system service is not either) answers 403
+//     whatever its configuration. On Linux the file gets its mode on its
+//     open descriptor right before its rename, so only a kill in that
+//     instant leaves a readable one; a file closed once written (beyond
+//     maxHeld open at once, and everywhere outside Linux) gets it then.
+//   - A name beginning ".ht", which Apache's stock configuration refuses
+//     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
+//     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
+//     open the file. nginx and Caddy refuse no name by default (not even
+//     dotfiles): for them the mode is what counts.
+//
+// Before this scheme they were named ".discgen-" + 16 hex digits + ".tmp";
+// records of earlier builds may still list such names, which are removed
+// the same way.
 const (
-	tempPrefix = ".discgen-"
-	tempSuffix = ".tmp"
+	tempPrefix    = ".htdiscgen-"
+	oldTempPrefix = ".discgen-"
+	tempSuffix    = ".tmp"
 )
 
 func tempName() string { return tempPrefix + randomHex() + tempSuffix }
@@ -55,7 +80,9 @@ func randomHex() string {
 func isTempName(name string) bool {
 	x, ok := strings.CutPrefix(name, tempPrefix)
 	if !ok {
-		return false
+		if x, ok = strings.CutPrefix(name, oldTempPrefix); !ok {
+			return false
+		}
 	}
 	x, ok = strings.CutSuffix(x, tempSuffix)
 	if !ok || len(x) != 16 {
@@ -93,9 +120,12 @@ type pending struct {
 }
 
 // Apply carries out the plan. If the plan has any problem it returns a
-// *ProblemError and writes nothing. Otherwise, holding the output root's
-// lock, and refusing if the ownership record or a planned path changed
-// since Plan, it:
+// *ProblemError and writes nothing; a problem another build's writes may
+// have caused (a file it wrote after the plan read the record) is checked
+// again under the lock first, and the root planned again when the record
+// changed. Otherwise, holding the output root's lock (and planning again
+// under it when the ownership record or a planned path changed since
+// Plan: another build wrote the root), it:
 //
 //  1. writes a journal holding the root's intent record: every path it
 //     may write with both its old and its new content, every directory it
@@ -135,14 +165,25 @@ func (c *Changes) Apply() (Result, error) {
 // batches of, say, 64 pays one flush and one journal per batch instead of
 // per root. The result and error of cs[i] are at index i; one root's
 // failure does not stop the others. Up to rootWorkers roots are worked on
-// at once. Locks are held until the end, so a batch must not hold two
-// plans of one root.
+// at once. Locks are taken one after the other in the order of cs and
+// held until the end, so a batch must not hold two plans of one root, and
+// callers that may run two batches of the same roots at once give them in
+// one order (publish sorts them by device and inode): neither then waits
+// on the other in a circle.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
 	for i, c := range cs {
 		as[i] = c.begin()
 	}
 	jls := lockJournals(as)
+	// The roots are locked one after the other in the order given, so
+	// that two batches given the same roots in the same order never wait
+	// on each other in a circle; the checks run on several at once.
+	for _, a := range as {
+		if !a.done {
+			a.lockRoot()
+		}
+	}
 	eachRoot(len(as), func(i int) {
 		if a := as[i]; !a.done {
 			a.prepare()
@@ -256,6 +297,7 @@ type applying struct {
 	touched map[string]bool // directories whose entries change
 	mutate  bool
 	writes  bool         // the record is written: the journal is locked
+	recheck bool         // problems to check again under the lock
 	jl      *journalLock // the state directory's journal, when writes
 	intent  []byte       // the intent record, once in the journal
 	// recorded: the record (complete, or the intent after a failure) is
@@ -291,13 +333,30 @@ func (a *applying) fail(err error) {
 }
 
 // begin counts the plan's changes and settles a root with nothing to
-// change, which needs no lock and at most its stat cache refreshed.
+// change, which needs no lock and at most its stat cache refreshed. A plan
+// with problems another build's writes can cause (a file or symlink it
+// wrote since the plan read the record) is checked again under the lock.
 func (c *Changes) begin() *applying {
 	a := &applying{c: c, touched: map[string]bool{}}
 	if err := c.Err(); err != nil {
-		a.err, a.done = err, true
+		if c.r == nil || !c.mayBeStale() {
+			a.err, a.done = err, true
+			return a
+		}
+		a.recheck, a.writes = true, true
 		return a
 	}
+	if a.count(); !a.done {
+		a.writes = true
+	}
+	return a
+}
+
+// count counts the plan's changes, and settles a root with nothing to
+// change.
+func (a *applying) count() {
+	c := a.c
+	a.res, a.mutate = Result{}, false
 	for _, ch := range c.List {
 		switch ch.Kind {
 		case Unchanged:
@@ -311,10 +370,48 @@ func (c *Changes) begin() *applying {
 	a.mutate = a.mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
 	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.marshal(), c.rec.marshal()) {
 		a.err, a.done, a.recorded = c.finish(false, nil), true, true
-		return a
 	}
-	a.writes = true
-	return a
+}
+
+// mayBeStale reports whether a problem of the plan can come from another
+// build writing the root between the plan's read of the record and its
+// look at the disk: what that build wrote looks like someone else's.
+func (c *Changes) mayBeStale() bool {
+	for _, p := range c.Problems {
+		switch p.Kind {
+		case Symlink, Foreign, Modified, NotDirectory, NotRegular:
+			return true
+		}
+	}
+	return false
+}
+
+// replan plans the root again, holding its lock, from what another build
+// left since the first plan: the root handle is kept, the rest of the old
+// plan closed. A new plan with problems fails the root; they are not
+// another build's.
+func (a *applying) replan() error {
+	c := a.c
+	opt := c.opt
+	opt.Dir = c.r
+	n, err := Plan(c.Root, c.t, opt)
+	if err != nil {
+		return err
+	}
+	n.opt.Dir = c.opt.Dir
+	c.closeWAll()
+	for _, h := range c.handles {
+		h.Close()
+	}
+	*c = *n
+	c.setWriteRoot(a.lock)
+	a.recheck = false
+	if err := c.Err(); err != nil {
+		a.err, a.done = err, true
+		return nil
+	}
+	a.count()
+	return nil
 }
 
 // lockJournals locks, shared, the journal directory of each state
@@ -326,6 +423,15 @@ func lockJournals(as []*applying) []*journalLock {
 	for _, a := range as {
 		if a.done || !a.writes {
 			continue
+		}
+		if a.recheck {
+			// Without a state directory no build of this state has
+			// written the root: the problems stand, and none is
+			// created.
+			if _, err := os.Stat(a.c.opt.StateDir); err != nil {
+				a.err, a.done = a.c.Err(), true
+				continue
+			}
 		}
 		for _, jl := range jls {
 			if jl.stateDir == a.c.opt.StateDir {
@@ -375,9 +481,8 @@ func writeJournals(as []*applying, jls []*journalLock) {
 	}
 }
 
-// prepare takes the root's lock and checks that neither its record nor a
-// planned path changed since Plan.
-func (a *applying) prepare() {
+// lockRoot opens the root when Plan found it missing, and takes its lock.
+func (a *applying) lockRoot() {
 	c := a.c
 	if c.r == nil {
 		r, _, err := c.openRoot(true)
@@ -399,13 +504,37 @@ func (a *applying) prepare() {
 	if fi, err := a.lock.Stat(); err == nil {
 		a.dev = statOf(fi).dev
 	}
-	if err := c.checkRecord(); err != nil {
-		a.fail(err)
+}
+
+// prepare, holding the root's lock, checks that neither its record nor a
+// planned path changed since Plan; when one did, it plans again.
+func (a *applying) prepare() {
+	c := a.c
+	if c.opt.Superseded != nil && c.opt.Superseded() {
+		a.res, a.err, a.done, a.recorded = Result{Superseded: true}, nil, true, true
 		return
 	}
-	if a.mutate {
-		if err := c.checkDisk(); err != nil {
+	// Another build of this root (with this state directory, or
+	// another one) may have written it since the plan: the plan is made
+	// again under the lock, from what that build left.
+	stale := c.checkRecord() != nil || a.mutate && c.checkDisk() != nil
+	if a.recheck && !stale {
+		// No build wrote the root since the plan. A build killed since
+		// this one's Recover may have: what its journal names is owned
+		// as Recover would make it owned.
+		j := deadIntents(c.opt.StateDir, c.name, c.opt.Journals)
+		if j == nil {
+			a.err, a.done = c.Err(), true // the problems stand
+			return
+		}
+		c.opt.Journals, stale = j, true
+	}
+	if stale {
+		if err := a.replan(); err != nil {
 			a.fail(err)
+			return
+		}
+		if a.done {
 			return
 		}
 	}
@@ -790,7 +919,7 @@ func (c *Changes) writeTemp(pd *pending) error {
 	if ch.Old != nil && ch.Old.Link == "" && ch.oldPerm != 0 {
 		pd.perm = ch.oldPerm
 	}
-	f, err := dr.create(pd.tmp, pd.perm)
+	f, err := dr.create(pd.tmp, tempPerm(pd.perm))
 	if err != nil {
 		return fail(err)
 	}
@@ -848,6 +977,11 @@ func fail2(err error, fail func(error) error) error {
 func (c *Changes) publish(pd *pending) error {
 	ch, dr, name := pd.ch, pd.dir, path.Base(pd.ch.Path)
 	err := hook("rename", ch.Path)
+	if err == nil && pd.held {
+		// Readable from now: its mode, on its descriptor, then the
+		// rename. (A file closed early got its mode before closing.)
+		err = pd.f.chmod(pd.perm)
+	}
 	if err == nil {
 		err = dr.rename(pd.tmp, name)
 	}

@@ -69,11 +69,17 @@
 // stay inside the root.
 //
 // Atomic replacement. Each file is written to a temporary file named
-// .discgen-XXXXXXXXXXXXXXXX.tmp in its own directory and renamed over the
-// old one, each directory's index.txt after every other file, so an
+// .htdiscgen-XXXXXXXXXXXXXXXX.tmp in its own directory and renamed over
+// the old one, each directory's index.txt after every other file, so an
 // index.txt never lists a file that is not there. A build killed at any
 // moment leaves every file with its old or its new bytes; the next build
-// removes the temporary files the interrupted build recorded.
+// removes the temporary files the interrupted build recorded. Until then
+// they are not served: they have mode 0000 until just before their
+// rename (on Linux; elsewhere until written), which no web server worker
+// but root's can open (nginx and Caddy refuse no name by default, not
+// even a dotfile), and Apache's stock configuration also refuses their
+// ".ht" name. (Earlier builds named them .discgen-XXXXXXXXXXXXXXXX.tmp;
+// records listing such names are still honoured.)
 //
 // Durability in batches. Files are not fsynced one by one (the model is
 // git's core.fsyncMethod=batch). Before a batch of roots changes anything,
@@ -101,7 +107,8 @@
 // bytes (never a truncated or empty file), and for every root the build
 // was changing either its complete record or a journal naming it is on
 // disk. Recover, which a build runs before planning, merges such a
-// journal into the record, which then owns both the old and the new bytes
+// journal (once no running build holds it; see Concurrency) into the
+// record, which then owns both the old and the new bytes
 // of every path and names the temporary files to remove; the next build
 // starts from there with no problem to resolve. A plan that is not
 // applied (a check) can read the journals instead (ReadJournals,
@@ -159,7 +166,7 @@
 // Before changing anything, Apply rewrites the record as "state
 // incomplete", listing every path it may write with both the content found
 // and the content it writes, and every temporary file it will create
-// ("t autodisc/.discgen-0123456789abcdef.tmp"); after the last change it
+// ("t autodisc/.htdiscgen-0123456789abcdef.tmp"); after the last change it
 // writes the complete record. A build killed in between leaves a record
 // that still owns every byte it may have left on disk and names the
 // temporary files the next build removes. discgen removes no other file
@@ -207,12 +214,52 @@
 // Apply locks the output root itself (flock on the root directory, on
 // Unix), whatever state directory the build uses, so two builds of one
 // root never interleave; it waits up to Options.LockWait (10 seconds by
-// default) and then fails with an error naming the root. Under the lock it
-// refuses a plan made before another build changed the record, or before
-// any planned path changed on disk (a build with another state directory
-// finished first), so the root holds one build's tree, never a mix.
+// default) and then fails with an error naming the root. Plan takes no
+// lock, so another build may write the root between a plan and its
+// Apply, or between the plan's read of the record and its look at the
+// disk (then the other build's files look changed since discgen wrote
+// them). Under the lock, Apply therefore plans the root again when the
+// record or a planned path changed since the plan, and checks a plan
+// refused for a symlink, foreign, modified, not-a-directory or
+// not-regular path again: its problems stand only if the record did not
+// change. The root holds one build's tree, never a mix, and a build does
+// not fail because another one wrote the same root. A build with another
+// state directory that wrote the root first is another owner: its files
+// are refused as foreign. With Options.Superseded, a tree whose inputs
+// changed since it was made (a user saved the manifest again) is not
+// written over the root: the build that read the newer inputs writes it.
 // Nothing protects against a process other than discgen writing the root
-// meanwhile. A path that changes between file and directory from one
+// meanwhile.
+//
+// Builds with one state directory run at once (a full build, and a
+// control panel's build per save). The journal directory's flock is held
+// shared by each batch from before it checks the records it replaces
+// until they are written; Recover takes it exclusive, without waiting.
+// How Recover tells a running build's journal from a dead one: the build
+// creates its journal as journal/<random>.new, takes an exclusive flock
+// on that file's own descriptor, writes it, renames it to
+// journal/<random>.jnl, and keeps that descriptor, and so the lock, until
+// it has removed the file: through the batch, and through the wait for a
+// later flush after it. Recover reads only .jnl files, and merges one
+// only if it can take the file's lock at once (LOCK_EX|LOCK_NB) and the
+// file it locked is still the one at that name (the same device and
+// inode by stat; a journal its build removed between Recover's open and
+// its lock is gone, not dead). The kernel drops a flock when the last
+// descriptor on it closes, so when its process exits, kill -9 included:
+// a .jnl whose lock Recover gets belongs to a build that died, or to one
+// that let it go because it could not write a record, and in both cases
+// nothing will touch it again. A journal removed by its build while
+// Recover looked at it is skipped, not an error. A .new file Recover can
+// lock is removed under the directory's exclusive lock (its build died
+// before changing anything; a live one creates and locks its .new file
+// under the shared lock). When a batch holds the directory, Recover
+// merges nothing and returns the dead journals it read, which the plans
+// own as Options.Journals. And a plan refused for a file a build killed
+// after this build's Recover left is checked under the lock against the
+// dead journals naming its root, and planned again owning what they name:
+// a journal recovered, or left, by another build at the same time never
+// makes a build refuse discgen's own files as changed by someone else. Outside Unix there is no flock: builds with
+// one state directory must not run at once there. A path that changes between file and directory from one
 // build to the next is reported (NotDirectory, NotRegular) rather than
 // converted. Files are created by the user running discgen unless
 // Options.Owner says otherwise.

@@ -215,3 +215,37 @@ func TestApplyAll(t *testing.T) {
 		}
 	}
 }
+
+// Two batches of the same roots at once (two full builds: an overrun cron
+// job), each given its roots in one order, never wait on each other in a
+// circle: the locks are taken in the order given, one after the other.
+// Both succeed, the later one planning again under the locks.
+func TestBatchesOfTheSameRootsDoNotDeadlock(t *testing.T) {
+	e := newEnv(t)
+	const roots = 8
+	plan := func(v string) []*Changes {
+		var cs []*Changes
+		for i := range roots {
+			opt := e.opt()
+			opt.LockWait = 2 * time.Second
+			c, err := Plan(filepath.Join(e.base, fmt.Sprintf("r%d", i)), files("a.txt", v, "b/c.txt", v), opt)
+			if err != nil || c.Err() != nil {
+				t.Fatal(err, c.Err())
+			}
+			cs = append(cs, c)
+		}
+		return cs
+	}
+	for round := range 10 {
+		batches := [][]*Changes{plan(fmt.Sprintf("%d x\n", round)), plan(fmt.Sprintf("%d y\n", round))}
+		var wg sync.WaitGroup
+		errs := make([][]error, 2)
+		for b := range batches {
+			wg.Go(func() { _, errs[b] = ApplyAll(batches[b]) })
+		}
+		wg.Wait()
+		if err := errors.Join(append(errs[0], errs[1]...)...); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -33,17 +34,36 @@ import (
 // merged record is incomplete: it owns both contents of every path and
 // names the temporary files to remove) and removes the journal.
 //
-// Locks: ApplyAll holds a shared lock on the journal directory from
-// before it checks the records it will replace until its journal is gone;
-// Recover needs the exclusive lock and gives up at once when it cannot
-// have it, so it never touches the journal or the records of a batch in
-// progress. A journal found while holding the exclusive lock was left by a
-// process that died.
+// Live or dead. A journal is live while the build that wrote it runs, and
+// that build holds an exclusive flock on the journal file's own
+// descriptor for the journal's whole life: it takes the lock on a new
+// file under a name Recover does not read (<random>.new), writes the
+// journal, renames it to <random>.jnl, and keeps the descriptor open
+// until the journal is removed, through the wait for a flush after its
+// batch ("retired", see below). Only then, once the file is gone, is the
+// descriptor closed. The kernel drops the lock when the process dies,
+// kill -9 included, so a journal file whose lock Recover can take, and
+// which is still the file at that name once locked, was left by a build
+// that died (or by one that failed to write a record and let it go);
+// every other journal is a running build's and is not touched.
+//
+// The journal directory's lock keeps Recover from changing a record
+// under a batch: ApplyAll holds it shared from before it checks the
+// records it will replace until those records are written (not through
+// the wait for a flush); Recover takes it exclusive, without waiting, to
+// merge dead journals into records, and to remove the <random>.new files
+// a build killed before its rename left (a build creates and locks its
+// .new file under the shared lock). When a batch holds it, Recover
+// merges nothing and returns the dead journals read instead, for the
+// plans to own what they name (Options.Journals).
 
 const (
 	journalMagic = "discgen output journal 1"
 	journalDir   = "journal"
 	journalExt   = ".jnl"
+	// journalPartExt names a journal being written, not yet locked and
+	// renamed.
+	journalPartExt = ".new"
 	// maxJournalSize bounds a journal read by Recover.
 	maxJournalSize = 1 << 30
 )
@@ -94,13 +114,15 @@ func parseJournal(data []byte, name string) ([]*record, error) {
 }
 
 // journalLock is the journal directory of a state directory, held with a
-// shared lock while a batch uses it.
+// shared lock while a batch uses it, and the batch's journal file, held
+// with an exclusive lock from its creation to its removal.
 type journalLock struct {
 	stateDir string
 	f        *os.File
-	file     string // the batch's journal file (OS path), once written
-	dev      uint64 // the journal directory's filesystem
-	err      error  // the directory could not be opened or locked
+	file     string   // the batch's journal file (OS path), once written
+	jf       *os.File // the journal file, open and locked, until retired
+	dev      uint64   // the journal directory's filesystem
+	err      error    // the directory could not be opened or locked
 }
 
 // lockJournal opens (creating when missing) and locks shared the journal
@@ -135,35 +157,53 @@ func lockJournal(stateDir string, wait time.Duration) *journalLock {
 }
 
 // write writes the batch's journal; with sync it is flushed on its own
-// (the state directory is not on the roots' filesystem).
+// (the state directory is not on the roots' filesystem). The file is
+// locked before it is written and renamed to its .jnl name only once
+// whole, so Recover never sees a journal of a running build unlocked.
 func (jl *journalLock) write(intents [][]byte, sync bool) error {
-	name := filepath.Join(jl.stateDir, journalDir, randomHex()+journalExt)
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	base := filepath.Join(jl.stateDir, journalDir, randomHex())
+	part, name := base+journalPartExt, base+journalExt
+	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	jl.file = name
-	_, err = f.Write(marshalJournal(intents))
+	busy, err := tryLock(f)
+	if err == nil && busy {
+		err = errors.New("locked by another process")
+	}
+	if err == nil {
+		_, err = f.Write(marshalJournal(intents))
+	}
 	if err == nil && sync {
 		err = f.Sync()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && sync {
-		err = jl.f.Sync()
+	if err == nil {
+		err = os.Rename(part, name)
 	}
 	if err != nil {
+		f.Close()
+		os.Remove(part)
 		return fmt.Errorf("state directory: %s: %w", name, err)
+	}
+	jl.file, jl.jf = name, f
+	if sync {
+		if err := jl.f.Sync(); err != nil {
+			return fmt.Errorf("state directory: %s: %w", name, err)
+		}
 	}
 	return nil
 }
 
-// close removes the journal file when keep is false, and releases the
-// lock.
+// close removes the journal file when keep is false, then closes it
+// (which drops its lock: a journal kept and not retired is left for
+// Recover), and releases the directory's lock.
 func (jl *journalLock) close(keep bool) {
 	if jl.file != "" && !keep {
 		os.Remove(jl.file)
+	}
+	if jl.jf != nil {
+		jl.jf.Close()
+		jl.jf = nil
 	}
 	if jl.f != nil {
 		jl.f.Close()
@@ -172,32 +212,40 @@ func (jl *journalLock) close(keep bool) {
 
 // Recover merges the journals that killed builds left in stateDir into
 // the records of their roots, and removes them. It returns how many roots
-// it recovered. When another build is applying changes with the same
-// state directory it does nothing: its journal is not dead, and a later
-// build recovers whatever this one would have. A build runs it once
-// before planning; a root planned without it (or without ReadJournals)
-// after a killed build may be refused, with the files the killed build
-// left reported as not discgen's.
-func Recover(stateDir string) (int, error) {
+// it recovered. A journal whose build is still running (writing its
+// batch, or waiting for a flush after it) is locked and left alone. When
+// another build is applying a batch with the same state directory,
+// Recover changes no record: it returns the dead journals read instead
+// (nil when there are none), which plans given them in Options.Journals
+// own as they would once recovered, and a later build recovers them. A
+// build runs it once before planning; a root planned without it (or
+// without ReadJournals) after a killed build may be refused, with the
+// files the killed build left reported as not discgen's. A journal
+// removed by another build meanwhile is not an error.
+func Recover(stateDir string) (int, *Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	f, err := os.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+		return 0, nil, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("state directory: %w", err)
+		return 0, nil, fmt.Errorf("state directory: %w", err)
 	}
 	defer f.Close()
 	busy, err := tryLock(f)
-	if err != nil || busy {
-		return 0, err
+	if err != nil {
+		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
 	}
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		return 0, fmt.Errorf("state directory: %s: %w", dir, err)
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	if busy {
+		j, err := readJournals(dir, names, true)
+		return 0, j, err
 	}
 	n := 0
-	errs := eachJournal(dir, names, maxJournalSize, func(file string, intents []*record) error {
+	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
 		var errs []error
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in); err != nil {
@@ -207,22 +255,76 @@ func Recover(stateDir string) (int, error) {
 			n++
 		}
 		if len(errs) == 0 {
-			if err := os.Remove(file); err != nil {
+			if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, fmt.Errorf("state directory: %w", err))
 			}
 		}
 		return errors.Join(errs...)
 	})
-	return n, errs
+	removeParts(dir, names)
+	return n, nil, errs
+}
+
+// removeParts removes the journals a build killed before it renamed them
+// left (nothing had changed yet), holding the directory's exclusive lock:
+// a running build creates and locks its own under the shared lock.
+func removeParts(dir string, names []string) {
+	for _, name := range names {
+		if !strings.HasSuffix(name, journalPartExt) {
+			continue
+		}
+		file := filepath.Join(dir, name)
+		if f, err := openDead(file); err == nil && f != nil {
+			os.Remove(file)
+			f.Close()
+		}
+	}
+}
+
+// openDead opens the journal file, when it is dead: it takes the file's
+// lock without waiting and checks that the file is still the one at that
+// name. It returns nil, nil for a live journal or one removed meanwhile.
+// The caller closes it, once done with the file.
+func openDead(file string) (*os.File, error) {
+	f, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	busy, err := tryLock(f)
+	if err != nil || busy {
+		f.Close()
+		return nil, err
+	}
+	// Removed (and closed) by its build between the open and the lock:
+	// gone, not dead.
+	fi, err := f.Stat()
+	if err == nil {
+		var ni fs.FileInfo
+		if ni, err = os.Lstat(file); err == nil && !os.SameFile(fi, ni) {
+			err = fs.ErrNotExist
+		}
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return f, nil
 }
 
 // eachJournal reads the journal files among names in dir, in name order
 // and up to limit bytes together, and calls fn with each file and the
 // intent records it holds in full: a journal cut short still names its
-// first roots, and the rest of its batch had not started. A journal
-// removed meanwhile is skipped; one that cannot be read is reported and
-// skipped, as are fn's errors.
-func eachJournal(dir string, names []string, limit int64, fn func(file string, intents []*record) error) error {
+// first roots, and the rest of its batch had not started. With dead, only
+// the journals of builds no longer running are read, and each stays
+// locked while fn runs. A journal removed meanwhile is skipped; one that
+// cannot be read is reported and skipped, as are fn's errors.
+func eachJournal(dir string, names []string, limit int64, dead bool, fn func(file string, intents []*record) error) error {
 	slices.Sort(names)
 	var errs []error
 	for _, name := range names {
@@ -230,8 +332,15 @@ func eachJournal(dir string, names []string, limit int64, fn func(file string, i
 			continue
 		}
 		file := filepath.Join(dir, name)
-		data, _, err := readStateFile(file, limit)
-		if errors.Is(err, fs.ErrNotExist) {
+		var data []byte
+		var err error
+		var lock *os.File // a dead journal, locked while fn runs
+		if dead {
+			lock, data, err = readDead(file, limit)
+		} else {
+			data, _, err = readStateFile(file, limit)
+		}
+		if errors.Is(err, fs.ErrNotExist) || err == nil && data == nil {
 			continue
 		}
 		if err != nil {
@@ -240,11 +349,37 @@ func eachJournal(dir string, names []string, limit int64, fn func(file string, i
 		}
 		limit -= int64(len(data))
 		recs, _ := parseJournal(data, file)
-		if err := fn(file, recs); err != nil {
+		err = fn(file, recs)
+		if lock != nil {
+			lock.Close()
+		}
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// readDead reads the journal file, up to limit bytes, when it is dead,
+// and returns it open and locked. It returns nil data when the journal is
+// live or gone.
+func readDead(file string, limit int64) (*os.File, []byte, error) {
+	f, err := openDead(file)
+	if f == nil || err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: larger than %d bytes", file, limit)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if data == nil {
+		data = []byte{} // empty, not live: parseJournal says so
+	}
+	return f, data, nil
 }
 
 // mergeIntent adds what the intent record in owns to the record of its
@@ -309,8 +444,14 @@ func ReadJournals(stateDir string) (*Journals, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
+	return readJournals(dir, names, false)
+}
+
+// readJournals reads the journals among names in dir, or only the dead
+// ones.
+func readJournals(dir string, names []string, dead bool) (*Journals, error) {
 	var j *Journals
-	err = eachJournal(dir, names, maxJournalSize, func(_ string, intents []*record) error {
+	err := eachJournal(dir, names, maxJournalSize, dead, func(_ string, intents []*record) error {
 		if j == nil {
 			j = &Journals{intents: map[string][]*record{}}
 		}
@@ -340,6 +481,40 @@ func (j *Journals) apply(m *record) {
 	}
 }
 
+// deadIntents returns the journals given plus the dead journals of
+// stateDir that name the root name and are not among them, or nil when
+// there is none more: a build killed after this one's Recover left them.
+func deadIntents(stateDir, name string, given *Journals) *Journals {
+	dir := filepath.Join(stateDir, journalDir)
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil
+	}
+	var more []*record
+	eachJournal(dir, names, maxJournalSize, true, func(_ string, intents []*record) error {
+		for _, in := range intents {
+			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
+				more = append(more, in)
+			}
+		}
+		return nil
+	})
+	if len(more) == 0 {
+		return nil
+	}
+	j := &Journals{intents: map[string][]*record{}}
+	if given != nil {
+		maps.Copy(j.intents, given.intents)
+	}
+	j.intents[name] = append(slices.Clone(j.intents[name]), more...)
+	return j
+}
+
 // Journals wait for a flush. On Linux ApplyAll flushes once per batch,
 // before its renames: the renames, removals and complete records that
 // follow are not flushed at once. A journal whose roots all have their
@@ -359,7 +534,8 @@ var flushes struct {
 }
 
 type retiredJournal struct {
-	file string // OS path
+	file string   // OS path
+	f    *os.File // the journal, open and locked until removed
 	// needs holds, for each filesystem still to flush, the number of
 	// flushes started there when the journal was retired: a later one
 	// covers it.
@@ -374,7 +550,8 @@ func retire(jl *journalLock, devs map[uint64]*os.File) {
 	if flushes.handles == nil {
 		flushes.handles = map[uint64]*os.File{}
 	}
-	r := &retiredJournal{file: jl.file, needs: map[uint64]uint64{}}
+	r := &retiredJournal{file: jl.file, f: jl.jf, needs: map[uint64]uint64{}}
+	jl.jf = nil
 	for dev, f := range devs {
 		r.needs[dev] = flushes.started[dev]
 		if flushes.handles[dev] == nil {
@@ -401,20 +578,24 @@ func flushStarting(dev uint64) uint64 {
 // that no longer wait for any flush.
 func flushDone(dev, n uint64) {
 	flushes.Lock()
-	var done []string
+	var done []*retiredJournal
 	flushes.waiting = slices.DeleteFunc(flushes.waiting, func(r *retiredJournal) bool {
 		if after, ok := r.needs[dev]; ok && after < n {
 			delete(r.needs, dev)
 		}
 		if len(r.needs) == 0 {
-			done = append(done, r.file)
+			done = append(done, r)
 			return true
 		}
 		return false
 	})
 	flushes.Unlock()
-	for _, f := range done {
-		os.Remove(f)
+	// Removed, then unlocked: never dead while at its name.
+	for _, r := range done {
+		os.Remove(r.file)
+		if r.f != nil {
+			r.f.Close()
+		}
 	}
 }
 

@@ -77,12 +77,12 @@ func TestRecoverMergesJournal(t *testing.T) {
 	e := newEnv(t)
 	jl := killedBatch(t, e)
 	// While the batch holds its lock, the journal is not dead.
-	if n, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
+	if n, _, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
 		t.Fatalf("recovered a live journal: %d %v", n, err)
 	}
-	jl.f.Close() // the process dies: its lock goes, its journal stays
+	jl.close(true) // the process dies: its locks go, its journal stays
 
-	if n, err := Recover(e.state); n != 1 || err != nil {
+	if n, _, err := Recover(e.state); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v", n, err)
 	}
 	if js := journals(t, e.state); len(js) != 0 {
@@ -174,7 +174,7 @@ func TestRecoverCutShortJournal(t *testing.T) {
 	}
 	mustWrite(t, filepath.Join(dir, "0000000000000000"+journalExt), "")
 	mustWrite(t, filepath.Join(dir, "1111111111111111"+journalExt), string(whole[:len(whole)-3]))
-	if n, err := Recover(e.state); n != 1 || err != nil {
+	if n, _, err := Recover(e.state); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v; want the one root named in full", n, err)
 	}
 	if js := journals(t, e.state); len(js) != 0 {
@@ -317,5 +317,139 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 	defer g.Close()
 	if busy, err := tryLock(g); busy || err != nil {
 		t.Errorf("a reopened handle kept the lock: busy=%v %v", busy, err)
+	}
+}
+
+// A journal whose batch is done but waits for a flush (retired) belongs to
+// a running build: a recovery started meanwhile, by another build with the
+// same state directory, leaves it and the records alone, and the build's
+// Flush removes it.
+func TestRecoverLeavesRetiredJournal(t *testing.T) {
+	if syncDirs {
+		t.Skip("records are fsynced one by one on this system: no journal waits")
+	}
+	e := newEnv(t)
+	opt := e.opt()
+	opt.NoSync = false
+	apply(t, e, files("a.txt", "1\n"), opt)
+	apply(t, e, files("a.txt", "2\n"), opt)
+	if js := journals(t, e.state); len(js) == 0 {
+		t.Fatal("no journal waits for a flush")
+	}
+	n, j, err := Recover(e.state)
+	if n != 0 || j.Roots() != 0 || err != nil {
+		t.Errorf("Recover beside a running build = %d, %d roots, %v; want nothing recovered", n, j.Roots(), err)
+	}
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || rec.owns("a.txt", fileSum([]byte("1\n"))) {
+		t.Errorf("record after a recovery beside the build: %+v %v", rec, err)
+	}
+	if err := Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journals after Flush: %v", js)
+	}
+}
+
+// A journal is locked from before it has its name: no recovery can find
+// it unlocked while its build runs. Once the build lets it go (its process
+// died), it is dead, and a journal another build removed meanwhile is
+// not an error.
+func TestJournalLockedForItsLife(t *testing.T) {
+	e := newEnv(t)
+	jl := killedBatch(t, e)
+	if f, err := openDead(jl.file); f != nil || err != nil {
+		t.Fatalf("a running build's journal opened as dead: %v", err)
+	}
+	jl.close(true)
+	f, err := openDead(jl.file)
+	if f == nil || err != nil {
+		t.Fatalf("a dead journal not opened as dead: %v", err)
+	}
+	f.Close()
+	// Removed by another build's recovery between the listing and the
+	// open: skipped.
+	os.Remove(jl.file)
+	dir := filepath.Join(e.state, journalDir)
+	n := 0
+	err = eachJournal(dir, []string{filepath.Base(jl.file)}, maxJournalSize, true, func(string, []*record) error { n++; return nil })
+	if n != 0 || err != nil {
+		t.Errorf("a removed journal: read %d, %v", n, err)
+	}
+}
+
+// While another build applies a batch, Recover merges nothing but returns
+// the dead journals: a plan given them owns what the killed build left,
+// and a save beside a running build is not refused for it. A recovery
+// once the batch is done merges the journal; a leftover .new file (a build
+// killed before its journal had its name) goes with it.
+func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
+	e := newEnv(t)
+	jl := killedBatch(t, e)
+	jl.close(true) // the killed build's locks go
+	part := filepath.Join(e.state, journalDir, "2222222222222222"+journalPartExt)
+	mustWrite(t, part, "discgen output journal 1\nrec")
+	batch := lockJournal(e.state, 0)
+	if batch.err != nil {
+		t.Fatal(batch.err)
+	}
+	n, j, err := Recover(e.state)
+	if n != 0 || j.Roots() != 1 || err != nil || len(journals(t, e.state)) != 1 {
+		t.Fatalf("Recover beside a batch = %d, %d roots, %v", n, j.Roots(), err)
+	}
+	if c, err := Plan(e.root, files("a.txt", "3\n"), e.opt()); err != nil || c.Err() == nil {
+		t.Errorf("plan without the journals: %v, want a.txt refused", err)
+	}
+	opt := e.opt()
+	opt.Journals = j
+	_, res, err := Write(e.root, files("a.txt", "3\n"), opt)
+	if err != nil || res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
+		t.Fatalf("build with the dead journals beside a batch: %+v %v", res, err)
+	}
+	batch.close(false)
+	if n, j, err := Recover(e.state); n != 1 || j != nil || err != nil {
+		t.Errorf("Recover after the batch = %d, %v, %v", n, j, err)
+	}
+	if _, err := os.Lstat(part); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a dead build's .new journal left: %v", err)
+	}
+	// The build after owns all and leaves a complete record.
+	apply(t, e, files("a.txt", "4\n"), e.opt())
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
+		t.Errorf("record: %+v %v", rec, err)
+	}
+}
+
+// A build killed after this build's Recover leaves files this build's
+// plan takes for someone else's (a.txt modified since discgen wrote it).
+// Under the lock, the dead journal naming the root is read: the root is
+// planned again owning what it names, and nothing is refused.
+func TestApplyOwnsWhatABuildKilledSinceRecoverLeft(t *testing.T) {
+	e := newEnv(t)
+	if _, _, err := Recover(e.state); err != nil {
+		t.Fatal(err)
+	}
+	jl := killedBatch(t, e)
+	jl.close(true) // killed: its locks go
+	c, err := Plan(e.root, files("a.txt", "3\n"), e.opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := problems(t, c.Err()); !slices.Equal(got, []string{"modified file a.txt"}) {
+		t.Fatalf("plan: %q", got)
+	}
+	res, err := c.Apply()
+	if err != nil || res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
+		t.Fatalf("Apply: %+v %v", res, err)
+	}
+	// A file someone else changed, with no journal naming it, stays
+	// refused.
+	if n, _, err := Recover(e.state); n != 1 || err != nil {
+		t.Fatalf("Recover = %d, %v", n, err)
+	}
+	mustWrite(t, e.path("a.txt"), "mine\n")
+	c, _ = Plan(e.root, files("a.txt", "4\n"), e.opt())
+	if _, err := c.Apply(); !slices.Equal(problems(t, err), []string{"modified file a.txt"}) {
+		t.Errorf("a file changed by someone else: %v", err)
 	}
 }

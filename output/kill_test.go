@@ -240,7 +240,7 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 			t.Fatalf("round %d: plan with the journals: %v %v", round, err, c.Err())
 		}
 		c.Close()
-		n, err := Recover(e.state)
+		n, _, err := Recover(e.state)
 		if err != nil || n != intents {
 			t.Fatalf("round %d: recovered %d roots from %d journals naming %d: %v", round, n, nj, intents, err)
 		}

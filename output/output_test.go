@@ -488,20 +488,36 @@ func TestPlanWritesNothing(t *testing.T) {
 	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
 }
 
-func TestApplyRefusesPlanOutdatedByAnotherBuild(t *testing.T) {
+// A plan another build outdated (it wrote the root since) is made again
+// under the root's lock: the root holds exactly the later build's tree,
+// and its record owns nothing of the first.
+func TestApplyReplansPlanOutdatedByAnotherBuild(t *testing.T) {
 	e := newEnv(t)
-	apply(t, e, files("a.txt", "1\n"), e.opt())
-	first, _ := Plan(e.root, files("a.txt", "2\n"), e.opt())
+	apply(t, e, files("a.txt", "1\n", "old.txt", "1\n"), e.opt())
+	first, _ := Plan(e.root, files("a.txt", "2\n", "c.txt", "2\n"), e.opt())
 	second, _ := Plan(e.root, files("a.txt", "3\n", "b.txt", "3\n"), e.opt())
 	if _, err := first.Apply(); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, e.root)
-	_, err := second.Apply()
-	if err == nil || !strings.Contains(err.Error(), "another build") {
-		t.Errorf("outdated plan applied: %v", err)
+	res, err := second.Apply()
+	if err != nil {
+		t.Fatalf("outdated plan: %v", err)
 	}
-	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	if res.Updated != 1 || res.Added != 1 || res.Removed != 1 {
+		t.Errorf("planned again: %+v, want a.txt updated, b.txt added, c.txt removed", res)
+	}
+	want := map[string]string{"a.txt": "3\n", "b.txt": "3\n"}
+	got := map[string]string{}
+	ents, _ := os.ReadDir(e.root)
+	for _, d := range ents {
+		got[d.Name()] = mustRead(t, e.path(d.Name()))
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("root holds %q, want %q", got, want)
+	}
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files) != 2 || len(rec.files["a.txt"]) != 1 {
+		t.Errorf("record: %+v %v", rec, err)
+	}
 }
 
 func TestManyFilesAndDirectories(t *testing.T) {
@@ -527,7 +543,7 @@ func TestManyFilesAndDirectories(t *testing.T) {
 
 // Write plans and applies t to root in one step.
 func Write(root string, t tree.Tree, opt Options) (*Changes, Result, error) {
-	if _, err := Recover(opt.StateDir); err != nil {
+	if _, _, err := Recover(opt.StateDir); err != nil {
 		return nil, Result{}, err
 	}
 	c, err := Plan(root, t, opt)
@@ -548,4 +564,60 @@ func readRecord(state, root string) (*record, error) {
 		return nil, err
 	}
 	return c.rec, nil
+}
+
+// A plan that read the record before another build wrote the root, and
+// the disk after, finds that build's files "modified since discgen wrote
+// them". Under the lock the record is seen to have changed: the root is
+// planned again, and nothing is refused.
+func TestApplyReplansFalseModified(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n"), e.opt())
+	recFile := filepath.Join(e.state, filepath.FromSlash(recordBase("public")+".rec"))
+	old := mustRead(t, recFile)
+	apply(t, e, files("a.txt", "2\n"), e.opt())
+	now := mustRead(t, recFile)
+	// The plan reads the record as it was, and the disk as it is.
+	mustWrite(t, recFile, old)
+	c, err := Plan(e.root, files("a.txt", "3\n"), e.opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := problems(t, c.Err()); !slices.Equal(got, []string{"modified file a.txt"}) {
+		t.Fatalf("plan beside another build: %q", got)
+	}
+	mustWrite(t, recFile, now) // the other build's record lands
+	if _, err := c.Apply(); err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	if got := mustRead(t, e.path("a.txt")); got != "3\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+}
+
+// A tree older than its inputs (a save changed the manifest after it was
+// read) is not written over the root: the build that read the newer
+// inputs writes it, or already has.
+func TestApplyLeavesRootToNewerInputs(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "new\n"), e.opt())
+	before, stateBefore := snapshot(t, e.root), snapshot(t, e.state)
+	opt := e.opt()
+	asked := 0
+	opt.Superseded = func() bool { asked++; return true }
+	c, err := Plan(e.root, files("a.txt", "old\n"), opt)
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	res, err := c.Apply()
+	if err != nil || !res.Superseded || res.Updated != 0 || asked != 1 {
+		t.Errorf("Apply of a superseded tree: %+v %v, asked %d times", res, err, asked)
+	}
+	sameSnapshot(t, "output", before, snapshot(t, e.root))
+	sameSnapshot(t, "state", stateBefore, snapshot(t, e.state))
+	opt.Superseded = func() bool { return false }
+	c, _ = Plan(e.root, files("a.txt", "old\n"), opt)
+	if res, err := c.Apply(); err != nil || res.Superseded || mustRead(t, e.path("a.txt")) != "old\n" {
+		t.Errorf("Apply of a current tree: %+v %v", res, err)
+	}
 }

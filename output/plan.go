@@ -57,11 +57,20 @@ type Options struct {
 	// Journals, when set, are the journals of builds running or killed,
 	// read by ReadJournals: the plan owns what they name for the root, as
 	// it will once a build has recovered them. For plans that are not
-	// applied, such as a check or a dry run; a build recovers instead.
+	// applied, such as a check or a dry run; a build recovers instead,
+	// and plans with the dead journals Recover returns when another
+	// build's batch kept it from merging them.
 	Journals *Journals
 	// LockWait bounds how long Apply waits for another build of the same
 	// output root to finish; 0 means 10 seconds.
 	LockWait time.Duration
+	// Superseded, when set, is called by Apply once it holds the root's
+	// lock, before it writes anything: true means the inputs the tree
+	// was made from changed since (a user saved the manifest again), so
+	// a build that reads them later writes the root, or one already has.
+	// Apply then leaves the root as it is and reports Result.Superseded,
+	// rather than put an older tree over a newer one.
+	Superseded func() bool
 }
 
 // Owner is a numeric user and group.

@@ -70,10 +70,15 @@ func TestCorruptRecordIsProblem(t *testing.T) {
 
 func TestTempNames(t *testing.T) {
 	n := tempName()
-	if !isTempName(n) || !strings.HasPrefix(n, ".discgen-") || n == tempName() {
+	if !isTempName(n) || !strings.HasPrefix(n, ".htdiscgen-") || n == tempName() {
 		t.Errorf("tempName %q", n)
 	}
-	for _, s := range []string{".discgen-.tmp", ".discgen-0123456789abcdeg.tmp", "discgen-0123456789abcdef.tmp", ".discgen-0123456789abcdef.tmp.x"} {
+	// Records of earlier builds name their temporary files the old way.
+	if !isTempName(".discgen-0123456789abcdef.tmp") {
+		t.Error("an earlier build's temporary file is not taken for one")
+	}
+	for _, s := range []string{".discgen-.tmp", ".discgen-0123456789abcdeg.tmp", "discgen-0123456789abcdef.tmp", ".discgen-0123456789abcdef.tmp.x",
+		".htdiscgen-.tmp", ".ht-0123456789abcdef.tmp", ".htdiscgen-0123456789abcdef.tmp.x", ".htaccess"} {
 		if isTempName(s) {
 			t.Errorf("%q taken for a temp name", s)
 		}

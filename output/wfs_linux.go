@@ -219,6 +219,15 @@ func (f wfile) stat(perm fs.FileMode) (fileStat, error) {
 	return rawStat(&st), nil
 }
 
+// chmod gives the file exactly perm.
+func (f wfile) chmod(perm fs.FileMode) error {
+	return retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) })
+}
+
+// tempPerm is the mode a temporary file is created with: none, until it
+// is published (see tempPrefix).
+func tempPerm(fs.FileMode) fs.FileMode { return 0 }
+
 func (f wfile) close() error {
 	err := unix.Close(f.fd)
 	if err == unix.EINTR {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"syscall"
 )
 
@@ -77,6 +78,19 @@ func (f wfile) stat(perm fs.FileMode) (fileStat, error) {
 }
 
 func (f wfile) close() error { return f.f.Close() }
+
+// chmod gives the file exactly perm.
+func (f wfile) chmod(perm fs.FileMode) error { return f.f.Chmod(perm) }
+
+// tempPerm is the mode a temporary file is created with: none on Unix,
+// until it is written and given its mode (see tempPrefix); on Windows,
+// where a mode only makes a file read-only, its own.
+func tempPerm(perm fs.FileMode) fs.FileMode {
+	if runtime.GOOS == "windows" {
+		return perm
+	}
+	return 0
+}
 
 // writeStateFile writes data to the state file tmp (an OS path), flushing
 // it with sync, renames it to name when they differ, and with wantStat

@@ -373,7 +373,9 @@ func (p *pipeline) tenant(j *job) {
 		u.Status = Unchanged
 		return
 	}
-	data, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
+	// The key, made when the tree is written, is of the file read.
+	data, info, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
+	j.info = info
 	if err != nil {
 		u.Status = Refused
 		if isSymlinkErr(err) {
@@ -385,10 +387,12 @@ func (p *pipeline) tenant(j *job) {
 	}
 	doc, errs := manifest.LoadTenant(u.Manifest, data)
 	u.Diags.Append(errs)
-	if doc == nil || errs.HasErrors() {
+	if doc == nil {
 		u.Status = Refused
 		return
 	}
+	// Schema errors do not stop the semantic rules: the tenant hears of
+	// every error at once.
 	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now})
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
 		u.Status = Refused

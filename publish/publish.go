@@ -87,7 +87,9 @@ type Options struct {
 	// not under report's lock.
 	Found func(n int, complete bool)
 
-	// journals are the journals a check or a dry run plans with.
+	// journals are the journals the plans own what they name from: all
+	// of them for a check or a dry run, and for a build the dead ones
+	// Recover could not merge while another build applied a batch.
 	journals *output.Journals
 }
 
@@ -219,12 +221,15 @@ func Run(opt Options, report func(*Unit)) Summary {
 	}
 	if opt.Mode == Write {
 		// What a killed build left is owned again before anything is
-		// planned.
-		if _, err := output.Recover(opt.StateDir); err != nil {
+		// planned: merged into the records, or, while another build is
+		// applying a batch, owned by the plans through the journals.
+		_, j, err := output.Recover(opt.StateDir)
+		if err != nil {
 			sum.Failed = true
 			report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
 			return sum
 		}
+		opt.journals = j
 	}
 	dels, derrs := s.delegations()
 	diags.Append(derrs)

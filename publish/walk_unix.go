@@ -122,8 +122,10 @@ func statFile(f *dirH) (fileInfo, error) {
 // the regular file want: opened without following a symlink and without
 // waiting (O_NONBLOCK, in case it was swapped for a FIFO since), checked
 // again with fstat, and read up to limit bytes (one more tells a larger
-// file).
-func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, error) {
+// file). It returns the file read: another regular file than want when a
+// save replaced the manifest (a rename over it) since statAt, which is
+// read, not refused, so that a build beside a save does not fail.
+func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, fileInfo, error) {
 	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
 	fd, err := -1, error(unix.EPERM)
 	if oNoatime != 0 && !noatimeRefused.Load() {
@@ -136,23 +138,23 @@ func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, e
 		fd, err = openAt(dir.fd, name, flags)
 	}
 	if err != nil {
-		return nil, err
+		return nil, want, err
 	}
 	fi, err := statFile(&dirH{fd: fd, name: name})
-	if err == nil && (!fi.mode.IsRegular() || fi.dev != want.dev || fi.ino != want.ino) {
+	if err == nil && !fi.mode.IsRegular() {
 		err = errors.New("the file changed while it was opened (now " + limited.TypeName(fi.mode) + ")")
 	}
 	if err != nil {
 		unix.Close(fd)
-		return nil, err
+		return nil, want, err
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, err
+		return nil, want, err
 	}
-	return data, nil
+	return data, fi, nil
 }
 
 // rootOf opens an os.Root at the very directory dir is open on: through

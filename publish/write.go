@@ -34,13 +34,23 @@ func (p *pipeline) key(j *job) string {
 // outputOptions are the output options of a tenant whose directory is
 // open as root.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
-	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals}
+	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
+		Superseded: func() bool { return manifestChanged(j) }}
 	if p.opt.TenantOwner {
 		if fi, err := statFile(j.dir); err == nil {
 			o.Owner = &output.Owner{UID: fi.uid, GID: fi.gid}
 		}
 	}
 	return o
+}
+
+// manifestChanged reports whether the tenant's manifest is no longer the
+// file read (a save replaced or rewrote it since), or is gone: a build
+// beside a save then leaves the tenant to the save's own build, which
+// read the newer manifest, instead of putting the older tree over it.
+func manifestChanged(j *job) bool {
+	now, err := statAt(j.dir, j.name)
+	return err != nil || !now.is(j.info) || now.size != j.info.size || now.mtime != j.info.mtime || now.ctime != j.info.ctime
 }
 
 // recordName is the name of a tenant's ownership record: the one output

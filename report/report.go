@@ -88,6 +88,9 @@ type Cell struct {
 	Rule1996    string
 	Line1996    int
 	Expect      string // "ok" or "FAILS" when an expect assertion names it
+	// Usage is the preferences the agent reads at the URL where it may
+	// fetch it (UsageText), "" where no preference line applies.
+	Usage string
 	// In a preset's column: how many of its members get the cell's
 	// verdicts under both readings, and those that do not.
 	Preset string
@@ -181,6 +184,9 @@ func Build(in Input) *Page {
 				p.Differ++
 			}
 			c.Expect = expectation(m.Expect, name, u.path, r.Allowed && d.Allowed, !r.Allowed && !d.Allowed)
+			if r.Allowed {
+				c.Usage = UsageText(f.Usage(name, u.path))
+			}
 			row.Cells = append(row.Cells, c)
 		}
 		p.Rows = append(p.Rows, row)
@@ -469,4 +475,22 @@ func dirOf(s pathspace.Space) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// UsageText gives the preferences of a reading and the lines they come
+// from ("train_ai=no, search=yes (lines 18, 20)"), both forms together (a
+// "no" in either wins), or "" when no preference line applies.
+func UsageText(r robots.UsageReading) string {
+	if len(r.Lines) == 0 {
+		return ""
+	}
+	nums := make([]string, len(r.Lines))
+	for i, l := range r.Lines {
+		nums[i] = fmt.Sprint(l.Num)
+	}
+	word := "line "
+	if len(nums) > 1 {
+		word = "lines "
+	}
+	return r.Combined().String() + " (" + word + strings.Join(nums, ", ") + ")"
 }

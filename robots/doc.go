@@ -27,4 +27,12 @@
 // Lint checks an existing file and returns findings with stable codes
 // (R001...); File.Check answers one agent and URL under both readings;
 // File.MobileAgentServer resolves seed 002's Mobile-agent-server lines.
+//
+// Usage preferences (usage.go) say what may be done with what a crawler
+// fetched: a PolicyGroup's Usage is written as Content-Usage
+// (draft-ietf-aipref-attach-05, draft-ietf-aipref-vocab-07) and
+// Content-Signal (contentsignals.org) lines in each of its records;
+// ParseUsageLine reads them back (a strict RFC 9651 dictionary parser,
+// sfdict.go) for lint (R032-R035, lintusage.go), import and File.Usage,
+// which answers what an agent reads for a URL.
 package robots

@@ -47,6 +47,16 @@ import (
 //     to allow everything (its grammar requires a rule line in a record).
 //     Without a rule line the record's User-agent lines would run into the
 //     next record's, and every reader would fuse the two.
+//  8. Usage preferences (usage.go) follow the record's Allow and Disallow
+//     lines (and its empty "Disallow:"), before Crawl-delay and extension
+//     lines: Content-Usage without a path, Content-Usage per path, then
+//     Content-Signal. Every record gets its agent's effective preferences,
+//     since a crawler reads only the group that names it. After the rules,
+//     no reader can take a preference line for the end of a record's
+//     User-agent lines, and a 1996 reader has met its rule line first:
+//     TestUsageVerdictsUnchanged checks, with the ten parsers, that the
+//     lines change no verdict. A "*" record carries the site's
+//     preferences when no group is for "*" (Policy.Usage).
 //  7. Mobile-agent-server (least to most specific path, since seed 002 says
 //     later lines override earlier ones), Host and Sitemap lines come after
 //     all records, in that order: Ruby's webrobots rejects a whole file
@@ -85,6 +95,9 @@ func Emit(p Policy) ([]byte, error) {
 			b.WriteString("Disallow:\n")
 		}
 		for _, l := range lines {
+			b.WriteString(l + "\n")
+		}
+		for _, l := range r.cfg.usage.Lines() {
 			b.WriteString(l + "\n")
 		}
 		if r.cfg.crawlDelay != "" {
@@ -126,6 +139,7 @@ type config struct {
 	rules      []PathRule // canonical, no duplicates, no empty paths
 	crawlDelay string
 	extensions []Extension
+	usage      *Usage // preference lines; nil for none
 }
 
 // maxTildes is the most '~' a path may have for Emit to write every

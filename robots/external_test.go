@@ -135,25 +135,7 @@ func TestExternalParsers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	python := "python3"
-	if _, err := os.Stat("/usr/bin/python3"); err == nil {
-		python = "/usr/bin/python3" // the system's, where Debian installs protego
-	}
-	nodePath := os.Getenv("NODE_PATH")
-	if abs, err := filepath.Abs("conformance/node_modules"); err == nil {
-		nodePath = abs + string(os.PathListSeparator) + nodePath
-	}
-	drivers := []struct {
-		name    string
-		cmd     []string
-		env     []string
-		parsers []string
-	}{
-		{"python", []string{python, "conformance/drivers.py"}, nil, []string{"urllib.robotparser", "protego"}},
-		{"ruby", []string{"ruby", "conformance/drivers.rb"}, nil, []string{"webrobots"}},
-		{"perl", []string{"perl", "conformance/drivers.pl"}, nil, []string{"WWW::RobotRules"}},
-		{"node", []string{"node", "conformance/drivers.js"}, []string{"NODE_PATH=" + nodePath}, []string{"robots-parser", "robots-txt-guard", "robots-txt-parser"}},
-	}
+	drivers := externalDrivers()
 	for _, d := range drivers {
 		t.Run(d.name, func(t *testing.T) {
 			if _, err := exec.LookPath(d.cmd[0]); err != nil {
@@ -288,4 +270,31 @@ func utf8Escapes(p Policy) bool {
 		}
 	}
 	return true
+}
+
+// externalDriver runs the parsers of one language on a query file.
+type externalDriver struct {
+	name    string
+	cmd     []string
+	env     []string
+	parsers []string
+}
+
+// externalDrivers returns the drivers in conformance/, which .ci/run
+// installs the parsers of.
+func externalDrivers() []externalDriver {
+	python := "python3"
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		python = "/usr/bin/python3" // the system's, where Debian installs protego
+	}
+	nodePath := os.Getenv("NODE_PATH")
+	if abs, err := filepath.Abs("conformance/node_modules"); err == nil {
+		nodePath = abs + string(os.PathListSeparator) + nodePath
+	}
+	return []externalDriver{
+		{"python", []string{python, "conformance/drivers.py"}, nil, []string{"urllib.robotparser", "protego"}},
+		{"ruby", []string{"ruby", "conformance/drivers.rb"}, nil, []string{"webrobots"}},
+		{"perl", []string{"perl", "conformance/drivers.pl"}, nil, []string{"WWW::RobotRules"}},
+		{"node", []string{"node", "conformance/drivers.js"}, []string{"NODE_PATH=" + nodePath}, []string{"robots-parser", "robots-txt-guard", "robots-txt-parser"}},
+	}
 }

@@ -21,6 +21,7 @@ const MaxFileSize = 500 << 10
 var knownFields = []string{
 	"user-agent", "allow", "disallow", "sitemap", "crawl-delay", "host",
 	"mobile-agent-server", "clean-param", "request-rate", "visit-time",
+	"content-usage", "content-signal",
 }
 
 // errorCodes are the findings Lint reports as errors.
@@ -30,6 +31,7 @@ var errorCodes = map[string]bool{
 	CodeBadToken:        true,
 	CodeRelativeSitemap: true,
 	CodeTooLarge:        true,
+	CodeUsageOutside:    true,
 }
 
 // Lint checks a robots.txt file and returns its findings sorted by line,
@@ -60,6 +62,8 @@ var errorCodes = map[string]bool{
 //	R020 a Crawl-delay line (not part of RFC 9309) or one that is no number
 //	R022 a crawler's name with digits or dots (MJ12bot), which Google reads
 //	     only up to its first digit or dot
+//	R032-R035 usage preference lines (Content-Usage, Content-Signal): see
+//	     lintUsage
 //
 // Lint's work is linear in the file's size: groups are looked up through
 // an index (lintIndex), pairwise rule checks stop at maxPairRules rules a
@@ -111,6 +115,7 @@ func Lint(data []byte) []Finding {
 		lintRules(g, add)
 	}
 	lintInherit(f, x, add)
+	lintUsage(f, x, add)
 	lintReadings(f, x, unlisted, add)
 	for i := range out {
 		if errorCodes[out[i].Code] {

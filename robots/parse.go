@@ -315,6 +315,15 @@ func keyKind(key string) (kind Kind, canonical string) {
 	return KindExtension, ""
 }
 
+// FieldKind says what crawlers read a line whose key is key as: like
+// google/robotstxt, any key that starts with a known name or one of the
+// misspellings Google accepts ("Disallowed", "Dissallow", "Sitemaps") is
+// that field; KindExtension for any other.
+func FieldKind(key string) Kind {
+	k, _ := keyKind(key)
+	return k
+}
+
 // acceptedKeys are the key prefixes google/robotstxt reads (robots.cc,
 // ParsedRobotsKey), in the order it tries them.
 var acceptedKeys = []struct {

@@ -49,6 +49,7 @@ func plan(p Policy) []record {
 			if a.cfg.crawlDelay == "" {
 				a.cfg.crawlDelay = g.CrawlDelay
 			}
+			a.cfg.usage = mergeUsage(a.cfg.usage, g.Usage)
 			for _, e := range g.Extensions {
 				if !a.exts[e] {
 					a.exts[e] = true
@@ -79,6 +80,12 @@ func plan(p Policy) []record {
 		recs = append(recs, record{agents: []string{a.name}, lower: []string{strings.ToLower(a.name)}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
 	out := orderRecords(recs)
+	if star == nil && !p.Usage.IsZero() {
+		// No group is for "*": a record of its own carries the site's
+		// preferences to crawlers no group names. It has no rule, so it
+		// allows everything, as no "*" group does.
+		star = &record{agents: []string{"*"}, cfg: &config{usage: p.Usage}}
+	}
 	if star != nil {
 		out = append(out, *star)
 	}
@@ -152,4 +159,24 @@ func precedes(r, s record) bool {
 
 func less(a, b [2]int) bool {
 	return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+}
+
+// mergeUsage returns the preferences of an agent named by several groups:
+// the earlier group's preferences win where both state one (as the first
+// Crawl-delay does), path-scoped preferences of both are kept (the
+// earlier group's win for the same path), and a form either group asks
+// for is written.
+func mergeUsage(have, add *Usage) *Usage {
+	if add == nil {
+		return have
+	}
+	if have == nil {
+		return add.clone()
+	}
+	out := have.clone()
+	out.Prefs = have.Prefs.Over(add.Prefs)
+	out.Paths = append(slices.Clone(add.Paths), have.Paths...)
+	out.ContentUsage = have.ContentUsage || add.ContentUsage
+	out.ContentSignal = have.ContentSignal || add.ContentSignal
+	return out
 }

@@ -14,6 +14,11 @@ type Policy struct {
 	Sitemaps     []string      // absolute URLs
 	MobileAgents []MobileAgent // seed 002 Mobile-agent-server lines
 	Host         string        // a Host line; none when empty
+	// Usage is the site's usage preferences: when no group is for "*",
+	// Emit adds a "*" record that carries them (and no rule, so no
+	// verdict changes), for crawlers no group names. Each group carries
+	// its own effective preferences in PolicyGroup.Usage.
+	Usage *Usage
 }
 
 // PolicyGroup is one entry of the manifest's agents list.
@@ -31,6 +36,9 @@ type PolicyGroup struct {
 	// where the group disallows them (see Refusals); it does not change
 	// robots.txt.
 	Enforce bool
+	// Usage is the group's effective usage preferences (usage.go), written
+	// as Content-Usage and Content-Signal lines in each of its records.
+	Usage *Usage
 }
 
 // PathRule is an Allow or Disallow rule. An empty Path is no rule.
@@ -155,6 +163,12 @@ func (p Policy) check() error {
 				return bad(f+".value", e.Value, err)
 			}
 		}
+		if err := checkUsage(fmt.Sprintf("groups[%d].usage", gi), g.Usage); err != nil {
+			return err
+		}
+	}
+	if err := checkUsage("usage", p.Usage); err != nil {
+		return err
 	}
 	for i, s := range p.Sitemaps {
 		if err := lineSafe(s); err != "" || s == "" {

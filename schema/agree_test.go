@@ -64,6 +64,7 @@ var agreeGood = []agreeCase{
 	{name: "well-known file", yaml: base + "well_known:\n  files: [{name: gpc.json, content: '{}'}, {name: nodeinfo, content: x}]\n"},
 	{name: "delegation", yaml: base + "delegations:\n  - {path: /projects/, only: [icons.txt, x-notes.txt]}\n  - {path: \"~*\", except: [robots.txt]}\n"},
 	{name: "url without slash", yaml: "version: 1\nsite: {url: \"https://example.org\"}\n"},
+	{name: "usage", yaml: base + "usage: {train_ai: no, search: yes, paths: [{path: /blog/, train_ai: yes}], formats: [content-signal, content-usage]}\nagents: [{names: [GPTBot], usage: {search: no}}, {names: [\"*\"], disallow: []}]\nexpect: [{agent: GPTBot, usage: {train_ai: no}, urls: [/a]}]\n"},
 }
 
 // Manifests both refuse, where the schema can say why.
@@ -99,6 +100,11 @@ var agreeBad = []agreeCase{
 	{name: "version 2", yaml: "version: 2\nsite: {url: \"https://example.org/\"}\n", at: "/version"},
 	{name: "no site", yaml: "version: 1\n", at: ""},
 	{name: "data_txt format", yaml: base + "data_txt: {format: json}\n", at: "/data_txt/format"},
+	{name: "usage value", yaml: base + "usage: {train_ai: never}\n", at: "/usage/train_ai"},
+	{name: "usage category", yaml: base + "usage: {ai_train: no}\n", at: "/usage/ai_train"},
+	{name: "usage format", yaml: base + "usage: {train_ai: no, formats: [robots]}\n", at: "/usage/formats/0"},
+	{name: "usage path", yaml: base + "usage: {paths: [{path: blog/, train_ai: no}]}\n", at: "/usage/paths/0/path"},
+	{name: "expect usage empty", yaml: base + "agents: [{names: [\"*\"], disallow: []}]\nexpect: [{agent: a, usage: {}}]\n", at: "/expect/0/usage"},
 }
 
 // Manifests the schema accepts and discgen refuses: rules no JSON Schema
@@ -111,6 +117,7 @@ var agreeSemanticOnly = []agreeCase{
 	{name: "delegation leaves its space", yaml: base + "delegations: [{path: /a/../b/}]\n"},
 	{name: "overlapping delegations", yaml: base + "delegations: [{path: \"~*\"}, {path: /~alice/blog/}]\n"},
 	{name: "empty mailto", yaml: base + "well_known:\n  security_txt: {contact: \"mailto:\", expires: 180d}\n"},
+	{name: "usage path twice", yaml: base + "usage: {paths: [{path: /a/, train_ai: no}, {path: /a/, search: no}]}\n"},
 	{name: "http csaf", yaml: base + "well_known:\n  security_txt: {contact: \"mailto:s@example.org\", expires: 180d, csaf: \"http://example.org/p.json\"}\n"},
 }
 

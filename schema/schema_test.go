@@ -81,6 +81,9 @@ func TestModelMatchesSchema(t *testing.T) {
 		{"/properties/well_known", manifest.WellKnown{}},
 		{"/$defs/security_txt", manifest.SecurityTxt{}},
 		{"/$defs/well_known_file", manifest.WellKnownFile{}},
+		{"/$defs/usage", manifest.Usage{}},
+		{"/$defs/usage/properties/paths/items", manifest.UsagePath{}},
+		{"/properties/expect/items/properties/usage", manifest.UsageExpect{}},
 	} {
 		var obj map[string]any
 		if tc.ptr == "" {

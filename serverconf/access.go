@@ -36,6 +36,9 @@ import (
 type Access struct {
 	Enforce []robots.Enforcement
 	Noindex bool
+	// Usage is the site's usage preferences, sent as the Content-Usage
+	// header (usage.go); nil for none.
+	Usage *robots.Usage
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }
@@ -117,7 +120,7 @@ func byteEscape(s string) string {
 
 // Warnings says what kinds cannot do of a: _headers cannot refuse.
 func Warnings(kinds []Kind, a Access) []string {
-	var out []string
+	out := usageWarnings(kinds, a.Usage)
 	for _, k := range kinds {
 		if k == Headers && len(a.Enforce) > 0 {
 			var names []string
@@ -229,7 +232,7 @@ func headersAccess(b *strings.Builder, a Access) {
 // faithfully: in Caddy (Go regular expressions match characters, not
 // bytes), a path whose escapes do not decode to UTF-8.
 func CheckAccess(kinds []Kind, a Access) []error {
-	var errs []error
+	errs := checkUsage(kinds, a.Usage)
 	for _, k := range kinds {
 		if k != Caddy {
 			continue

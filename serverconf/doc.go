@@ -146,6 +146,13 @@
 // a Content-Type that is already set. The path matcher compares the decoded
 // path case-insensitively, so the path is written decoded.
 //
+// # Usage preferences
+//
+// With Access.Usage, every kind also sends the Content-Usage header
+// (draft-ietf-aipref-attach-05): the site's preferences, path-scoped values
+// tried from the shortest path to the longest so that the longest match
+// decides; usage.go says how each format does it.
+//
 // # Paths
 //
 // Paths are written as they are, without quoting, so Render accepts only

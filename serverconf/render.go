@@ -85,15 +85,19 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 	case Headers:
 		renderHeaders(&b, files)
 		headersAccess(&b, a)
+		headersUsage(&b, a.Usage)
 	case Htaccess:
 		renderHtaccess(&b, files)
 		htaccessAccess(&b, a)
+		htaccessUsage(&b, a.Usage)
 	case Nginx:
-		renderNginx(&b, files, a.Noindex)
+		renderNginx(&b, files, a.Noindex, len(usageRules(a.Usage)) > 0)
 		nginxAccess(&b, a)
+		nginxUsage(&b, a.Usage)
 	case Caddy:
 		renderCaddy(&b, files)
 		caddyAccess(&b, a)
+		caddyUsage(&b, a.Usage)
 	}
 	homeLinks(&b, k, t)
 	return []byte(b.String())
@@ -136,7 +140,7 @@ func renderHtaccess(b *strings.Builder, files []file) {
 }
 
 // renderNginx writes exact-match location blocks, one per file.
-func renderNginx(b *strings.Builder, files []file, noindex bool) {
+func renderNginx(b *strings.Builder, files []file, noindex, usage bool) {
 	b.WriteString("# Response headers for the files discgen writes (nginx).\n")
 	b.WriteString("# Include inside the server block whose root is the output directory:\n")
 	b.WriteString("#     include /path/to/nginx/discgen.conf;\n")
@@ -156,6 +160,9 @@ func renderNginx(b *strings.Builder, files []file, noindex bool) {
 		}
 		if noindex { // add_header here replaces the server level's
 			b.WriteString("    add_header X-Robots-Tag \"noindex\" always;\n")
+		}
+		if usage { // set at server level (usage.go)
+			b.WriteString("    add_header Content-Usage $discgen_usage;\n")
 		}
 		b.WriteString("}\n")
 	}

@@ -17,17 +17,21 @@ import (
 // fieldName is a robots.txt field name for an extension line.
 var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
-// reservedFields are the robots.txt fields whose meaning an extension line
-// would change; the manifest has its own keys for them.
-var reservedFields = map[string]string{
-	"user-agent":          "names",
-	"allow":               "allow",
-	"disallow":            "disallow",
-	"sitemap":             "sitemaps (top level)",
-	"crawl-delay":         "crawl_delay",
-	"host":                "host (top level)",
-	"mobile-agent-server": "mobile_agents (top level)",
+// ownKeys are the manifest keys of the robots.txt fields whose meaning an
+// extension line would change.
+var ownKeys = map[robots.Kind]string{
+	robots.KindUserAgent:         "names",
+	robots.KindAllow:             "allow",
+	robots.KindDisallow:          "disallow",
+	robots.KindSitemap:           "sitemaps (top level)",
+	robots.KindCrawlDelay:        "crawl_delay",
+	robots.KindHost:              "host (top level)",
+	robots.KindMobileAgentServer: "mobile_agents (top level)",
 }
+
+// usageFields are the usage preference fields, which the manifest writes
+// from usage; an extension line of either would contradict it.
+var usageFields = map[string]bool{"content-usage": true, "content-signal": true}
 
 // IsAgentName reports whether s is a valid agent name: an RFC 9309 product
 // token, a real crawler's token with digits and dots (MJ12bot), or "*".
@@ -78,16 +82,22 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 		names := crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents)
 		v.rulePaths(manifest.Key(gp, "allow"), names, g.Allow, true)
 		v.rulePaths(manifest.Key(gp, "disallow"), names, g.Disallow, false)
+		v.usage(manifest.Key(gp, "usage"), g.Usage)
 		if g.CrawlDelay != nil {
 			v.warn(manifest.Key(gp, "crawl_delay"), "Crawl-delay is not part of RFC 9309; Google ignores it and other crawlers read it differently")
 		}
 		for j, e := range g.Extensions {
 			ep := manifest.Index(manifest.Key(gp, "extensions"), j)
-			switch own, reserved := reservedFields[strings.ToLower(e.Field)]; {
+			kind := robots.FieldKind(e.Field)
+			switch own, reserved := ownKeys[kind]; {
 			case !fieldName.MatchString(e.Field):
 				v.err(manifest.Key(ep, "field"), "%q is not a robots.txt field name (a letter, then letters, digits, \"_\" or \"-\")", e.Field)
-			case reserved:
+			case reserved && strings.EqualFold(e.Field, kind.String()):
 				v.err(manifest.Key(ep, "field"), "%q has its own manifest key: use %s", e.Field, own)
+			case reserved:
+				v.err(manifest.Key(ep, "field"), "%q is read by crawlers as %s (Google's parser reads a field by how it starts, and forgives some misspellings): use the manifest key %s, or another field name", e.Field, kind, own)
+			case usageFields[strings.ToLower(e.Field)]:
+				v.err(manifest.Key(ep, "field"), "%q has its own manifest key: use usage (top level, or in the group)", e.Field)
 			}
 			v.noHash(manifest.Key(ep, "value"), e.Value, "robots.txt")
 		}
@@ -260,9 +270,10 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 		if !IsAgentName(e.Agent) {
 			v.err(manifest.Key(p, "agent"), "%s", notAgent(e.Agent))
 		}
-		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 {
-			v.err(p, "an expectation needs allowed or disallowed paths")
+		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 && e.Usage == nil {
+			v.err(p, "an expectation needs allowed or disallowed paths, or usage")
 		}
+		v.expectUsage(p, e)
 		for _, list := range []struct {
 			key   string
 			paths []string

@@ -140,6 +140,8 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 var envDeps = map[string][]string{
 	"data_txt": {"datasets"},
 	"datasets": {"data_txt"},
+	"agents":   {"usage"}, // starUsage
+	"usage":    {"agents"},
 }
 
 // environment checks the manifest with env applied, keeping what concerns
@@ -212,6 +214,8 @@ func (v *checker) site(m *manifest.Site) {
 		v.host("host", m.Host)
 	}
 	v.agents("agents", m.Agents)
+	v.usage("usage", m.Usage)
+	v.starUsage("agents", m.Agents, m.Usage)
 	v.mobileAgents("mobile_agents", m.MobileAgents)
 	v.sitemaps("sitemaps", m.Sitemaps)
 	v.expects("expect", m.Expect)

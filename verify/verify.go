@@ -17,6 +17,8 @@
 //   - with an api-catalog, the home page "/" answering (200, or a redirect
 //     not followed) with the Link header RFC 9727 names
 //     (rel="api-catalog"), as --server adds it.
+//   - with the manifest's usage preferences, the Content-Usage header
+//     --server configuration sends (missing: a note; wrong: a problem).
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
@@ -71,6 +73,9 @@ type Options struct {
 	Timeout time.Duration // per file; default 15s
 	// Parallel bounds the fetches at once; default 4.
 	Parallel int
+	// Usage is the site's usage preferences: each response's Content-Usage
+	// header is checked against them (usage.go). Nil: not checked.
+	Usage *robots.Usage
 }
 
 // Result is the outcome for one file.
@@ -220,6 +225,7 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 		return r
 	}
 	checkType(&r, j.want)
+	checkUsageHeader(&r, opt.Usage, j.path, resp.Header)
 	if (strings.HasPrefix(j.want, "text/") || strings.Contains(j.want, "json")) && !utf8.Valid(body) {
 		r.fail("not valid UTF-8")
 	}

@@ -272,6 +272,15 @@ func TestActionScriptErrors(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "public/robots.txt")); string(data) != "User-agent: *\n" {
 		t.Errorf("refused build changed robots.txt: %q", data)
 	}
+	// The summary says nothing was written, and why; what the dry run
+	// planned is what a build would do once the errors are fixed.
+	if !strings.Contains(r.summary, "**failed** (exit status 1)") || !strings.Contains(r.summary, "**Nothing was written.**") ||
+		!strings.Contains(r.summary, "a build will make these changes") || !strings.Contains(r.summary, "| would be added |") {
+		t.Errorf("refused build's summary:\n%s", r.summary)
+	}
+	if regexp.MustCompile(`\| (added|changed|removed) \|`).MatchString(r.summary) {
+		t.Errorf("refused build's summary lists files as written:\n%s", r.summary)
+	}
 
 	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=deploy")
 	if r.status != 2 || !strings.Contains(r.log, "::error title=discgen action::command must be validate, build, check or lint, not \"deploy\"") {

@@ -23,6 +23,9 @@ type verdictLine struct {
 	RFC9309 verdictJSON `json:"rfc9309"`
 	Draft   verdictJSON `json:"draft1996"`
 	Differs bool        `json:"readings_differ"`
+	// Usage is what the agent reads there from preference lines; absent
+	// where it may not fetch the URL or no preference line applies.
+	Usage *usageJSON `json:"usage,omitempty"`
 }
 
 type verdictJSON struct {
@@ -72,6 +75,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 				RFC9309: verdictJSON{r.Allowed, r.Rule, r.Line},
 				Draft:   verdictJSON{d.Allowed, d.Rule, d.Line},
 				Differs: r.Allowed != d.Allowed,
+				Usage:   usageAt(f, a, u, r.Allowed),
 			})
 		}
 	}
@@ -86,6 +90,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "; the 1996 draft reads %s %s", verdictWord(l.Draft.Allowed), ruleText(l.Draft))
 		}
 		fmt.Fprintln(stdout)
+		if l.Usage != nil {
+			fmt.Fprintf(stdout, "  usage %s (%s)\n", l.Usage.Prefs, l.Usage.linesText())
+		}
 	}
 	return nil
 }

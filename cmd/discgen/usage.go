@@ -158,6 +158,11 @@ deciding rule with its line. The RFC 9309 reading (Google's) decides; where
 the 1996 draft's reading differs, the line says so. With -f, the robots.txt
 checked is the one the manifest builds.
 
+Where the agent may fetch the URL and preference lines apply to it, an
+indented "usage" line follows: the preferences it reads there (Content-Usage,
+longest matching path, and Content-Signal together; a "no" in either wins)
+and the lines they come from. Where it may not fetch, no preference applies.
+
 Options:
     -f, --file FILE       build robots.txt from this manifest
         --env NAME        with -f: apply environments.NAME
@@ -183,8 +188,10 @@ Find problems in hand-written discovery files:
     robots.txt            unknown directives, rules outside any group,
                           malformed patterns, invalid agent names, duplicate
                           groups, shadowed and conflicting rules, verdicts
-                          that depend on which reading a crawler uses, and
-                          more (codes R001-R031)
+                          that depend on which reading a crawler uses, usage
+                          preference lines (Content-Usage, Content-Signal)
+                          outside any group, hidden from named groups,
+                          unknown or repeated, and more (codes R001-R035)
 
 An autodisc file is known by its name. Any other file is linted by its
 content, whatever its name: an OpenPGP signed message, or more RFC 9116

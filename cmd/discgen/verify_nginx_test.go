@@ -75,3 +75,42 @@ func TestVerifyNginx(t *testing.T) {
 		t.Errorf("stderr:\n%s", e)
 	}
 }
+
+// TestVerifyNginxUsage builds the example's open environment (usage
+// preferences) with its nginx snippet, serves it with a real nginx and
+// verifies the Content-Usage header of every file; served with the
+// snippet of a build without preferences, verify notes the missing header.
+func TestVerifyNginxUsage(t *testing.T) {
+	if _, err := exec.LookPath("nginx"); err != nil {
+		t.Skip("nginx: not installed")
+	}
+	for _, c := range []struct {
+		name     string
+		buildEnv []string
+		missing  bool
+	}{{"with the header", []string{"--env", "open"}, false}, {"without", nil, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := livetest.Dir(t)
+			public, conf := filepath.Join(dir, "public"), filepath.Join(dir, "server")
+			var out, errb bytes.Buffer
+			args := append([]string{"build", "-f", "../../examples/site.yaml", "-o", public, "--state", filepath.Join(dir, "state"),
+				"--now", "2026-11-01", "--server", "nginx", "--server-dir", conf}, c.buildEnv...)
+			if err := run(args, &out, &errb); err != nil {
+				t.Fatalf("build: %v\n%s", err, errb.String())
+			}
+			port := livetest.Nginx(t, dir, public, filepath.Join(conf, "nginx", "discgen.conf"))
+			var o, e bytes.Buffer
+			err := run([]string{"verify", "-f", "../../examples/site.yaml", "--env", "open", "--now", "2026-11-01", "--format", "json",
+				fmt.Sprintf("http://127.0.0.1:%d/", port)}, &o, &e)
+			if got := strings.Count(o.String(), "no Content-Usage header"); c.missing != (got > 0) {
+				t.Errorf("%d notes of a missing header:\n%s", got, o.String())
+			}
+			if !c.missing && err != nil {
+				t.Errorf("verify: %v\n%s\n%s", err, o.String(), e.String())
+			}
+			if strings.Contains(o.String(), "Content-Usage \\\"") {
+				t.Errorf("a wrong header:\n%s", o.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,150 @@
+package adopt
+
+import (
+	"fmt"
+
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/robots"
+)
+
+// usageImport collects one group's preference lines (Content-Usage,
+// Content-Signal) as the manifest's usage: the group's preferences, its
+// path-scoped ones, and the forms it used.
+type usageImport struct {
+	u          manifest.Usage
+	cu, cs     bool
+	paths      map[string]int // path -> index in u.Paths
+	prefs      robots.Prefs   // what the lines without a path say, both forms
+	fromSignal robots.Prefs   // what Content-Signal said, to tell a conflict
+	fromUsage  robots.Prefs
+}
+
+// add reads one preference line. It reports false, with why, for a line
+// the manifest cannot hold as written (a value readers would not read as
+// meant, Content-Signal's use=, a path that is no path), which the caller
+// keeps as a comment.
+func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string) {
+	if len(ul.Problems) > 0 {
+		return false, ul.Problems[0]
+	}
+	if ul.Form == robots.UsageContentSignal {
+		if ul.Prefs.IsZero() {
+			return false, "it states no search, ai-input or ai-train preference"
+		}
+		ui.cs = true
+		ui.fromSignal = ul.Prefs.Over(ui.fromSignal)
+		ui.prefs = merge(ui.prefs, ul.Prefs)
+		return true, ""
+	}
+	if ul.Path != "" {
+		if neverMatches(ul.Path) != "" || !plain(ul.Path) {
+			return false, "its path cannot be written in a manifest"
+		}
+		ui.cu = true
+		if ui.paths == nil {
+			ui.paths = map[string]int{}
+		}
+		i, seen := ui.paths[ul.Path]
+		if !seen {
+			i = len(ui.u.Paths)
+			ui.paths[ul.Path] = i
+			ui.u.Paths = append(ui.u.Paths, manifest.UsagePath{Path: ul.Path})
+		}
+		p := &ui.u.Paths[i]
+		old := prefsOf(p.TrainAI, p.Search, p.AIInput)
+		p.TrainAI, p.Search, p.AIInput = words(merge(old, ul.Prefs))
+		return true, ""
+	}
+	ui.cu = true
+	ui.fromUsage = ul.Prefs.Over(ui.fromUsage)
+	ui.prefs = merge(ui.prefs, ul.Prefs)
+	return true, ""
+}
+
+// conflict names the categories where the group's Content-Usage and
+// Content-Signal lines disagree; the manifest keeps "no", as a reader that
+// reads both would.
+func (ui *usageImport) conflict() []string {
+	var out []string
+	for _, c := range robots.Categories {
+		a, b := c.Get(ui.fromUsage), c.Get(ui.fromSignal)
+		if a != robots.PrefUnset && b != robots.PrefUnset && a != b {
+			out = append(out, c.Manifest)
+		}
+	}
+	return out
+}
+
+// usage returns the manifest's usage for the group, nil when it has no
+// preference line.
+func (ui *usageImport) usage() *manifest.Usage {
+	if !ui.cu && !ui.cs {
+		return nil
+	}
+	u := ui.u
+	u.TrainAI, u.Search, u.AIInput = words(ui.prefs)
+	switch {
+	case ui.cu && !ui.cs:
+		u.Formats = []string{"content-usage"}
+	case ui.cs && !ui.cu:
+		u.Formats = []string{"content-signal"}
+	}
+	return &u
+}
+
+// merge returns a's preferences with b's added, a "no" winning a conflict
+// (draft-ietf-aipref-vocab-07 section 7.1).
+func merge(a, b robots.Prefs) robots.Prefs {
+	return robots.UsageReading{ContentUsage: a, ContentSignal: b}.Combined()
+}
+
+func prefsOf(train, search, input string) robots.Prefs {
+	p := func(s string) robots.Pref {
+		switch s {
+		case "yes":
+			return robots.PrefYes
+		case "no":
+			return robots.PrefNo
+		}
+		return robots.PrefUnset
+	}
+	return robots.Prefs{TrainAI: p(train), Search: p(search), AIInput: p(input)}
+}
+
+func words(p robots.Prefs) (train, search, input string) {
+	w := func(v robots.Pref) string {
+		if v == robots.PrefUnset {
+			return ""
+		}
+		return v.String()
+	}
+	return w(p.TrainAI), w(p.Search), w(p.AIInput)
+}
+
+// mergeUsage merges the usage of a later group naming the same agent into
+// an earlier one's, the earlier winning where both state a preference (as
+// emission merges them).
+func mergeUsage(have, add *manifest.Usage) *manifest.Usage {
+	switch {
+	case add == nil:
+		return have
+	case have == nil:
+		c := *add
+		return &c
+	}
+	out := *have
+	hp := prefsOf(have.TrainAI, have.Search, have.AIInput)
+	out.TrainAI, out.Search, out.AIInput = words(hp.Over(prefsOf(add.TrainAI, add.Search, add.AIInput)))
+	out.Paths = append(append([]manifest.UsagePath(nil), add.Paths...), have.Paths...)
+	if len(have.Formats) == 0 || len(add.Formats) == 0 || have.Formats[0] != add.Formats[0] {
+		out.Formats = nil
+	}
+	return &out
+}
+
+func usageSignature(u *manifest.Usage) string {
+	if u == nil {
+		return ""
+	}
+	return fmt.Sprintf("%q %q %q %q %q", u.TrainAI, u.Search, u.AIInput, u.Paths, u.Formats)
+}

@@ -1,0 +1,70 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzUsageLine feeds arbitrary values to the preference line parser that
+// lint, import and check use: it never panics, and a value it reads
+// without problems is read the same after a round trip through the
+// emitter (ContentUsageValue, ContentSignalValue). A second round trip
+// starts from preferences drawn from the input: emit then parse gives them
+// back, with no problem.
+func FuzzUsageLine(f *testing.F) {
+	for _, s := range []string{
+		"train-ai=n", "/blog/ train-ai=y, search=n", "search=yes,ai-train=no,use=reference",
+		"train-ai=y;p=\"x\", search=?0", "a=(1 2)", "train-ai=n,", "\"", "train-ai=:YWJj:",
+		"Train-AI=n", "/\t", "search=yes, search=no", "*=1.5, x=-7",
+	} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, value string, bits uint8) {
+		for _, key := range []string{"Content-Usage", "Content-Signal"} {
+			ul, ok := ParseUsageLine(Line{Num: 1, Kind: KindExtension, Key: key, Value: value})
+			if !ok {
+				t.Fatalf("%s not read as a preference line", key)
+			}
+			if len(ul.Problems) > 0 {
+				continue
+			}
+			var again Prefs
+			var problems []string
+			if ul.Form == UsageContentUsage {
+				var path string
+				path, again, problems = ParseContentUsage(strings.TrimSpace(ul.Path + " " + ContentUsageValue(ul.Prefs)))
+				if path != ul.Path && ContentUsageValue(ul.Prefs) != "" {
+					t.Fatalf("%q: path %q read back as %q", value, ul.Path, path)
+				}
+				if ContentUsageValue(ul.Prefs) == "" {
+					continue // nothing to write
+				}
+			} else {
+				if ContentSignalValue(ul.Prefs) == "" {
+					continue
+				}
+				again, problems = ParseContentSignal(ContentSignalValue(ul.Prefs))
+			}
+			want := ul.Prefs
+			if ul.Form == UsageContentUsage {
+				want.AIInput = PrefUnset
+			}
+			if again != want || len(problems) > 0 {
+				t.Fatalf("%s %q: read %s, emitted and read back %s (%q)", key, value, ul.Prefs, again, problems)
+			}
+		}
+		p := Prefs{TrainAI: Pref(bits % 3), Search: Pref(bits / 3 % 3), AIInput: Pref(bits / 9 % 3)}
+		if v := ContentSignalValue(p); v != "" {
+			if got, problems := ParseContentSignal(v); got != p || len(problems) > 0 {
+				t.Fatalf("Content-Signal %q: read back %s (%q), want %s", v, got, problems, p)
+			}
+		}
+		if v := ContentUsageValue(p); v != "" {
+			want := p
+			want.AIInput = PrefUnset
+			if _, got, problems := ParseContentUsage("/x " + v); got != want || len(problems) > 0 {
+				t.Fatalf("Content-Usage %q: read back %s (%q), want %s", v, got, problems, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,260 @@
+package robots
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jimsmart/grobotstxt"
+	"github.com/temoto/robotstxt"
+)
+
+// prefs returns random preferences, often with nothing stated.
+func (g gen) prefs() Prefs {
+	v := func() Pref { return Pref(g.r.IntN(3)) }
+	return Prefs{TrainAI: v(), Search: v(), AIInput: v()}
+}
+
+// usage returns random usage preferences: some for the group, some per
+// path (paths of the policy and others), in one or both forms.
+func (g gen) usage(pool []string) *Usage {
+	u := &Usage{Prefs: g.prefs(), ContentUsage: g.r.IntN(4) != 0, ContentSignal: g.r.IntN(4) != 0}
+	if !u.ContentUsage && !u.ContentSignal {
+		u.ContentUsage = true
+	}
+	for range g.r.IntN(4) {
+		u.Paths = append(u.Paths, UsagePath{Path: g.path(pool), Prefs: g.prefs()})
+	}
+	return u
+}
+
+// withUsage returns p with random preferences in most groups and, half the
+// time, for the site (which adds a "*" record where p has none).
+func (g gen) withUsage(p Policy, pool []string) Policy {
+	q := p
+	q.Groups = slices.Clone(p.Groups)
+	for i := range q.Groups {
+		if g.r.IntN(5) != 0 {
+			q.Groups[i].Usage = g.usage(pool)
+		}
+	}
+	if g.r.IntN(2) == 0 {
+		q.Usage = g.usage(pool)
+	}
+	return q
+}
+
+// isUsageLine reports whether a line of an emitted file is a preference line.
+func isUsageLine(l string) bool {
+	return strings.HasPrefix(l, "Content-Usage: ") || strings.HasPrefix(l, "Content-Signal: ")
+}
+
+// TestUsageVerdictsUnchanged checks that the preference lines change no
+// fetch verdict: on the random policies the emission tests generate, with
+// random preferences added, every parser gives for every agent and URL the
+// verdict it gives on the file without them. The Go readers (RFC 9309 as
+// Match reads it, the 1996 draft, temoto/robotstxt, Google's parser as
+// grobotstxt ports it) run in-process; the drivers in conformance/ run
+// urllib.robotparser, protego, webrobots, WWW::RobotRules, robots-parser,
+// robots-txt-guard and robots-txt-parser, each skipped with a message when
+// absent (.ci/run installs them).
+//
+// It also checks that the lines are only added: removing them (and the
+// "*" record that carries the site's preferences, when the policy has no
+// "*" group) gives the file back byte for byte.
+func TestUsageVerdictsUnchanged(t *testing.T) {
+	n := *nFlag
+	if n == 0 {
+		n = 100
+		if testing.Short() {
+			n = 30
+		}
+	}
+	seed := randomSeed(t)
+	g := gen{rand.New(rand.NewPCG(seed, 0x7573616765))}
+	type query struct {
+		File  int    `json:"file"`
+		Agent string `json:"agent"`
+		URL   string `json:"url"`
+	}
+	var in struct {
+		Files   []string `json:"files"`
+		Queries []query  `json:"queries"`
+	}
+	withLines, checks, googleChecks := 0, 0, 0
+	for len(in.Files) < 2*n {
+		p, pool := g.policy()
+		if !realisticNames(p) || slices.ContainsFunc(Portability(p), func(f Finding) bool { return f.Code == CodeTildeVariants }) {
+			continue
+		}
+		q := g.withUsage(p, pool)
+		without, err := Emit(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, err := Emit(q)
+		if err != nil {
+			t.Fatalf("Emit with preferences: %v\npolicy %+v", err, q)
+		}
+		var kept []string
+		added := false
+		for _, l := range strings.SplitAfter(string(with), "\n") {
+			if isUsageLine(l) {
+				added = true
+				continue
+			}
+			kept = append(kept, l)
+		}
+		if added {
+			withLines++
+		}
+		stripped := strings.Join(kept, "")
+		if !slices.ContainsFunc(p.Groups, func(pg PolicyGroup) bool { return slices.Contains(pg.Agents, "*") }) {
+			stripped = strings.Replace(stripped, "\nUser-agent: *\nDisallow:\n", "", 1)
+			stripped = strings.TrimPrefix(stripped, "User-agent: *\nDisallow:\n")
+		}
+		if stripped != string(without) {
+			t.Fatalf("the preference lines changed more than themselves:\nwithout:\n%s\nwith:\n%s", without, with)
+		}
+		// As a manifest writes them (the site's preferences under each
+		// named group's own), the lines draw no preference finding from
+		// lint. (A "*" group's own preferences are the author's choice to
+		// hide from named groups, which R033 reports.)
+		site := g.usage(pool)
+		m := p
+		m.Groups = slices.Clone(p.Groups)
+		m.Usage = site
+		for i := range m.Groups {
+			own := g.usage(pool)
+			if slices.Contains(m.Groups[i].Agents, "*") {
+				own = &Usage{}
+			}
+			m.Groups[i].Usage = &Usage{Prefs: own.Prefs.Over(site.Prefs), Paths: append(slices.Clone(site.Paths), own.Paths...),
+				ContentUsage: site.ContentUsage, ContentSignal: site.ContentSignal}
+		}
+		if mout, err := Emit(m); err != nil {
+			t.Fatal(err)
+		} else {
+			for _, fd := range Lint(mout) {
+				if fd.Code >= CodeUsageOutside && fd.Code <= CodeUsageRepeated {
+					t.Fatalf("lint finding on an emitted file: %v\n%s", fd, mout)
+				}
+			}
+		}
+		fw, fo := Parse(with), Parse(without)
+		tw, to := parseTemoto(with), parseTemoto(without)
+		rw, err1 := robotstxt.FromBytes(with)
+		ro, err2 := robotstxt.FromBytes(without)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("temoto/robotstxt: %v %v", err1, err2)
+		}
+		listed, unlisted := g.agentsToCheck(p)
+		agents := append(listed, unlisted...)
+		fi := len(in.Files)
+		in.Files = append(in.Files, string(without), string(with))
+		for ui, u := range g.urls(pool) {
+			abs := absURL(u)
+			for _, a := range agents {
+				checks++
+				type pair struct{ a, b bool }
+				got := map[string]pair{
+					"RFC 9309 (Match)": {fo.Match(a, u).Allowed, fw.Match(a, u).Allowed},
+					"1996 draft":       {fo.Match1996(a, u).Allowed, fw.Match1996(a, u).Allowed},
+					"temoto (model)":   {to.allowed(ProductToken(a), u, true), tw.allowed(ProductToken(a), u, true)},
+					"temoto/robotstxt": {ro.TestAgent(PathOf(u), AgentName(a)), rw.TestAgent(PathOf(u), AgentName(a))},
+				}
+				if ui%3 == 0 { // grobotstxt parses the file on every call
+					googleChecks++
+					got["grobotstxt"] = pair{grobotstxt.AgentAllowed(string(without), ProductToken(a), abs), grobotstxt.AgentAllowed(string(with), ProductToken(a), abs)}
+				}
+				for reader, v := range got {
+					if v.a != v.b {
+						t.Fatalf("%s: agent %q url %q: allowed=%v without the preference lines, %v with them\nwithout:\n%s\nwith:\n%s", reader, a, u, v.a, v.b, without, with)
+					}
+				}
+				if realisticName(a) {
+					in.Queries = append(in.Queries, query{fi, AgentName(a), abs}, query{fi + 1, AgentName(a), abs})
+				}
+			}
+		}
+	}
+	if withLines == 0 || checks == 0 {
+		t.Fatalf("no file with preference lines (%d) or no verdict compared (%d)", withLines, checks)
+	}
+	t.Logf("seed %d: %d policies, %d with preference lines, %d verdicts compared under Match, Match1996, the temoto model and temoto/robotstxt each, %d under grobotstxt",
+		seed, n, withLines, checks, googleChecks)
+
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qfile := filepath.Join(t.TempDir(), "queries.json")
+	if err := os.WriteFile(qfile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range externalDrivers() {
+		t.Run(d.name, func(t *testing.T) {
+			if _, err := exec.LookPath(d.cmd[0]); err != nil {
+				t.Skipf("%s: not installed", d.cmd[0])
+			}
+			cmd := exec.Command(d.cmd[0], append(d.cmd[1:], qfile)...)
+			cmd.Env = append(os.Environ(), d.env...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			stdout, err := cmd.Output()
+			if err != nil {
+				t.Skipf("%s: the driver failed (a parser not installed?): %v\n%s", d.name, err, stderr.String())
+			}
+			var got map[string][]*bool
+			if err := json.Unmarshal(stdout, &got); err != nil {
+				t.Fatalf("%s: %v\n%s", d.name, err, stdout)
+			}
+			for _, parser := range d.parsers {
+				t.Run(parser, func(t *testing.T) {
+					vs, ok := got[parser]
+					if !ok {
+						t.Skipf("%s: not installed (%s)", parser, strings.TrimSpace(stderr.String()))
+					}
+					if len(vs) != len(in.Queries) {
+						t.Fatalf("%d verdicts for %d queries", len(vs), len(in.Queries))
+					}
+					same := 0
+					var diffs []string
+					for i := 0; i+1 < len(vs); i += 2 {
+						a, b := vs[i], vs[i+1]
+						if a == nil && b == nil || a != nil && b != nil && *a == *b {
+							same++
+							continue
+						}
+						q := in.Queries[i]
+						diffs = append(diffs, fmt.Sprintf("agent %q url %q: %s without the preference lines, %s with them\nwith:\n%s",
+							q.Agent, q.URL, verdictText(a), verdictText(b), in.Files[q.File+1]))
+					}
+					t.Logf("%s: %d queries on %d pairs of files (seed %d): %d same verdict, %d different", parser, len(vs)/2, len(in.Files)/2, seed, same, len(diffs))
+					for i, d := range diffs {
+						if i == 3 {
+							break
+						}
+						t.Errorf("%s %s", parser, d)
+					}
+				})
+			}
+		})
+	}
+}
+
+func verdictText(v *bool) string {
+	switch {
+	case v == nil:
+		return "no verdict"
+	case *v:
+		return "allowed"
+	}
+	return "disallowed"
+}

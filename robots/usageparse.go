@@ -1,0 +1,249 @@
+package robots
+
+import (
+	"slices"
+	"strings"
+)
+
+// UsageKind says which form a preference line is in.
+type UsageKind int
+
+const (
+	UsageContentUsage  UsageKind = iota + 1 // draft-ietf-aipref-attach-05
+	UsageContentSignal                      // contentsignals.org
+)
+
+func (k UsageKind) String() string {
+	if k == UsageContentSignal {
+		return "Content-Signal"
+	}
+	return "Content-Usage"
+}
+
+// UsageKindOf reports whether a robots.txt key names a preference line
+// (case insensitively, as every robots.txt key) and which.
+func UsageKindOf(key string) (UsageKind, bool) {
+	switch {
+	case strings.EqualFold(key, "content-usage"):
+		return UsageContentUsage, true
+	case strings.EqualFold(key, "content-signal"):
+		return UsageContentSignal, true
+	}
+	return 0, false
+}
+
+// UsageLine is one preference line read from a file.
+type UsageLine struct {
+	Line
+	Form UsageKind
+	// Path is the Content-Usage rule's path, "" when absent (the rule
+	// applies to every path).
+	Path  string
+	Prefs Prefs
+	// Problems are what a reader of the line would not understand as the
+	// author meant: a value that is not a dictionary (every preference of
+	// the line unknown), unknown categories, values other than y/n
+	// (yes/no), keys given twice. Each is one sentence.
+	Problems []string
+}
+
+// ParseUsageLine reads a preference line, or reports false when l is no
+// preference line.
+func ParseUsageLine(l Line) (UsageLine, bool) {
+	form, ok := UsageKindOf(l.Key)
+	if !ok {
+		return UsageLine{}, false
+	}
+	u := UsageLine{Line: l, Form: form}
+	if form == UsageContentUsage {
+		u.Path, u.Prefs, u.Problems = ParseContentUsage(l.Value)
+	} else {
+		u.Prefs, u.Problems = ParseContentSignal(l.Value)
+	}
+	return u, true
+}
+
+// ParseContentUsage reads the value of a Content-Usage rule as
+// draft-ietf-aipref-attach-05 section 4.2 says: a value that starts with
+// "/" has a path, up to the first space or tab; the rest is a statement of
+// preference, an RFC 9651 dictionary read as draft-ietf-aipref-vocab-07
+// section 6.5 reads it (train-ai and search, Tokens y and n; anything
+// else leaves the category unknown).
+func ParseContentUsage(value string) (path string, p Prefs, problems []string) {
+	value = strings.Trim(value, " \t")
+	if strings.HasPrefix(value, "/") {
+		i := strings.IndexAny(value, " \t")
+		if i < 0 {
+			return value, Prefs{}, []string{"a path with no preference after it"}
+		}
+		path, value = value[:i], strings.TrimLeft(value[i:], " \t")
+	}
+	p, problems = readDict(value, func(label string) (Category, bool) {
+		for _, c := range Categories {
+			if c.ContentUsage != "" && c.ContentUsage == label {
+				return c, true
+			}
+		}
+		return Category{}, false
+	}, "y", "n", "train-ai, search")
+	return path, p, problems
+}
+
+// ParseContentSignal reads the value of a Content-Signal line
+// (contentsignals.org, draft-romm-aipref-contentsignals-00): search,
+// ai-input and ai-train, values yes and no, as a dictionary.
+func ParseContentSignal(value string) (Prefs, []string) {
+	value = strings.Trim(value, " \t")
+	return readDict(value, func(label string) (Category, bool) {
+		for _, c := range Categories {
+			if c.ContentSignal == label {
+				return c, true
+			}
+		}
+		return Category{}, false
+	}, "yes", "no", "search, ai-input, ai-train, use")
+}
+
+// signalUse holds the values of Content-Signal's "use" key, which
+// Cloudflare's managed robots.txt writes ("use=reference"): how content
+// may be used where a use is allowed. It states no preference discgen
+// models; lint accepts it.
+var signalUse = map[string]bool{"immediate": true, "reference": true, "full": true}
+
+func readDict(value string, lookup func(string) (Category, bool), yes, no, known string) (Prefs, []string) {
+	var p Prefs
+	var problems []string
+	if value == "" {
+		return p, []string{"no preference given"}
+	}
+	members, dups, err := parseDict(value)
+	if err != nil {
+		return p, []string{"not a structured-field dictionary (" + err.Error() + "): every preference of the line is unknown"}
+	}
+	for _, d := range dups {
+		problems = append(problems, "\""+d+"\" is given more than once: only the last counts")
+	}
+	for _, m := range members {
+		c, ok := lookup(m.Key)
+		if !ok && m.Key == "use" && yes == "yes" {
+			if m.Kind != sfToken || !signalUse[m.Value] {
+				problems = append(problems, "\"use\" has the value "+quoteValue(m)+", not immediate, reference or full")
+			}
+			continue
+		}
+		if !ok {
+			problems = append(problems, "unknown category \""+m.Key+"\" (known: "+known+"): readers ignore it")
+			continue
+		}
+		switch {
+		case m.Kind == sfToken && m.Value == yes:
+			c.set(&p, PrefYes)
+		case m.Kind == sfToken && m.Value == no:
+			c.set(&p, PrefNo)
+		default:
+			problems = append(problems, "\""+m.Key+"\" has the value "+quoteValue(m)+", not "+yes+" or "+no+": its preference is unknown")
+		}
+	}
+	return p, problems
+}
+
+func quoteValue(m sfMember) string {
+	if m.Kind == sfBoolean && m.Value == "?1" {
+		return "true (no \"=\")"
+	}
+	return "\"" + m.Value + "\""
+}
+
+// GroupUsage is what one group's preference lines say.
+type GroupUsage struct {
+	Lines []UsageLine // in file order
+}
+
+// UsageOf returns the preference lines of a group.
+func (g *Group) UsageOf() GroupUsage {
+	var u GroupUsage
+	for _, l := range g.Other {
+		if ul, ok := ParseUsageLine(l); ok {
+			u.Lines = append(u.Lines, ul)
+		}
+	}
+	return u
+}
+
+// UsageReading is the preferences an agent reads for one URL, in each form,
+// with the line each comes from (0: none).
+type UsageReading struct {
+	// ContentUsage is from the longest matching Content-Usage rule (a rule
+	// without a path matches every path with length 0); Lines lists every
+	// Content-Usage line of that length that matches, as the draft applies
+	// them together (vocab-07 section 7.1: a "no" wins).
+	ContentUsage      Prefs
+	ContentUsageLines []int
+	// ContentSignal is from the group's Content-Signal lines (the last
+	// one stating each category), with their line numbers.
+	ContentSignal      Prefs
+	ContentSignalLines []int
+	// Lines are the lines above, in file order.
+	Lines []UsageLine
+}
+
+// Text returns the line as written: "Content-Usage: /blog/ train-ai=y".
+func (u UsageLine) Text() string { return u.Key + ": " + u.Value }
+
+// Combined returns the preferences both forms say together: each
+// category's "no" wins over a "yes", as vocab-07 section 7.1 combines
+// preferences.
+func (r UsageReading) Combined() Prefs {
+	var out Prefs
+	for _, c := range Categories {
+		a, b := c.get(r.ContentUsage), c.get(r.ContentSignal)
+		switch {
+		case a == PrefNo || b == PrefNo:
+			c.set(&out, PrefNo)
+		case a == PrefYes || b == PrefYes:
+			c.set(&out, PrefYes)
+		}
+	}
+	return out
+}
+
+// Usage returns the preferences an agent reads for a URL under RFC 9309:
+// from the groups Match uses for it. It says nothing of whether the agent
+// may fetch the URL (Match does); preferences apply only where it may.
+func (f *File) Usage(agent, url string) UsageReading {
+	path := PathOf(url)
+	var r UsageReading
+	var m matcher
+	best := -1
+	var lines []UsageLine
+	for _, gi := range f.groupsFor(ProductToken(agent)) {
+		lines = append(lines, f.Groups[gi].UsageOf().Lines...)
+	}
+	for _, l := range lines {
+		if l.Form == UsageContentSignal {
+			r.ContentSignal = l.Prefs.Over(r.ContentSignal)
+			r.ContentSignalLines = append(r.ContentSignalLines, l.Num)
+			continue
+		}
+		pat := escapePattern(l.Path)
+		if pat != "" && !m.match(path, pat) {
+			continue
+		}
+		switch {
+		case len(pat) > best:
+			best = len(pat)
+			r.ContentUsage = l.Prefs
+			r.ContentUsageLines = []int{l.Num}
+		case len(pat) == best:
+			r.ContentUsage = UsageReading{ContentUsage: r.ContentUsage, ContentSignal: l.Prefs}.Combined()
+			r.ContentUsageLines = append(r.ContentUsageLines, l.Num)
+		}
+	}
+	for _, l := range lines {
+		if slices.Contains(r.ContentUsageLines, l.Num) || slices.Contains(r.ContentSignalLines, l.Num) {
+			r.Lines = append(r.Lines, l)
+		}
+	}
+	slices.SortFunc(r.Lines, func(a, b UsageLine) int { return a.Num - b.Num })
+	return r
+}

@@ -1,0 +1,114 @@
+package serverconf
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/tree"
+)
+
+// usageSite states site-wide preferences and path-scoped ones that need the
+// longest match (/blog/ then /blog/private/), a wildcard with an end anchor
+// and a UTF-8 path matched decoded.
+var usageSite = &robots.Usage{
+	Prefs: robots.Prefs{TrainAI: robots.PrefNo, Search: robots.PrefYes, AIInput: robots.PrefYes},
+	Paths: []robots.UsagePath{
+		{Path: "/blog/private/", Prefs: robots.Prefs{Search: robots.PrefNo}},
+		{Path: "/blog/", Prefs: robots.Prefs{TrainAI: robots.PrefYes}},
+		{Path: "/*.pdf$", Prefs: robots.Prefs{TrainAI: robots.PrefYes, Search: robots.PrefNo}},
+		{Path: "/caf%C3%A9/", Prefs: robots.Prefs{Search: robots.PrefNo}},
+	},
+	ContentUsage: true, ContentSignal: true,
+}
+
+// usageOnlyPaths states preferences for one path only: elsewhere no header.
+var usageOnlyPaths = &robots.Usage{
+	Paths:        []robots.UsagePath{{Path: "/blog/", Prefs: robots.Prefs{TrainAI: robots.PrefNo}}},
+	ContentUsage: true,
+}
+
+func usageContent() tree.Tree {
+	tr := tree.Tree{}
+	for _, p := range []string{"open.txt", "blog/x.txt", "blog/private/x.txt", "doc.pdf", "doc.pdf.txt", "café/x.txt", "cafe/x.txt"} {
+		tr[p] = tree.Entry{Data: []byte("x")}
+	}
+	return tr
+}
+
+// checkUsageHeader requests each path and compares its Content-Usage
+// header; "" means none.
+func checkUsageHeader(t *testing.T, port int, want map[string]string) {
+	t.Helper()
+	for path, w := range want {
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d%s", port, path))
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: status %s", path, resp.Status)
+			continue
+		}
+		got := resp.Header.Values("Content-Usage")
+		if w == "" && len(got) != 0 || w != "" && (len(got) != 1 || got[0] != w) {
+			t.Errorf("%s: Content-Usage %q, want %q", path, got, w)
+		}
+	}
+}
+
+func liveUsage(t *testing.T, serve func(*testing.T, tree.Tree, Access, ...tree.Tree) int) {
+	rendered := tree.Tree{"robots.txt": {Data: []byte("User-agent: *\nDisallow:\nContent-Usage: train-ai=n\n")}}
+	t.Run("site and paths", func(t *testing.T) {
+		checkUsageHeader(t, serve(t, rendered, Access{Usage: usageSite}, usageContent()), map[string]string{
+			"/robots.txt":         "train-ai=n, search=y", // a file discgen names
+			"/open.txt":           "train-ai=n, search=y",
+			"/blog/x.txt":         "train-ai=y, search=y",
+			"/blog/private/x.txt": "train-ai=n, search=n", // its own, over the site's, not /blog/'s
+			"/doc.pdf":            "train-ai=y, search=n",
+			"/doc.pdf.txt":        "train-ai=n, search=y", // the $ stops the match
+			"/caf%C3%A9/x.txt":    "train-ai=n, search=n",
+			"/cafe/x.txt":         "train-ai=n, search=y",
+		})
+	})
+	t.Run("paths only", func(t *testing.T) {
+		checkUsageHeader(t, serve(t, rendered, Access{Usage: usageOnlyPaths}, usageContent()), map[string]string{
+			"/robots.txt": "",
+			"/open.txt":   "",
+			"/blog/x.txt": "train-ai=n",
+		})
+	})
+}
+
+func TestLiveUsageNginx(t *testing.T)  { liveUsage(t, serveNginx) }
+func TestLiveUsageApache(t *testing.T) { liveUsage(t, serveApache) }
+func TestLiveUsageCaddy(t *testing.T)  { liveUsage(t, serveCaddy) }
+
+// _headers writes a rule per path, shortest first, so that the joined
+// value's last key (the longest path's) decides; it cannot match a "*"
+// inside a path, and says so.
+func TestUsageHeadersFile(t *testing.T) {
+	rendered := tree.Tree{"robots.txt": {Data: []byte("User-agent: *\nDisallow:\n")}}
+	a := Access{Usage: usageSite}
+	public, _, err := RenderAccess(rendered, []Kind{Headers}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(public[HeadersFile].Data)
+	want := "\n/*\n  Content-Usage: train-ai=n, search=y\n" +
+		"\n/blog/*\n  Content-Usage: train-ai=y, search=y\n" +
+		"\n/caf%C3%A9/*\n  Content-Usage: train-ai=n, search=n\n" +
+		"\n/blog/private/*\n  Content-Usage: train-ai=n, search=n\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("_headers ends:\n%s\nwant the end:\n%s", got[strings.LastIndex(got, "Access-Control-Allow-Origin"):], want)
+	}
+	if w := Warnings([]Kind{Headers}, a); len(w) != 1 || !strings.Contains(w[0], `"/*.pdf$"`) {
+		t.Errorf("Warnings = %q", w)
+	}
+	if w := Warnings([]Kind{Nginx, Htaccess, Caddy}, a); len(w) != 0 {
+		t.Errorf("Warnings for servers that match every path = %q", w)
+	}
+}

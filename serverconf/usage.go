@@ -1,0 +1,211 @@
+package serverconf
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/discgen/discgen/robots"
+)
+
+// The Content-Usage response header (draft-ietf-aipref-attach-05 section
+// 3) carries the site's usage preferences as an RFC 9651 dictionary
+// (draft-ietf-aipref-vocab-07: train-ai and search, Tokens y and n), the
+// same value as the robots.txt rule. A response is the same for every
+// client, so the header says the site's preferences (usage), not a
+// group's. Path-scoped preferences become path-scoped headers: every
+// response gets the site's value, then each path's value where the path
+// matches, tried from the shortest path to the longest with each match
+// replacing the last, so that the longest matching path decides, as in
+// robots.txt. Paths match the decoded request path as enforce's rules do
+// (pathRegexp). Each value holds only dictionary keys and the tokens y
+// and n: nothing in it needs quoting in any format.
+//
+// nginx sets a variable at server level (rewrite-module "if" and "set",
+// before any location is chosen) and sends it with add_header at server
+// level and in each of discgen's locations (add_header in a location
+// replaces the server's). Apache sets it with mod_headers, each path in an
+// <If> section (sections apply in order, after the file's main section).
+// Caddy uses a header directive per path, each with a named path_regexp
+// matcher so that they keep the file's order. _headers writes a rule per
+// path ("/*", "/blog/*"): Netlify and Cloudflare Pages join the values of
+// every matching rule with ", ", and a dictionary keeps the last value of
+// a key, so the longest path, written last, decides; a path with "*"
+// inside or "$" is left out there, with a warning (Warnings).
+
+// usageRule is one value of the header and the canonical path it applies
+// to ("" for every path).
+type usageRule struct {
+	path, value string
+}
+
+// usageRules returns the header values of u, from the site's (path "") to
+// the longest path; nil when u states nothing the header can say.
+func usageRules(u *robots.Usage) []usageRule {
+	if u == nil {
+		return nil
+	}
+	var out []usageRule
+	base := robots.ContentUsageValue(u.Prefs)
+	if base != "" {
+		out = append(out, usageRule{"", base})
+	}
+	var paths []usageRule
+	seen := map[string]int{}
+	for _, p := range u.Paths {
+		c := robots.Canonical(p.Path)
+		v := robots.ContentUsageValue(p.Prefs.Over(u.Prefs))
+		if i, ok := seen[c]; ok {
+			paths[i].value = v
+			continue
+		}
+		seen[c] = len(paths)
+		paths = append(paths, usageRule{c, v})
+	}
+	slices.SortStableFunc(paths, func(a, b usageRule) int {
+		if len(a.path) != len(b.path) {
+			return len(a.path) - len(b.path)
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	for _, p := range paths {
+		if p.value != "" {
+			out = append(out, p)
+		}
+	}
+	if len(out) > 0 && out[0].path != "" {
+		// No site value: paths without a preference get no header, but a
+		// path's value must still be replaced by a longer path's only.
+		out = append([]usageRule{{"", ""}}, out...)
+	}
+	return out
+}
+
+// headersPath is the _headers pattern of a canonical path: "/*" for every
+// path, the path itself for one ending in "$", the path then "*" for a
+// prefix; ok false for a path with "*" elsewhere, which _headers cannot
+// say.
+func headersPath(p string) (string, bool) {
+	if p == "" {
+		return "/*", true
+	}
+	if strings.Contains(strings.TrimSuffix(p, "*"), "*") || strings.Contains(p, ":") {
+		return "", false
+	}
+	if q, ok := strings.CutSuffix(p, "$"); ok {
+		return q, !strings.Contains(q, "$")
+	}
+	if strings.Contains(p, "$") {
+		return "", false
+	}
+	return strings.TrimSuffix(p, "*") + "*", true
+}
+
+func nginxUsage(b *strings.Builder, u *robots.Usage) {
+	rules := usageRules(u)
+	if len(rules) == 0 {
+		return
+	}
+	b.WriteString("\n# Server level: the Content-Usage header (draft-ietf-aipref-attach-05),\n")
+	b.WriteString("# the longest matching path last.\n")
+	for _, r := range rules {
+		if r.path == "" {
+			fmt.Fprintf(b, "set $discgen_usage \"%s\";\n", r.value)
+			continue
+		}
+		re, _ := pathRegexp(r.path, false)
+		fmt.Fprintf(b, "if ($uri ~ \"%s\") { set $discgen_usage \"%s\"; } # %s\n", re, r.value, r.path)
+	}
+	b.WriteString("add_header Content-Usage $discgen_usage;\n")
+}
+
+func htaccessUsage(b *strings.Builder, u *robots.Usage) {
+	rules := usageRules(u)
+	if len(rules) == 0 {
+		return
+	}
+	b.WriteString("\n# The Content-Usage header (draft-ietf-aipref-attach-05), the longest\n")
+	b.WriteString("# matching path last (needs mod_headers).\n")
+	for _, r := range rules {
+		set := fmt.Sprintf("Header set Content-Usage \"%s\"", r.value)
+		if r.value == "" {
+			set = "Header unset Content-Usage"
+		}
+		if r.path == "" {
+			fmt.Fprintf(b, "<IfModule mod_headers.c>\n    %s\n</IfModule>\n", set)
+			continue
+		}
+		re, _ := pathRegexp(r.path, false)
+		fmt.Fprintf(b, "<If \"%%{REQUEST_URI} =~ m#%s#\">\n    <IfModule mod_headers.c>\n        %s\n    </IfModule>\n</If>\n", re, set)
+	}
+}
+
+func caddyUsage(b *strings.Builder, u *robots.Usage) {
+	rules := usageRules(u)
+	if len(rules) == 0 {
+		return
+	}
+	b.WriteString("\n# The Content-Usage header (draft-ietf-aipref-attach-05), the longest\n")
+	b.WriteString("# matching path last.\n")
+	for i, r := range rules {
+		if r.value == "" {
+			// Nothing to replace: Caddy would defer a deletion past every
+			// header set, so none is written.
+			continue
+		}
+		re := "^/"
+		if r.path != "" {
+			var ok bool
+			if re, ok = pathRegexp(r.path, true); !ok {
+				continue // refused by CheckAccess
+			}
+		}
+		fmt.Fprintf(b, "@discgen_usage_%d path_regexp `%s`\n", i, re)
+		fmt.Fprintf(b, "header @discgen_usage_%d Content-Usage \"%s\"\n", i, r.value)
+	}
+}
+
+func headersUsage(b *strings.Builder, u *robots.Usage) {
+	for _, r := range usageRules(u) {
+		p, ok := headersPath(r.path)
+		if !ok || r.value == "" {
+			continue // Warnings says so
+		}
+		fmt.Fprintf(b, "\n%s\n  Content-Usage: %s\n", p, r.value)
+	}
+}
+
+// usageWarnings says what kinds cannot write of u's header.
+func usageWarnings(kinds []Kind, u *robots.Usage) []string {
+	var out []string
+	rules := usageRules(u)
+	for _, k := range kinds {
+		if k != Headers {
+			continue
+		}
+		for _, r := range rules {
+			if _, ok := headersPath(r.path); !ok {
+				out = append(out, fmt.Sprintf("_headers cannot match %q (a \"*\" inside, \"$\" or \":\"): its Content-Usage header is not written there", r.path))
+			}
+		}
+	}
+	return out
+}
+
+// checkUsage returns an error for each path of u's header that kinds
+// cannot match faithfully: in Caddy, escapes that do not decode to UTF-8.
+func checkUsage(kinds []Kind, u *robots.Usage) []error {
+	var errs []error
+	if !slices.Contains(kinds, Caddy) {
+		return nil
+	}
+	for _, r := range usageRules(u) {
+		if r.path == "" {
+			continue
+		}
+		if _, ok := pathRegexp(r.path, true); !ok {
+			errs = append(errs, fmt.Errorf("caddy: cannot write the Content-Usage header for %s: its escapes do not decode to UTF-8, and Caddy matches characters", r.path))
+		}
+	}
+	return errs
+}
