@@ -1,9 +1,14 @@
 // Package crawlers holds discgen's crawler catalogue: the agents that the
-// manifest's presets name, each with its operator, purpose, and the source
-// and date its facts were taken from. The catalogue is data shipped with
-// the program (catalogue.json, see NOTICE.md), so builds stay offline; a
-// catalogue more than MaxAge older than the build's time is reported as
-// stale.
+// manifest's presets name, each with its operator, purpose, the source its
+// facts were taken from and the day they were checked against it. The
+// catalogue is data shipped with the program (catalogue.json, see
+// NOTICE.md), so builds stay offline; a catalogue more than MaxAge older
+// than the build's time is reported as stale.
+//
+// Beside it ships a list of the major search engines' crawlers
+// (search-crawlers.json), and Known indexes both, so that a name about to
+// be written can be checked against every crawler whose name holds it.
+// Import refreshes the catalogue from a newer ai.robots.txt robots.json.
 package crawlers
 
 import (
@@ -28,8 +33,15 @@ type Agent struct {
 	Name     string `json:"name"`     // its User-agent token
 	Operator string `json:"operator"` // who runs it, or "unknown"
 	Purpose  string `json:"purpose"`  // the preset it belongs to
-	Source   string `json:"source"`   // a documentation URL (where its facts are documented; not fetched), or a key of Catalogue.Sources
-	Date     string `json:"date"`     // its source's date, or for a documentation URL the day the entry was written (YYYY-MM-DD)
+	Source   string `json:"source"`   // a documentation URL (where its facts are documented), or a key of Catalogue.Sources
+	// Checked is the day the entry's facts were checked against its
+	// source: a listed source's date (its data was read), or for a
+	// documentation URL the day the page was read; "" when nobody read it.
+	Checked string `json:"checked"`
+	// Control marks a token the operator documents as read by its other
+	// crawlers and never sent by a fetcher (Google-Extended): no robot
+	// presents it to a robots.txt reader.
+	Control bool `json:"control,omitempty"`
 }
 
 // Source is a list the catalogue takes facts from.
@@ -46,7 +58,10 @@ type Catalogue struct {
 	Date     string            `json:"date"` // when it was compiled (YYYY-MM-DD)
 	Sources  map[string]Source `json:"sources"`
 	Purposes map[string]string `json:"purposes"` // preset name -> what it holds
-	Agents   []Agent           `json:"agents"`
+	// LeftOut names tokens of a listed source that no preset holds, each
+	// with the reason (Import keeps them out).
+	LeftOut map[string]string `json:"left_out"`
+	Agents  []Agent           `json:"agents"`
 }
 
 var load = sync.OnceValues(func() (*Catalogue, error) { return Parse(catalogueJSON) })
@@ -61,8 +76,9 @@ func Default() *Catalogue {
 }
 
 // Parse reads a catalogue and checks it: a date, every agent with a name,
-// a known purpose, a source that is a URL or a listed source, and a date;
-// no name twice (names compare case-insensitively, as robots.txt readers
+// a known purpose, an operator, a source that is a URL or a listed source,
+// and a checked date that is empty or, for a listed source, its date; no
+// name twice (names compare case-insensitively, as robots.txt readers
 // compare them).
 func Parse(data []byte) (*Catalogue, error) {
 	var c Catalogue
@@ -86,14 +102,24 @@ func Parse(data []byte) (*Catalogue, error) {
 		if _, ok := c.Purposes[a.Purpose]; !ok {
 			return nil, fmt.Errorf("%s: unknown purpose %q", at, a.Purpose)
 		}
-		if _, ok := c.Sources[a.Source]; !ok && !strings.HasPrefix(a.Source, "https://") {
+		s, listed := c.Sources[a.Source]
+		switch {
+		case !listed && !strings.HasPrefix(a.Source, "https://"):
 			return nil, fmt.Errorf("%s: source %q is neither a listed source nor an https URL", at, a.Source)
-		}
-		if _, err := time.Parse(time.DateOnly, a.Date); err != nil {
-			return nil, fmt.Errorf("%s: date %q: %v", at, a.Date, err)
+		case listed && a.Checked != s.Date:
+			return nil, fmt.Errorf("%s: checked %q, but its source %s is of %s", at, a.Checked, a.Source, s.Date)
+		case a.Checked != "":
+			if _, err := time.Parse(time.DateOnly, a.Checked); err != nil {
+				return nil, fmt.Errorf("%s: checked %q: %v", at, a.Checked, err)
+			}
 		}
 		if a.Operator == "" {
 			return nil, fmt.Errorf("%s: no operator (write unknown)", at)
+		}
+	}
+	for name := range c.LeftOut {
+		if seen[strings.ToLower(name)] {
+			return nil, fmt.Errorf("left_out %s: it is also an agent", name)
 		}
 	}
 	return &c, nil

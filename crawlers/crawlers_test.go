@@ -19,7 +19,7 @@ func TestDefaultValid(t *testing.T) {
 			t.Errorf("%q is not an agent name robots.txt can carry", a.Name)
 		}
 	}
-	for _, p := range []string{"ai-training", "ai-search", "ai-user", "scrapers"} {
+	for _, p := range []string{"ai-training", "ai-search", "ai-user", "scrapers", "seo", "search-engines"} {
 		if as, ok := c.Preset(p); !ok || len(as) == 0 {
 			t.Errorf("preset %s missing or empty", p)
 		}
@@ -37,6 +37,8 @@ func TestDocumentedPurposes(t *testing.T) {
 		"PerplexityBot": "ai-search", "Perplexity-User": "ai-user",
 		"meta-externalagent": "ai-training", "Meta-ExternalFetcher": "ai-user",
 		"CCBot": "ai-training", "AI2Bot": "ai-training", "MJ12bot": "seo",
+		"Applebot": "search-engines", "Googlebot": "search-engines", "bingbot": "search-engines",
+		"YandexBot": "search-engines", "Baiduspider": "search-engines", "DuckDuckBot": "search-engines",
 	} {
 		a, ok := c.Lookup(name)
 		if !ok {
@@ -69,10 +71,12 @@ func TestStale(t *testing.T) {
 func TestParseRejects(t *testing.T) {
 	for name, data := range map[string]string{
 		"no date":         `{"purposes":{"p":"x"},"agents":[]}`,
-		"unknown purpose": `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"q","source":"https://x","date":"2026-01-01"}]}`,
-		"twice":           `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"https://x","date":"2026-01-01"},{"name":"A","operator":"o","purpose":"p","source":"https://x","date":"2026-01-01"}]}`,
-		"bad source":      `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"somewhere","date":"2026-01-01"}]}`,
-		"no agent date":   `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"https://x"}]}`,
+		"unknown purpose": `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"q","source":"https://x","checked":""}]}`,
+		"twice":           `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"https://x","checked":""},{"name":"A","operator":"o","purpose":"p","source":"https://x","checked":""}]}`,
+		"bad source":      `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"somewhere","checked":""}]}`,
+		"bad checked":     `{"date":"2026-01-01","purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"https://x","checked":"yesterday"}]}`,
+		"listed, undated": `{"date":"2026-01-01","sources":{"l":{"date":"2026-01-02"}},"purposes":{"p":"x"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"l","checked":""}]}`,
+		"left out, kept":  `{"date":"2026-01-01","purposes":{"p":"x"},"left_out":{"A":"why"},"agents":[{"name":"a","operator":"o","purpose":"p","source":"https://x","checked":""}]}`,
 	} {
 		if _, err := Parse([]byte(data)); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -81,33 +85,72 @@ func TestParseRejects(t *testing.T) {
 }
 
 // TestNoticeMatchesCatalogue checks what NOTICE.md says of the catalogue:
-// documentation URLs were not fetched, so an agent they source carries the
-// day the catalogue was compiled; an agent of a listed source carries that
-// source's date, and the notice names the source's commit.
+// documentation URLs were not fetched, so an agent they source is not
+// dated as checked; an agent of a listed source carries that source's
+// date, and the notice names the source's commit; every token left out is
+// named with its reason.
 func TestNoticeMatchesCatalogue(t *testing.T) {
 	data, err := os.ReadFile("NOTICE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	notice := string(data)
-	for _, want := range []string{"were **not fetched** when the catalogue was compiled", "compiled on its `date` (" + Default().Date + ")"} {
+	c := Default()
+	for _, want := range []string{"were **not fetched**", "compiled on its `date` (" + c.Date + ")", "recorded on " + Search().Recorded} {
 		if !strings.Contains(notice, want) {
 			t.Errorf("NOTICE.md does not say %q", want)
 		}
 	}
-	c := Default()
 	for key, s := range c.Sources {
 		if !strings.Contains(notice, s.Commit) || !strings.Contains(notice, s.Date) {
 			t.Errorf("NOTICE.md does not name %s's commit %s of %s", key, s.Commit, s.Date)
 		}
 	}
+	for name := range c.LeftOut {
+		if !strings.Contains(notice, "`"+name+"`") {
+			t.Errorf("NOTICE.md does not name %s, left out", name)
+		}
+	}
 	for _, a := range c.Agents {
-		want := c.Date
+		want := ""
 		if s, ok := c.Sources[a.Source]; ok {
 			want = s.Date
 		}
-		if a.Date != want {
-			t.Errorf("%s (source %s) is dated %s, want %s", a.Name, a.Source, a.Date, want)
+		if a.Checked != want {
+			t.Errorf("%s (source %s) is dated checked %q, want %q", a.Name, a.Source, a.Checked, want)
 		}
+	}
+}
+
+// TestUnknownOperatorsNamed: every agent whose operator is unknown is
+// named in NOTICE.md's list of them, and only those, so the notice cannot
+// drift from the data. An entry with a documentation URL always names its
+// operator.
+func TestUnknownOperatorsNamed(t *testing.T) {
+	data, err := os.ReadFile("NOTICE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(strings.Join(strings.Fields(string(data)), " "), "their `operator` is `unknown`: ")
+	listed, _, _ := strings.Cut(rest, ". ")
+	if !ok || listed == "" {
+		t.Fatal("NOTICE.md lists no agents of unknown operator")
+	}
+	inNotice := map[string]bool{}
+	for _, n := range strings.Split(listed, ", ") {
+		inNotice[n] = true
+	}
+	for _, a := range Default().Agents {
+		unknown := a.Operator == "unknown"
+		if unknown != inNotice[a.Name] {
+			t.Errorf("%s: operator %q, named in the notice's unknown list: %v", a.Name, a.Operator, inNotice[a.Name])
+		}
+		if unknown && strings.HasPrefix(a.Source, "https://") {
+			t.Errorf("%s: its documentation page %s names no operator?", a.Name, a.Source)
+		}
+		delete(inNotice, a.Name)
+	}
+	for n := range inNotice {
+		t.Errorf("the notice lists %s, which is not an agent", n)
 	}
 }

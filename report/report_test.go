@@ -325,7 +325,7 @@ func TestBuildPresets(t *testing.T) {
 		names = append(names, fmt.Sprintf("%s(%d)", a.Name, len(a.Members)))
 	}
 	// ai-training's 28 agents but CCBot (left out) and GPTBot (listed).
-	if got := strings.Join(names, " "); got != "GPTBot(0) ai-training(26) ai-user(48) *(0) otherbot(0)" || p.PresetAgents != 74 {
+	if got := strings.Join(names, " "); got != "GPTBot(0) ai-training(26) ai-user(44) *(0) otherbot(0)" || p.PresetAgents != 70 {
 		t.Errorf("columns = %s, %d preset agents", got, p.PresetAgents)
 	}
 	for _, a := range p.Agents {
@@ -350,19 +350,19 @@ func TestBuildPresets(t *testing.T) {
 	// Google reads AI2Bot-DeepResearchEval as AI, and gives it
 	// ai-training's Disallow: / as well.
 	c := presetCell("ai-user", "/blog/x.html")
-	if !c.Allowed || c.Agent != "amazon-QBusiness" || c.Share != 47 || !slices.Equal(c.Others, []string{"AI2Bot-DeepResearchEval"}) {
+	if !c.Allowed || c.Agent != "amazon-QBusiness" || c.Share != 43 || !slices.Equal(c.Others, []string{"AI2Bot-DeepResearchEval"}) {
 		t.Errorf("ai-user /blog/x.html = %+v", c)
 	}
-	if c := presetCell("ai-user", "/private/"); c.Allowed || c.Share != 48 {
+	if c := presetCell("ai-user", "/private/"); c.Allowed || c.Share != 44 {
 		t.Errorf("ai-user /private/ = %+v", c)
 	}
 	if c := cell(p, "GPTBot", "/blog/x.html"); c == nil || !c.Allowed {
 		t.Errorf("GPTBot /blog/x.html = %+v", c)
 	}
 	for _, want := range []string{
-		`<span class="agent">ai-user</span><span class="note">preset: 48 agents, AI2Bot-DeepResearchEval first</span>`,
-		`47 of 48 agents (asked as amazon-QBusiness); the other verdicts: AI2Bot-DeepResearchEval`,
-		`<strong>5</strong> columns (74 agents of presets, one column per preset) × <strong>5</strong> URLs`,
+		`<span class="agent">ai-user</span><span class="note">preset: 44 agents, AI2Bot-DeepResearchEval first</span>`,
+		`43 of 44 agents (asked as amazon-QBusiness); the other verdicts: AI2Bot-DeepResearchEval`,
+		`<strong>5</strong> columns (70 agents of presets, one column per preset) × <strong>5</strong> URLs`,
 	} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("the page lacks %q", want)

@@ -64,6 +64,7 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 		return
 	}
 	defer v.substringNames(path, groups)
+	defer v.partOfKnown(path, groups)
 	for i, g := range groups {
 		gp := manifest.Index(path, i)
 		if len(g.Names) == 0 && len(g.Presets) == 0 {

@@ -5,20 +5,36 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"regexp"
 	"slices"
 	"text/tabwriter"
+	"time"
 
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/internal/editdist"
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
-	var format, nowFlag string
+	var format, nowFlag, list, commit, date, out string
 	fs := newFlags("presets", presetsUsage, stdout)
 	fs.StringVar(&format, "format", "text", "")
 	fs.StringVar(&nowFlag, "now", "", "")
+	fs.StringVar(&list, "import", "", "")
+	fs.StringVar(&commit, "commit", "", "")
+	fs.StringVar(&date, "date", "", "")
+	fs.StringVarP(&out, "output", "o", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
+	}
+	if list != "" {
+		if fs.NArg() > 0 {
+			return usagef("presets: --import takes no preset names")
+		}
+		return importPresets(list, commit, date, out, stdout)
+	}
+	if commit != "" || date != "" || out != "" {
+		return usagef("presets: --commit, --date and -o go with --import")
 	}
 	if err := checkFormat(format, "text", "json"); err != nil {
 		return err
@@ -73,9 +89,76 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "\n%s (%d agents): %s\n", p, len(as), cat.Purposes[p])
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		for _, a := range as {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, a.Date)
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, checked(a))
 		}
 		tw.Flush()
 	}
 	return nil
+}
+
+// checked says when an agent's facts were checked against its source.
+func checked(a crawlers.Agent) string {
+	if a.Checked == "" {
+		return "not checked"
+	}
+	return "checked " + a.Checked
+}
+
+// importPresets shows what a newer ai.robots.txt robots.json changes in
+// the shipped catalogue and, with -o, writes the refreshed catalogue.
+func importPresets(file, commit, date, out string, stdout io.Writer) error {
+	if !commitRE.MatchString(commit) {
+		return usagef("presets: --import needs --commit, the list's git commit (7 to 40 hex digits)")
+	}
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return usagef("presets: --import needs --date, the list commit's day as YYYY-MM-DD")
+	}
+	data, err := readBounded(file, crawlers.MaxListSize)
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %v", file, err)
+	}
+	list, err := crawlers.ParseList(data)
+	if err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	next, diff, err := crawlers.Import(crawlers.Default(), list, crawlers.Source{Commit: commit, Date: date})
+	if err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	if err := diff.Write(stdout); err != nil {
+		return err
+	}
+	if out == "" {
+		return nil
+	}
+	return writeFileAtomic(out, crawlers.Format(next))
+}
+
+var commitRE = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+
+// readBounded reads a regular file of at most limit bytes.
+func readBounded(name string, limit int64) ([]byte, error) {
+	if fi, err := os.Stat(name); err != nil {
+		return nil, unwrapPathErr(err)
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file") // a FIFO would block the open
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, unwrapPathErr(err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("more than %d bytes", limit)
+	}
+	return data, nil
 }

@@ -10,6 +10,7 @@ Usage:
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] [--type KIND] FILE...
     discgen resolve  -o DIR PATH
     discgen presets  [--format text|json] [--now TIME] [PRESET...]
+    discgen presets  --import FILE --commit HASH --date DAY [-o FILE]
     discgen schema   [-o FILE]
     discgen init     [-f site.yaml] [--force] [--local-schema]
     discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
@@ -235,28 +236,46 @@ Example:
 `
 
 const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
+       discgen presets --import FILE --commit HASH --date DAY [-o FILE]
 
 List the presets of discgen's crawler catalogue (all, or those named) and
-each agent's token, operator, source and the date of that source. A group
+each agent's token, operator, source and the day it was checked against
+that source ("not checked" when nobody read it). A group
 of the manifest adds a preset's agents with presets: [NAME], and leaves
 some out with except_agents: [TOKEN...]. The catalogue is data shipped with
 discgen; when it is more than 180 days older than --now (default: the
 clock), presets and build warn.
 
 Presets:
-    ai-training   crawlers that collect content to train AI models
-    ai-search     crawlers that index content for AI search and answers
-    ai-user       fetchers a person triggers (assistants, agents, coding tools)
-    scrapers      AI data providers and scrapers, and undocumented AI crawlers
-    seo           link-index and SEO crawlers (not AI)
+    ai-training     crawlers that collect content to train AI models
+    ai-search       crawlers that index content for AI search and answers
+    ai-user         fetchers a person triggers (assistants, agents, coding tools)
+    scrapers        AI data providers and scrapers, and undocumented AI crawlers
+    search-engines  search engines' crawlers (Googlebot, bingbot, Applebot, ...)
+    seo             link-index and SEO crawlers (not AI)
+
+With --import, read a newer robots.json of the ai.robots.txt list (offline,
+from a file) and print what it changes in the catalogue discgen was built
+with: agents added (with the purpose read from the list's function text, to
+review), removed (agents taken from the list that it no longer holds) and
+changed (an operator the list now names differently). Agents documented by
+their operators and the tokens the catalogue leaves out stay as they are.
+With -o, also write the refreshed catalogue to FILE; the catalogue is
+embedded in discgen, so a maintainer writes it over crawlers/catalogue.json
+in the source tree, updates crawlers/NOTICE.md and builds again.
 
 Options:
         --format FORMAT   text (default) or json
         --now TIME        the time the catalogue's age is counted to
+        --import FILE     a robots.json of the ai.robots.txt list
+        --commit HASH     the list's git commit (with --import)
+        --date DAY        the day of that commit, YYYY-MM-DD (with --import)
+    -o, --output FILE     write the refreshed catalogue (with --import)
 
 Examples:
     discgen presets ai-training
     discgen presets --format json | jq -r '.presets[].agents[].name'
+    discgen presets --import robots.json --commit 1a2b3c4 --date 2026-12-01 -o crawlers/catalogue.json
 `
 
 const schemaUsage = `Usage: discgen schema [-o FILE]
