@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -93,11 +94,14 @@ func writePackage(dir string, p packageJSON, readme string, license []byte, file
 	if license != nil {
 		p.Files = append(p.Files, "LICENSE")
 	}
-	pj, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
+	var pj bytes.Buffer
+	enc := json.NewEncoder(&pj)
+	enc.SetEscapeHTML(false) // ">=18", not "\u003e=18"
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(p); err != nil {
 		return err
 	}
-	all := map[string][]byte{"package.json": append(pj, '\n'), "README.md": []byte(readme)}
+	all := map[string][]byte{"package.json": pj.Bytes(), "README.md": []byte(readme)}
 	if license != nil {
 		all["LICENSE"] = license
 	}
