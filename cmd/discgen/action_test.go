@@ -369,3 +369,45 @@ func TestActionInstallKey(t *testing.T) {
 		}
 	}
 }
+
+// A commit, or the action's own source at a ref that is not a release, is
+// compiled, statically, and the log says so. A fake go records how it was
+// called.
+func TestActionInstallCompiles(t *testing.T) {
+	needBash(t)
+	bin := t.TempDir()
+	record := filepath.Join(t.TempDir(), "go.log")
+	// The fake writes a discgen that prints its version, where -o or
+	// GOBIN says.
+	writeFile(t, filepath.Join(bin, "go"), `#!/usr/bin/env bash
+echo "CGO_ENABLED=$CGO_ENABLED GOTOOLCHAIN=$GOTOOLCHAIN go $*" >>"$GO_LOG"
+out=$GOBIN/discgen
+while [[ $# -gt 0 ]]; do [[ $1 == -o ]] && out=$2; shift; done
+printf '#!/usr/bin/env bash\necho discgen compiled\n' >"$out"
+chmod +x "$out"
+`)
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	commit := strings.Repeat("0123456789", 4)
+	for _, tc := range []struct{ version, ref, log, goCall string }{
+		{"", "v1", "discgen: compiling the action's own source (v1 is not a release; set version: to a release to download it instead)\n",
+			"CGO_ENABLED=0 GOTOOLCHAIN=auto go build -trimpath -o "},
+		{commit, "", "discgen: compiling commit " + commit + " with go install (a commit has no release archive)\n",
+			"CGO_ENABLED=0 GOTOOLCHAIN=auto go install -trimpath github.com/discgen/discgen/cmd/discgen@" + commit + "\n"},
+	} {
+		os.Remove(record)
+		dir := filepath.Join(t.TempDir(), "tool")
+		cmd := exec.Command("bash", "../../action/install.sh", "install")
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GO_LOG="+record,
+			"DISCGEN_VERSION="+tc.version, "GITHUB_ACTION_REF="+tc.ref, "DISCGEN_DIR="+dir, "DISCGEN_DOWNLOAD_BASE=http://127.0.0.1:9/unused")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), tc.log) || !strings.HasSuffix(string(out), "discgen compiled\n") {
+			t.Errorf("version %q: %v\n%s\nwant the log to say %q", tc.version, err, out, tc.log)
+		}
+		calls, _ := os.ReadFile(record)
+		if !strings.HasPrefix(string(calls), tc.goCall) {
+			t.Errorf("version %q: go called as\n%s\nwant %q", tc.version, calls, tc.goCall)
+		}
+	}
+}
