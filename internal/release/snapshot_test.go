@@ -2,6 +2,7 @@ package release
 
 import (
 	"bytes"
+	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
@@ -184,8 +185,15 @@ func TestSnapshotRelease(t *testing.T) {
 			t.Errorf("go version -m lacks %q:\n%s", want, info)
 		}
 	}
-	if out, err := exec.Command("readelf", "-l", bin).Output(); err == nil && bytes.Contains(out, []byte("INTERP")) {
-		t.Errorf("the linux binary asks for a dynamic loader:\n%s", out)
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP || p.Type == elf.PT_DYNAMIC {
+			t.Errorf("the linux binary is dynamically linked: it has a %v program header", p.Type)
+		}
 	}
 }
 
