@@ -61,9 +61,10 @@ func (r release) archive(goos, goarch string) string {
 	return "discgen_" + r.version + "_" + goos + "_" + goarch + ext
 }
 
-// buildRelease clones the repository's HEAD into dir and builds a snapshot
-// release there, with env added to the environment.
-func buildRelease(dir string, env ...string) (release, error) {
+// buildRelease clones the repository into dir, checks out commit (HEAD
+// when empty) and builds a snapshot release there, with env added to the
+// environment.
+func buildRelease(dir, commit string, env ...string) (release, error) {
 	gr := goreleaserPath()
 	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 	if err != nil {
@@ -71,6 +72,11 @@ func buildRelease(dir string, env ...string) (release, error) {
 	}
 	if out, err := exec.Command("git", "clone", "-q", "--no-hardlinks", strings.TrimSpace(string(root)), dir).CombinedOutput(); err != nil {
 		return release{}, fmt.Errorf("git clone: %v\n%s", err, out)
+	}
+	if commit != "" {
+		if out, err := exec.Command("git", "-C", dir, "checkout", "-q", "--detach", commit).CombinedOutput(); err != nil {
+			return release{}, fmt.Errorf("git checkout %s: %v\n%s", commit, err, out)
+		}
 	}
 	head, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
 	if err != nil {
@@ -112,7 +118,7 @@ func snapshot(t *testing.T) release {
 		t.Skip("goreleaser: not installed (.ci/run installs it into .ci/tools/bin)")
 	}
 	snap.once.Do(func() {
-		snap.r, snap.err = buildRelease(filepath.Join(tmpRoot, "a", "discgen"))
+		snap.r, snap.err = buildRelease(filepath.Join(tmpRoot, "a", "discgen"), "")
 	})
 	if snap.err != nil {
 		t.Fatal(snap.err)
@@ -199,7 +205,8 @@ func TestSnapshotRelease(t *testing.T) {
 
 // Two builds of the same commit, in two clones at different paths, the
 // second with an empty Go build cache, give the same bytes: every archive,
-// SBOM and the checksums file.
+// SBOM and the checksums file. (The second clone checks out the first's
+// commit: HEAD may have moved while the first built.)
 func TestReleaseReproducible(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: a second release build from an empty build cache takes minutes")
@@ -208,9 +215,12 @@ func TestReleaseReproducible(t *testing.T) {
 		t.Skip("less than 25 minutes to the -timeout: a second release build from an empty build cache can take that long on a busy machine; run with -timeout 60m, as .ci/run does")
 	}
 	a := snapshot(t)
-	b, err := buildRelease(filepath.Join(tmpRoot, "b", "elsewhere", "discgen"), "GOCACHE="+filepath.Join(tmpRoot, "gocache-b"))
+	b, err := buildRelease(filepath.Join(tmpRoot, "b", "elsewhere", "discgen"), a.commit, "GOCACHE="+filepath.Join(tmpRoot, "gocache-b"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if b.commit != a.commit {
+		t.Fatalf("the second clone is at %s, not %s", b.commit, a.commit)
 	}
 	sa, _ := os.ReadFile(filepath.Join(a.dist, "checksums.txt"))
 	sb, _ := os.ReadFile(filepath.Join(b.dist, "checksums.txt"))
