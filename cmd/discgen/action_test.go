@@ -43,8 +43,10 @@ func readAction(t *testing.T) actionYAML {
 }
 
 // The Action's inputs and outputs are its interface: workflows name them.
-// Its binary comes from a cache keyed on version and runner, and Go is set
-// up only where the runner has none.
+// A release is downloaded, not compiled; a compiled binary comes from a
+// cache keyed on version and runner, restored before the compile and saved
+// right after it, and Go is set up only where the runner has none. The
+// actions it uses are pinned by commit.
 func TestActionMetadata(t *testing.T) {
 	a := readAction(t)
 	for _, in := range []string{"version", "command", "manifest", "output", "env", "args"} {
@@ -60,17 +62,34 @@ func TestActionMetadata(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using = %q", a.Runs.Using)
 	}
-	var cached, built bool
-	for _, s := range a.Runs.Steps {
+	const source = "steps.tool.outputs.mode == 'source'"
+	var restored, saved, installed int
+	for i, s := range a.Runs.Steps {
+		if s.Uses != "" && !regexp.MustCompile(`^[a-z-]+/[a-z/-]+@[0-9a-f]{40}$`).MatchString(s.Uses) {
+			t.Errorf("step %d uses %q: pin it by commit", i, s.Uses)
+		}
 		switch {
-		case strings.HasPrefix(s.Uses, "actions/cache@"):
-			cached = strings.Contains(s.With["key"], "steps.tool.outputs.key")
-		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
-			if !strings.Contains(s.If, "steps.tool.outputs.go != 'true'") || !strings.Contains(s.If, "cache-hit != 'true'") {
-				t.Errorf("setup-go runs with if %q: it must run only on a cache miss on a runner without go", s.If)
+		case strings.HasPrefix(s.Uses, "actions/cache/restore@"):
+			restored = i
+			if s.ID != "restore" || !strings.Contains(s.With["key"], "steps.tool.outputs.key") || !strings.Contains(s.If, source) {
+				t.Errorf("restore step %+v: want id restore, the tool step's key, only for a compile", s)
 			}
-		case strings.Contains(s.Run, "install.sh\" build"):
-			built = strings.Contains(s.If, "cache-hit != 'true'")
+		case strings.HasPrefix(s.Uses, "actions/cache/save@"):
+			saved = i
+			if !strings.Contains(s.With["key"], "steps.tool.outputs.key") || !strings.Contains(s.If, source) || !strings.Contains(s.If, "steps.restore.outputs.cache-hit != 'true'") {
+				t.Errorf("save step with if %q, key %q: want the tool step's key, only after a compile", s.If, s.With["key"])
+			}
+		case strings.HasPrefix(s.Uses, "actions/cache@"):
+			t.Errorf("step %d: actions/cache restores and saves in one; want restore and save steps", i)
+		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+			if !strings.Contains(s.If, "steps.tool.outputs.go != 'true'") || !strings.Contains(s.If, "cache-hit != 'true'") || !strings.Contains(s.If, source) {
+				t.Errorf("setup-go runs with if %q: it must run only for a compile on a cache miss on a runner without go", s.If)
+			}
+		case strings.Contains(s.Run, "install.sh\" install"):
+			installed = i
+			if !strings.Contains(s.If, "steps.restore.outputs.cache-hit != 'true'") {
+				t.Errorf("install step runs with if %q: want it skipped on a cache hit", s.If)
+			}
 		}
 		for _, m := range regexp.MustCompile(`action/[a-z]+\.sh`).FindAllString(s.Run, -1) {
 			if _, err := os.Stat("../../" + m); err != nil {
@@ -78,8 +97,8 @@ func TestActionMetadata(t *testing.T) {
 			}
 		}
 	}
-	if !cached || !built {
-		t.Errorf("want an actions/cache step keyed on the tool step's key (%v) and a build only on a miss (%v)", cached, built)
+	if !(restored > 0 && restored < installed && installed < saved) {
+		t.Errorf("steps: restore %d, install %d, save %d: want them in that order", restored, installed, saved)
 	}
 }
 
@@ -323,12 +342,13 @@ func TestActionArgs(t *testing.T) {
 }
 
 // The cache key names the version and the runner; the action's own source
-// is keyed by its content.
+// is keyed by its content. A release is downloaded; a commit, or the
+// action's own source at a ref that is not a release, is compiled.
 func TestActionInstallKey(t *testing.T) {
 	needBash(t)
 	key := func(env ...string) (string, int) {
 		cmd := exec.Command("bash", "../../action/install.sh", "key")
-		cmd.Env = append(os.Environ(), "GITHUB_OUTPUT=", "RUNNER_OS=Linux", "RUNNER_ARCH=X64", "RUNNER_TOOL_CACHE=/opt/hostedtoolcache")
+		cmd.Env = append(os.Environ(), "GITHUB_OUTPUT=", "GITHUB_ACTION_REF=", "RUNNER_OS=Linux", "RUNNER_ARCH=X64", "RUNNER_TOOL_CACHE=/opt/hostedtoolcache")
 		cmd.Env = append(cmd.Env, env...)
 		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -337,17 +357,66 @@ func TestActionInstallKey(t *testing.T) {
 		return string(out), 0
 	}
 	out, st := key("DISCGEN_VERSION=v1.2.3")
-	if st != 0 || !strings.Contains(out, "key=discgen-v1.2.3-Linux-X64\n") || !strings.Contains(out, "dir=/opt/hostedtoolcache/discgen/v1.2.3-Linux-X64\n") {
-		t.Errorf("v1.2.3: status %d\n%s", st, out)
+	if want := "mode=release\nversion=v1.2.3\ndir=/opt/hostedtoolcache/discgen/v1.2.3-Linux-X64\nkey=discgen-v1.2.3-Linux-X64\n"; st != 0 || !strings.HasPrefix(out, want) {
+		t.Errorf("v1.2.3: status %d\n%s\nwant it to begin\n%s", st, out, want)
+	}
+	if out, _ := key("GITHUB_ACTION_REF=v1.4.0"); !strings.HasPrefix(out, "mode=release\nversion=v1.4.0\n") {
+		t.Errorf("uses: @v1.4.0 with no version:\n%s", out)
+	}
+	commit := strings.Repeat("0123456789", 4)
+	if out, _ := key("DISCGEN_VERSION=" + commit); !strings.HasPrefix(out, "mode=source\nversion="+commit+"\n") {
+		t.Errorf("a commit:\n%s", out)
 	}
 	src1, _ := key("DISCGEN_VERSION=")
-	src2, _ := key("DISCGEN_VERSION=")
-	if !regexp.MustCompile(`key=discgen-src-[0-9a-f]{16}-Linux-X64\n`).MatchString(src1) || src1 != src2 {
+	src2, _ := key("DISCGEN_VERSION=", "GITHUB_ACTION_REF=v1")
+	if !regexp.MustCompile(`^mode=source\nversion=\ndir=.*\nkey=discgen-src-[0-9a-f]{16}-Linux-X64\n`).MatchString(src1) || src1 != src2 {
 		t.Errorf("own source: keys %q and %q", src1, src2)
 	}
 	for _, v := range []string{"latest", "main", "v1", "v1.2.3; rm -rf /"} {
 		if out, st := key("DISCGEN_VERSION=" + v); st != 2 || !strings.Contains(out, "::error") {
 			t.Errorf("version %q: status %d, want 2 with an annotation\n%s", v, st, out)
+		}
+	}
+}
+
+// A commit, or the action's own source at a ref that is not a release, is
+// compiled, statically, and the log says so. A fake go records how it was
+// called.
+func TestActionInstallCompiles(t *testing.T) {
+	needBash(t)
+	bin := t.TempDir()
+	record := filepath.Join(t.TempDir(), "go.log")
+	// The fake writes a discgen that prints its version, where -o or
+	// GOBIN says.
+	writeFile(t, filepath.Join(bin, "go"), `#!/usr/bin/env bash
+echo "CGO_ENABLED=$CGO_ENABLED GOTOOLCHAIN=$GOTOOLCHAIN go $*" >>"$GO_LOG"
+out=$GOBIN/discgen
+while [[ $# -gt 0 ]]; do [[ $1 == -o ]] && out=$2; shift; done
+printf '#!/usr/bin/env bash\necho discgen compiled\n' >"$out"
+chmod +x "$out"
+`)
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	commit := strings.Repeat("0123456789", 4)
+	for _, tc := range []struct{ version, ref, log, goCall string }{
+		{"", "v1", "discgen: compiling the action's own source (v1 is not a release; set version: to a release to download it instead)\n",
+			"CGO_ENABLED=0 GOTOOLCHAIN=auto go build -trimpath -o "},
+		{commit, "", "discgen: compiling commit " + commit + " with go install (a commit has no release archive)\n",
+			"CGO_ENABLED=0 GOTOOLCHAIN=auto go install -trimpath github.com/discgen/discgen/cmd/discgen@" + commit + "\n"},
+	} {
+		os.Remove(record)
+		dir := filepath.Join(t.TempDir(), "tool")
+		cmd := exec.Command("bash", "../../action/install.sh", "install")
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GO_LOG="+record,
+			"DISCGEN_VERSION="+tc.version, "GITHUB_ACTION_REF="+tc.ref, "DISCGEN_DIR="+dir, "DISCGEN_DOWNLOAD_BASE=http://127.0.0.1:9/unused")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), tc.log) || !strings.HasSuffix(string(out), "discgen compiled\n") {
+			t.Errorf("version %q: %v\n%s\nwant the log to say %q", tc.version, err, out, tc.log)
+		}
+		calls, _ := os.ReadFile(record)
+		if !strings.HasPrefix(string(calls), tc.goCall) {
+			t.Errorf("version %q: go called as\n%s\nwant %q", tc.version, calls, tc.goCall)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 type buildFlags struct {
 	file, out, env, now, state, format string
 	server, serverDir, shard, progress string
+	shardIndex                         string
 	tenants                            []string
 	check, dryRun, replace, link       bool
 	tenantOwner                        bool
@@ -51,6 +52,7 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.StringVar(&f.serverDir, "server-dir", "", "")
 	fs.StringArrayVar(&f.tenants, "tenant", nil, "")
 	fs.StringVar(&f.shard, "shard", "", "")
+	fs.StringVar(&f.shardIndex, "shard-index", "", "")
 	fs.BoolVar(&f.tenantOwner, "tenant-owner", false, "")
 	fs.StringVar(&f.progress, "progress", "auto", "")
 	return fs
@@ -75,6 +77,14 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	shard, shards, err := parseShard(f.shard)
 	if err != nil {
 		return err
+	}
+	if f.shardIndex != "" {
+		if f.shard != "" {
+			return usagef("build: --shard and --shard-index do not go together")
+		}
+		if shard, shards, err = parseShardIndex(f.shardIndex); err != nil {
+			return err
+		}
 	}
 	if shards > 0 && len(f.tenants) > 0 {
 		return usagef("build: --shard and --tenant do not go together")
@@ -159,6 +169,19 @@ func parseShard(s string) (k, n int, err error) {
 		return 0, 0, usagef("--shard %q: want K/N with 1 <= K <= N, such as 1/4", s)
 	}
 	return k, n, nil
+}
+
+// parseShardIndex reads --shard-index I/N, the I-th of N partitions counted
+// from 0 as a Kubernetes Indexed Job numbers its pods, and returns it as
+// --shard's K/N.
+func parseShardIndex(s string) (k, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, usagef("--shard-index %q: want I/N with 0 <= I < N, such as 0/4", s)
+	}
+	return i + 1, n, nil
 }
 
 // unitPrinter prints each unit of a build as it ends: its diagnostics and

@@ -121,7 +121,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	case "--version", "version":
-		fmt.Fprintln(stdout, "discgen", version())
+		fmt.Fprintln(stdout, versionLine())
 		return nil
 	}
 	c, ok := commands[args[0]]

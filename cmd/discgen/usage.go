@@ -106,6 +106,8 @@ Options:
                           the site's own tree is not touched
         --shard K/N       build the K-th of N stable partitions of the
                           tenants (the site in shard 1 only)
+        --shard-index I/N the same counted from 0, for a Kubernetes
+                          Indexed Job: $(JOB_COMPLETION_INDEX)/N
         --tenant-owner    give every file and directory written in a
                           tenant's directory to that directory's owner
                           (run as root)
