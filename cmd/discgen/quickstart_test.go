@@ -118,7 +118,7 @@ func TestQuickstartEleventy(t *testing.T) {
 }
 
 // Astro empties dist/ on every build, so discgen runs after each one:
-// here from the project's build script, as the README shows. Astro 5 is
+// here from the project's postbuild script, as the README shows. Astro 5 is
 // the newest major that runs on Debian's Node 20 (Astro 6 and later want
 // Node 22). The project is written by hand: npm create astro fetches its
 // templates from GitHub.
@@ -138,7 +138,7 @@ func TestQuickstartAstro(t *testing.T) {
 	bindir := filepath.Dir(buildDiscgen(t))
 	dir := t.TempDir()
 	for name, data := range map[string]string{
-		"package.json":          `{"name": "site", "private": true, "type": "module", "scripts": {"build": "astro build && discgen build -f site.yaml -o dist"}}` + "\n",
+		"package.json":          `{"name": "site", "private": true, "type": "module", "scripts": {"build": "astro build", "postbuild": "discgen build -f site.yaml -o dist"}}` + "\n",
 		"astro.config.mjs":      "import { defineConfig } from \"astro/config\";\nexport default defineConfig({});\n",
 		"src/pages/index.astro": "---\n---\n<html><body><h1>Hello</h1></body></html>\n",
 	} {
