@@ -70,16 +70,22 @@ const maxTenantStars = 8
 // not empty and not only dots.
 const tenantName = `[^/]*[^/.][^/]*`
 
+// autodiscNames is what the rules match as the name of a tenant's
+// autodisc file: the names seed 000 section 4 registers and x-NAME
+// (validate's rule), so that no other file of a tenant, such as a script
+// a userdir location would hand to its handler, is touched.
+const (
+	registeredNames = `(?:index|subdirectories|robots|icons|description|feeds)\x2etxt`
+	xNames          = `x-[A-Za-z0-9][A-Za-z0-9._-]*`
+)
+
 // tenantRegexp returns the regular expression of the URL paths of the
 // autodisc files in space, anchored at both ends: in PCRE (re2 false, for
 // nginx and Apache) or Go's RE2 (Caddy). With capture, each "*" and the
-// path below the space are captures. ext, when not empty, also requires
-// the file name to end in it, compared without regard to case.
+// path below the space are captures. ext, when not empty, matches only
+// the files whose extension, compared without regard to case, is ext.
 func tenantRegexp(space string, re2, capture bool, ext string) (string, error) {
 	var b strings.Builder
-	if ext != "" {
-		b.WriteString("(?i)")
-	}
 	b.WriteString("^/")
 	segs := strings.Split(strings.Trim(space, "/"), "/")
 	for _, seg := range segs {
@@ -102,10 +108,14 @@ func tenantRegexp(space string, re2, capture bool, ext string) (string, error) {
 		}
 		b.WriteByte('/')
 	}
-	file := `(?:[^/]+/)*autodisc/[^/]+`
+	names := registeredNames + "|" + xNames
 	if ext != "" {
-		file += byteEscape(ext)
+		names = xNames + "(?i:" + byteEscape(ext) + ")"
+		if ext == ".txt" {
+			names = registeredNames + "|" + names
+		}
 	}
+	file := "(?:[^/]+/)*autodisc/(?:" + names + ")"
 	if capture {
 		file = "(" + file + ")"
 	}
