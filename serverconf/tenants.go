@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/discgen/discgen/pathspace"
 )
 
 // Tenant directories (a delegation's tenants glob, such as ISP users'
@@ -172,6 +174,10 @@ func checkTenants(kinds []Kind, spaces []TenantSpace) []error {
 		for _, ts := range spaces {
 			bad := func(err error) {
 				errs = append(errs, fmt.Errorf("%s: cannot write the rule for the tenants of %s (%s): %v", k, ts.Space, ts.Glob, err))
+			}
+			if sp, err := pathspace.Parse(pathspace.Root, ts.Space); err != nil || sp.String() != ts.Space {
+				bad(fmt.Errorf("not a delegation space in canonical form"))
+				continue
 			}
 			if n := strings.Count(ts.Space, "*"); n > maxTenantStars {
 				bad(fmt.Errorf("more than %d '*'", maxTenantStars))

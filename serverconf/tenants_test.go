@@ -94,6 +94,9 @@ func TestTenantRefused(t *testing.T) {
 		{TenantSpace{"/~*/", "/home/*/x\"; }\n/autodisc.yaml"}, []Kind{Nginx}, "'\"'"},
 		{TenantSpace{"/~*/", "/home/*/$x/autodisc.yaml"}, []Kind{Nginx}, "'$'"},
 		{TenantSpace{"/%FF*/", "/home/*/autodisc.yaml"}, []Kind{Caddy}, "UTF-8"},
+		{TenantSpace{"/~*/\n# x/", "/home/*/x/autodisc.yaml"}, []Kind{Nginx, Htaccess, Caddy}, "canonical form"},
+		{TenantSpace{"~*", "/home/*/autodisc.yaml"}, []Kind{Nginx, Htaccess, Caddy}, "canonical form"},
+		{TenantSpace{"/", "/home/autodisc.yaml"}, []Kind{Nginx, Htaccess, Caddy}, "canonical form"},
 		{TenantSpace{"/" + strings.Repeat("*/", 9), "/h/" + strings.Repeat("*/", 9) + "autodisc.yaml"}, []Kind{Nginx, Htaccess, Caddy}, "more than 8"},
 	} {
 		for _, k := range c.kinds {
