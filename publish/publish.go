@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"path/filepath"
 	"sync"
 	"time"
@@ -300,11 +301,25 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		access, errs := generate.SiteAccess(doc)
 		diags.Append(errs)
 		s.Access = access
+		s.Access.Tenants = s.tenantSpaces()
 	}
 	s.URL, _ = url.Parse(doc.Value.Site.URL)
 	s.self = statPath(opt.Manifest)
 	diags.Sort()
 	return s, diags
+}
+
+// tenantSpaces returns the delegations whose tenants a glob finds, for
+// the --server rules of their autodisc files. A delegation refused here
+// gets no rule; Run reports why.
+func (s *SiteDoc) tenantSpaces() []serverconf.TenantSpace {
+	dels, _ := s.delegations()
+	var out []serverconf.TenantSpace
+	for _, d := range dels {
+		glob := path.Join(append([]string{filepath.ToSlash(d.pat.prefix)}, d.pat.segs...)...)
+		out = append(out, serverconf.TenantSpace{Space: d.space.String(), Glob: glob})
+	}
+	return out
 }
 
 // serverOnly warns of the manifest's keys that take effect only through

@@ -39,6 +39,9 @@ type Access struct {
 	// Usage is the site's usage preferences, sent as the Content-Usage
 	// header (usage.go); nil for none.
 	Usage *robots.Usage
+	// Tenants is the delegations whose tenants a glob finds: one rule each
+	// for their autodisc files (tenants.go).
+	Tenants []TenantSpace
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }
@@ -120,7 +123,7 @@ func byteEscape(s string) string {
 
 // Warnings says what kinds cannot do of a: _headers cannot refuse.
 func Warnings(kinds []Kind, a Access) []string {
-	out := usageWarnings(kinds, a.Usage)
+	out := append(usageWarnings(kinds, a.Usage), tenantWarnings(kinds, a.Tenants)...)
 	for _, k := range kinds {
 		if k == Headers && len(a.Enforce) > 0 {
 			var names []string
@@ -232,7 +235,7 @@ func headersAccess(b *strings.Builder, a Access) {
 // faithfully: in Caddy (Go regular expressions match characters, not
 // bytes), a path whose escapes do not decode to UTF-8.
 func CheckAccess(kinds []Kind, a Access) []error {
-	errs := checkUsage(kinds, a.Usage)
+	errs := append(checkUsage(kinds, a.Usage), checkTenants(kinds, a.Tenants)...)
 	for _, k := range kinds {
 		if k != Caddy {
 			continue

@@ -153,6 +153,16 @@
 // tried from the shortest path to the longest so that the longest match
 // decides; usage.go says how each format does it.
 //
+// # Tenant directories
+//
+// With Access.Tenants, the delegations whose tenants a glob finds (ISP
+// users' ~user directories), nginx, Apache and Caddy also get one rule per
+// delegation for the autodisc files of every tenant, whatever the number
+// of tenants: nginx a regular-expression location that serves them (an
+// alias built from the glob), Apache apache/discgen-tenants.conf (the
+// separate tree) with <LocationMatch> sections for mod_userdir, Caddy
+// path_regexp header rules. tenants.go says what each matches and why.
+//
 // # Paths
 //
 // Paths are written as they are, without quoting, so Render accepts only

@@ -67,6 +67,9 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 			continue
 		}
 		data := render(k, files, a, t)
+		if k == Htaccess && len(a.Tenants) > 0 {
+			separate[TenantsApacheFile] = tree.Entry{Data: apacheTenants(a.Tenants)}
+		}
 		if pub {
 			public[name] = tree.Entry{Data: data}
 		} else {
@@ -92,10 +95,12 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		htaccessUsage(&b, a.Usage)
 	case Nginx:
 		renderNginx(&b, files, a.Noindex, len(usageRules(a.Usage)) > 0)
+		nginxTenants(&b, a.Tenants, a)
 		nginxAccess(&b, a)
 		nginxUsage(&b, a.Usage)
 	case Caddy:
 		renderCaddy(&b, files)
+		caddyTenants(&b, a.Tenants)
 		caddyAccess(&b, a)
 		caddyUsage(&b, a.Usage)
 	}

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/discgen/discgen/internal/livetest"
+)
+
+// The tenant setups these tests serve, as the README describes them: each
+// user's public_html under /~NAME/, the site's generated rules included
+// before the server's own userdir rule.
+
+// tenantSite writes a site manifest delegating "~*" to the tenants glob
+// home/*/public_html/autodisc.yaml, n tenants (each with an inline
+// delegatee, so a tenant has autodisc files below its own autodisc/, and
+// an x- file of another type), builds it with --server, and returns the
+// directory, the public tree and the server directory.
+func tenantSite(t *testing.T, n int) (dir, public, conf string) {
+	t.Helper()
+	dir = livetest.Dir(t)
+	manifest := `version: 1
+site:
+  url: https://www.example.org/
+  description: An ISP
+delegations:
+  - path: "~*"
+    tenants: "home/*/public_html/autodisc.yaml"
+`
+	write(t, filepath.Join(dir, "site.yaml"), manifest)
+	for i := range n {
+		name := fmt.Sprintf("user%d", i+1)
+		write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"), fmt.Sprintf(`version: 1
+path: /~%[1]s/
+description: The pages of %[1]s
+feeds: [{url: /~%[1]s/feed.atom}]
+files:
+  x-contact.txt: "%[1]s@example.org"
+  x-keys.json: "{}"
+  x-meta.xml: "<meta/>"
+delegations:
+  - path: blog/
+    inline:
+      description: The blog of %[1]s
+`, name))
+		write(t, filepath.Join(dir, "home", name, "public_html", "index.html"), "<!doctype html>\n")
+	}
+	public, conf = filepath.Join(dir, "public"), filepath.Join(dir, "server")
+	var out, errb bytes.Buffer
+	err := run([]string{"build", "-f", filepath.Join(dir, "site.yaml"), "-o", public, "--state", filepath.Join(dir, "state"),
+		"--now", "2026-11-01", "--server", "nginx,htaccess,caddy", "--server-dir", conf}, &out, &errb)
+	if err != nil {
+		t.Fatalf("build: %v\n%s", err, errb.String())
+	}
+	// Directories readable by a server that drops privileges.
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil {
+			mode := os.FileMode(0o644)
+			if d.IsDir() {
+				mode = 0o755
+			}
+			os.Chmod(p, mode)
+		}
+		return nil
+	})
+	return dir, public, conf
+}
+
+func write(t *testing.T, file, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verifyTenants runs verify --tenants against the server on port and
+// checks that every file, each tenant's included, passes; then that each
+// tenant file also gets the other headers of the site's autodisc files,
+// and with expires an Expires.
+func verifyTenants(t *testing.T, dir string, port, tenants int, expires bool) {
+	t.Helper()
+	defer tenantHeaders(t, port, tenants, expires)
+	var o, e bytes.Buffer
+	err := run([]string{"verify", "--tenants", "-f", filepath.Join(dir, "site.yaml"), "--now", "2026-11-01",
+		fmt.Sprintf("http://127.0.0.1:%d/", port)}, &o, &e)
+	// Each tenant has autodisc/ (index, description, feeds, x-contact,
+	// x-keys, subdirectories) and blog/autodisc/ (index, description).
+	want := fmt.Sprintf("/~user%d/blog/autodisc/description.txt", tenants)
+	if err != nil || !strings.Contains(o.String(), want) || !strings.Contains(o.String(), " checked, 0 failed") {
+		t.Fatalf("verify --tenants: %v\n%s\n%s", err, o.String(), e.String())
+	}
+	t.Logf("verify --tenants:\n%s", o.String())
+}
+
+// tenantHeaders fetches each tenant's files and checks the headers
+// verify does not: Cache-Control, X-Content-Type-Options,
+// Access-Control-Allow-Origin and Expires.
+func tenantHeaders(t *testing.T, port, tenants int, expires bool) {
+	t.Helper()
+	want := map[string]string{"Cache-Control": "max-age=604800", "X-Content-Type-Options": "nosniff", "Access-Control-Allow-Origin": "*"}
+	for i := range tenants {
+		for _, f := range []string{"autodisc/index.txt", "autodisc/x-keys.json", "autodisc/x-meta.xml", "blog/autodisc/index.txt"} {
+			url := fmt.Sprintf("http://127.0.0.1:%d/~user%d/%s", port, i+1, f)
+			resp, err := http.Get(url)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			resp.Body.Close()
+			for name, v := range want {
+				if got := resp.Header.Values(name); len(got) != 1 || got[0] != v {
+					t.Errorf("%s: %s %q, want %q", url, name, got, v)
+				}
+			}
+			if got := resp.Header.Get("Expires"); (got != "") != expires {
+				t.Errorf("%s: Expires %q, want one: %v", url, got, expires)
+			}
+		}
+	}
+	// Other files of the tenants keep the server's own headers.
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/~user1/index.html", port))
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "" {
+		t.Errorf("/~user1/index.html: %s, Cache-Control %q; want 200 and none", resp.Status, resp.Header.Get("Cache-Control"))
+	}
+}
+
+func TestVerifyTenantsNginx(t *testing.T) {
+	if _, err := exec.LookPath("nginx"); err != nil {
+		t.Skip("nginx: not installed")
+	}
+	dir, public, conf := tenantSite(t, 3)
+	include := filepath.Join(dir, "server.conf")
+	write(t, include, fmt.Sprintf(`include %s;
+location ~ ^/~([^/.][^/]*)(/.*)$ {
+	alias %s/home/$1/public_html$2;
+}
+`, filepath.Join(conf, "nginx", "discgen.conf"), dir))
+	port := livetest.Nginx(t, dir, public, include)
+	verifyTenants(t, dir, port, 3, true)
+}
+
+func TestVerifyTenantsApache(t *testing.T) {
+	bin, err := exec.LookPath("apache2")
+	if err != nil {
+		t.Skip("apache2: not installed")
+	}
+	modules := "/usr/lib/apache2/modules"
+	if _, err := os.Stat(filepath.Join(modules, "mod_userdir.so")); err != nil {
+		t.Skip("Apache's mod_userdir.so not found in " + modules)
+	}
+	dir, public, conf := tenantSite(t, 3)
+	port := livetest.FreePort(t)
+	user := ""
+	if os.Getuid() == 0 {
+		user = "User nobody\nGroup nogroup\n"
+	}
+	main := filepath.Join(dir, "httpd.conf")
+	write(t, main, fmt.Sprintf(`ServerRoot %[1]s
+DefaultRuntimeDir %[1]s
+PidFile %[1]s/httpd.pid
+TypesConfig /dev/null
+ErrorLog %[1]s/error.log
+LoadModule mpm_event_module %[2]s/mod_mpm_event.so
+LoadModule authz_core_module %[2]s/mod_authz_core.so
+LoadModule mime_module %[2]s/mod_mime.so
+LoadModule headers_module %[2]s/mod_headers.so
+LoadModule expires_module %[2]s/mod_expires.so
+LoadModule rewrite_module %[2]s/mod_rewrite.so
+LoadModule userdir_module %[2]s/mod_userdir.so
+%[3]sListen 127.0.0.1:%[4]d
+ServerName localhost
+AddType text/plain .txt
+AddType application/json .json
+DocumentRoot %[5]s
+<Directory %[5]s>
+	AllowOverride FileInfo Indexes
+	Options FollowSymLinks
+	Require all granted
+</Directory>
+UserDir %[1]s/home/*/public_html
+<Directory %[1]s/home/*/public_html>
+	AllowOverride None
+	Require all granted
+</Directory>
+IncludeOptional %[6]s
+`, dir, modules, user, port, public, filepath.Join(conf, "apache", "discgen-tenants.conf")))
+	livetest.Start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
+	verifyTenants(t, dir, port, 3, true)
+}
+
+func TestVerifyTenantsCaddy(t *testing.T) {
+	bin, err := exec.LookPath("caddy")
+	if err != nil {
+		t.Skip("caddy: not installed")
+	}
+	dir, public, conf := tenantSite(t, 3)
+	port := livetest.FreePort(t)
+	main := filepath.Join(dir, "Caddyfile")
+	write(t, main, fmt.Sprintf(`{
+	admin off
+	auto_https off
+	storage file_system %[1]s/data
+}
+http://127.0.0.1:%[2]d {
+	import %[3]s
+	@userdir path_regexp userdir ^/~([^/.][^/]*)(/.*)$
+	handle @userdir {
+		root * %[1]s/home/{re.userdir.1}/public_html
+		rewrite * {re.userdir.2}
+		file_server
+	}
+	handle {
+		root * %[4]s
+		file_server
+	}
+}
+`, dir, port, filepath.Join(conf, "caddy", "discgen.caddy"), public))
+	env := append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	validate := exec.Command(bin, "validate", "--config", main, "--adapter", "caddyfile")
+	validate.Env = env
+	if out, err := validate.CombinedOutput(); err != nil {
+		t.Fatalf("caddy validate: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "run", "--config", main, "--adapter", "caddyfile")
+	cmd.Env = env
+	livetest.Start(t, cmd, port, filepath.Join(dir, "caddy.log"))
+	// Caddy sends fixed values: Cache-Control without Expires.
+	verifyTenants(t, dir, port, 3, false)
+}
+
+// TestServerConfTenantsFlat builds a site with 3 tenants, then with 300
+// in the same directory: the server configuration is the same bytes, one
+// rule for the delegation whatever the number of tenants.
+func TestServerConfTenantsFlat(t *testing.T) {
+	dir, _, conf := tenantSite(t, 3)
+	read := func() map[string]string {
+		out := map[string]string{}
+		filepath.WalkDir(conf, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				data, _ := os.ReadFile(p)
+				out[p] = string(data)
+			}
+			return err
+		})
+		return out
+	}
+	few := read()
+	if len(few) != 3 || !strings.Contains(few[filepath.Join(conf, "nginx", "discgen.conf")], "Tenants of /~*/") {
+		t.Fatalf("server files of a 3-tenant build: %d, nginx without the tenants' rule", len(few))
+	}
+	for i := 3; i < 300; i++ {
+		name := fmt.Sprintf("user%d", i+1)
+		write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"),
+			fmt.Sprintf("version: 1\npath: /~%s/\ndescription: The pages of %s\n", name, name))
+	}
+	var out, errb bytes.Buffer
+	err := run([]string{"build", "-f", filepath.Join(dir, "site.yaml"), "-o", filepath.Join(dir, "public"), "--state", filepath.Join(dir, "state"),
+		"--now", "2026-11-01", "--server", "nginx,htaccess,caddy", "--server-dir", conf}, &out, &errb)
+	if err != nil {
+		t.Fatalf("build: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "297 built") {
+		t.Fatalf("want the 297 new tenants built:\n%s", out.String())
+	}
+	many := read()
+	for p, data := range few {
+		if many[p] != data {
+			t.Errorf("%s differs between 3 and 300 tenants (%d and %d bytes)", p, len(data), len(many[p]))
+		}
+	}
+	if len(many) != len(few) {
+		t.Errorf("%d server files with 300 tenants, %d with 3", len(many), len(few))
+	}
+}
