@@ -256,7 +256,7 @@ func TestYAMLLanguageServer(t *testing.T) {
 	bad := strings.NewReplacer(
 		"  x-contact.txt:", "  contact.txt:",
 		"names: [unhipbot]", "names: [Googlebot/2.1]",
-		"expires: 2027-06-01T00:00:00Z", "expires: tomorrow",
+		`expires: "2027-06-01T00:00:00Z"`, "expires: tomorrow",
 		"sitemaps: [https://www.fict.org/sitemap.xml]", "sitemaps: [/sitemap.xml]",
 		"\nicons:", "\nicon:",
 	).Replace(text)
