@@ -9,6 +9,7 @@ import (
 
 func main() {
 	tuneGC()
+	fitMemory()
 	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 

@@ -13,9 +13,9 @@ import (
 // cgroup is what the process's cgroup and its ancestors allow: the
 // tightest limit on the way up to the hierarchy's root counts.
 type cgroup struct {
-	cpuQuota             float64 // CPUs; 0 none
-	memory, memoryUsed   uint64  // bytes; 0 none
-	pids, pidsUsed       uint64  // tasks; 0 none
+	cpuQuota           float64 // CPUs; 0 none
+	memory, memoryUsed uint64  // bytes; 0 none
+	pids, pidsUsed     uint64  // tasks; 0 none
 }
 
 // noLimit is what cgroup v1 writes for "no limit" in memory.limit_in_bytes
