@@ -32,6 +32,9 @@ func newBudget(size int64) *budget { return &budget{free: size, size: size} }
 // to the whole budget, so that any manifest can run, alone.
 func (b *budget) acquire(n int64) int64 {
 	n = min(n, b.size)
+	if n <= 0 {
+		return 0 // a small manifest, from its worker's share
+	}
 	b.mu.Lock()
 	if len(b.waiters) == 0 && b.free >= n {
 		b.free -= n
