@@ -47,6 +47,13 @@ const (
 	smallCost     = smallManifest * costPerByte
 	// defaultBudget is the budget where no limit says less.
 	defaultBudget = 256 << 20
+	// minRoom is the least memory a build needs beyond what the Go
+	// runtime holds at start-up: room for a manifest at the bound, and as
+	// much again for the collector. With an address-space limit, the
+	// runtime itself holds about 730 MiB of it on amd64.
+	minRoom = 2 * costMax
+	// minBudget is the least budget, whatever GOMEMLIMIT says.
+	minBudget = 8 << 20
 )
 
 // perCPU is the most workers per CPU the default allows: the workers
@@ -67,7 +74,7 @@ type LimitError struct {
 	Msg   string
 }
 
-func (e *LimitError) Error() string { return e.Limit + ": " + e.Msg }
+func (e *LimitError) Error() string { return e.Limit + " " + e.Msg }
 
 // fit sizes a build of opt within the limits l, given the Go runtime's
 // soft memory limit (math.MaxInt64 when none).
@@ -86,12 +93,13 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 		s.budget = min(s.budget, softLimit/2)
 	}
 	if room := l.MemoryRoom(); room > 0 {
+		if room < minRoom {
+			return s, &LimitError{memoryLimit(l), fmt.Sprintf("leaves %s for a build, which needs at least %s: raise it",
+				mib(int64(room)), mib(minRoom))}
+		}
 		s.budget = min(s.budget, int64(min(room/4, math.MaxInt64/2)))
 	}
-	if s.budget < costMax/4 {
-		return s, &LimitError{memoryLimit(l), fmt.Sprintf("leaves %s for a build, which needs at least %s: raise it",
-			mib(s.budget*4), mib(costMax))}
-	}
+	s.budget = max(s.budget, minBudget)
 	if opt.Jobs <= 0 {
 		// Half the budget at most is set aside for small manifests.
 		s.jobs = min(s.jobs, max(1, int(s.budget/2/smallCost)))
@@ -123,8 +131,8 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 			procs = 1
 			s.procs = 1
 		default:
-			return s, &LimitError{taskLimit(l), fmt.Sprintf("leaves this process %d threads, and a build with %d workers needs %d: raise the limit, or stop some of the user's processes",
-				room, s.jobs, need(s.jobs, s.appliers, procs))}
+			return s, &LimitError{taskLimit(l), fmt.Sprintf("leaves this process %d threads, and a build needs at least %d: raise the limit, or stop some of the user's processes",
+				room, need(s.jobs, s.appliers, procs))}
 		}
 	}
 	return s, nil
@@ -133,17 +141,17 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 // memoryLimit names the limit that sets the memory room.
 func memoryLimit(l hostlimits.Limits) string {
 	if l.AddressSpace > 0 && (l.Memory == 0 || l.AddressSpace-min(l.AddressInUse, l.AddressSpace) <= l.Memory-min(l.MemoryUsed, l.Memory)) {
-		return fmt.Sprintf("the address-space limit (RLIMIT_AS, ulimit -v) of %s, of which the Go runtime holds %s", mib(int64(l.AddressSpace)), mib(int64(l.AddressInUse)))
+		return fmt.Sprintf("the address-space limit (RLIMIT_AS, ulimit -v) of %s, of which the Go runtime holds %s,", mib(int64(l.AddressSpace)), mib(int64(l.AddressInUse)))
 	}
 	if l.Memory > 0 {
-		return fmt.Sprintf("the cgroup's memory limit (memory.max) of %s, of which %s is in use", mib(int64(l.Memory)), mib(int64(l.MemoryUsed)))
+		return fmt.Sprintf("the cgroup's memory limit (memory.max) of %s, of which %s is in use,", mib(int64(l.Memory)), mib(int64(l.MemoryUsed)))
 	}
-	return "the memory limit (GOMEMLIMIT)"
+	return "the memory limit"
 }
 
 // taskLimit names the limit that sets the thread room.
 func taskLimit(l hostlimits.Limits) string {
-	return fmt.Sprintf("the limit of %d processes and threads (RLIMIT_NPROC, ulimit -u; or the cgroup's pids.max), %d of them in use", l.Tasks, l.TasksInUse)
+	return fmt.Sprintf("the limit of %d processes and threads (RLIMIT_NPROC, ulimit -u, or the cgroup's pids.max), %d of them in use, this process's %d included,", l.Tasks, l.TasksInUse, l.OwnThreads)
 }
 
 func mib(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }

@@ -5,6 +5,7 @@ package publish
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -129,7 +130,8 @@ func discgenStatic(t *testing.T) string {
 
 // hostRun is one build of a fresh hostile tree: wrap is the command that
 // sets the limit (prlimit ...), uid the user to run as (0: this one).
-func hostRun(t *testing.T, bin string, wrap []string, uid int) (hostResult, string, error) {
+// extra is added to the build's arguments.
+func hostRun(t *testing.T, bin string, wrap []string, uid int, extra ...string) (hostResult, string, error) {
 	t.Helper()
 	dir, err := os.MkdirTemp(scratch(), "discgen-limits-")
 	if err != nil {
@@ -149,6 +151,7 @@ func hostRun(t *testing.T, bin string, wrap []string, uid int) (hostResult, stri
 		})
 	}
 	args := append(slices.Clone(wrap), bin, "build", "-f", "site.yaml", "-o", "public", "--now", "2026-11-01", "--format", "json", "--progress", "lines")
+	args = append(args, extra...)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
@@ -350,4 +353,51 @@ func TestWriteHostileTree(t *testing.T) {
 		t.Skip("set DISCGEN_HOSTILE_TREE=DIR to write the hostile tree into DIR")
 	}
 	hostileTree(t, d)
+}
+
+// Between what the Go runtime needs to start and what a build needs, the
+// build is refused before it starts: one line naming the limit, exit
+// status 1, nothing written, no runtime trace.
+func TestHostLimitTooLow(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		wrap  []string
+		root  bool
+		limit string
+	}{
+		{"address space", []string{"prlimit", fmt.Sprintf("--as=%d", 800<<20), "--"}, true, "RLIMIT_AS"},
+		{"threads", []string{"prlimit", "--nproc=8", "--"}, false, "RLIMIT_NPROC"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !c.root && os.Geteuid() != 0 {
+				t.Skip("needs root, to run the build as a user of its own")
+			}
+			tool, err := exec.LookPath(c.wrap[0])
+			if err != nil {
+				t.Skipf("%s is not installed (util-linux): %v", c.wrap[0], err)
+			}
+			c.wrap[0] = tool
+			uid := 0
+			if !c.root {
+				uid = freeUID(t)
+			}
+			res, stderr, err := hostRun(t, discgenStatic(t), c.wrap, uid, "--format", "text")
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("exit: %v, want status 1", err)
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "discgen: error: ") || !strings.Contains(lines[0], c.limit) {
+				t.Errorf("stderr is not one line naming %s:\n%s", c.limit, stderr)
+			}
+			if len(res.status) != 0 {
+				t.Errorf("%d tenants reported", len(res.status))
+			}
+			for p := range res.files {
+				if strings.HasPrefix(p, "public") || strings.Contains(p, "autodisc/") {
+					t.Errorf("%s written", p)
+				}
+			}
+		})
+	}
 }
