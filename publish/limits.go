@@ -103,6 +103,10 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 	if opt.Jobs <= 0 {
 		// Half the budget at most is set aside for small manifests.
 		s.jobs = min(s.jobs, max(1, int(s.budget/2/smallCost)))
+		// Each worker holds a plan's descriptors, beside a batch's.
+		if f := l.OpenFiles; f > 0 {
+			s.jobs = min(s.jobs, max(1, (int(min(f, 1<<20))-128-applyBatch*fdsPerPlan)/fdsPerPlan))
+		}
 	}
 	// Threads.
 	s.appliers = 1

@@ -25,6 +25,13 @@ func TestFitDefaults(t *testing.T) {
 	if s, _ := fit(Options{}, one, math.MaxInt64, 1); s.jobs != perCPU {
 		t.Errorf("half a CPU of quota: %d workers, want %d", s.jobs, perCPU)
 	}
+	// The open-file limit: 128 for the walk and the state, a batch of
+	// 64 plans at 8 each, 8 a worker.
+	few := unlimited
+	few.OpenFiles = 1024
+	if s, _ := fit(Options{}, few, math.MaxInt64, 2); s.jobs != (1024-128-512)/8 {
+		t.Errorf("1024 open files: %d workers, want %d", s.jobs, (1024-128-512)/8)
+	}
 	// --jobs stays an override.
 	if s, _ := fit(Options{Jobs: 200}, one, math.MaxInt64, 1); s.jobs != 200 {
 		t.Errorf("--jobs 200: %d workers", s.jobs)
