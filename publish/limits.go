@@ -135,8 +135,12 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 			procs = 1
 			s.procs = 1
 		default:
-			return s, &LimitError{taskLimit(l), fmt.Sprintf("leaves this process %d threads, and a build needs at least %d: raise the limit, or stop some of the user's processes",
-				room, need(s.jobs, s.appliers, procs))}
+			hint := "raise the limit, or stop some of the user's processes"
+			if opt.Jobs > 1 {
+				hint = fmt.Sprintf("lower --jobs (%d workers need %d threads), raise the limit, or stop some of the user's processes", opt.Jobs, need(opt.Jobs, s.appliers, procs))
+			}
+			return s, &LimitError{taskLimit(l), fmt.Sprintf("leaves this process %d threads, and a build needs at least %d: %s",
+				room, need(1, s.appliers, procs), hint)}
 		}
 	}
 	return s, nil

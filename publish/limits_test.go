@@ -91,6 +91,11 @@ func TestFitThreads(t *testing.T) {
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "RLIMIT_NPROC") {
 		t.Errorf("20 tasks, 11 of them others': %v, want a refusal naming RLIMIT_NPROC", err)
 	}
+	// --jobs beyond the room is refused, with the way out.
+	l.TasksInUse = 5
+	if _, err := fit(Options{Mode: Write, Jobs: 64}, l, math.MaxInt64, 2); err == nil || !strings.Contains(err.Error(), "lower --jobs") {
+		t.Errorf("--jobs 64 under 20 tasks: %v, want a refusal that says to lower --jobs", err)
+	}
 	// Render mode applies nothing.
 	l.TasksInUse = 5
 	if s, err := fit(Options{Mode: Render}, l, math.MaxInt64, 2); err != nil || s.jobs != 20-threadsOwn-threadsWalk-2 {
