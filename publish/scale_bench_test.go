@@ -85,7 +85,8 @@ func BenchmarkScale(b *testing.B) {
 // measurement is one process run.
 type measurement struct {
 	wall   time.Duration
-	maxRSS int64 // bytes
+	cpu    time.Duration // user and system
+	maxRSS int64         // bytes
 }
 
 // runMeasured runs a command and returns its wall time and peak RSS.
@@ -103,7 +104,7 @@ func runMeasured(b *testing.B, dir string, name string, args ...string) measurem
 		b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return measurement{wall, int64(ru.Maxrss) * 1024}
+	return measurement{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), int64(ru.Maxrss) * 1024}
 }
 
 func median(ms []measurement) measurement {
@@ -112,7 +113,7 @@ func median(ms []measurement) measurement {
 	for _, m := range ms {
 		peak = max(peak, m.maxRSS)
 	}
-	return measurement{ms[len(ms)/2].wall, peak}
+	return measurement{ms[len(ms)/2].wall, ms[len(ms)/2].cpu, peak}
 }
 
 // scaleRun measures one size.
@@ -187,6 +188,7 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 	}
 	f, t, nc, ch := median(full), median(tarx), median(nochange), median(changed)
 	b.ReportMetric(f.wall.Seconds(), "full-s")
+	b.ReportMetric(f.cpu.Seconds(), "full-cpu-s")
 	b.ReportMetric(t.wall.Seconds(), "tar-x-s")
 	b.ReportMetric(median(tarSync).wall.Seconds(), "tar-sync-s")
 	b.ReportMetric(nc.wall.Seconds(), "nochange-s")
@@ -202,6 +204,7 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 	if len(heavy) > 0 {
 		h := median(heavy)
 		b.ReportMetric(h.wall.Seconds(), "heavy-s")
+		b.ReportMetric(h.cpu.Seconds(), "heavy-cpu-s")
 		b.ReportMetric(float64(h.maxRSS)/(1<<20), "heavy-MB")
 	}
 }
