@@ -251,7 +251,7 @@ func underLimit(t *testing.T, wrap []string, uid int) {
 	for i := range runs {
 		res, stderr, err := hostRun(t, bin, wrap, uid)
 		if err != nil && !strings.Contains(err.Error(), "exit status 1") || strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "fatal error") {
-			t.Errorf("run %d: %v\n%s", i+1, err, tail(stderr, 2000))
+			t.Errorf("run %d: %v\n%s", i+1, err, crash(stderr))
 			continue
 		}
 		if !maps.Equal(res.status, ref.status) {
@@ -298,6 +298,21 @@ func fileDiff(got, want map[string]string) string {
 		d = append(d[:10], "...")
 	}
 	return strings.Join(d, " ")
+}
+
+// crash is what a runtime crash said: its fatal and runtime lines, not
+// the goroutines' traces.
+func crash(stderr string) string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "fatal error") || strings.HasPrefix(l, "runtime:") || strings.HasPrefix(l, "discgen: error") {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return tail(stderr, 2000)
+	}
+	return strings.Join(out[:min(len(out), 6)], "\n")
 }
 
 func tail(s string, n int) string {
