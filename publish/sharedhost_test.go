@@ -416,3 +416,12 @@ func TestHostLimitTooLow(t *testing.T) {
 		})
 	}
 }
+
+// TestMain removes the binary the tests here built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if limitsBin != "" {
+		os.RemoveAll(filepath.Dir(limitsBin))
+	}
+	os.Exit(code)
+}
