@@ -14,6 +14,8 @@ import (
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
 )
 
@@ -28,6 +30,10 @@ type pipeline struct {
 	// stateParent is the absolute parent of the state directory ("" when
 	// there is none), against which tenants' records are named.
 	stateParent string
+	size        sizing
+	// heavy is the memory budget the manifests too large for the
+	// workers' set-aside share draw on.
+	heavy *budget
 }
 
 // job is one tenant found by the walk, holding its directory open.
@@ -56,15 +62,16 @@ func (p *pipeline) run(dels []*delegation) {
 		}
 	}
 	work := make(chan *job)
+	p.heavy = newBudget(max(p.size.budget-int64(p.size.jobs)*smallCost, p.size.budget/2))
 	var batchers sync.WaitGroup
 	if p.opt.Mode == Write {
 		p.plans = make(chan *pending)
-		for range batchersFor(p.opt.jobs(), openFileLimit()) {
+		for range p.size.appliers {
 			batchers.Go(func() { p.batcher(p.plans) })
 		}
 	}
 	var wg sync.WaitGroup
-	for range p.opt.jobs() {
+	for range p.size.jobs {
 		wg.Go(func() {
 			for j := range work {
 				p.tenant(j)
@@ -396,35 +403,12 @@ func (p *pipeline) tenant(j *job) {
 		}
 		return
 	}
-	// From here a refusal depends only on what the tenant key covers.
-	refused := func() {
-		u.Status = Refused
-		p.rememberRefusal(j, root, u.Diags)
-	}
-	doc, errs := manifest.LoadTenant(u.Manifest, data)
-	u.Diags.Append(errs)
-	if doc == nil {
-		refused()
-		return
-	}
-	// Schema errors do not stop the semantic rules: the tenant hears of
-	// every error at once.
-	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now})
-	if u.Diags.Append(errs); u.Diags.HasErrors() {
-		refused()
-		return
-	}
-	if u.Diags.Append(preLimits(doc, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
-		refused()
-		return
-	}
-	t, errs := generate.Tenant(doc, space, p.site.URL)
-	if u.Diags.Append(errs); u.Diags.HasErrors() {
-		refused()
-		return
-	}
-	if u.Diags.Append(checkLimits(doc, t, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
-		refused()
+	// The memory the manifest will hold is taken from the budget before
+	// it is parsed, and given back once its tree is rendered.
+	cost := p.heavy.acquire(manifestCost(data))
+	t, ok := p.render(j, u, root, space, data)
+	p.heavy.release(cost)
+	if !ok {
 		return
 	}
 	if p.opt.Mode == Render {
@@ -433,6 +417,39 @@ func (p *pipeline) tenant(j *job) {
 		return
 	}
 	handed = p.write(j, u, root, t)
+}
+
+// render loads, validates and renders a tenant's manifest, checking its
+// limits; false when it is refused. From here a refusal depends only on
+// what the tenant key covers, so it is remembered under that key.
+func (p *pipeline) render(j *job, u *Unit, root *os.Root, space pathspace.Space, data []byte) (tree.Tree, bool) {
+	refused := func() (tree.Tree, bool) {
+		u.Status = Refused
+		p.rememberRefusal(j, root, u.Diags)
+		return nil, false
+	}
+	doc, errs := manifest.LoadTenant(u.Manifest, data)
+	u.Diags.Append(errs)
+	if doc == nil {
+		return refused()
+	}
+	// Schema errors do not stop the semantic rules: the tenant hears of
+	// every error at once.
+	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now})
+	if u.Diags.Append(errs); u.Diags.HasErrors() {
+		return refused()
+	}
+	if u.Diags.Append(preLimits(doc, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
+		return refused()
+	}
+	t, errs := generate.Tenant(doc, space, p.site.URL)
+	if u.Diags.Append(errs); u.Diags.HasErrors() {
+		return refused()
+	}
+	if u.Diags.Append(checkLimits(doc, t, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
+		return refused()
+	}
+	return t, true
 }
 
 // one finds the tenant manifest file (a --tenant argument): the first

@@ -49,11 +49,17 @@ type Options struct {
 	Now time.Time
 	// RobotsSymlink makes autodisc/robots.txt a symlink to /robots.txt.
 	RobotsSymlink bool
-	// Jobs bounds how many tenants are in work at once (default 64). In
-	// Write mode the workers plan, and their plans are applied in batches
-	// of up to 64 with one flush to disk (syncfs) per batch on Linux, two
-	// elsewhere.
+	// Jobs bounds how many tenants are in work at once. By default it is
+	// 64, or fewer where the host's limits say so (limits.go: the CPUs,
+	// the thread and memory limits). In Write mode the workers plan, and
+	// their plans are applied in batches of up to 64 with one flush to
+	// disk (syncfs) per batch on Linux, two elsewhere.
 	Jobs int
+	// Memory is the budget, in bytes, of what the manifests in work may
+	// hold (default 256 MiB, or less where the host's limits or the Go
+	// runtime's soft memory limit say so): a worker takes a manifest's
+	// estimated cost from it before parsing, and waits for room.
+	Memory int64
 
 	Mode Mode
 	// Out is the site's output directory (-o).
@@ -183,6 +189,12 @@ type Summary struct {
 // Nothing is kept per tenant once it is reported.
 func Run(opt Options, report func(*Unit)) Summary {
 	var sum Summary
+	size, err := sizeBuild(opt)
+	if err != nil {
+		sum.Failed = true
+		report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
+		return sum
+	}
 	var mu sync.Mutex
 	emit := func(u *Unit) {
 		mu.Lock()
@@ -244,7 +256,7 @@ func Run(opt Options, report func(*Unit)) Summary {
 	} else if len(diags) > 0 {
 		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Unchanged, Diags: diags})
 	}
-	p := &pipeline{opt: opt, site: s, emit: emit}
+	p := &pipeline{opt: opt, site: s, emit: emit, size: size}
 	p.run(dels)
 	if opt.Mode == Write {
 		// The last records written reach the disk, and their journals
@@ -471,16 +483,9 @@ func settle(u *Unit, r output.Result, err error) {
 	}
 }
 
-// defaultJobs is the worker count unless Options.Jobs says otherwise.
+// defaultJobs is the most workers a build starts unless Options.Jobs
+// says otherwise.
 const defaultJobs = 64
-
-// jobs is the worker count.
-func (opt Options) jobs() int {
-	if opt.Jobs > 0 {
-		return opt.Jobs
-	}
-	return defaultJobs
-}
 
 // errSymlink stands for a symlink met on the way.
 var errSymlink = errors.New("symlink")

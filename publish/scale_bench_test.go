@@ -29,6 +29,9 @@ import (
 //	tenant    discgen build --tenant FILE, one tenant (median of five)
 //	tenant-edited  the same, just after that tenant's manifest was
 //	          edited, as a control panel runs it on a save
+//	heavy     the first build of another tree of n tenants, of which
+//	          DISCGEN_SCALE_HEAVY (default 300) are heavy: 3.5 MB manifests
+//	          of 120,000 rules, within the size and node limits
 //
 // and reports each time and its ratio to tar-x. Every timed run starts
 // with nothing dirty in the page cache (a sync, not timed, before it), so
@@ -37,6 +40,8 @@ import (
 // large n takes minutes and gigabytes of disk:
 //
 //	DISCGEN_SCALE=10000,100000 go test ./publish -run '^$' -bench Scale -benchtime 1x -timeout 2h
+//
+// DISCGEN_SCALE_HEAVY=0 leaves out the heavy case.
 //
 // DISCGEN_SCALE_REPS (default 3) sets how many times each is measured, or
 // NxREPS for one size (100000x1); medians are reported, and the peak RSS
@@ -82,7 +87,8 @@ func BenchmarkScale(b *testing.B) {
 // measurement is one process run.
 type measurement struct {
 	wall   time.Duration
-	maxRSS int64 // bytes
+	cpu    time.Duration // user and system
+	maxRSS int64         // bytes
 }
 
 // runMeasured runs a command and returns its wall time and peak RSS.
@@ -100,7 +106,7 @@ func runMeasured(b *testing.B, dir string, name string, args ...string) measurem
 		b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return measurement{wall, int64(ru.Maxrss) * 1024}
+	return measurement{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), int64(ru.Maxrss) * 1024}
 }
 
 func median(ms []measurement) measurement {
@@ -109,7 +115,7 @@ func median(ms []measurement) measurement {
 	for _, m := range ms {
 		peak = max(peak, m.maxRSS)
 	}
-	return measurement{ms[len(ms)/2].wall, peak}
+	return measurement{ms[len(ms)/2].wall, ms[len(ms)/2].cpu, peak}
 }
 
 // scaleRun measures one size.
@@ -176,8 +182,26 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 			edited = append(edited, runMeasured(b, site, bin, append(build, "--tenant", m)...))
 		}
 	}
+	var heavy []measurement
+	if h := scaleHeavy(b, n); h > 0 {
+		for range reps {
+			root, err := os.MkdirTemp(work, fmt.Sprintf("heavy%d-", n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			scaleHost(b, root, n)
+			for i := range h {
+				m := filepath.Join(root, "users", fmt.Sprintf("u%07d", i*n/h), "public_html", "autodisc.yaml")
+				if err := os.WriteFile(m, heavyTenant(fmt.Sprintf("u%07d", i*n/h)), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			heavy = append(heavy, runMeasured(b, root, bin, "build", "-f", "site.yaml", "-o", "public", "--now", "2026-11-01"))
+		}
+	}
 	f, t, nc, ch := median(full), median(tarx), median(nochange), median(changed)
 	b.ReportMetric(f.wall.Seconds(), "full-s")
+	b.ReportMetric(f.cpu.Seconds(), "full-cpu-s")
 	b.ReportMetric(t.wall.Seconds(), "tar-x-s")
 	b.ReportMetric(median(tarSync).wall.Seconds(), "tar-sync-s")
 	b.ReportMetric(nc.wall.Seconds(), "nochange-s")
@@ -191,6 +215,24 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 	b.ReportMetric(float64(t.maxRSS)/(1<<20), "tar-x-MB")
 	b.ReportMetric(float64(nc.maxRSS)/(1<<20), "nochange-MB")
 	b.ReportMetric(float64(ch.maxRSS)/(1<<20), "changed-MB")
+	if len(heavy) > 0 {
+		h := median(heavy)
+		b.ReportMetric(h.wall.Seconds(), "heavy-s")
+		b.ReportMetric(h.cpu.Seconds(), "heavy-cpu-s")
+		b.ReportMetric(float64(h.maxRSS)/(1<<20), "heavy-MB")
+	}
+}
+
+// scaleHeavy is how many of n tenants the heavy case makes heavy.
+func scaleHeavy(b *testing.B, n int) int {
+	h := 300
+	if s := os.Getenv("DISCGEN_SCALE_HEAVY"); s != "" {
+		var err error
+		if h, err = strconv.Atoi(s); err != nil || h < 0 {
+			b.Fatalf("DISCGEN_SCALE_HEAVY=%q: want a number of tenants", s)
+		}
+	}
+	return min(h, n)
 }
 
 // scaleHost writes scaleSite's n tenants, and in each public_html some of

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +63,17 @@ delegations:
 		}
 	}
 	return manifest
+}
+
+// heavyTenant is a tenant manifest of user near the size limit: 120,000
+// disallow rules, 3.5 MB, within the size and node limits, valid.
+func heavyTenant(user string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "version: 1\npath: /~%s/\nagents:\n  - names: [\"*\"]\n    disallow:\n", user)
+	for i := range 120_000 {
+		fmt.Fprintf(&b, "      - /~%s/p%07d/\n", user, i)
+	}
+	return []byte(b.String())
 }
 
 func TestScaleSite(t *testing.T) {

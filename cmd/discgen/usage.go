@@ -99,8 +99,9 @@ Options:
                           noindex: true adds X-Robots-Tag: noindex
         --server-dir DIR  where nginx and caddy snippets go (default server
                           beside the manifest); never inside the output
-        --jobs N          tenants in work at once (default 64; their
-                          writes are flushed to disk in batches of 64)
+        --jobs N          tenants in work at once (default 64, or fewer
+                          where the host's CPU, thread or memory limits
+                          say so; writes are flushed in batches of 64)
         --tenant FILE...  build only these tenant manifests (each checked
                           against the delegation whose glob matches it);
                           the site's own tree is not touched

@@ -1,12 +1,11 @@
 //go:build unix
 
-package publish
+package hostlimits
 
 import "syscall"
 
-// openFileLimit is the soft RLIMIT_NOFILE, which the Go runtime raised to
-// the hard limit at start-up; 0 when unknown.
-func openFileLimit() uint64 {
+// openFiles is the soft RLIMIT_NOFILE; 0 when unknown.
+func openFiles() uint64 {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
 		return 0

@@ -1,0 +1,37 @@
+package hostlimits
+
+import (
+	"os"
+	"testing"
+)
+
+func TestUserTasks(t *testing.T) {
+	own, ok := statusField(mustRead(t, "/proc/self/status"), "Threads:")
+	if !ok || own < 1 {
+		t.Fatalf("Threads: %d %v", own, ok)
+	}
+	if n := userTasks(os.Getuid()); n < int(own) {
+		t.Errorf("userTasks = %d, fewer than this process's %d threads", n, own)
+	}
+	if n := userTasks(1<<30 + 7); n != 0 {
+		t.Errorf("a uid nobody runs as has %d tasks", n)
+	}
+}
+
+func TestStatusField(t *testing.T) {
+	st := []byte("Name:\tx\nVmSize:\t  734208 kB\nThreads:\t5\n")
+	if v, ok := statusField(st, "VmSize:"); !ok || v != 734208 {
+		t.Errorf("VmSize: %d %v", v, ok)
+	}
+	if _, ok := statusField(st, "VmPeak:"); ok {
+		t.Errorf("found a field that is not there")
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
