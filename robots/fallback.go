@@ -95,14 +95,15 @@ type OperatorReading struct {
 // Changed reports whether the fallback reads other groups than RFC 9309.
 func (r OperatorReading) Changed() bool { return !strings.EqualFold(r.Group, r.RFCGroup) }
 
-// Describe says, in a sentence, which group the operator's crawler reads
-// and why: "Google's crawler obeys the Googlebot group, as Googlebot-Image
-// does where no group names it (as documented at ..., recorded ...)".
-// For a control token it says what its group means.
+// Describe says which group the operator's crawler reads and why, to
+// follow its name: "obeys the Googlebot group, as Googlebot-Image does
+// where no group names it (Googlebot-Image, then Googlebot, then *)". For
+// a control token it says what its group means. Fallback.Documented says
+// where it comes from.
 func (r OperatorReading) Describe() string {
 	fb := r.Fallback
 	if fb.Control {
-		return fmt.Sprintf("control token: never fetches; its group says what use is allowed (%s)", fb.Documented())
+		return "control token: never fetches; its group says what use is allowed"
 	}
 	group := "no group (all allowed)"
 	switch r.Group {
@@ -112,8 +113,8 @@ func (r OperatorReading) Describe() string {
 	default:
 		group = "the " + r.Group + " group"
 	}
-	return fmt.Sprintf("%s obeys %s, as %s does where no group names it: %s (%s)",
-		fb.Crawler, group, fb.Token, strings.Join(append(append([]string{fb.Token}, fb.Chain...), "*"), ", then "), fb.Documented())
+	chain := strings.Join(append(append([]string{fb.Token}, fb.Chain...), "*"), ", then ")
+	return fmt.Sprintf("obeys %s, as %s does where no group names it (%s)", group, fb.Token, chain)
 }
 
 // MatchOperator answers for agent under its operator's documented reading,

@@ -111,7 +111,7 @@ func TestFallbackUsage(t *testing.T) {
 	if u.Combined().TrainAI != PrefNo || len(u.Lines) != 1 || u.Lines[0].Num != 3 {
 		t.Errorf("usage %+v, want ai-train=no from line 3", u)
 	}
-	if d := r.Describe(); !strings.Contains(d, "the Googlebot group") || !strings.Contains(d, "as documented at https://") {
+	if d := r.Describe() + " " + r.Fallback.Documented(); !strings.Contains(d, "obeys the Googlebot group") || !strings.Contains(d, "as documented at https://") {
 		t.Errorf("Describe() = %q", d)
 	}
 }
