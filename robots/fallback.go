@@ -168,3 +168,14 @@ func (f *File) groupsVia(tokens []string) ([]int, string) {
 	}
 	return nil, ""
 }
+
+// MatchEffective answers as the crawler carrying agent's token reads the
+// file: RFC 9309 (Match), or where its operator documents a reading that
+// chooses other groups, that reading, returned too (nil otherwise). A
+// control token's verdict says whether use is allowed.
+func (f *File) MatchEffective(agent, url string) (Verdict, *OperatorReading) {
+	if r, ok := f.MatchOperator(agent, url); ok && (r.Changed() || r.Fallback.Control) {
+		return r.Verdict, &r
+	}
+	return f.Match(agent, url), nil
+}
