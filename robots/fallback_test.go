@@ -115,3 +115,31 @@ func TestFallbackUsage(t *testing.T) {
 		t.Errorf("Describe() = %q", d)
 	}
 }
+
+// TestMatchEffective checks which reading applies: RFC 9309 for an agent
+// with no documented reading or whose reading picks the same groups, the
+// operator's where it picks others, and always for a control token.
+func TestMatchEffective(t *testing.T) {
+	f := Parse([]byte("User-agent: Googlebot\nAllow: /p/\n\nUser-agent: *\nDisallow: /\n"))
+	for _, c := range []struct {
+		agent    string
+		allowed  bool
+		operator bool
+		changed  bool
+	}{
+		{"bingbot", false, false, false},
+		{"Googlebot", true, false, false},
+		{"Googlebot-Image", true, true, true},
+		{"Googlebot-News/2.1", true, true, true},
+		{"Google-Extended", false, true, false},
+		{"Applebot", true, true, true},
+	} {
+		v, op := f.MatchEffective(c.agent, "/p/x")
+		if v.Allowed != c.allowed || (op != nil) != c.operator || op != nil && op.Changed() != c.changed {
+			t.Errorf("%s: allowed %v, reading %+v; want allowed %v, operator %v, changed %v", c.agent, v.Allowed, op, c.allowed, c.operator, c.changed)
+		}
+	}
+	if v, _ := f.MatchEffective("Googlebot-Image", "/robots.txt"); !v.Allowed {
+		t.Error("/robots.txt is always allowed")
+	}
+}
