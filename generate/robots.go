@@ -164,7 +164,10 @@ func sitemapURLs(m *manifest.Site) []string {
 }
 
 // checkExpect evaluates every expect assertion against the emitted file
-// under the RFC 9309 reading and the 1996 draft's.
+// under the RFC 9309 reading and the 1996 draft's; for an agent whose
+// operator documents its reading (a fallback that changes its group, or a
+// control token: robots.File.MatchEffective), under that reading alone,
+// where a control token's verdict says whether use is allowed.
 func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
 	var errs diag.List
 	f := robots.Parse(data)
@@ -181,20 +184,43 @@ func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
 		}{{"allowed", true, e.Allowed}, {"disallowed", false, e.Disallowed}} {
 			for j, u := range list.urls {
 				up := manifest.Index(manifest.Key(ep, list.key), j)
-				for _, r := range []struct {
+				v, op := f.MatchEffective(e.Agent, u)
+				readings := []struct {
 					name string
 					v    robots.Verdict
-				}{{"RFC 9309", f.Match(e.Agent, u)}, {"the 1996 draft", f.Match1996(e.Agent, u)}} {
-					if r.v.Allowed != list.want {
-						errs.Errorf(doc.Pos.Of(up), up, "%s is %s for %s under %s, expected %s%s",
-							u, word(r.v.Allowed), e.Agent, r.name, word(list.want), decidedBy(r.v))
+				}{{readingName(op), v}, {"the 1996 draft", f.Match1996(e.Agent, u)}}
+				if op != nil {
+					// Only the operator's crawler carries the token, and
+					// its reading is documented: the 1996 draft's is moot.
+					readings = readings[:1]
+				}
+				for _, r := range readings {
+					if r.v.Allowed == list.want {
+						continue
 					}
+					if op != nil && op.Fallback.Control {
+						errs.Errorf(doc.Pos.Of(up), up, "use of %s is %s for %s under %s, expected %s%s (%s; %s)",
+							u, word(r.v.Allowed), e.Agent, r.name, word(list.want), decidedBy(r.v), op.Describe(), op.Fallback.Documented())
+						continue
+					}
+					errs.Errorf(doc.Pos.Of(up), up, "%s is %s for %s under %s, expected %s%s",
+						u, word(r.v.Allowed), e.Agent, r.name, word(list.want), decidedBy(r.v))
 				}
 			}
 		}
 		errs.Append(checkExpectUsage(doc, f, i, e))
 	}
 	return errs
+}
+
+// readingName names the reading an expectation is checked under: RFC
+// 9309, or the operator's documented reading where it chooses other
+// groups (robots.File.MatchEffective).
+func readingName(op *robots.OperatorReading) string {
+	if op == nil || !op.Changed() {
+		return "RFC 9309"
+	}
+	return fmt.Sprintf("the reading of %s (RFC 9309, but it %s, %s)", op.Fallback.Crawler, op.Describe(), op.Fallback.Documented())
 }
 
 func word(allowed bool) string {

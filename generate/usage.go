@@ -90,11 +90,19 @@ func checkExpectUsage(doc *manifest.Doc[manifest.Site], f *robots.File, i int, e
 		if len(e.URLs) > 0 {
 			at = manifest.Index(manifest.Key(ep, "urls"), j)
 		}
-		if v := f.Match(e.Agent, u); !v.Allowed {
-			errs.Errorf(doc.Pos.Of(at), at, "%s may not fetch %s%s: usage preferences apply only where it may", e.Agent, u, decidedBy(v))
+		v, op := f.MatchEffective(e.Agent, u)
+		if !v.Allowed {
+			under := ""
+			if op != nil && op.Changed() {
+				under = " under " + readingName(op)
+			}
+			errs.Errorf(doc.Pos.Of(at), at, "%s may not fetch %s%s%s: usage preferences apply only where it may", e.Agent, u, under, decidedBy(v))
 			continue
 		}
 		r := f.Usage(e.Agent, u)
+		if op != nil && op.Changed() {
+			r = f.UsageOperator(*op, u)
+		}
 		got := r.Combined()
 		for _, c := range robots.Categories {
 			w := c.Get(want)

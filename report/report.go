@@ -91,6 +91,16 @@ type Cell struct {
 	// Usage is the preferences the agent reads at the URL where it may
 	// fetch it (UsageText), "" where no preference line applies.
 	Usage string
+	// Operator is, where the agent's operator documents a fallback that
+	// changes its group (Googlebot-Image obeying the Googlebot group), the
+	// verdict its crawler applies and why (OperatorText); the cell's own
+	// verdict stays RFC 9309's for the token as written. Control is set
+	// for a control token (Google-Extended): it never fetches, and the
+	// cell's verdict says whether its group allows use.
+	Operator        string
+	OperatorAllowed bool
+	OperatorUsage   string
+	Control         string
 	// In a preset's column: how many of its members get the cell's
 	// verdicts under both readings, and those that do not.
 	Preset string
@@ -183,7 +193,20 @@ func Build(in Input) *Page {
 			if c.Differs {
 				p.Differ++
 			}
-			c.Expect = expectation(m.Expect, name, u.path, r.Allowed && d.Allowed, !r.Allowed && !d.Allowed)
+			allowed, disallowed := r.Allowed && d.Allowed, !r.Allowed && !d.Allowed
+			if v, op := f.MatchEffective(name, u.path); op != nil {
+				// Checked as expect checks it: the documented reading alone.
+				allowed, disallowed = v.Allowed, !v.Allowed
+				if op.Fallback.Control {
+					c.Control = op.Describe() + " (" + op.Fallback.Documented() + ")"
+				} else {
+					c.Operator, c.OperatorAllowed = OperatorText(*op), v.Allowed
+					if v.Allowed {
+						c.OperatorUsage = UsageText(f.UsageOperator(*op, u.path))
+					}
+				}
+			}
+			c.Expect = expectation(m.Expect, name, u.path, allowed, disallowed)
 			if r.Allowed {
 				c.Usage = UsageText(f.Usage(name, u.path))
 			}
@@ -256,8 +279,9 @@ func majority(f *robots.File, members []string, path string) (string, []string) 
 }
 
 // agents lists every name the manifest's groups give, in order, then a
-// column for each preset of each group, then "*" and an agent no group
-// names.
+// column for each preset of each group, then the agents with a documented
+// reading (robots.FallbackFor) that expect assertions name and that have
+// no column yet, then "*" and an agent no group names.
 //
 // A preset adds up to 52 agents (154 for all of them), and a column each
 // would bury the site's own names in a table nobody reads. The agents a
@@ -300,6 +324,16 @@ func agents(m *manifest.Site, cat *crawlers.Catalogue) []Agent {
 			}
 			out = append(out, Agent{Name: pr, Note: note, Preset: pr, Members: members})
 		}
+	}
+	// An agent an expect assertion names whose operator documents its
+	// reading gets its column even where no group names it
+	// (Googlebot-Image read through the Googlebot group).
+	for _, e := range m.Expect {
+		if _, ok := robots.FallbackFor(e.Agent); !ok || seen[strings.ToLower(e.Agent)] {
+			continue
+		}
+		seen[strings.ToLower(e.Agent)] = true
+		out = append(out, Agent{Name: e.Agent, Note: "named by expect"})
 	}
 	out = append(out, Agent{Name: "*", Note: "the * group"})
 	out = append(out, Agent{Name: unlisted(m, cat), Note: "not listed"})
@@ -493,4 +527,21 @@ func UsageText(r robots.UsageReading) string {
 		word = "lines "
 	}
 	return r.Combined().String() + " (" + word + strings.Join(nums, ", ") + ")"
+}
+
+// OperatorText gives the verdict of an operator's documented reading and
+// why: "Google's crawler: allowed, line 2: Allow: /public/ (it obeys the
+// Googlebot group, as Googlebot-Image does where no group names it
+// (Googlebot-Image, then Googlebot, then *); as documented at URL,
+// recorded DATE)".
+func OperatorText(r robots.OperatorReading) string {
+	v := "disallowed"
+	if r.Verdict.Allowed {
+		v = "allowed"
+	}
+	rule := "no rule matches"
+	if r.Verdict.Rule != "" {
+		rule = fmt.Sprintf("line %d: %s", r.Verdict.Line, r.Verdict.Rule)
+	}
+	return fmt.Sprintf("%s: %s, %s (it %s; %s)", r.Fallback.Crawler, v, rule, r.Describe(), r.Fallback.Documented())
 }

@@ -35,4 +35,11 @@
 // ParseUsageLine reads them back (a strict RFC 9651 dictionary parser,
 // sfdict.go) for lint (R032-R035, lintusage.go), import and File.Usage,
 // which answers what an agent reads for a URL.
+//
+// Some operators document readings beyond RFC 9309's choice of group
+// (fallback.go, with the chains as data in fallbacks.json, each with its
+// source): Googlebot-Image obeys the Googlebot group where no group names
+// it, and Google-Extended is a control token that never fetches.
+// File.MatchOperator answers under such a reading; File.MatchEffective
+// under the reading the crawler carrying a token actually applies.
 package robots

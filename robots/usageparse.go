@@ -211,12 +211,17 @@ func (r UsageReading) Combined() Prefs {
 // from the groups Match uses for it. It says nothing of whether the agent
 // may fetch the URL (Match does); preferences apply only where it may.
 func (f *File) Usage(agent, url string) UsageReading {
+	return f.usageOver(f.groupsFor(ProductToken(agent)), url)
+}
+
+// usageOver is Usage over the given groups.
+func (f *File) usageOver(groups []int, url string) UsageReading {
 	path := PathOf(url)
 	var r UsageReading
 	var m matcher
 	best := -1
 	var lines []UsageLine
-	for _, gi := range f.groupsFor(ProductToken(agent)) {
+	for _, gi := range groups {
 		lines = append(lines, f.Groups[gi].UsageOf().Lines...)
 	}
 	for _, l := range lines {

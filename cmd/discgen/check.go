@@ -26,6 +26,11 @@ type verdictLine struct {
 	// Usage is what the agent reads there from preference lines; absent
 	// where it may not fetch the URL or no preference line applies.
 	Usage *usageJSON `json:"usage,omitempty"`
+	// Operator is the answer under the reading the agent's operator
+	// documents, where it documents one: a fallback to another token's
+	// group, or a control token (Verdict is then CONTROL, and RFC9309
+	// says whether use is allowed).
+	Operator *operatorJSON `json:"operator_reading,omitempty"`
 }
 
 type verdictJSON struct {
@@ -72,11 +77,15 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			lines = append(lines, verdictLine{
 				Verdict: verdictWord(r.Allowed), Agent: a, URL: u,
 				Token: robots.ProductToken(a), Name: robots.AgentName(a),
-				RFC9309: verdictJSON{r.Allowed, r.Rule, r.Line},
-				Draft:   verdictJSON{d.Allowed, d.Rule, d.Line},
-				Differs: r.Allowed != d.Allowed,
-				Usage:   usageAt(f, a, u, r.Allowed),
+				RFC9309:  verdictJSON{r.Allowed, r.Rule, r.Line},
+				Draft:    verdictJSON{d.Allowed, d.Rule, d.Line},
+				Differs:  r.Allowed != d.Allowed,
+				Usage:    usageAt(f, a, u, r.Allowed),
+				Operator: operatorAt(f, a, u),
 			})
+			if o := lines[len(lines)-1].Operator; o != nil && o.Control {
+				lines[len(lines)-1].Verdict = "CONTROL"
+			}
 		}
 	}
 	if format == "json" {
@@ -85,14 +94,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(lines)
 	}
 	for _, l := range lines {
-		fmt.Fprintf(stdout, "%s %s %s %s", l.Verdict, l.Agent, l.URL, ruleText(l.RFC9309))
-		if l.Differs {
-			fmt.Fprintf(stdout, "; the 1996 draft reads %s %s", verdictWord(l.Draft.Allowed), ruleText(l.Draft))
-		}
-		fmt.Fprintln(stdout)
-		if l.Usage != nil {
-			fmt.Fprintf(stdout, "  usage %s (%s)\n", l.Usage.Prefs, l.Usage.linesText())
-		}
+		printVerdict(stdout, l)
 	}
 	return nil
 }

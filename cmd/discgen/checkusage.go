@@ -32,7 +32,12 @@ func usageAt(f *robots.File, agent, url string, allowed bool) *usageJSON {
 	if !allowed {
 		return nil
 	}
-	r := f.Usage(agent, url)
+	return usageOf(f.Usage(agent, url))
+}
+
+// usageOf returns a reading's preferences, or nil where no preference
+// line applies.
+func usageOf(r robots.UsageReading) *usageJSON {
 	if len(r.Lines) == 0 {
 		return nil
 	}

@@ -166,6 +166,14 @@ indented "usage" line follows: the preferences it reads there (Content-Usage,
 longest matching path, and Content-Signal together; a "no" in either wins)
 and the lines they come from. Where it may not fetch, no preference applies.
 
+Some operators document readings beyond RFC 9309's. Where a documented
+fallback changes the group (Googlebot-Image, -News and -Video obey the
+Googlebot group where no group names them; Applebot too), the verdict line
+stays RFC 9309's, for the token as written, and an indented line gives the
+verdict the operator's crawler applies, the fallback and its source. A
+control token (Google-Extended, Applebot-Extended) never fetches: its line
+starts CONTROL and says whether its group allows use.
+
 Options:
     -f, --file FILE       build robots.txt from this manifest
         --env NAME        with -f: apply environments.NAME
