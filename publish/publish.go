@@ -50,7 +50,7 @@ type Options struct {
 	// RobotsSymlink makes autodisc/robots.txt a symlink to /robots.txt.
 	RobotsSymlink bool
 	// Jobs bounds how many tenants are in work at once. By default it is
-	// 64, or fewer where the host's limits say so (limits.go: the CPUs,
+	// 64, or fewer where the host's limits say so (sizing.go: the CPUs,
 	// the thread and memory limits). In Write mode the workers plan, and
 	// their plans are applied in batches of up to 64 with one flush to
 	// disk (syncfs) per batch on Linux, two elsewhere.
