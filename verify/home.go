@@ -2,8 +2,6 @@ package verify
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -34,14 +32,7 @@ func checkHome(ctx context.Context, c *http.Client, origin *url.URL, links []str
 	direct.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	resp, err := direct.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("no complete response within %v", timeout)
-		}
-		r.fail("%v", err)
+		r.fail("%v", requestError(err, timeout))
 		return r
 	}
 	defer resp.Body.Close()

@@ -194,14 +194,7 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 	redirects := 0
 	resp, err := c.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("no complete response within %v", timeout)
-		}
-		r.fail("%v", err)
+		r.fail("%v", requestError(err, timeout))
 		return r
 	}
 	defer resp.Body.Close()
@@ -322,4 +315,17 @@ func securityTxt(r *Result, final *url.URL, body []byte, opt Options) {
 		return
 	}
 	r.fail("has no Expires field")
+}
+
+// requestError says why a request got no response: the cause a url.Error
+// wraps, and a deadline as the time it allowed.
+func requestError(err error, timeout time.Duration) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("no complete response within %v", timeout)
+	}
+	return err
 }
