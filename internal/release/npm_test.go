@@ -146,7 +146,8 @@ func TestNPMPackages(t *testing.T) {
 		}
 	}
 	for name := range after {
-		if _, ok := before[name]; !ok && name != "robots.txt" && !strings.HasPrefix(name, "autodisc/") && !strings.HasPrefix(name, ".well-known/") {
+		discovery := name == "robots.txt" || name == "llms.txt" || strings.HasPrefix(name, "autodisc/") || strings.HasPrefix(name, ".well-known/")
+		if _, ok := before[name]; !ok && !discovery {
 			t.Errorf("_site/%s: written, neither Eleventy's nor a discovery file", name)
 		}
 	}
