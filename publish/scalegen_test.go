@@ -27,6 +27,7 @@ delegations:
   - path: "~*"
     except: [x-isp.txt]
     tenants: "users/*/public_html/autodisc.yaml"
+    limits: {bytes: 16777216}   # heavyTenant writes 7.7 MB
 files:
   x-isp.txt: hosted
 `
