@@ -126,6 +126,43 @@ func TestExternalParsers(t *testing.T) {
 			}
 		}
 	}
+	eachParser(t, in, len(in.Queries), func(t *testing.T, parser string, vs []*bool) {
+		agree, covered, quirk, failed := 0, 0, 0, 0
+		var uncovered []string
+		for i, v := range vs {
+			switch {
+			case v == nil:
+				failed++
+				uncovered = append(uncovered, fmt.Sprintf("no verdict: agent %q url %q\n%s", in.Queries[i].Agent, in.Queries[i].URL, in.Files[in.Queries[i].File]))
+			case *v == want[i]:
+				agree++
+			case covers[i][parser]:
+				covered++
+			case parser == "robots-txt-parser" && quirks[i],
+				parser == "WWW::RobotRules" && covers[i]["WWW::RobotRules (no Allow)"]:
+				quirk++
+			default:
+				uncovered = append(uncovered, fmt.Sprintf("says allowed=%v, policy %v: agent %q url %q\n%s", *v, want[i], in.Queries[i].Agent, in.Queries[i].URL, in.Files[in.Queries[i].File]))
+			}
+		}
+		t.Logf("%s: %d queries on %d files (seed %d), %d agree, %d differ under a warning, %d differ by a documented limit (unanchored matching, no Allow), %d uncovered (%d without a verdict)",
+			parser, len(vs), len(in.Files), seed, agree, covered, quirk, len(uncovered), failed)
+		sort.Strings(uncovered)
+		for i, u := range uncovered {
+			if i == 3 {
+				break
+			}
+			t.Errorf("%s %s", parser, u)
+		}
+	})
+}
+
+// eachParser runs every external driver over in (the files and the
+// queries, as JSON), one subtest a driver and one a parser it answers for,
+// and hands check each parser's verdicts: one per query, nil where the
+// parser gave none. A driver or parser that is not installed skips.
+func eachParser(t *testing.T, in any, queries int, check func(t *testing.T, parser string, vs []*bool)) {
+	t.Helper()
 	data, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -134,9 +171,7 @@ func TestExternalParsers(t *testing.T) {
 	if err := os.WriteFile(qfile, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-
-	drivers := externalDrivers()
-	for _, d := range drivers {
+	for _, d := range externalDrivers() {
 		t.Run(d.name, func(t *testing.T) {
 			if _, err := exec.LookPath(d.cmd[0]); err != nil {
 				t.Skipf("%s: not installed", d.cmd[0])
@@ -159,36 +194,10 @@ func TestExternalParsers(t *testing.T) {
 					if !ok {
 						t.Skipf("%s: not installed (%s)", parser, strings.TrimSpace(stderr.String()))
 					}
-					if len(vs) != len(in.Queries) {
-						t.Fatalf("%d verdicts for %d queries", len(vs), len(in.Queries))
+					if len(vs) != queries {
+						t.Fatalf("%d verdicts for %d queries", len(vs), queries)
 					}
-					agree, covered, quirk, failed := 0, 0, 0, 0
-					var uncovered []string
-					for i, v := range vs {
-						switch {
-						case v == nil:
-							failed++
-							uncovered = append(uncovered, fmt.Sprintf("no verdict: agent %q url %q\n%s", in.Queries[i].Agent, in.Queries[i].URL, in.Files[in.Queries[i].File]))
-						case *v == want[i]:
-							agree++
-						case covers[i][parser]:
-							covered++
-						case parser == "robots-txt-parser" && quirks[i],
-							parser == "WWW::RobotRules" && covers[i]["WWW::RobotRules (no Allow)"]:
-							quirk++
-						default:
-							uncovered = append(uncovered, fmt.Sprintf("says allowed=%v, policy %v: agent %q url %q\n%s", *v, want[i], in.Queries[i].Agent, in.Queries[i].URL, in.Files[in.Queries[i].File]))
-						}
-					}
-					t.Logf("%s: %d queries on %d files (seed %d), %d agree, %d differ under a warning, %d differ by a documented limit (unanchored matching, no Allow), %d uncovered (%d without a verdict)",
-						parser, len(vs), len(in.Files), seed, agree, covered, quirk, len(uncovered), failed)
-					sort.Strings(uncovered)
-					for i, u := range uncovered {
-						if i == 3 {
-							break
-						}
-						t.Errorf("%s %s", parser, u)
-					}
+					check(t, parser, vs)
 				})
 			}
 		})

@@ -1,12 +1,8 @@
 package robots
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -190,63 +186,27 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 	t.Logf("seed %d: %d policies, %d with preference lines, %d verdicts compared under Match, Match1996, the temoto model and temoto/robotstxt each, %d under grobotstxt",
 		seed, n, withLines, checks, googleChecks)
 
-	data, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	qfile := filepath.Join(t.TempDir(), "queries.json")
-	if err := os.WriteFile(qfile, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range externalDrivers() {
-		t.Run(d.name, func(t *testing.T) {
-			if _, err := exec.LookPath(d.cmd[0]); err != nil {
-				t.Skipf("%s: not installed", d.cmd[0])
+	eachParser(t, in, len(in.Queries), func(t *testing.T, parser string, vs []*bool) {
+		same := 0
+		var diffs []string
+		for i := 0; i+1 < len(vs); i += 2 {
+			a, b := vs[i], vs[i+1]
+			if a == nil && b == nil || a != nil && b != nil && *a == *b {
+				same++
+				continue
 			}
-			cmd := exec.Command(d.cmd[0], append(d.cmd[1:], qfile)...)
-			cmd.Env = append(os.Environ(), d.env...)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			stdout, err := cmd.Output()
-			if err != nil {
-				t.Skipf("%s: the driver failed (a parser not installed?): %v\n%s", d.name, err, stderr.String())
+			q := in.Queries[i]
+			diffs = append(diffs, fmt.Sprintf("agent %q url %q: %s without the preference lines, %s with them\nwith:\n%s",
+				q.Agent, q.URL, verdictText(a), verdictText(b), in.Files[q.File+1]))
+		}
+		t.Logf("%s: %d queries on %d pairs of files (seed %d): %d same verdict, %d different", parser, len(vs)/2, len(in.Files)/2, seed, same, len(diffs))
+		for i, d := range diffs {
+			if i == 3 {
+				break
 			}
-			var got map[string][]*bool
-			if err := json.Unmarshal(stdout, &got); err != nil {
-				t.Fatalf("%s: %v\n%s", d.name, err, stdout)
-			}
-			for _, parser := range d.parsers {
-				t.Run(parser, func(t *testing.T) {
-					vs, ok := got[parser]
-					if !ok {
-						t.Skipf("%s: not installed (%s)", parser, strings.TrimSpace(stderr.String()))
-					}
-					if len(vs) != len(in.Queries) {
-						t.Fatalf("%d verdicts for %d queries", len(vs), len(in.Queries))
-					}
-					same := 0
-					var diffs []string
-					for i := 0; i+1 < len(vs); i += 2 {
-						a, b := vs[i], vs[i+1]
-						if a == nil && b == nil || a != nil && b != nil && *a == *b {
-							same++
-							continue
-						}
-						q := in.Queries[i]
-						diffs = append(diffs, fmt.Sprintf("agent %q url %q: %s without the preference lines, %s with them\nwith:\n%s",
-							q.Agent, q.URL, verdictText(a), verdictText(b), in.Files[q.File+1]))
-					}
-					t.Logf("%s: %d queries on %d pairs of files (seed %d): %d same verdict, %d different", parser, len(vs)/2, len(in.Files)/2, seed, same, len(diffs))
-					for i, d := range diffs {
-						if i == 3 {
-							break
-						}
-						t.Errorf("%s %s", parser, d)
-					}
-				})
-			}
-		})
-	}
+			t.Errorf("%s %s", parser, d)
+		}
+	})
 }
 
 func verdictText(v *bool) string {
