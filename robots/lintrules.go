@@ -149,13 +149,7 @@ func lintInherit(f *File, x *lintIndex, add func(string, int, string, ...any)) {
 	}
 	done := map[string]bool{}
 	for _, g := range f.Groups {
-		var token string
-		for _, a := range g.Agents {
-			if !a.Global && a.Token != "" {
-				token = a.Token
-				break
-			}
-		}
+		token := g.firstToken()
 		k := strings.ToLower(token)
 		if token == "" || done[k] {
 			continue
@@ -197,4 +191,16 @@ func lintInherit(f *File, x *lintIndex, add func(string, int, string, ...any)) {
 		add(CodeNoInherit, g.Agents[0].Num, "%s has a group of its own, so it ignores every \"*\" rule (RFC 9309 groups do not inherit): it may fetch %s, which \"*\" disallows; repeat the \"*\" rules it should follow in its group (in a discgen manifest, inherit_wildcard: true)",
 			token, b.String())
 	}
+}
+
+// firstToken is the product token of the group's first named agent, or ""
+// for a group of "*" alone: the token lint reports a named group by, once
+// per token however many groups name it.
+func (g *Group) firstToken() string {
+	for _, a := range g.Agents {
+		if !a.Global && a.Token != "" {
+			return a.Token
+		}
+	}
+	return ""
 }

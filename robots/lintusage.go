@@ -84,13 +84,7 @@ func lintUsage(f *File, x *lintIndex, add func(string, int, string, ...any)) {
 	}
 	done := map[string]bool{}
 	for gi, g := range f.Groups {
-		var token string
-		for _, a := range g.Agents {
-			if !a.Global && a.Token != "" {
-				token = a.Token
-				break
-			}
-		}
+		token := g.firstToken()
 		k := strings.ToLower(token)
 		if token == "" || done[k] {
 			continue
