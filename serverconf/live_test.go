@@ -174,57 +174,8 @@ func TestLiveApache(t *testing.T) {
 // .htaccess, and returns its port.
 func serveApache(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 	t.Helper()
-	bin, err := exec.LookPath("apache2")
-	if err != nil {
-		if bin, err = exec.LookPath("httpd"); err != nil {
-			t.Skip("apache2: not installed")
-		}
-	}
-	modules := ""
-	for _, dir := range []string{"/usr/lib/apache2/modules", "/usr/lib64/httpd/modules", "/usr/lib/httpd/modules"} {
-		if _, err := os.Stat(filepath.Join(dir, "mod_headers.so")); err == nil {
-			modules = dir
-			break
-		}
-	}
-	if modules == "" {
-		t.Skip("Apache module directory with mod_headers.so not found")
-	}
 	dir, site, _ := liveSite(t, Htaccess, src, a, extra...)
-	port := livetest.FreePort(t)
-	user := ""
-	if os.Getuid() == 0 {
-		user = "User nobody\nGroup nogroup\n"
-	}
-	main := filepath.Join(dir, "httpd.conf")
-	config := fmt.Sprintf(`ServerRoot %[1]s
-DefaultRuntimeDir %[1]s
-PidFile %[1]s/httpd.pid
-TypesConfig /dev/null
-ErrorLog %[1]s/error.log
-LoadModule mpm_event_module %[2]s/mod_mpm_event.so
-LoadModule authz_core_module %[2]s/mod_authz_core.so
-LoadModule mime_module %[2]s/mod_mime.so
-LoadModule headers_module %[2]s/mod_headers.so
-LoadModule expires_module %[2]s/mod_expires.so
-LoadModule rewrite_module %[2]s/mod_rewrite.so
-LoadModule dir_module %[2]s/mod_dir.so
-DirectoryIndex index.html
-%[3]sListen 127.0.0.1:%[4]d
-ServerName localhost
-AddType text/plain .txt
-DocumentRoot %[5]s
-<Directory %[5]s>
-	AllowOverride FileInfo Indexes
-	Options FollowSymLinks
-	Require all granted
-</Directory>
-`, dir, modules, user, port, site)
-	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	livetest.Start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
-	return port
+	return livetest.Apache(t, dir, site, []string{"dir"}, "DirectoryIndex index.html\n")
 }
 
 func TestLiveCaddy(t *testing.T) {

@@ -154,51 +154,15 @@ location ~ ^/~([^/.][^/]*)(/.*)$ {
 }
 
 func TestVerifyTenantsApache(t *testing.T) {
-	bin, err := exec.LookPath("apache2")
-	if err != nil {
-		t.Skip("apache2: not installed")
-	}
-	modules := "/usr/lib/apache2/modules"
-	if _, err := os.Stat(filepath.Join(modules, "mod_userdir.so")); err != nil {
-		t.Skip("Apache's mod_userdir.so not found in " + modules)
-	}
 	dir, public, conf := tenantSite(t, 3)
-	port := livetest.FreePort(t)
-	user := ""
-	if os.Getuid() == 0 {
-		user = "User nobody\nGroup nogroup\n"
-	}
-	main := filepath.Join(dir, "httpd.conf")
-	write(t, main, fmt.Sprintf(`ServerRoot %[1]s
-DefaultRuntimeDir %[1]s
-PidFile %[1]s/httpd.pid
-TypesConfig /dev/null
-ErrorLog %[1]s/error.log
-LoadModule mpm_event_module %[2]s/mod_mpm_event.so
-LoadModule authz_core_module %[2]s/mod_authz_core.so
-LoadModule mime_module %[2]s/mod_mime.so
-LoadModule headers_module %[2]s/mod_headers.so
-LoadModule expires_module %[2]s/mod_expires.so
-LoadModule rewrite_module %[2]s/mod_rewrite.so
-LoadModule userdir_module %[2]s/mod_userdir.so
-%[3]sListen 127.0.0.1:%[4]d
-ServerName localhost
-AddType text/plain .txt
-AddType application/json .json
-DocumentRoot %[5]s
-<Directory %[5]s>
-	AllowOverride FileInfo Indexes
-	Options FollowSymLinks
-	Require all granted
-</Directory>
+	port := livetest.Apache(t, dir, public, []string{"userdir"}, fmt.Sprintf(`AddType application/json .json
 UserDir %[1]s/home/*/public_html
 <Directory %[1]s/home/*/public_html>
 	AllowOverride None
 	Require all granted
 </Directory>
-IncludeOptional %[6]s
-`, dir, modules, user, port, public, filepath.Join(conf, "apache", "discgen-tenants.conf")))
-	livetest.Start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
+IncludeOptional %[2]s
+`, dir, filepath.Join(conf, "apache", "discgen-tenants.conf")))
 	verifyTenants(t, dir, port, 3, true)
 }
 

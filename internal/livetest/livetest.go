@@ -123,3 +123,64 @@ http {
 	Start(t, exec.Command(bin, "-p", dir, "-c", main), port, filepath.Join(dir, "error.log"))
 	return port
 }
+
+// Apache serves root with Apache httpd on a free port of 127.0.0.1 until
+// the test ends, and returns the port. The configuration loads the
+// modules every test needs (event MPM, authz_core, mime, headers,
+// expires, rewrite) and those named in modules, runs as nobody when
+// started as root, lets .htaccess files in root set FileInfo and Indexes,
+// and ends with extra. dir (from Dir) holds httpd's own files. It skips
+// the test when httpd or one of the modules is not installed.
+func Apache(t testing.TB, dir, root string, modules []string, extra string) int {
+	t.Helper()
+	bin, err := exec.LookPath("apache2")
+	if err != nil {
+		if bin, err = exec.LookPath("httpd"); err != nil {
+			t.Skip("apache2: not installed")
+		}
+	}
+	mods := ""
+	for _, d := range []string{"/usr/lib/apache2/modules", "/usr/lib64/httpd/modules", "/usr/lib/httpd/modules"} {
+		if _, err := os.Stat(filepath.Join(d, "mod_headers.so")); err == nil {
+			mods = d
+			break
+		}
+	}
+	if mods == "" {
+		t.Skip("Apache module directory with mod_headers.so not found")
+	}
+	var load strings.Builder
+	for _, m := range append([]string{"mpm_event", "authz_core", "mime", "headers", "expires", "rewrite"}, modules...) {
+		so := filepath.Join(mods, "mod_"+m+".so")
+		if _, err := os.Stat(so); err != nil {
+			t.Skipf("Apache's mod_%s.so not found in %s", m, mods)
+		}
+		fmt.Fprintf(&load, "LoadModule %s_module %s\n", m, so)
+	}
+	user := ""
+	if os.Getuid() == 0 {
+		user = "User nobody\nGroup nogroup\n"
+	}
+	port := FreePort(t)
+	main := filepath.Join(dir, "httpd.conf")
+	config := fmt.Sprintf(`ServerRoot %[1]s
+DefaultRuntimeDir %[1]s
+PidFile %[1]s/httpd.pid
+TypesConfig /dev/null
+ErrorLog %[1]s/error.log
+%[2]s%[3]sListen 127.0.0.1:%[4]d
+ServerName localhost
+AddType text/plain .txt
+DocumentRoot %[5]s
+<Directory %[5]s>
+	AllowOverride FileInfo Indexes
+	Options FollowSymLinks
+	Require all granted
+</Directory>
+%[6]s`, dir, load.String(), user, port, root, extra)
+	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
+	return port
+}
