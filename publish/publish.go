@@ -378,51 +378,43 @@ func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 			u.Notes = append(u.Notes, w)
 		}
 	}
-	if !unchanged(opt, u, opt.Out, t) {
-		finish(opt, u, t, func(o output.Options) (*output.Changes, error) {
-			if testHookPlanSite != nil {
-				testHookPlanSite(opt.Out)
-			}
-			o.Key = treeKey(opt, t)
-			return output.Plan(opt.Out, t, o)
-		})
-	}
+	publishRoot(opt, u, opt.Out, t)
 	emit(u)
 	if len(sep) > 0 {
 		v := &Unit{Kind: Server, Dir: opt.ServerDir}
-		if !unchanged(opt, v, opt.ServerDir, sep) {
-			finish(opt, v, sep, func(o output.Options) (*output.Changes, error) {
-				o.Key = treeKey(opt, sep)
-				return output.Plan(opt.ServerDir, sep, o)
-			})
-		}
+		publishRoot(opt, v, opt.ServerDir, sep)
 		emit(v)
 	}
+}
+
+// publishRoot writes (or checks) t into root for u, unless a build finds
+// root as the last build with the same tree left it: then output.Fresh
+// (a stat per output, no read) settles u as Unchanged, as a tenant's are
+// skipped. A site with thousands of inline delegatees would otherwise read
+// and hash every output on every build. Only a build skips on its word:
+// --check and --dry-run compare the bytes whatever the state directory
+// holds.
+func publishRoot(opt Options, u *Unit, root string, t tree.Tree) {
+	key := treeKey(opt, t)
+	if opt.Mode == Write {
+		if ok, err := output.Fresh(root, output.Options{StateDir: opt.StateDir, Key: key}); ok && err == nil {
+			u.Status = Unchanged
+			u.Result.Unchanged = len(t)
+			return
+		}
+	}
+	finish(opt, u, t, func(o output.Options) (*output.Changes, error) {
+		if testHookPlanSite != nil && root == opt.Out {
+			testHookPlanSite(root)
+		}
+		o.Key = key
+		return output.Plan(root, t, o)
+	})
 }
 
 // testHookPlanSite, when set by a test, runs before the site's tree is
 // planned against the disk.
 var testHookPlanSite func(root string)
-
-// unchanged settles u as Unchanged when a build may skip planning root:
-// its outputs are as the last build with the same tree wrote them
-// (output.Fresh: a stat per output, no read), as a tenant's are skipped.
-// A site with thousands of inline delegatees would otherwise read and
-// hash every output on every build. Only a build writes on its word:
-// --check and --dry-run compare the bytes whatever the state directory
-// holds.
-func unchanged(opt Options, u *Unit, root string, t tree.Tree) bool {
-	if opt.Mode != Write {
-		return false
-	}
-	ok, err := output.Fresh(root, output.Options{StateDir: opt.StateDir, Key: treeKey(opt, t)})
-	if !ok || err != nil {
-		return false
-	}
-	u.Status = Unchanged
-	u.Result.Unchanged = len(t)
-	return true
-}
 
 // treeKey fingerprints what a root gets: every path with its bytes or
 // link, discgen's version and --replace.
