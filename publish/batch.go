@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/output"
 )
 
@@ -58,9 +59,9 @@ const applyWait = 50 * time.Millisecond
 type pending struct {
 	u    *Unit
 	ch   *output.Changes
-	dir  *dirH // the tenant's directory, from the walk
+	dir  *confined.Dir // the tenant's directory, from the walk
 	root *os.Root
-	id   fileInfo // the directory's identity: a batch holds one plan per root
+	id   confined.Info // the directory's identity: a batch holds one plan per root
 }
 
 // batcher applies the plans sent to in, in batches, and reports each unit.
@@ -87,7 +88,7 @@ func (p *pipeline) batcher(in <-chan *pending) {
 				return
 			}
 			for _, o := range b {
-				if o.id.is(w.id) {
+				if o.id.Is(w.id) {
 					flush() // the same root twice (--tenant FILE FILE)
 					break
 				}
@@ -113,7 +114,7 @@ func (p *pipeline) batcher(in <-chan *pending) {
 // each other in a circle.
 func (p *pipeline) applyBatch(b []*pending) {
 	slices.SortFunc(b, func(x, y *pending) int {
-		return cmp.Or(cmp.Compare(x.id.dev, y.id.dev), cmp.Compare(x.id.ino, y.id.ino))
+		return cmp.Or(cmp.Compare(x.id.Dev, y.id.Dev), cmp.Compare(x.id.Ino, y.id.Ino))
 	})
 	cs := make([]*output.Changes, len(b))
 	for i, w := range b {

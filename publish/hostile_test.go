@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/diag"
 )
 
@@ -440,17 +441,17 @@ func TestSwapRace(t *testing.T) {
 // writeNoFollow writes name below dir when dir is a directory, not a
 // symlink, at the moment it is opened; otherwise it does nothing.
 func writeNoFollow(dir, name string, data []byte) {
-	parent, err := openTop(filepath.Dir(dir))
+	parent, err := confined.OpenTop(filepath.Dir(dir))
 	if err != nil {
 		return
 	}
 	defer parent.Close()
-	d, err := openDir(parent, filepath.Base(dir))
+	d, err := parent.OpenDir(filepath.Base(dir))
 	if err != nil {
 		return
 	}
 	defer d.Close()
-	r, err := rootOf(d)
+	r, err := d.Root()
 	if err != nil {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/limited"
@@ -39,12 +40,12 @@ type pipeline struct {
 // job is one tenant found by the walk, holding its directory open.
 type job struct {
 	d    *delegation
-	dir  *dirH    // the tenant's directory, opened in the walk; nil when refused there
-	rel  string   // the directory relative to the glob's prefix, slash-separated
-	show string   // the directory as messages show it
-	name string   // the manifest's file name
-	caps []string // what the glob's '*'s matched, in order
-	info fileInfo // lstat of the manifest
+	dir  *confined.Dir // the tenant's directory, opened in the walk; nil when refused there
+	rel  string        // the directory relative to the glob's prefix, slash-separated
+	show string        // the directory as messages show it
+	name string        // the manifest's file name
+	caps []string      // what the glob's '*'s matched, in order
+	info confined.Info // lstat of the manifest
 
 	// Set when the walk itself ends the tenant.
 	status Status
@@ -124,9 +125,9 @@ func (p *pipeline) siteError(d *delegation, format string, args ...any) {
 
 // walk finds the tenants of one delegation.
 func (p *pipeline) walk(d *delegation, send func(*job)) {
-	top, err := openTop(d.pat.prefix)
+	top, err := confined.OpenTop(d.pat.prefix)
 	if err != nil {
-		if isAbsent(err) {
+		if confined.IsAbsent(err) {
 			p.siteWarn(d, "%q matches no tenant manifest: %s does not exist", d.pat.raw, d.pat.show)
 			return
 		}
@@ -165,7 +166,7 @@ const batch = 512
 // level matches component i of the pattern in dir (at rel below the
 // prefix). A literal component is opened directly; only a wildcard one
 // lists the directory.
-func (w *walker) level(dir *dirH, rel string, i int, caps []string) {
+func (w *walker) level(dir *confined.Dir, rel string, i int, caps []string) {
 	seg := w.segs[i]
 	if !isMeta(seg) {
 		w.entry(dir, rel, i, seg, caps)
@@ -175,7 +176,7 @@ func (w *walker) level(dir *dirH, rel string, i int, caps []string) {
 	var manifests []string // a wildcard last component: each match, to refuse two in one directory
 	var capsOf [][]string
 	for {
-		ents, err := dir.readDir(batch)
+		ents, err := dir.ReadDir(batch)
 		for _, e := range ents {
 			name := e.Name()
 			c, ok := matchSeg(seg, name)
@@ -221,9 +222,9 @@ func (w *walker) level(dir *dirH, rel string, i int, caps []string) {
 
 // isSite reports whether name in dir is the site manifest, which no glob
 // makes a tenant.
-func (w *walker) isSite(dir *dirH, name string) bool {
-	fi, err := statAt(dir, name)
-	return err == nil && w.p.site.self.is(fi)
+func (w *walker) isSite(dir *confined.Dir, name string) bool {
+	fi, err := dir.Lstat(name)
+	return err == nil && w.p.site.self.Is(fi)
 }
 
 // show is how messages name the directory rel below the prefix.
@@ -238,7 +239,7 @@ func (w *walker) fail(rel string, st Status, reason string) {
 }
 
 // entry handles name, matched by component i, in dir.
-func (w *walker) entry(dir *dirH, rel string, i int, name string, caps []string) {
+func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps []string) {
 	segs := w.segs
 	child := path.Join(rel, name)
 	if i == len(segs)-1 {
@@ -253,18 +254,18 @@ func (w *walker) entry(dir *dirH, rel string, i int, name string, caps []string)
 			return
 		}
 	}
-	sub, err := openDir(dir, name)
-	if err != nil && isAbsent(err) {
+	sub, err := dir.OpenDir(name)
+	if err != nil && confined.IsAbsent(err) {
 		// O_DIRECTORY may report a symlink as "not a directory".
-		if fi, serr := statAt(dir, name); serr == nil && fi.mode&fs.ModeSymlink != 0 {
-			err = errSymlink
+		if fi, serr := dir.Lstat(name); serr == nil && fi.Mode&fs.ModeSymlink != 0 {
+			err = confined.ErrSymlink
 		}
 	}
 	switch {
 	case err == nil:
-	case isAbsent(err) && !w.named:
+	case confined.IsAbsent(err) && !w.named:
 		return
-	case isSymlinkErr(err):
+	case confined.IsSymlink(err):
 		w.fail(child, Refused, fmt.Sprintf("%s is a symlink; tenant directories are never followed through symlinks", w.show(child)))
 		return
 	default:
@@ -276,28 +277,28 @@ func (w *walker) entry(dir *dirH, rel string, i int, name string, caps []string)
 }
 
 // manifest handles a file the last component matched in dir.
-func (w *walker) manifest(dir *dirH, rel, name string, caps []string) {
+func (w *walker) manifest(dir *confined.Dir, rel, name string, caps []string) {
 	if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
 		return
 	}
-	fi, err := statAt(dir, name)
+	fi, err := dir.Lstat(name)
 	if err != nil {
-		if isAbsent(err) && !w.named {
+		if confined.IsAbsent(err) && !w.named {
 			return
 		}
 		w.found++
 		w.send(&job{d: w.d, rel: rel, show: w.show(rel), name: name, status: Skipped, reason: fmt.Sprintf("cannot stat %s: %v", filepath.Join(w.show(rel), name), errText(err))})
 		return
 	}
-	if w.p.site.self.is(fi) {
+	if w.p.site.self.Is(fi) {
 		return // the site manifest itself
 	}
 	w.found++
 	j := &job{d: w.d, rel: rel, show: w.show(rel), name: name, caps: caps, info: fi}
-	if !fi.mode.IsRegular() {
+	if !fi.Mode.IsRegular() {
 		j.status = Refused
-		j.reason = fmt.Sprintf("%s is a %s, not a regular file; it is not read", j.manifestPath(), limited.TypeName(fi.mode))
-		if fi.mode&fs.ModeSymlink != 0 {
+		j.reason = fmt.Sprintf("%s is a %s, not a regular file; it is not read", j.manifestPath(), limited.TypeName(fi.Mode))
+		if fi.Mode&fs.ModeSymlink != 0 {
 			j.reason = fmt.Sprintf("%s is a symlink; a tenant manifest is never read through a symlink", j.manifestPath())
 		}
 		w.send(j)
@@ -305,7 +306,7 @@ func (w *walker) manifest(dir *dirH, rel, name string, caps []string) {
 	}
 	// The directory is not used again by the walk (it holds one
 	// manifest): the job takes it, and closes it.
-	j.dir = dir.take()
+	j.dir = dir.Take()
 	w.send(j)
 }
 
@@ -392,11 +393,11 @@ func (p *pipeline) tenant(j *job) {
 		testHookRead(j.show)
 	}
 	// The key, made when the tree is written, is of the file read.
-	data, info, err := readManifest(j.dir, j.name, j.info, int64(manifest.MaxBytes))
+	data, info, err := j.dir.ReadFile(j.name, j.info, int64(manifest.MaxBytes))
 	j.info = info
 	if err != nil {
 		u.Status = Refused
-		if isSymlinkErr(err) {
+		if confined.IsSymlink(err) {
 			u.Diags.Errorf(pos, "", "%s became a symlink; a tenant manifest is never read through a symlink", u.Manifest)
 		} else {
 			u.Diags.Errorf(pos, "", "cannot read tenant manifest: %v", errText(err))
@@ -463,7 +464,7 @@ func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
 			if !ok {
 				continue
 			}
-			top, err := openTop(d.pat.prefix)
+			top, err := confined.OpenTop(d.pat.prefix)
 			if err != nil {
 				send(&job{d: d, show: filepath.Dir(file), name: filepath.Base(file), status: Skipped, reason: fmt.Sprintf("cannot open %s: %v", d.pat.show, errText(err))})
 				return

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/limited"
@@ -278,7 +279,7 @@ type SiteDoc struct {
 	Access serverconf.Access
 	// dir is the manifest's directory; tenants globs are relative to it.
 	dir  string
-	self fileInfo // the site manifest, which no glob makes a tenant
+	self confined.Info // the site manifest, which no glob makes a tenant
 }
 
 // LoadSite loads, validates and renders the site manifest alone. It
@@ -316,7 +317,7 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		s.Access.Tenants = s.tenantSpaces()
 	}
 	s.URL, _ = url.Parse(doc.Value.Site.URL)
-	s.self = statPath(opt.Manifest)
+	s.self = confined.StatPath(opt.Manifest)
 	diags.Sort()
 	return s, diags
 }
@@ -478,9 +479,6 @@ func settle(u *Unit, r output.Result, err error) {
 // defaultJobs is the most workers a build starts unless Options.Jobs
 // says otherwise.
 const defaultJobs = 64
-
-// errSymlink stands for a symlink met on the way.
-var errSymlink = errors.New("symlink")
 
 // errNoDelegation is reported for a --tenant file no glob matches.
 var errNoDelegation = errors.New("no delegation's tenants glob matches this file")

@@ -24,7 +24,7 @@ func (p *pipeline) key(j *job) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d %d %d %d %d %s\n",
 		keyVersion, p.opt.Version, p.site.URL, j.d.summary, j.rel,
-		j.info.size, j.info.mtime, j.info.ctime, j.info.ino, j.info.dev, j.name)
+		j.info.Size, j.info.Mtime, j.info.Ctime, j.info.Ino, j.info.Dev, j.name)
 	if p.opt.TenantOwner {
 		fmt.Fprintf(h, "owner\n")
 	}
@@ -37,8 +37,8 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
 		Superseded: func() bool { return manifestChanged(j) }}
 	if p.opt.TenantOwner {
-		if fi, err := statFile(j.dir); err == nil {
-			o.Owner = &output.Owner{UID: fi.uid, GID: fi.gid}
+		if fi, err := j.dir.Stat(); err == nil {
+			o.Owner = &output.Owner{UID: fi.UID, GID: fi.GID}
 		}
 	}
 	return o
@@ -49,8 +49,8 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 // beside a save then leaves the tenant to the save's own build, which
 // read the newer manifest, instead of putting the older tree over it.
 func manifestChanged(j *job) bool {
-	now, err := statAt(j.dir, j.name)
-	return err != nil || !now.is(j.info) || now.size != j.info.size || now.mtime != j.info.mtime || now.ctime != j.info.ctime
+	now, err := j.dir.Lstat(j.name)
+	return err != nil || !now.Is(j.info) || now.Size != j.info.Size || now.Mtime != j.info.Mtime || now.Ctime != j.info.Ctime
 }
 
 // recordName is the name of a tenant's ownership record: the one output
@@ -79,7 +79,7 @@ func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 	if p.opt.Mode == Render {
 		return false, nil, nil
 	}
-	root, err := rootOf(j.dir)
+	root, err := j.dir.Root()
 	if err != nil {
 		return false, nil, err
 	}
@@ -108,7 +108,7 @@ func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 	}
 	// Without the directory's identity (no fstat) a repeated root is
 	// refused by its lock instead of waiting for the next batch.
-	id, _ := statFile(j.dir)
+	id, _ := j.dir.Stat()
 	p.plans <- &pending{u: u, ch: ch, dir: j.dir, root: root, id: id}
 	return true
 }

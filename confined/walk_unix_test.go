@@ -1,6 +1,6 @@
 //go:build unix
 
-package publish
+package confined
 
 import (
 	"os"
@@ -19,12 +19,12 @@ func TestReadManifestReplacedBySave(t *testing.T) {
 	if err := os.WriteFile(name, []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, err := openTop(dir)
+	d, err := OpenTop(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	want, err := statAt(d, "autodisc.yaml")
+	want, err := d.Lstat("autodisc.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,18 +35,18 @@ func TestReadManifestReplacedBySave(t *testing.T) {
 	if err := os.Rename(saved, name); err != nil {
 		t.Fatal(err)
 	}
-	data, info, err := readManifest(d, "autodisc.yaml", want, 1<<20)
+	data, info, err := d.ReadFile("autodisc.yaml", want, 1<<20)
 	if err != nil || string(data) != "version: 1\ndescription: saved\n" {
 		t.Fatalf("manifest replaced by a save: %q, %v", data, err)
 	}
-	if now, _ := statAt(d, "autodisc.yaml"); !info.is(now) || info.is(want) {
+	if now, _ := d.Lstat("autodisc.yaml"); !info.Is(now) || info.Is(want) {
 		t.Errorf("read %+v, want the saved file %+v", info, now)
 	}
 	os.Remove(name)
 	if err := syscall.Mkfifo(name, 0o644); err != nil {
 		t.Skipf("no FIFO here: %v", err)
 	}
-	if _, _, err := readManifest(d, "autodisc.yaml", want, 1<<20); err == nil {
+	if _, _, err := d.ReadFile("autodisc.yaml", want, 1<<20); err == nil {
 		t.Error("a FIFO swapped in was read")
 	}
 }

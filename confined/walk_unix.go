@@ -1,6 +1,6 @@
 //go:build unix
 
-package publish
+package confined
 
 import (
 	"errors"
@@ -62,87 +62,89 @@ func containsSlash(s string) bool {
 	return false
 }
 
-// openDir opens name in dir as a directory, never through a symlink.
-func openDir(dir *dirH, name string) (*dirH, error) {
-	fd, err := openAt(dir.fd, name, unix.O_RDONLY|unix.O_DIRECTORY)
+// OpenDir opens name in d as a directory, never through a symlink.
+func (d *Dir) OpenDir(name string) (*Dir, error) {
+	fd, err := openAt(d.fd, name, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
 		return nil, err
 	}
-	return &dirH{fd: fd, name: path.Join(dir.name, name)}, nil
+	return &Dir{fd: fd, name: path.Join(d.name, name)}, nil
 }
 
 func closeFD(fd int) error { return unix.Close(fd) }
 
-// openTop opens the glob's fixed prefix. The site's administrator wrote
-// it, so symlinks on the way there are followed; below it nothing is.
-func openTop(dir string) (*dirH, error) {
+// OpenTop opens the directory dir by path, following symlinks on the way:
+// it is a path the operator wrote (a glob's fixed prefix), the top of
+// what is walked. Below it nothing is followed.
+func OpenTop(dir string) (*Dir, error) {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	return &dirH{fd: fd, name: dir}, nil
+	return &Dir{fd: fd, name: dir}, nil
 }
 
-func infoOf(st *unix.Stat_t) fileInfo {
+func infoOf(st *unix.Stat_t) Info {
 	m := rawstat.Mode(uint32(st.Mode))
-	return fileInfo{
-		mode: m, size: st.Size,
-		mtime: st.Mtim.Sec*1e9 + int64(st.Mtim.Nsec),
-		ctime: st.Ctim.Sec*1e9 + int64(st.Ctim.Nsec),
-		dev:   uint64(st.Dev), ino: uint64(st.Ino),
-		uid: int(st.Uid), gid: int(st.Gid),
+	return Info{
+		Mode: m, Size: st.Size,
+		Mtime: st.Mtim.Sec*1e9 + int64(st.Mtim.Nsec),
+		Ctime: st.Ctim.Sec*1e9 + int64(st.Ctim.Nsec),
+		Dev:   uint64(st.Dev), Ino: uint64(st.Ino),
+		UID: int(st.Uid), GID: int(st.Gid),
 	}
 }
 
-// statAt describes name in dir without following a symlink.
-func statAt(dir *dirH, name string) (fileInfo, error) {
+// Lstat describes name in d without following a symlink.
+func (d *Dir) Lstat(name string) (Info, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(dir.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return fileInfo{}, err
+			return Info{}, err
 		}
 		return infoOf(&st), nil
 	}
 }
 
-// statFile describes an open file.
-func statFile(f *dirH) (fileInfo, error) {
+// Stat describes the directory d itself.
+func (d *Dir) Stat() (Info, error) {
 	var st unix.Stat_t
-	if err := unix.Fstat(f.fd, &st); err != nil {
-		return fileInfo{}, err
+	if err := unix.Fstat(d.fd, &st); err != nil {
+		return Info{}, err
 	}
 	return infoOf(&st), nil
 }
 
-// readManifest reads the manifest name in dir, which statAt found to be
-// the regular file want: opened without following a symlink and without
-// waiting (O_NONBLOCK, in case it was swapped for a FIFO since), checked
-// again with fstat, and read up to limit bytes (one more tells a larger
-// file). It returns the file read: another regular file than want when a
-// save replaced the manifest (a rename over it) since statAt, which is
-// read, not refused, so that a build beside a save does not fail.
-func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, fileInfo, error) {
+// ReadFile reads the regular file name in d (a tenant's manifest):
+// opened without following a symlink and without waiting (O_NONBLOCK, in
+// case it was swapped for a FIFO since the caller's Lstat), checked again
+// with fstat, and read up to limit bytes (one more tells a larger file).
+// It returns the stat of the file read, which may be another regular file
+// than the caller's Lstat saw when a save replaced it (a rename over it):
+// that one is read, not refused, so that a build beside a save does not
+// fail. On error it returns want.
+func (d *Dir) ReadFile(name string, want Info, limit int64) ([]byte, Info, error) {
 	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
 	fd, err := -1, error(unix.EPERM)
 	if oNoatime != 0 && !noatimeRefused.Load() {
-		fd, err = openAt(dir.fd, name, flags|oNoatime)
+		fd, err = openAt(d.fd, name, flags|oNoatime)
 		if errors.Is(err, unix.EPERM) {
 			noatimeRefused.Store(true) // not the owner, not root
 		}
 	}
 	if errors.Is(err, unix.EPERM) {
-		fd, err = openAt(dir.fd, name, flags)
+		fd, err = openAt(d.fd, name, flags)
 	}
 	if err != nil {
 		return nil, want, err
 	}
-	fi, err := statFile(&dirH{fd: fd, name: name})
-	if err == nil && !fi.mode.IsRegular() {
-		err = errors.New("the file changed while it was opened (now " + limited.TypeName(fi.mode) + ")")
+	fi, err := (&Dir{fd: fd, name: name}).Stat()
+	if err == nil && !fi.Mode.IsRegular() {
+		err = errors.New("the file changed while it was opened (now " + limited.TypeName(fi.Mode) + ")")
 	}
 	if err != nil {
 		unix.Close(fd)
@@ -157,30 +159,33 @@ func readManifest(dir *dirH, name string, want fileInfo, limit int64) ([]byte, f
 	return data, fi, nil
 }
 
-// rootOf opens an os.Root at the very directory dir is open on: through
+// Root opens an os.Root at the very directory d is open on: through
 // /proc/self/fd on Linux (/dev/fd elsewhere), which names the open
 // directory itself, not a path to it, so a rename or a symlink swapped in
 // since cannot move it.
-func rootOf(dir *dirH) (*os.Root, error) {
-	return os.OpenRoot(fdDir + strconv.Itoa(dir.fd))
+func (d *Dir) Root() (*os.Root, error) {
+	return os.OpenRoot(fdDir + strconv.Itoa(d.fd))
 }
 
-// errKind sorts an error of the walk: a missing or non-directory entry is
-// simply not a match; a symlink is refused; anything else (permission
-// denied) skips the directory.
-func isSymlinkErr(err error) bool {
-	return err == errSymlink || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV)
+// IsSymlink reports whether err, from opening or reading through a Dir,
+// says a symlink was met on the way (ErrSymlink included).
+func IsSymlink(err error) bool {
+	return err == ErrSymlink || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV)
 }
 
-func isAbsent(err error) bool {
+// IsAbsent reports whether err says the name, or a directory on its way,
+// is missing or not a directory.
+func IsAbsent(err error) bool {
 	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
 }
 
-// statPath describes a file by path (zero when it cannot be stat'ed).
-func statPath(name string) fileInfo {
+// StatPath describes a file by path, following symlinks (zero when it
+// cannot be stat'ed): a path the operator gave, such as the site's own
+// manifest.
+func StatPath(name string) Info {
 	var st unix.Stat_t
 	if err := unix.Stat(name, &st); err != nil {
-		return fileInfo{}
+		return Info{}
 	}
 	return infoOf(&st)
 }

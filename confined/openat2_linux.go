@@ -1,4 +1,4 @@
-package publish
+package confined
 
 import "golang.org/x/sys/unix"
 

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package publish
+package confined
 
 import "golang.org/x/sys/unix"
 

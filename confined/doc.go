@@ -1,0 +1,4 @@
+// Package confined is discgen's only way to the filesystem: it opens
+// directories and files without following symlinks and without leaving
+// the directory they were reached from.
+package confined
