@@ -15,8 +15,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/discgen/discgen/confined"
 )
 
 // Result counts what Apply did.
@@ -107,14 +108,14 @@ func hook(step, p string) error {
 // pending is one file written to its temporary name and not yet published.
 type pending struct {
 	ch       *Change
-	dir      wdir   // the file's directory
-	tmp      string // base name of the temporary file
-	created  bool   // the temporary file exists
-	f        wfile  // the temporary file, kept open until its rename
-	held     bool   // f is open
+	dir      confined.WriteDir // the file's directory
+	tmp      string            // base name of the temporary file
+	created  bool              // the temporary file exists
+	f        confined.File     // the temporary file, kept open until its rename
+	held     bool              // f is open
 	perm     fs.FileMode
 	renamed  bool
-	stat     fileStat
+	stat     confined.Info
 	statOK   bool
 	writeErr error
 }
@@ -203,7 +204,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			}
 		}
 	})
-	if syncDirs {
+	if confined.SyncDirs {
 		// Outside Linux the records are fsynced as written and the
 		// journal removed at once: the renames must be durable first.
 		// On Linux the journal instead waits for the next flush.
@@ -220,7 +221,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 		case a.intent != nil:
 			// Failed after its journal was written: its record
 			// becomes its intent, which owns whatever it left.
-			_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, syncDirs && !a.c.opt.NoSync, false, false)
+			_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, confined.SyncDirs && !a.c.opt.NoSync, false, false)
 			a.recorded = err == nil
 		}
 		a.release()
@@ -235,7 +236,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 				durable = durable || !a.c.opt.NoSync
 			}
 		}
-		if durable && !keep && !syncDirs && jl.file != "" {
+		if durable && !keep && !confined.SyncDirs && jl.file != "" {
 			// Renames and records are not flushed yet: the journal
 			// stays until a flush of every filesystem they are on.
 			devs := map[uint64]*os.File{jl.dev: jl.f}
@@ -321,7 +322,7 @@ const maxHeld = 512
 
 func (pd *pending) release() {
 	if pd.held {
-		pd.f.close()
+		pd.f.Close()
 		pd.held = false
 		heldFiles.Add(-1)
 	}
@@ -393,18 +394,16 @@ func (c *Changes) mayBeStale() bool {
 func (a *applying) replan() error {
 	c := a.c
 	opt := c.opt
-	opt.Dir = c.r
+	opt.Dir = c.r.OS()
 	n, err := Plan(c.Root, c.t, opt)
 	if err != nil {
 		return err
 	}
 	n.opt.Dir = c.opt.Dir
-	c.closeWAll()
-	for _, h := range c.handles {
-		h.Close()
-	}
+	c.r.CloseDirs()
+	n.r.SetOwn(c.opt.Dir == nil)
 	*c = *n
-	c.setWriteRoot(a.lock)
+	c.r.SetWriteRoot(a.lock)
 	a.recheck = false
 	if err := c.Err(); err != nil {
 		a.err, a.done = err, true
@@ -428,7 +427,7 @@ func lockJournals(as []*applying) []*journalLock {
 			// Without a state directory no build of this state has
 			// written the root: the problems stand, and none is
 			// created.
-			if _, err := os.Stat(a.c.opt.StateDir); err != nil {
+			if !confined.Exists(a.c.opt.StateDir) {
 				a.err, a.done = a.c.Err(), true
 				continue
 			}
@@ -500,9 +499,9 @@ func (a *applying) lockRoot() {
 		a.err, a.done = err, true
 		return
 	}
-	c.setWriteRoot(a.lock)
+	c.r.SetWriteRoot(a.lock)
 	if fi, err := a.lock.Stat(); err == nil {
-		a.dev = statOf(fi).dev
+		a.dev = confined.StatOf(fi).Dev
 	}
 }
 
@@ -556,8 +555,8 @@ func (a *applying) prepare() {
 func (a *applying) stage() {
 	c := a.c
 	for _, p := range c.temps {
-		dr, err := c.wdir(parent(p))
-		if err == nil && dr.remove(path.Base(p)) == nil {
+		dr, err := c.r.WriteDir(parent(p))
+		if err == nil && dr.Remove(path.Base(p)) == nil {
 			a.res.TempsRemoved++
 		}
 	}
@@ -571,8 +570,8 @@ func (a *applying) stage() {
 	for _, pd := range a.todo {
 		var err error
 		a.touched[parent(pd.ch.Path)] = true
-		if pd.dir, err = c.wdir(parent(pd.ch.Path)); err != nil {
-			a.fail(fmt.Errorf("%s: %w", c.file(parent(pd.ch.Path)), unwrapPath(err)))
+		if pd.dir, err = c.r.WriteDir(parent(pd.ch.Path)); err != nil {
+			a.fail(fmt.Errorf("%s: %w", c.file(parent(pd.ch.Path)), confined.UnwrapPath(err)))
 			return
 		}
 	}
@@ -612,12 +611,8 @@ func (a *applying) publishAll() error {
 		if ch.Kind != Remove {
 			continue
 		}
-		dr, err := c.dir(parent(ch.Path))
-		if err == nil {
-			err = dr.Remove(path.Base(ch.Path))
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: cannot remove: %w", c.file(ch.Path), unwrapPath(err))
+		if err := c.r.Remove(ch.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: cannot remove: %w", c.file(ch.Path), confined.UnwrapPath(err))
 		}
 		a.touched[parent(ch.Path)] = true
 		a.res.Removed++
@@ -648,12 +643,12 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 		var dirs []*os.Root
 		for _, a := range g {
 			locks = append(locks, a.lock)
-			if syncDirs {
+			if confined.SyncDirs {
 				dirs = append(dirs, a.c.touchedDirs(a.touched)...)
 			}
 		}
 		n := flushStarting(dev)
-		err := flushFS(locks, dirs)
+		err := confined.FlushFS(locks, dirs)
 		if err == nil && dev != 0 {
 			flushDone(dev, n)
 		}
@@ -675,7 +670,7 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 func (c *Changes) touchedDirs(touched map[string]bool) []*os.Root {
 	var dirs []*os.Root
 	for _, d := range slices.Sorted(maps.Keys(touched)) {
-		if dr, err := c.dir(d); err == nil {
+		if dr, err := c.r.Dir(d); err == nil {
 			dirs = append(dirs, dr)
 		}
 	}
@@ -686,18 +681,18 @@ func (c *Changes) touchedDirs(touched map[string]bool) []*os.Root {
 func (c *Changes) finish(mutate bool, todo []*pending) error {
 	recStat := c.recStat
 	if next := c.next.marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.marshal()) {
-		st, err := c.writeState(c.recordFile(".rec"), next, syncDirs && mutate && !c.opt.NoSync, false, true)
+		st, err := c.writeState(c.recordFile(".rec"), next, confined.SyncDirs && mutate && !c.opt.NoSync, false, true)
 		if err != nil {
 			return err
 		}
 		recStat = st
 	}
 	if c.v1 != "" {
-		if err := os.Remove(c.v1); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := confined.Remove(c.v1); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("state directory: %w", err)
 		}
 	}
-	stats := map[string]fileStat{}
+	stats := map[string]confined.Info{}
 	for _, pd := range todo {
 		if pd.statOK {
 			stats[pd.ch.Path] = pd.stat
@@ -719,12 +714,12 @@ func (c *Changes) finish(mutate bool, todo []*pending) error {
 // one root never interleave whatever state directory each uses. It waits
 // up to Options.LockWait for another build to finish.
 func (c *Changes) lock() (*os.File, error) {
-	f, err := c.r.Open(".")
+	f, err := c.r.OpenSelf()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
+		return nil, fmt.Errorf("%s: %w", c.Root, confined.UnwrapPath(err))
 	}
 	wait := cmp.Or(c.opt.LockWait, defaultWait)
-	switch busy, err := waitLock(f, tryLock, wait); {
+	switch busy, err := confined.WaitLock(f, confined.TryLock, wait); {
 	case err != nil:
 		f.Close()
 		return nil, fmt.Errorf("%s: cannot lock the output root: %w", c.Root, err)
@@ -735,26 +730,13 @@ func (c *Changes) lock() (*os.File, error) {
 	return f, nil
 }
 
-// waitLock calls try on f until it takes the lock, fails, or wait has
-// passed (busy), sleeping a little longer each time, up to 100 ms.
-func waitLock(f *os.File, try func(*os.File) (bool, error), wait time.Duration) (busy bool, err error) {
-	deadline := time.Now().Add(wait)
-	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
-		busy, err := try(f)
-		if err != nil || !busy || time.Now().After(deadline) {
-			return busy, err
-		}
-		time.Sleep(delay)
-	}
-}
-
 // checkRecord refuses a plan whose record another build changed since.
 func (c *Changes) checkRecord() error {
-	fi, err := os.Lstat(c.recordFile(".rec"))
+	st, err := confined.Lstat(c.recordFile(".rec"))
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !c.recExists:
 		return nil
-	case err == nil && c.recExists && statOf(fi).same(c.recStat):
+	case err == nil && c.recExists && st.Same(c.recStat):
 		return nil
 	}
 	return fmt.Errorf("%s: another build wrote this output since it was planned; run the build again", c.Root)
@@ -769,25 +751,25 @@ func (c *Changes) checkDisk() error {
 		paths = append(paths, ch.Path)
 	}
 	for _, g := range groupByDir(paths) {
-		dr, err := c.wdir(parent(g[0]))
+		dr, err := c.r.WriteDir(parent(g[0]))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a missing directory holds nothing yet
 		}
-		if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP) {
+		if confined.IsNotDir(err) {
 			// Planned as a directory or as missing, now a symlink
 			// or a file: not followed.
 			return fmt.Errorf("%s: changed on disk since this build planned it (now not a directory); run the build again", c.file(parent(g[0])))
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", c.file(parent(g[0])), unwrapPath(err))
+			return fmt.Errorf("%s: %w", c.file(parent(g[0])), confined.UnwrapPath(err))
 		}
 		for _, p := range g {
-			fst, err := dr.lstat(path.Base(p))
+			fst, err := dr.Lstat(path.Base(p))
 			st, seen := c.stats[p]
 			switch {
 			case errors.Is(err, fs.ErrNotExist) && !seen:
 				continue
-			case err == nil && seen && fst.same(st):
+			case err == nil && seen && fst.Same(st):
 				continue
 			}
 			return fmt.Errorf("%s: changed on disk since this build planned it (another build may be writing the output root); run the build again", c.file(p))
@@ -799,18 +781,18 @@ func (c *Changes) checkDisk() error {
 // mkdir creates the slash directory d, whose parent exists, and gives it
 // to Options.Owner.
 func (c *Changes) mkdir(d string) error {
-	pr, err := c.wdir(parent(d))
+	pr, err := c.r.WriteDir(parent(d))
 	if err == nil {
-		err = pr.mkdir(path.Base(d))
+		err = pr.Mkdir(path.Base(d))
 		if errors.Is(err, fs.ErrExist) {
 			return nil
 		}
 		if err == nil && c.opt.Owner != nil {
-			err = pr.lchown(path.Base(d), c.opt.Owner.UID, c.opt.Owner.GID)
+			err = pr.Lchown(path.Base(d), c.opt.Owner.UID, c.opt.Owner.GID)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s: cannot create directory: %w", c.file(d), unwrapPath(err))
+		return fmt.Errorf("%s: cannot create directory: %w", c.file(d), confined.UnwrapPath(err))
 	}
 	return nil
 }
@@ -896,20 +878,20 @@ func (c *Changes) parallel(size, n int, do func(i int) error) error {
 }
 
 // writeTemp writes one file (or symlink) to its temporary name. A
-// regular file stays open until its rename when keepOpen allows, for the
+// regular file stays open until its rename when confined.KeepOpen allows, for the
 // stat the cache keeps.
 func (c *Changes) writeTemp(pd *pending) error {
 	ch, dr := pd.ch, pd.dir
 	fail := func(err error) error {
-		return fmt.Errorf("%s: cannot write: %w", c.file(ch.Path), unwrapPath(err))
+		return fmt.Errorf("%s: cannot write: %w", c.file(ch.Path), confined.UnwrapPath(err))
 	}
 	if ch.New.Link != "" {
-		if err := dr.symlink(ch.New.Link, pd.tmp); err != nil {
+		if err := dr.Symlink(ch.New.Link, pd.tmp); err != nil {
 			return fail(err)
 		}
 		pd.created = true
 		if o := c.opt.Owner; o != nil {
-			if err := dr.lchown(pd.tmp, o.UID, o.GID); err != nil {
+			if err := dr.Lchown(pd.tmp, o.UID, o.GID); err != nil {
 				return fail(err)
 			}
 		}
@@ -919,33 +901,33 @@ func (c *Changes) writeTemp(pd *pending) error {
 	if ch.Old != nil && ch.Old.Link == "" && ch.oldPerm != 0 {
 		pd.perm = ch.oldPerm
 	}
-	f, err := dr.create(pd.tmp, tempPerm(pd.perm))
+	f, err := dr.Create(pd.tmp, confined.TempPerm(pd.perm))
 	if err != nil {
 		return fail(err)
 	}
 	pd.created = true
-	err = f.write(ch.New.Data)
+	err = f.Write(ch.New.Data)
 	if err == nil {
 		err = hook("write", ch.Path)
 	}
 	if o := c.opt.Owner; err == nil && o != nil {
-		err = f.chown(o.UID, o.GID)
+		err = f.Chown(o.UID, o.GID)
 	}
 	if err == nil && !c.opt.NoSync {
-		err = f.writeback()
+		err = f.Writeback()
 	}
-	if err == nil && keepOpen && heldFiles.Add(1) <= maxHeld {
+	if err == nil && confined.KeepOpen && heldFiles.Add(1) <= maxHeld {
 		pd.f, pd.held = f, true
 		return nil
 	}
-	if keepOpen && err == nil {
+	if confined.KeepOpen && err == nil {
 		heldFiles.Add(-1)
 	}
 	if err == nil {
 		// Closed now: give it its mode before publishing.
-		_, err = f.stat(pd.perm)
+		_, err = f.Stat(pd.perm)
 	}
-	if cerr := f.close(); err == nil {
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -980,24 +962,24 @@ func (c *Changes) publish(pd *pending) error {
 	if err == nil && pd.held {
 		// Readable from now: its mode, on its descriptor, then the
 		// rename. (A file closed early got its mode before closing.)
-		err = pd.f.chmod(pd.perm)
+		err = pd.f.Chmod(pd.perm)
 	}
 	if err == nil {
-		err = dr.rename(pd.tmp, name)
+		err = dr.Rename(pd.tmp, name)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: cannot publish: %w", c.file(ch.Path), unwrapPath(err))
+		return fmt.Errorf("%s: cannot publish: %w", c.file(ch.Path), confined.UnwrapPath(err))
 	}
 	pd.renamed = true
-	var st fileStat
+	var st confined.Info
 	if pd.held {
-		st, err = pd.f.stat(pd.perm)
+		st, err = pd.f.Stat(pd.perm)
 		pd.release()
 	} else {
-		st, err = dr.lstat(name)
+		st, err = dr.Lstat(name)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", c.file(ch.Path), unwrapPath(err))
+		return fmt.Errorf("%s: %w", c.file(ch.Path), confined.UnwrapPath(err))
 	}
 	pd.stat, pd.statOK = st, true
 	return nil
@@ -1009,7 +991,7 @@ func (c *Changes) dropTemps(todo []*pending) {
 	for _, pd := range todo {
 		pd.release()
 		if pd.created && !pd.renamed {
-			pd.dir.remove(pd.tmp)
+			pd.dir.Remove(pd.tmp)
 		}
 	}
 }
@@ -1022,11 +1004,10 @@ func (c *Changes) pruneDirs(touched map[string]bool) int {
 	cands := c.pruneCandidates()
 	n := 0
 	for _, d := range cands {
-		pr, err := c.dir(parent(d))
-		if err != nil {
+		if _, err := c.r.Dir(parent(d)); err != nil {
 			continue
 		}
-		fi, err := pr.Lstat(path.Base(d))
+		fi, err := c.r.Lstat(d)
 		switch {
 		case errors.Is(err, fs.ErrNotExist), err == nil && !fi.IsDir():
 			delete(c.next.dirs, d)
@@ -1034,12 +1015,8 @@ func (c *Changes) pruneDirs(touched map[string]bool) int {
 		case err != nil:
 			continue
 		}
-		if h, ok := c.handles[d]; ok {
-			h.Close()
-			delete(c.handles, d)
-		}
-		c.closeW(d)
-		if pr.Remove(path.Base(d)) == nil {
+		c.r.Forget(d)
+		if c.r.Remove(d) == nil {
 			delete(c.next.dirs, d)
 			touched[parent(d)] = true
 			n++

@@ -9,29 +9,21 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/discgen/discgen/confined"
 )
 
-// fileStat is what the stat cache compares: a file unchanged in all of
-// these is taken to hold the bytes discgen recorded, as make, ninja and
-// git's index do.
-type fileStat struct {
-	size, mtime, ctime int64 // mtime and ctime in nanoseconds
-	ino, dev           uint64
-	mode               uint32
-}
+// What the stat cache compares is a confined.Info: a file unchanged in
+// its size, times, inode and mode (Info.Same) is taken to hold the bytes
+// discgen recorded, as make, ninja and git's index do.
 
-// same compares everything but the device, which the cache does not keep.
-func (s fileStat) same(o fileStat) bool {
-	return s.size == o.size && s.mtime == o.mtime && s.ctime == o.ctime && s.ino == o.ino && s.mode == o.mode
-}
-
-func (s fileStat) String() string {
-	return fmt.Sprintf("%d %d %d %d %o", s.size, s.mtime, s.ctime, s.ino, s.mode)
+// statString renders s as the cache keeps it: "size mtime ctime inode
+// mode", the mode in octal.
+func statString(s confined.Info) string {
+	return fmt.Sprintf("%d %d %d %d %o", s.Size, s.Mtime, s.Ctime, s.Ino, uint32(s.Mode))
 }
 
 // cacheMagic is the first line of a stat cache.
@@ -53,8 +45,8 @@ const cacheMagic = "discgen stat cache 2"
 //	end
 type statCache struct {
 	key   string // hex SHA-256 of Options.Key, "-" when none
-	rec   fileStat
-	files map[string]fileStat
+	rec   confined.Info
+	files map[string]confined.Info
 }
 
 func keyHash(key string) string {
@@ -67,18 +59,18 @@ func keyHash(key string) string {
 
 func (sc *statCache) marshal() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nkey %s\nrecord %s\n", cacheMagic, sc.key, sc.rec)
+	fmt.Fprintf(&b, "%s\nkey %s\nrecord %s\n", cacheMagic, sc.key, statString(sc.rec))
 	for _, p := range slices.Sorted(maps.Keys(sc.files)) {
-		fmt.Fprintf(&b, "s %s %s\n", sc.files[p], p)
+		fmt.Fprintf(&b, "s %s %s\n", statString(sc.files[p]), p)
 	}
 	b.WriteString("end\n")
 	return b.Bytes()
 }
 
 // parseStat reads "size mtime ctime ino mode" from the fields f.
-func parseStat(f []string) (fileStat, bool) {
+func parseStat(f []string) (confined.Info, bool) {
 	if len(f) != 5 {
-		return fileStat{}, false
+		return confined.Info{}, false
 	}
 	var n [5]int64
 	for i, s := range f {
@@ -88,17 +80,17 @@ func parseStat(f []string) (fileStat, bool) {
 		}
 		v, err := strconv.ParseInt(s, base, 64)
 		if err != nil {
-			return fileStat{}, false
+			return confined.Info{}, false
 		}
 		n[i] = v
 	}
-	return fileStat{size: n[0], mtime: n[1], ctime: n[2], ino: uint64(n[3]), mode: uint32(n[4])}, true
+	return confined.Info{Size: n[0], Mtime: n[1], Ctime: n[2], Ino: uint64(n[3]), Mode: fs.FileMode(n[4])}, true
 }
 
 // parseCache returns nil for anything that is not a well-formed cache: a
 // cache is only ever an optimisation.
 func parseCache(data []byte) *statCache {
-	sc := &statCache{files: map[string]fileStat{}}
+	sc := &statCache{files: map[string]confined.Info{}}
 	s := bufio.NewScanner(bytes.NewReader(data))
 	s.Buffer(make([]byte, 0, 64*1024), 64*1024)
 	end := false
@@ -144,11 +136,11 @@ func (c *Changes) loadCache() {
 	if !c.recExists {
 		return
 	}
-	data, _, err := readStateFile(c.recordFile(".stat"), maxRecordSize)
+	data, _, err := confined.ReadFile(c.recordFile(".stat"), maxRecordSize)
 	if err != nil {
 		return
 	}
-	if sc := parseCache(data); sc != nil && sc.rec.same(c.recStat) {
+	if sc := parseCache(data); sc != nil && sc.rec.Same(c.recStat) {
 		c.cache, c.cacheBytes = sc, data
 	}
 }
@@ -172,7 +164,7 @@ func Fresh(root string, opt Options) (bool, error) {
 	if err := c.setName(); err != nil {
 		return false, err
 	}
-	data, _, err := readStateFile(c.recordFile(".stat"), maxRecordSize)
+	data, _, err := confined.ReadFile(c.recordFile(".stat"), maxRecordSize)
 	if err != nil {
 		return false, nil
 	}
@@ -180,34 +172,29 @@ func Fresh(root string, opt Options) (bool, error) {
 	if sc == nil || sc.key != keyHash(opt.Key) {
 		return false, nil
 	}
-	fi, err := os.Lstat(c.recordFile(".rec"))
-	if err != nil || !statOf(fi).same(sc.rec) {
+	st, err := confined.Lstat(c.recordFile(".rec"))
+	if err != nil || !st.Same(sc.rec) {
 		return false, nil
 	}
-	r := opt.Dir
-	if r == nil {
-		var missing bool
-		r, missing, err = c.openRoot(false)
-		if err != nil || r == nil || missing {
-			return false, nil
-		}
-		defer r.Close()
+	r, missing, err := c.openRoot(false)
+	if err != nil || r == nil || missing {
+		return false, nil
 	}
+	defer r.Close()
 	paths := slices.Sorted(maps.Keys(sc.files))
 	for _, g := range groupByDir(paths) {
 		d := parent(g[0])
-		dr, err := openDir(r, d)
-		if err != nil {
+		if _, err := r.Dir(d); err != nil {
 			return false, nil
 		}
 		ok := true
 		for _, p := range g {
-			fi, err := dr.Lstat(path.Base(p))
-			if ok = err == nil && statOf(fi).same(sc.files[p]); !ok {
+			fi, err := r.Lstat(p)
+			if ok = err == nil && confined.StatOf(fi).Same(sc.files[p]); !ok {
 				break
 			}
 		}
-		closeDir(r, dr)
+		r.Forget(d)
 		if !ok {
 			return false, nil
 		}
@@ -217,7 +204,7 @@ func Fresh(root string, opt Options) (bool, error) {
 
 // saveCache writes the stat cache for the record whose stat is rec, with
 // the stats of the outputs in stats, unless the bytes are already there.
-func (c *Changes) saveCache(rec fileStat, stats map[string]fileStat) error {
+func (c *Changes) saveCache(rec confined.Info, stats map[string]confined.Info) error {
 	sc := &statCache{key: keyHash(c.opt.Key), rec: rec, files: stats}
 	data := sc.marshal()
 	if c.cacheBytes != nil && bytes.Equal(data, c.cacheBytes) {
@@ -255,7 +242,7 @@ func Refusal(root string, opt Options) ([]byte, bool) {
 	if c.setName() != nil {
 		return nil, false
 	}
-	data, _, err := readStateFile(c.recordFile(".refused.stat"), maxRefusal)
+	data, _, err := confined.ReadFile(c.recordFile(".refused.stat"), maxRefusal)
 	if err != nil {
 		return nil, false
 	}
@@ -288,7 +275,7 @@ func ClearRefusal(root string, opt Options) error {
 	if err := c.setName(); err != nil {
 		return err
 	}
-	if err := os.Remove(c.recordFile(".refused.stat")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := confined.Remove(c.recordFile(".refused.stat")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("state directory: %w", err)
 	}
 	return nil

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/internal/limited"
 )
 
@@ -38,10 +38,10 @@ const (
 	dirBad                     // a symlink or non-directory: a problem was reported
 )
 
-// walker inspects the directories on output paths through an os.Root,
-// without following symlinks, and caches what it found.
+// walker inspects the directories on output paths through the confined
+// root, without following symlinks, and caches what it found.
 type walker struct {
-	r    *os.Root // nil when the output root does not exist yet
+	r    *confined.Root // nil when the output root does not exist yet
 	c    *Changes
 	dirs map[string]dirState
 }
@@ -69,20 +69,19 @@ func (w *walker) dir(p string) dirState {
 }
 
 func (w *walker) lstatDir(p string) dirState {
-	pr, err := w.c.dir(parent(p))
-	if err != nil {
-		w.c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
+	if _, err := w.r.Dir(parent(p)); err != nil {
+		w.c.problem(p, IOError, "cannot inspect: "+confined.UnwrapPath(err).Error(), "")
 		return dirBad
 	}
-	fi, err := pr.Lstat(path.Base(p))
+	fi, err := w.r.Lstat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return dirMissing
 	case err != nil:
-		w.c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
+		w.c.problem(p, IOError, "cannot inspect: "+confined.UnwrapPath(err).Error(), "")
 		return dirBad
 	case fi.Mode()&fs.ModeSymlink != 0:
-		w.c.symlinkProblem(pr, path.Base(p), p, "a directory")
+		w.c.symlinkProblem(p, "a directory")
 		return dirBad
 	case !fi.IsDir():
 		w.c.problem(p, NotDirectory, "is a "+limited.TypeName(fi.Mode())+", but outputs go inside it",
@@ -92,10 +91,10 @@ func (w *walker) lstatDir(p string) dirState {
 	return dirOK
 }
 
-// symlinkProblem reports a symlink that discgen did not create at p (name,
-// relative to r), where an output needs what.
-func (c *Changes) symlinkProblem(r *os.Root, name, p, what string) {
-	target, err := r.Readlink(name)
+// symlinkProblem reports a symlink that discgen did not create at p, where
+// an output needs what.
+func (c *Changes) symlinkProblem(p, what string) {
+	target, err := c.r.Readlink(p)
 	if err != nil {
 		target = "(unreadable)"
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/confined"
 )
 
 // holdLock takes the output root's lock as another build would, until the
@@ -21,7 +23,7 @@ func holdLock(t *testing.T, root string) func() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if busy, err := tryLock(f); busy || err != nil {
+	if busy, err := confined.TryLock(f); busy || err != nil {
 		t.Fatalf("lock: busy %v, %v", busy, err)
 	}
 	return func() { f.Close() }

@@ -1,15 +1,12 @@
 package output
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/tree"
 )
@@ -22,23 +19,22 @@ func (c *Changes) inspectGroup(w *walker, g []string) error {
 	if st == dirBad {
 		return nil
 	}
-	var dr *os.Root
-	if st == dirOK {
-		var err error
-		if dr, err = c.dir(d); err != nil {
-			return fmt.Errorf("%s: %w", c.file(d), unwrapPath(err))
+	exists := st == dirOK
+	if exists {
+		if _, err := c.r.Dir(d); err != nil {
+			return fmt.Errorf("%s: %w", c.file(d), confined.UnwrapPath(err))
 		}
 	}
 	for _, p := range g {
 		e, produced := c.t[p]
 		if !produced {
-			if dr != nil {
-				c.inspectStale(dr, p)
+			if exists {
+				c.inspectStale(p)
 			}
 			continue
 		}
 		ch := Change{Kind: Add, Path: p, New: &e}
-		if dr != nil && !c.inspect(dr, &ch) {
+		if exists && !c.inspect(&ch) {
 			continue
 		}
 		c.List = append(c.List, ch)
@@ -91,60 +87,50 @@ func (c *Changes) badPath(p string) bool {
 	return false
 }
 
-// readExisting returns what is at name, relative to r: its entry, its sum,
-// and whether the content was read at all (a file over the limit is not).
-func readExisting(r *os.Root, name string, fi fs.FileInfo, limit int64) (tree.Entry, sum, bool, error) {
+// readExisting returns what is at p, which Lstat found to be fi: its
+// entry, its sum, and whether the content was read at all (a file over
+// the limit is not).
+func (c *Changes) readExisting(p string, fi fs.FileInfo, limit int64) (tree.Entry, sum, bool, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := r.Readlink(name)
+		target, err := c.r.Readlink(p)
 		return tree.Entry{Link: target}, linkSum(target), true, err
 	}
-	if fi.Size() > limit {
-		return tree.Entry{}, sum{}, false, nil
-	}
-	f, err := r.Open(name)
-	if err != nil {
+	data, read, err := c.r.ReadFile(p, fi.Size(), limit)
+	if !read || err != nil {
 		return tree.Entry{}, sum{}, false, err
 	}
-	defer f.Close()
-	var b bytes.Buffer
-	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
-		return tree.Entry{}, sum{}, false, err
-	}
-	if int64(b.Len()) > limit {
-		return tree.Entry{}, sum{}, false, nil
-	}
-	return tree.Entry{Data: b.Bytes()}, fileSum(b.Bytes()), true, nil
+	return tree.Entry{Data: data}, fileSum(data), true, nil
 }
 
-// inspect plans a tree path, with its existing directory open as r. It
-// reports false when the path has a problem.
-func (c *Changes) inspect(r *os.Root, ch *Change) bool {
-	p, e, name := ch.Path, *ch.New, path.Base(ch.Path)
-	fi, err := r.Lstat(name)
+// inspect plans a tree path, whose directory exists. It reports false
+// when the path has a problem.
+func (c *Changes) inspect(ch *Change) bool {
+	p, e := ch.Path, *ch.New
+	fi, err := c.r.Lstat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return true
 	case err != nil:
-		c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
+		c.problem(p, IOError, "cannot inspect: "+confined.UnwrapPath(err).Error(), "")
 		return false
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
 		c.problem(p, NotRegular, "is a "+limited.TypeName(fi.Mode())+" where discgen writes a file",
 			"move it out of the way, or change the manifest so nothing is written here")
 		return false
 	}
-	st := statOf(fi)
+	st := confined.StatOf(fi)
 	c.stats[p] = st
 	// The stat cache says the file holds what the record says discgen
 	// wrote: when that is the new content, it need not be read.
 	if c.cache != nil {
-		if cs, ok := c.cache.files[p]; ok && cs.same(st) && len(c.rec.files[p]) == 1 && c.rec.files[p][0] == entrySum(e) {
+		if cs, ok := c.cache.files[p]; ok && cs.Same(st) && len(c.rec.files[p]) == 1 && c.rec.files[p][0] == entrySum(e) {
 			ch.Kind, ch.Old, ch.oldPerm = Unchanged, &e, fi.Mode().Perm()
 			return true
 		}
 	}
-	old, s, read, err := readExisting(r, name, fi, max(maxCompare, int64(len(e.Data))))
+	old, s, read, err := c.readExisting(p, fi, max(maxCompare, int64(len(e.Data))))
 	if err != nil {
-		c.problem(p, IOError, "cannot read: "+unwrapPath(err).Error(), "")
+		c.problem(p, IOError, "cannot read: "+confined.UnwrapPath(err).Error(), "")
 		return false
 	}
 	ch.Old, ch.oldLarge, ch.oldPerm = &old, !read, fi.Mode().Perm()
@@ -157,7 +143,7 @@ func (c *Changes) inspect(r *os.Root, ch *Change) bool {
 		}
 		return true
 	case fi.Mode()&fs.ModeSymlink != 0 && !owned:
-		c.symlinkProblem(r, name, p, "a file it writes")
+		c.symlinkProblem(p, "a file it writes")
 		return false
 	case owned || c.opt.Replace:
 		ch.Kind = Update
@@ -185,23 +171,22 @@ func (c *Changes) foreignProblem(p string) {
 
 // inspectStale plans the removal of a path discgen wrote earlier and no
 // longer produces. A path that is gone, or is now a directory, is dropped
-// from the record. r is the path's directory.
-func (c *Changes) inspectStale(r *os.Root, p string) {
-	name := path.Base(p)
-	fi, err := r.Lstat(name)
+// from the record. The path's directory exists.
+func (c *Changes) inspectStale(p string) {
+	fi, err := c.r.Lstat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return
 	case err != nil:
-		c.problem(p, IOError, "cannot inspect: "+unwrapPath(err).Error(), "")
+		c.problem(p, IOError, "cannot inspect: "+confined.UnwrapPath(err).Error(), "")
 		return
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
 		return
 	}
-	c.stats[p] = statOf(fi)
-	old, s, read, err := readExisting(r, name, fi, maxCompare)
+	c.stats[p] = confined.StatOf(fi)
+	old, s, read, err := c.readExisting(p, fi, maxCompare)
 	if err != nil {
-		c.problem(p, IOError, "cannot read: "+unwrapPath(err).Error(), "")
+		c.problem(p, IOError, "cannot read: "+confined.UnwrapPath(err).Error(), "")
 		return
 	}
 	if !(read && c.rec.owns(p, s)) && !c.opt.Replace {

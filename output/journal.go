@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/discgen/discgen/confined"
 )
 
 // The journal. Before Apply changes anything under a root, the state
@@ -130,20 +131,15 @@ type journalLock struct {
 func lockJournal(stateDir string, wait time.Duration) *journalLock {
 	jl := &journalLock{stateDir: stateDir}
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := os.Open(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = mkdirTree(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
-			f, err = os.Open(dir)
-		}
-	}
+	f, err := confined.OpenDir(dir, true)
 	if err != nil {
 		jl.err = fmt.Errorf("state directory: %w", err)
 		return jl
 	}
 	if fi, err := f.Stat(); err == nil {
-		jl.dev = statOf(fi).dev
+		jl.dev = confined.StatOf(fi).Dev
 	}
-	switch busy, err := waitLock(f, tryLockShared, wait); {
+	switch busy, err := confined.WaitLock(f, confined.TryLockShared, wait); {
 	case err != nil:
 		f.Close()
 		jl.err = fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
@@ -163,26 +159,24 @@ func lockJournal(stateDir string, wait time.Duration) *journalLock {
 func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	base := filepath.Join(jl.stateDir, journalDir, randomHex())
 	part, name := base+journalPartExt, base+journalExt
-	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := confined.CreateLocked(part)
+	var le *confined.LockError
+	if errors.As(err, &le) {
+		return fmt.Errorf("state directory: %s: %w", name, le.Err)
+	}
 	if err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	busy, err := tryLock(f)
-	if err == nil && busy {
-		err = errors.New("locked by another process")
-	}
-	if err == nil {
-		_, err = f.Write(marshalJournal(intents))
-	}
+	_, err = f.Write(marshalJournal(intents))
 	if err == nil && sync {
 		err = f.Sync()
 	}
 	if err == nil {
-		err = os.Rename(part, name)
+		err = confined.Rename(part, name)
 	}
 	if err != nil {
 		f.Close()
-		os.Remove(part)
+		confined.Remove(part)
 		return fmt.Errorf("state directory: %s: %w", name, err)
 	}
 	jl.file, jl.jf = name, f
@@ -199,7 +193,7 @@ func (jl *journalLock) write(intents [][]byte, sync bool) error {
 // Recover), and releases the directory's lock.
 func (jl *journalLock) close(keep bool) {
 	if jl.file != "" && !keep {
-		os.Remove(jl.file)
+		confined.Remove(jl.file)
 	}
 	if jl.jf != nil {
 		jl.jf.Close()
@@ -224,7 +218,7 @@ func (jl *journalLock) close(keep bool) {
 // removed by another build meanwhile is not an error.
 func Recover(stateDir string) (int, *Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := os.Open(dir)
+	f, err := confined.OpenDir(dir, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil, nil
 	}
@@ -232,7 +226,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 		return 0, nil, fmt.Errorf("state directory: %w", err)
 	}
 	defer f.Close()
-	busy, err := tryLock(f)
+	busy, err := confined.TryLock(f)
 	if err != nil {
 		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
 	}
@@ -255,7 +249,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 			n++
 		}
 		if len(errs) == 0 {
-			if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, fmt.Errorf("state directory: %w", err))
 			}
 		}
@@ -275,7 +269,7 @@ func removeParts(dir string, names []string) {
 		}
 		file := filepath.Join(dir, name)
 		if f, err := openDead(file); err == nil && f != nil {
-			os.Remove(file)
+			confined.Remove(file)
 			f.Close()
 		}
 	}
@@ -286,35 +280,9 @@ func removeParts(dir string, names []string) {
 // name. It returns nil, nil for a live journal or one removed meanwhile.
 // The caller closes it, once done with the file.
 func openDead(file string) (*os.File, error) {
-	f, err := os.Open(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	busy, err := tryLock(f)
-	if err != nil || busy {
-		f.Close()
-		return nil, err
-	}
-	// Removed (and closed) by its build between the open and the lock:
-	// gone, not dead.
-	fi, err := f.Stat()
-	if err == nil {
-		var ni fs.FileInfo
-		if ni, err = os.Lstat(file); err == nil && !os.SameFile(fi, ni) {
-			err = fs.ErrNotExist
-		}
-	}
-	if err != nil {
-		f.Close()
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	return f, nil
+	// A journal removed (and closed) by its build between the open and
+	// the lock is gone, not dead.
+	return confined.OpenIfUnlocked(file)
 }
 
 // eachJournal reads the journal files among names in dir, in name order
@@ -338,7 +306,7 @@ func eachJournal(dir string, names []string, limit int64, dead bool, fn func(fil
 		if dead {
 			lock, data, err = readDead(file, limit)
 		} else {
-			data, _, err = readStateFile(file, limit)
+			data, _, err = confined.ReadFile(file, limit)
 		}
 		if errors.Is(err, fs.ErrNotExist) || err == nil && data == nil {
 			continue
@@ -368,10 +336,7 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 	if f == nil || err != nil {
 		return nil, nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s: larger than %d bytes", file, limit)
-	}
+	data, err := confined.ReadAll(f, limit)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -432,15 +397,10 @@ type Journals struct {
 // named in the error.
 func ReadJournals(stateDir string) (*Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := os.Open(dir)
+	names, err := confined.Names(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("state directory: %w", err)
-	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
@@ -486,12 +446,7 @@ func (j *Journals) apply(m *record) {
 // there is none more: a build killed after this one's Recover left them.
 func deadIntents(stateDir, name string, given *Journals) *Journals {
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
+	names, err := confined.Names(dir)
 	if err != nil {
 		return nil
 	}
@@ -555,7 +510,7 @@ func retire(jl *journalLock, devs map[uint64]*os.File) {
 	for dev, f := range devs {
 		r.needs[dev] = flushes.started[dev]
 		if flushes.handles[dev] == nil {
-			if h, err := reopenDir(f); err == nil {
+			if h, err := confined.ReopenDir(f); err == nil {
 				flushes.handles[dev] = h
 			}
 		}
@@ -592,7 +547,7 @@ func flushDone(dev, n uint64) {
 	flushes.Unlock()
 	// Removed, then unlocked: never dead while at its name.
 	for _, r := range done {
-		os.Remove(r.file)
+		confined.Remove(r.file)
 		if r.f != nil {
 			r.f.Close()
 		}
@@ -624,7 +579,7 @@ func Flush() error {
 			continue
 		}
 		n := flushStarting(dev)
-		if err := flushFS([]*os.File{f}, nil); err != nil {
+		if err := confined.FlushFS([]*os.File{f}, nil); err != nil {
 			errs = append(errs, fmt.Errorf("%s: cannot flush to disk: %w", f.Name(), err))
 			continue
 		}

@@ -4,12 +4,14 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/confined"
 )
 
 // With the state directory on another filesystem than the root, the
 // journal waits for a flush of both; Flush does both.
 func TestJournalOnAnotherFilesystem(t *testing.T) {
-	if syncDirs {
+	if confined.SyncDirs {
 		t.Skip("records are fsynced one by one on this system: no journal waits")
 	}
 	e := newEnv(t)

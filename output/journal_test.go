@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/confined"
 )
 
 func journals(t *testing.T, state string) []string {
@@ -234,7 +236,7 @@ func TestFailedRootKeepsIntent(t *testing.T) {
 // A durable batch's journal stays until a flush has put its records on
 // disk: the next batch's, or Flush at the end of a build.
 func TestJournalWaitsForFlush(t *testing.T) {
-	if syncDirs {
+	if confined.SyncDirs {
 		t.Skip("records are fsynced one by one on this system: no journal waits")
 	}
 	e := newEnv(t)
@@ -272,7 +274,7 @@ func TestBatchWaitsForRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if busy, err := tryLock(f); busy || err != nil {
+	if busy, err := confined.TryLock(f); busy || err != nil {
 		t.Skipf("cannot lock here: busy=%v %v", busy, err)
 	}
 	opt := e.opt()
@@ -298,13 +300,13 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if busy, err := tryLock(f); busy || err != nil {
+	if busy, err := confined.TryLock(f); busy || err != nil {
 		t.Fatalf("root still locked after Apply: busy=%v %v", busy, err)
 	}
-	if syncDirs {
+	if confined.SyncDirs {
 		return
 	}
-	h, err := reopenDir(f)
+	h, err := confined.ReopenDir(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +317,7 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if busy, err := tryLock(g); busy || err != nil {
+	if busy, err := confined.TryLock(g); busy || err != nil {
 		t.Errorf("a reopened handle kept the lock: busy=%v %v", busy, err)
 	}
 }
@@ -325,7 +327,7 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 // same state directory, leaves it and the records alone, and the build's
 // Flush removes it.
 func TestRecoverLeavesRetiredJournal(t *testing.T) {
-	if syncDirs {
+	if confined.SyncDirs {
 		t.Skip("records are fsynced one by one on this system: no journal waits")
 	}
 	e := newEnv(t)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -74,7 +75,7 @@ type Options struct {
 }
 
 // Owner is a numeric user and group.
-type Owner struct{ UID, GID int }
+type Owner = confined.Owner
 
 // Kind says what Apply does to one path.
 type Kind int
@@ -112,24 +113,22 @@ type Changes struct {
 	name        string // the record's portable name
 	opt         Options
 	t           tree.Tree
-	rec         *record  // the record as found
-	recExists   bool     // rec was read from a format 2 record
-	recStat     fileStat // its stat when read
-	v1          string   // OS path of a format 1 record taken over, if any
+	rec         *record       // the record as found
+	recExists   bool          // rec was read from a format 2 record
+	recStat     confined.Info // its stat when read
+	v1          string        // OS path of a format 1 record taken over, if any
 	cache       *statCache
 	cacheBytes  []byte
 	next        *record // the record after Apply
 	cur         map[string]sum
-	stats       map[string]fileStat // what Plan found at each inspected path
-	mkdirs      []string            // directories to create, parents first
-	temps       []string            // temporary files an interrupted build recorded
+	stats       map[string]confined.Info // what Plan found at each inspected path
+	mkdirs      []string                 // directories to create, parents first
+	temps       []string                 // temporary files an interrupted build recorded
 	rootMissing bool
 	bad         map[string]bool // paths with a BadPath problem
 	refused     []Change        // what Replace would do at Foreign and Modified paths
 
-	r       *os.Root            // the root, while open; Options.Dir when set
-	handles map[string]*os.Root // open directories below r, by slash path
-	wd      wdirs               // the write path's open directories
+	r *confined.Root // the root, while open; on Options.Dir when set
 }
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.
@@ -179,7 +178,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	if opt.StateDir == "" {
 		return nil, errors.New("output: no state directory given")
 	}
-	c := &Changes{Root: root, opt: opt, t: t, cur: map[string]sum{}, stats: map[string]fileStat{}, handles: map[string]*os.Root{}}
+	c := &Changes{Root: root, opt: opt, t: t, cur: map[string]sum{}, stats: map[string]confined.Info{}}
 	if err := c.setName(); err != nil {
 		return nil, err
 	}
@@ -262,33 +261,11 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	return c, nil
 }
 
-// dir returns a handle on the existing slash directory d below the root,
-// opening it once per plan.
-func (c *Changes) dir(d string) (*os.Root, error) {
-	if d == "" {
-		return c.r, nil
-	}
-	if h, ok := c.handles[d]; ok {
-		return h, nil
-	}
-	h, err := c.r.OpenRoot(osPath(d))
-	if err != nil {
-		return nil, err
-	}
-	c.handles[d] = h
-	return h, nil
-}
-
 // Close releases the directory handles the plan holds. Apply closes them
 // itself; a plan that is not applied may be closed early, or left to the
 // garbage collector.
 func (c *Changes) Close() {
-	c.closeWAll()
-	for d, h := range c.handles {
-		h.Close()
-		delete(c.handles, d)
-	}
-	if c.r != nil && c.r != c.opt.Dir {
+	if c.r != nil {
 		c.r.Close()
 	}
 	c.r = nil

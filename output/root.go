@@ -3,13 +3,11 @@ package output
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/internal/limited"
 )
 
@@ -52,92 +50,46 @@ func (c *Changes) setAbs() error {
 	return nil
 }
 
-// openRoot opens the output root as an os.Root. It reports a missing root
-// (creating it, with its parents, when create is set); a root that cannot
-// be used is a problem, reported with a nil Root. With Options.Dir it
-// returns that directory, which the caller must not close.
-func (c *Changes) openRoot(create bool) (r *os.Root, missing bool, err error) {
+// openRoot opens the output root. It reports a missing root with a nil
+// Root (creating it, with its parents, when create is set); a root that
+// cannot be used is a problem, reported with a nil Root. With Options.Dir
+// it returns that directory, which Close leaves open.
+func (c *Changes) openRoot(create bool) (r *confined.Root, missing bool, err error) {
 	if c.opt.Dir != nil {
-		return c.opt.Dir, false, nil
+		return confined.Wrap(c.opt.Dir, false), false, nil
 	}
-	if c.opt.Within == "" {
-		return c.openFrom(nil, c.abs, create)
-	}
-	wabs, err := filepath.Abs(c.opt.Within)
-	if err != nil {
-		return nil, false, err
-	}
-	if !within(c.abs, wabs) {
-		return nil, false, fmt.Errorf("output: %s does not lie within %s", c.Root, c.opt.Within)
-	}
-	wr, err := os.OpenRoot(wabs)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", c.opt.Within, unwrapPath(err))
-	}
-	defer wr.Close()
-	rel, _ := filepath.Rel(wabs, c.abs)
-	return c.openFrom(wr, rel, create)
-}
-
-// openFrom opens name, through base when base is not nil.
-func (c *Changes) openFrom(base *os.Root, name string, create bool) (*os.Root, bool, error) {
-	stat, mkdirAll, open := os.Stat, os.MkdirAll, os.OpenRoot
-	if base != nil {
-		stat, mkdirAll, open = base.Stat, base.MkdirAll, base.OpenRoot
-	}
-	if create && base == nil {
-		// Usually missing (Plan found it so): create it without
-		// stat'ing every parent first.
-		switch err := mkdirTree(name, nil); {
-		case err == nil:
-			if o := c.opt.Owner; o != nil {
-				if err := os.Lchown(name, o.UID, o.GID); err != nil {
-					return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
-				}
-			}
-			r, err := open(name)
-			if err != nil {
-				return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
-			}
-			return r, false, nil
-		case !errors.Is(err, fs.ErrExist) && !errors.Is(err, syscall.ENOTDIR):
-			return nil, false, fmt.Errorf("%s: cannot create the output root: %w", c.Root, unwrapPath(err))
+	name, in := c.abs, ""
+	if c.opt.Within != "" {
+		wabs, err := filepath.Abs(c.opt.Within)
+		if err != nil {
+			return nil, false, err
 		}
-		// It exists, or a parent is not a directory: classify below.
+		if !within(c.abs, wabs) {
+			return nil, false, fmt.Errorf("output: %s does not lie within %s", c.Root, c.opt.Within)
+		}
+		name, _ = filepath.Rel(wabs, c.abs)
+		in = wabs
 	}
-	fi, err := stat(name)
+	r, err = confined.OpenRoot(name, in, create, c.opt.Owner)
+	var re *confined.RootError
+	var we *confined.WithinError
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && create:
-		if err := mkdirAll(name, 0o755); err != nil {
-			return nil, false, fmt.Errorf("%s: cannot create the output root: %w", c.Root, unwrapPath(err))
-		}
-		if o := c.opt.Owner; o != nil {
-			chown := os.Lchown
-			if base != nil {
-				chown = base.Lchown
-			}
-			if err := chown(name, o.UID, o.GID); err != nil {
-				return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
-			}
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, true, nil
-	case err != nil && base != nil && !errors.Is(err, fs.ErrPermission):
-		c.problem("", Symlink, fmt.Sprintf("cannot be reached inside %s: %v", c.opt.Within, err),
+	case errors.As(err, &re) && re.Kind == confined.Unreachable:
+		c.problem("", Symlink, fmt.Sprintf("cannot be reached inside %s: %v", c.opt.Within, re.Err),
 			"replace symlinks on the way to the output directory with real directories")
 		return nil, false, nil
+	case errors.As(err, &re) && re.Kind == confined.NotDir:
+		c.problem("", NotDirectory, "the output root is a "+limited.TypeName(re.Mode)+", not a directory", "")
+		return nil, false, nil
+	case errors.As(err, &re):
+		c.problem("", IOError, re.Err.Error(), "")
+		return nil, false, nil
+	case errors.As(err, &we):
+		return nil, false, fmt.Errorf("%s: %w", c.opt.Within, we.Err)
 	case err != nil:
-		c.problem("", IOError, unwrapPath(err).Error(), "")
-		return nil, false, nil
-	case !fi.IsDir():
-		c.problem("", NotDirectory, "the output root is a "+limited.TypeName(fi.Mode())+", not a directory", "")
-		return nil, false, nil
+		return nil, false, fmt.Errorf("%s: %w", c.Root, err)
 	}
-	r, err := open(name)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", c.Root, unwrapPath(err))
-	}
-	return r, false, nil
+	return r, r == nil, nil
 }
 
 // maxGroup bounds how many files of one directory are handled through one
@@ -164,19 +116,4 @@ func groupByDir(paths []string) [][]string {
 		}
 	}
 	return gs
-}
-
-// openDir opens the slash directory d below r as its own os.Root, confined
-// to r like every other access. The caller closes it unless it is r.
-func openDir(r *os.Root, d string) (*os.Root, error) {
-	if d == "" {
-		return r, nil
-	}
-	return r.OpenRoot(osPath(d))
-}
-
-func closeDir(r, dr *os.Root) {
-	if dr != r {
-		dr.Close()
-	}
 }

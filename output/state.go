@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/discgen/discgen/confined"
 )
 
 // recordMagic is the first line of every ownership record; recordMagic1 that
@@ -206,7 +207,7 @@ func format1In(stateDir string) bool {
 	if v, ok := hasFormat1.Load(stateDir); ok {
 		return v.(bool)
 	}
-	_, err := os.Lstat(filepath.Join(stateDir, "outputs"))
+	_, err := confined.Lstat(filepath.Join(stateDir, "outputs"))
 	has := !errors.Is(err, fs.ErrNotExist)
 	hasFormat1.Store(stateDir, has)
 	return has
@@ -246,13 +247,13 @@ const maxRecordSize = 256 << 20
 // and migrated (c.v1 names it, and Apply replaces it by a format 2 record).
 func (c *Changes) loadRecord() error {
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.name)+".rec"))
-	data, st, err := readStateFile(name, maxRecordSize)
+	data, st, err := confined.ReadFile(name, maxRecordSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.rec = newRecord(c.name)
 		return c.loadRecord1()
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+		return fmt.Errorf("%s: %w", name, confined.UnwrapPath(err))
 	}
 	r, _, err := parseRecord(data, name)
 	switch {
@@ -272,7 +273,7 @@ func (c *Changes) loadRecord1() error {
 		return nil
 	}
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase1(c.abs)+".rec"))
-	data, _, err := readStateFile(name, maxRecordSize)
+	data, _, err := confined.ReadFile(name, maxRecordSize)
 	if err != nil {
 		return nil
 	}
@@ -302,24 +303,24 @@ const stateIgnore = "# Written by discgen. Commit the .rec ownership records; th
 // the file and its directory are flushed. A stat cache (inPlace) is
 // rewritten in place: a torn one lacks its end line and is ignored. With
 // wantStat it returns the stat of the file as left on disk.
-func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat bool) (fileStat, error) {
+func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat bool) (confined.Info, error) {
 	tmp := name + ".tmp"
 	if inPlace {
 		tmp = name
 	}
-	st, err := writeStateFile(tmp, name, data, sync, wantStat)
+	st, err := confined.WriteFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = c.mkState(filepath.Dir(name)); err == nil {
-			st, err = writeStateFile(tmp, name, data, sync, wantStat)
+			st, err = confined.WriteFile(tmp, name, data, sync, wantStat)
 		}
 	}
 	if err != nil {
-		os.Remove(tmp)
-		return fileStat{}, fmt.Errorf("state directory: %w", err)
+		confined.Remove(tmp)
+		return confined.Info{}, fmt.Errorf("state directory: %w", err)
 	}
 	if sync {
-		if err := syncPath(filepath.Dir(name)); err != nil {
-			return fileStat{}, fmt.Errorf("state directory: %w", err)
+		if err := confined.SyncDir(filepath.Dir(name)); err != nil {
+			return confined.Info{}, fmt.Errorf("state directory: %w", err)
 		}
 	}
 	return st, nil
@@ -331,59 +332,14 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 func (c *Changes) mkState(dir string) error {
 	records := filepath.Join(c.opt.StateDir, "records")
 	created := false
-	if err := mkdirTree(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := confined.MkdirAll(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	if created {
 		ign := filepath.Join(c.opt.StateDir, ".gitignore")
-		if _, err := os.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
-			return os.WriteFile(ign, []byte(stateIgnore), 0o644)
+		if _, err := confined.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
+			return confined.WriteNew(ign, []byte(stateIgnore))
 		}
 	}
 	return nil
-}
-
-// mkdirTree creates the directory dir (an OS path) and its missing
-// parents, calling made for each it creates, parents first. Unlike
-// os.MkdirAll it tries dir first, so when only the last levels are
-// missing it costs no stat. It returns an error satisfying
-// errors.Is(err, fs.ErrExist) when dir itself already exists.
-func mkdirTree(dir string, made func(string)) error {
-	err := os.Mkdir(dir, 0o755)
-	if errors.Is(err, fs.ErrNotExist) {
-		if p := filepath.Dir(dir); p != dir {
-			if perr := mkdirTree(p, made); perr != nil && !errors.Is(perr, fs.ErrExist) {
-				return perr
-			}
-			err = os.Mkdir(dir, 0o755)
-		}
-	}
-	if err == nil && made != nil {
-		made(dir)
-	}
-	return err
-}
-
-// syncPath flushes the directory at the OS path dir.
-func syncPath(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// unwrapPath drops the operation and relative name of a *fs.PathError,
-// whose path names something relative to a directory handle and would
-// read as a bare "openat autodisc"; the caller names the file instead.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

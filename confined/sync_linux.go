@@ -1,6 +1,6 @@
 //go:build linux
 
-package output
+package confined
 
 import (
 	"os"
@@ -9,19 +9,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// flushFS makes everything written to the one filesystem holding the open
+// FlushFS makes everything written to the one filesystem holding the open
 // root directories locks durable: data, inodes and directory entries, in
 // one syncfs. dirs is not needed on Linux.
-func flushFS(locks []*os.File, dirs []*os.Root) error {
+func FlushFS(locks []*os.File, dirs []*os.Root) error {
 	return unix.Syncfs(int(locks[0].Fd()))
 }
 
-// syncDirs: syncfs covers the directories' entries.
-const syncDirs = false
+// SyncDirs: syncfs covers the directories' entries.
+const SyncDirs = false
 
-// reopenDir opens the directory f is open on once more, by its
+// ReopenDir opens the directory f is open on once more, by its
 // descriptor, as a new open file: a lock held through f is not held
 // through the new handle, nor kept by it once f is closed.
-func reopenDir(f *os.File) (*os.File, error) {
+func ReopenDir(f *os.File) (*os.File, error) {
 	return os.Open("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 }

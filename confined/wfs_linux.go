@@ -1,6 +1,6 @@
 //go:build linux
 
-package output
+package confined
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/discgen/discgen/internal/rawstat"
 	"golang.org/x/sys/unix"
 )
 
@@ -28,65 +27,65 @@ type wdirs struct {
 	fds  map[string]int // directories below the root, by slash path
 }
 
-// keepOpen: a written file's descriptor is kept until its rename, so the
-// stat the cache needs (taken after the rename, which changes the change
+// KeepOpen: a written file's descriptor is kept until its rename, so the
+// stat a cache needs (taken after the rename, which changes the change
 // time) is an fstat.
-const keepOpen = true
+const KeepOpen = true
 
-// wdir is an open directory of the write path.
-type wdir struct{ fd int }
+// WriteDir is an open directory of the write path.
+type WriteDir struct{ fd int }
 
-// wfile is a file being written.
-type wfile struct{ fd int }
+// File is a file being written.
+type File struct{ fd int }
 
-// setWriteRoot makes the locked root directory lock the base of every
+// SetWriteRoot makes the locked root directory lock the base of every
 // write; lock stays open until the writes are done.
-func (c *Changes) setWriteRoot(lock *os.File) {
-	c.wd.root = int(lock.Fd())
+func (t *Root) SetWriteRoot(lock *os.File) {
+	t.wd.root = int(lock.Fd())
 }
 
-// wdir returns the existing slash directory d below the root, opening each
-// component once per plan without following symlinks.
-func (c *Changes) wdir(d string) (wdir, error) {
+// WriteDir returns the existing slash directory d below the root, opening
+// each component once without following symlinks.
+func (t *Root) WriteDir(d string) (WriteDir, error) {
 	if d == "" {
-		return wdir{c.wd.root}, nil
+		return WriteDir{t.wd.root}, nil
 	}
-	if fd, ok := c.wd.fds[d]; ok {
-		return wdir{fd}, nil
+	if fd, ok := t.wd.fds[d]; ok {
+		return WriteDir{fd}, nil
 	}
 	// Checked before the parent, so "/" or ".." end the walk.
 	if err := checkName(path.Base(d)); err != nil {
-		return wdir{-1}, err
+		return WriteDir{-1}, err
 	}
-	p, err := c.wdir(parent(d))
+	p, err := t.WriteDir(parent(d))
 	if err != nil {
-		return wdir{-1}, err
+		return WriteDir{-1}, err
 	}
 	fd, err := p.openDir(path.Base(d))
 	if err != nil {
-		return wdir{-1}, err
+		return WriteDir{-1}, err
 	}
-	if c.wd.fds == nil {
-		c.wd.fds = map[string]int{}
+	if t.wd.fds == nil {
+		t.wd.fds = map[string]int{}
 	}
-	c.wd.fds[d] = fd
-	return wdir{fd}, nil
+	t.wd.fds[d] = fd
+	return WriteDir{fd}, nil
 }
 
 // closeW closes the write path's descriptor of d, if open.
-func (c *Changes) closeW(d string) {
-	if fd, ok := c.wd.fds[d]; ok {
+func (t *Root) closeW(d string) {
+	if fd, ok := t.wd.fds[d]; ok {
 		unix.Close(fd)
-		delete(c.wd.fds, d)
+		delete(t.wd.fds, d)
 	}
 }
 
 // closeWAll closes every directory the write path opened.
-func (c *Changes) closeWAll() {
-	for d := range c.wd.fds {
-		c.closeW(d)
+func (t *Root) closeWAll() {
+	for d := range t.wd.fds {
+		t.closeW(d)
 	}
-	c.wd.root = 0
+	t.wd.root = 0
 }
 
 // checkName refuses a name that is not one plain component.
@@ -111,7 +110,7 @@ func retry0(f func() error) error {
 	return err
 }
 
-func (w wdir) openDir(name string) (int, error) {
+func (w WriteDir) openDir(name string) (int, error) {
 	if err := checkName(name); err != nil {
 		return -1, err
 	}
@@ -120,7 +119,8 @@ func (w wdir) openDir(name string) (int, error) {
 	})
 }
 
-func (w wdir) mkdir(name string) error {
+// Mkdir creates the directory name, mode 0755; fs.ErrExist when it exists.
+func (w WriteDir) Mkdir(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
@@ -131,52 +131,57 @@ func (w wdir) mkdir(name string) error {
 	return err
 }
 
-func (w wdir) lchown(name string, uid, gid int) error {
+// Lchown gives name to uid and gid, not following a symlink.
+func (w WriteDir) Lchown(name string, uid, gid int) error {
 	return retry0(func() error { return unix.Fchownat(w.fd, name, uid, gid, unix.AT_SYMLINK_NOFOLLOW) })
 }
 
-// remove removes a file (not a directory).
-func (w wdir) remove(name string) error {
+// Remove removes a file (not a directory).
+func (w WriteDir) Remove(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
 	return retry0(func() error { return unix.Unlinkat(w.fd, name, 0) })
 }
 
-func (w wdir) lstat(name string) (fileStat, error) {
+// Lstat describes name, not following a symlink.
+func (w WriteDir) Lstat(name string) (Info, error) {
 	if err := checkName(name); err != nil {
-		return fileStat{}, err
+		return Info{}, err
 	}
 	var st unix.Stat_t
 	if err := retry0(func() error { return unix.Fstatat(w.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
-		return fileStat{}, err
+		return Info{}, err
 	}
 	return rawStat(&st), nil
 }
 
-func (w wdir) symlink(target, name string) error {
+// Symlink creates the symlink name to target.
+func (w WriteDir) Symlink(target, name string) error {
 	return retry0(func() error { return unix.Symlinkat(target, w.fd, name) })
 }
 
-func (w wdir) rename(from, to string) error {
+// Rename renames from to to, both in w.
+func (w WriteDir) Rename(from, to string) error {
 	if err := checkName(to); err != nil {
 		return err
 	}
 	return retry0(func() error { return unix.Renameat(w.fd, from, w.fd, to) })
 }
 
-// create creates the new file name (O_EXCL, never through a symlink).
-func (w wdir) create(name string, perm fs.FileMode) (wfile, error) {
+// Create creates the new file name (O_EXCL, never through a symlink).
+func (w WriteDir) Create(name string, perm fs.FileMode) (File, error) {
 	if err := checkName(name); err != nil {
-		return wfile{-1}, err
+		return File{-1}, err
 	}
 	fd, err := retry(func() (int, error) {
 		return unix.Openat(w.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
 	})
-	return wfile{fd}, err
+	return File{fd}, err
 }
 
-func (f wfile) write(data []byte) error {
+// Write writes all of data.
+func (f File) Write(data []byte) error {
 	for len(data) > 0 {
 		n, err := retry(func() (int, error) { return unix.Write(f.fd, data) })
 		if err != nil {
@@ -190,45 +195,47 @@ func (f wfile) write(data []byte) error {
 	return nil
 }
 
-func (f wfile) chown(uid, gid int) error {
+// Chown gives the file to uid and gid.
+func (f File) Chown(uid, gid int) error {
 	return retry0(func() error { return unix.Fchown(f.fd, uid, gid) })
 }
 
-// writeback does nothing on Linux: the batch's syncfs writes every file
+// Writeback does nothing on Linux: a batch's syncfs writes every file
 // back. Starting each file's writeback as it is written
 // (sync_file_range) cost more CPU in the writing threads than it saved in
 // the flush: a 20,000-tenant build took 1 s longer with it (see
 // BENCHMARKS.md).
-func (f wfile) writeback() error { return nil }
+func (f File) Writeback() error { return nil }
 
-// stat returns the file's stat, giving it exactly perm first when the
+// Stat returns the file's stat, giving it exactly perm first when the
 // umask narrowed it at creation.
-func (f wfile) stat(perm fs.FileMode) (fileStat, error) {
+func (f File) Stat(perm fs.FileMode) (Info, error) {
 	var st unix.Stat_t
 	if err := retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
-		return fileStat{}, err
+		return Info{}, err
 	}
 	if fs.FileMode(st.Mode&0o777) != perm.Perm() {
 		if err := retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) }); err != nil {
-			return fileStat{}, err
+			return Info{}, err
 		}
 		if err := retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
-			return fileStat{}, err
+			return Info{}, err
 		}
 	}
 	return rawStat(&st), nil
 }
 
-// chmod gives the file exactly perm.
-func (f wfile) chmod(perm fs.FileMode) error {
+// Chmod gives the file exactly perm.
+func (f File) Chmod(perm fs.FileMode) error {
 	return retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) })
 }
 
-// tempPerm is the mode a temporary file is created with: none, until it
-// is published (see tempPrefix).
-func tempPerm(fs.FileMode) fs.FileMode { return 0 }
+// TempPerm is the mode a temporary file is created with: none, until it
+// is published.
+func TempPerm(fs.FileMode) fs.FileMode { return 0 }
 
-func (f wfile) close() error {
+// Close closes the file.
+func (f File) Close() error {
 	err := unix.Close(f.fd)
 	if err == unix.EINTR {
 		return nil // the descriptor is closed anyway
@@ -236,52 +243,43 @@ func (f wfile) close() error {
 	return err
 }
 
-// rawStat is statOf for a raw stat.
-func rawStat(st *unix.Stat_t) fileStat {
-	return fileStat{
-		size:  st.Size,
-		mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec,
-		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
-		ino:   st.Ino,
-		dev:   st.Dev,
-		mode:  uint32(rawstat.Mode(st.Mode)),
-	}
-}
+// rawStat is StatOf for a raw stat.
+func rawStat(st *unix.Stat_t) Info { return infoOf(st) }
 
-// readStateFile reads a regular file of the state directory whole, up to
-// limit bytes, returning its stat taken on the open descriptor. The state
+// ReadFile reads a regular file of a state directory whole, up to limit
+// bytes, returning its stat taken on the open descriptor. A state
 // directory is the operator's, not the published tree's, so it is opened
 // by path. It is read with raw descriptors (no poller registration) and
 // O_NOATIME, so that a rebuild which reads every tenant's stat cache does
 // not dirty every one of their inodes; where O_NOATIME is refused (a state
 // directory someone else owns) it reads without.
-func readStateFile(name string, limit int64) ([]byte, fileStat, error) {
+func ReadFile(name string, limit int64) ([]byte, Info, error) {
 	flags := unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
 	fd, err := retry(func() (int, error) { return unix.Open(name, flags|unix.O_NOATIME, 0) })
 	if err == unix.EPERM {
 		fd, err = retry(func() (int, error) { return unix.Open(name, flags, 0) })
 	}
 	if err != nil {
-		return nil, fileStat{}, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, Info{}, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
-		return nil, fileStat{}, &fs.PathError{Op: "stat", Path: name, Err: err}
+		return nil, Info{}, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	fst := rawStat(&st)
 	switch {
-	case !fs.FileMode(fst.mode).IsRegular():
-		return nil, fileStat{}, fmt.Errorf("%s: not a regular file", name)
+	case !fst.Mode.IsRegular():
+		return nil, Info{}, fmt.Errorf("%s: not a regular file", name)
 	case st.Size > limit:
-		return nil, fileStat{}, fmt.Errorf("%s: larger than %d bytes", name, limit)
+		return nil, Info{}, fmt.Errorf("%s: larger than %d bytes", name, limit)
 	}
 	data := make([]byte, st.Size)
 	n := 0
 	for n < len(data) {
 		m, err := retry(func() (int, error) { return unix.Read(fd, data[n:]) })
 		if err != nil {
-			return nil, fileStat{}, &fs.PathError{Op: "read", Path: name, Err: err}
+			return nil, Info{}, &fs.PathError{Op: "read", Path: name, Err: err}
 		}
 		if m == 0 {
 			break // shrunk since the stat
@@ -291,19 +289,19 @@ func readStateFile(name string, limit int64) ([]byte, fileStat, error) {
 	return data[:n], fst, nil
 }
 
-// writeStateFile writes data to the state file tmp (an OS path), flushing
-// it with sync, renames it to name when they differ, and with wantStat
+// WriteFile writes data to the state file tmp (an OS path), flushing it
+// with sync, renames it to name when they differ, and with wantStat
 // returns the stat of what is left on disk, taken on the descriptor after
 // the rename (which changes the change time).
-func writeStateFile(tmp, name string, data []byte, sync, wantStat bool) (fileStat, error) {
+func WriteFile(tmp, name string, data []byte, sync, wantStat bool) (Info, error) {
 	fd, err := retry(func() (int, error) {
 		return unix.Open(tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o644)
 	})
 	if err != nil {
-		return fileStat{}, &fs.PathError{Op: "open", Path: tmp, Err: err}
+		return Info{}, &fs.PathError{Op: "open", Path: tmp, Err: err}
 	}
-	f := wfile{fd}
-	err = f.write(data)
+	f := File{fd}
+	err = f.Write(data)
 	if err == nil && sync {
 		err = retry0(func() error { return unix.Fsync(fd) })
 	}
@@ -314,11 +312,11 @@ func writeStateFile(tmp, name string, data []byte, sync, wantStat bool) (fileSta
 	if err == nil && wantStat {
 		err = retry0(func() error { return unix.Fstat(fd, &st) })
 	}
-	if cerr := f.close(); err == nil {
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fileStat{}, &fs.PathError{Op: "write", Path: name, Err: err}
+		return Info{}, &fs.PathError{Op: "write", Path: name, Err: err}
 	}
 	return rawStat(&st), nil
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package output
+package confined
 
 import (
 	"errors"
@@ -31,9 +31,9 @@ func TestRawStatMatchesLstat(t *testing.T) {
 	for _, name := range []string{"f", "d", "l", "p"} {
 		fi, err := os.Lstat(filepath.Join(dir, name))
 		must(err)
-		got, err := wdir{fd}.lstat(name)
+		got, err := WriteDir{fd}.Lstat(name)
 		must(err)
-		if want := statOf(fi); got != want {
+		if want := StatOf(fi); got != want {
 			t.Errorf("%s: raw %v, os.Lstat %v", name, got, want)
 		}
 	}
@@ -53,22 +53,22 @@ func TestWriteDirRefusesEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lock.Close()
-	c := &Changes{}
-	c.setWriteRoot(lock)
-	defer c.closeWAll()
-	if _, err := c.wdir("real"); err != nil {
+	r := &Root{}
+	r.SetWriteRoot(lock)
+	defer r.closeWAll()
+	if _, err := r.WriteDir("real"); err != nil {
 		t.Errorf("real directory: %v", err)
 	}
 	for _, d := range []string{"link", "link/x", "..", "../outside", "real/../..", "/etc", "."} {
-		if _, err := c.wdir(d); err == nil {
+		if _, err := r.WriteDir(d); err == nil {
 			t.Errorf("%s: opened", d)
 		}
 	}
-	if _, err := c.wdir("link"); !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, syscall.ELOOP) {
+	if _, err := r.WriteDir("link"); !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, syscall.ELOOP) {
 		t.Errorf("symlink: %v, want ENOTDIR or ELOOP", err)
 	}
-	w, _ := c.wdir("")
-	if _, err := w.create("../outside/x", 0o644); err == nil {
+	w, _ := r.WriteDir("")
+	if _, err := w.Create("../outside/x", 0o644); err == nil {
 		t.Error("created a file through ..")
 	}
 	if _, err := os.Lstat(filepath.Join(base, "outside", "x")); err == nil {

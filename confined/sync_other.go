@@ -1,16 +1,16 @@
 //go:build !linux
 
-package output
+package confined
 
 import (
 	"errors"
 	"os"
 )
 
-// flushFS makes the entries of the root directories locks and of the
+// FlushFS makes the entries of the root directories locks and of the
 // directories dirs durable, one fsync each; the files in them were synced
 // as written.
-func flushFS(locks []*os.File, dirs []*os.Root) error {
+func FlushFS(locks []*os.File, dirs []*os.Root) error {
 	for _, l := range locks {
 		if err := l.Sync(); err != nil {
 			return err
@@ -30,9 +30,9 @@ func flushFS(locks []*os.File, dirs []*os.Root) error {
 	return nil
 }
 
-// syncDirs: each touched directory is fsynced.
-const syncDirs = true
+// SyncDirs: each touched directory is fsynced.
+const SyncDirs = true
 
-// reopenDir is not needed outside Linux, where no journal waits for a
+// ReopenDir is not needed outside Linux, where no journal waits for a
 // later flush.
-func reopenDir(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported }
+func ReopenDir(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package output
+package confined
 
 import (
 	"errors"
@@ -8,14 +8,14 @@ import (
 	"syscall"
 )
 
-// tryLock takes an exclusive advisory lock on the open directory f without
+// TryLock takes an exclusive advisory lock on the open directory f without
 // waiting; busy reports that another process holds it. The kernel releases
 // the lock when the process dies, kill -9 included.
-func tryLock(f *os.File) (busy bool, err error) { return flock(f, syscall.LOCK_EX) }
+func TryLock(f *os.File) (busy bool, err error) { return flock(f, syscall.LOCK_EX) }
 
-// tryLockShared takes a shared lock the same way: busy reports that
+// TryLockShared takes a shared lock the same way: busy reports that
 // another process holds it exclusively.
-func tryLockShared(f *os.File) (busy bool, err error) { return flock(f, syscall.LOCK_SH) }
+func TryLockShared(f *os.File) (busy bool, err error) { return flock(f, syscall.LOCK_SH) }
 
 func flock(f *os.File, how int) (busy bool, err error) {
 	for {

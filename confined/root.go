@@ -1,0 +1,257 @@
+package confined
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"syscall"
+)
+
+// Root is an output root opened confined: an os.Root, the directories
+// below it opened so far (each once, by slash path), and on Linux the raw
+// descriptors of the write path (see WriteDir). Every operation takes a
+// slash path relative to the root and stays inside it.
+type Root struct {
+	r       *os.Root
+	own     bool                // Close closes r
+	handles map[string]*os.Root // open directories below r, by slash path
+	wd      wdirs               // the write path's open directories
+}
+
+// Wrap returns the Root of r, an os.Root opened by the caller (confined,
+// without following symlinks); with own, Close closes r too.
+func Wrap(r *os.Root, own bool) *Root {
+	return &Root{r: r, own: own, handles: map[string]*os.Root{}}
+}
+
+// OS returns the root's os.Root, to be handed back to Wrap (by a caller
+// planning the same root again).
+func (t *Root) OS() *os.Root { return t.r }
+
+// SetOwn says whether Close closes the os.Root.
+func (t *Root) SetOwn(own bool) { t.own = own }
+
+// RootErrorKind says why an output root cannot be used.
+type RootErrorKind int
+
+const (
+	Unreachable RootErrorKind = iota // not reachable inside within: a symlink on the way
+	Unusable                         // cannot be stat'ed
+	NotDir                           // not a directory
+)
+
+// RootError is an output root that exists but cannot be used; the caller
+// reports it as a problem of the root.
+type RootError struct {
+	Kind RootErrorKind
+	Mode fs.FileMode // what the root is, for NotDir
+	Err  error
+}
+
+func (e *RootError) Error() string { return e.Err.Error() }
+
+// WithinError is the failure to open the directory an output root must
+// lie within.
+type WithinError struct{ Err error }
+
+func (e *WithinError) Error() string { return e.Err.Error() }
+
+// OpenRoot opens the directory at the OS path name as a Root. With
+// within set (an absolute path), name is relative to it and reached
+// through an os.Root opened at within, so that no symlink on the way
+// leads outside within. It reports a missing root with a nil Root,
+// creating it with its parents first when create is set (giving each
+// created directory to owner, when set); a root that cannot be used is a
+// *RootError. Other errors are failures to create or open it.
+func OpenRoot(name, within string, create bool, owner *Owner) (*Root, error) {
+	if within == "" {
+		return openFrom(nil, name, create, owner)
+	}
+	wr, err := os.OpenRoot(within)
+	if err != nil {
+		return nil, &WithinError{UnwrapPath(err)}
+	}
+	defer wr.Close()
+	return openFrom(wr, name, create, owner)
+}
+
+// openFrom opens name, through base when base is not nil.
+func openFrom(base *os.Root, name string, create bool, owner *Owner) (*Root, error) {
+	stat, mkdirAll, open := os.Stat, os.MkdirAll, os.OpenRoot
+	if base != nil {
+		stat, mkdirAll, open = base.Stat, base.MkdirAll, base.OpenRoot
+	}
+	if create && base == nil {
+		// Usually missing (Plan found it so): create it without
+		// stat'ing every parent first.
+		switch err := MkdirAll(name, nil); {
+		case err == nil:
+			if owner != nil {
+				if err := os.Lchown(name, owner.UID, owner.GID); err != nil {
+					return nil, UnwrapPath(err)
+				}
+			}
+			return opened(open(name))
+		case !errors.Is(err, fs.ErrExist) && !errors.Is(err, syscall.ENOTDIR):
+			return nil, fmt.Errorf("cannot create the output root: %w", UnwrapPath(err))
+		}
+		// It exists, or a parent is not a directory: classify below.
+	}
+	fi, err := stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && create:
+		if err := mkdirAll(name, 0o755); err != nil {
+			return nil, fmt.Errorf("cannot create the output root: %w", UnwrapPath(err))
+		}
+		if owner != nil {
+			chown := os.Lchown
+			if base != nil {
+				chown = base.Lchown
+			}
+			if err := chown(name, owner.UID, owner.GID); err != nil {
+				return nil, UnwrapPath(err)
+			}
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil && base != nil && !errors.Is(err, fs.ErrPermission):
+		return nil, &RootError{Kind: Unreachable, Err: err}
+	case err != nil:
+		return nil, &RootError{Kind: Unusable, Err: UnwrapPath(err)}
+	case !fi.IsDir():
+		return nil, &RootError{Kind: NotDir, Mode: fi.Mode(), Err: errors.New("not a directory")}
+	}
+	return opened(open(name))
+}
+
+func opened(r *os.Root, err error) (*Root, error) {
+	if err != nil {
+		return nil, UnwrapPath(err)
+	}
+	return Wrap(r, true), nil
+}
+
+// Owner is a numeric user and group.
+type Owner struct{ UID, GID int }
+
+// Dir returns a handle on the existing slash directory d below the root
+// ("" is the root), opening it once. The handle stays the Root's: the
+// caller may pass it to FlushFS, and must not close it.
+func (t *Root) Dir(d string) (*os.Root, error) {
+	if d == "" {
+		return t.r, nil
+	}
+	if h, ok := t.handles[d]; ok {
+		return h, nil
+	}
+	h, err := t.r.OpenRoot(filepath.FromSlash(d))
+	if err != nil {
+		return nil, err
+	}
+	t.handles[d] = h
+	return h, nil
+}
+
+// Lstat describes the slash path p, not following a symlink.
+func (t *Root) Lstat(p string) (fs.FileInfo, error) {
+	dr, err := t.Dir(parent(p))
+	if err != nil {
+		return nil, err
+	}
+	return dr.Lstat(path.Base(p))
+}
+
+// Readlink returns the target of the symlink p.
+func (t *Root) Readlink(p string) (string, error) {
+	dr, err := t.Dir(parent(p))
+	if err != nil {
+		return "", err
+	}
+	return dr.Readlink(path.Base(p))
+}
+
+// ReadFile reads the file p, which the caller found by Lstat to be
+// size bytes long, when it holds at most limit bytes; read is false for
+// a larger one, which is not read.
+func (t *Root) ReadFile(p string, size, limit int64) (data []byte, read bool, err error) {
+	if size > limit {
+		return nil, false, nil
+	}
+	dr, err := t.Dir(parent(p))
+	if err != nil {
+		return nil, false, err
+	}
+	f, err := dr.Open(path.Base(p))
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, false, err
+	}
+	if int64(b.Len()) > limit {
+		return nil, false, nil
+	}
+	return b.Bytes(), true, nil
+}
+
+// Remove removes the file, symlink or empty directory p.
+func (t *Root) Remove(p string) error {
+	dr, err := t.Dir(parent(p))
+	if err != nil {
+		return err
+	}
+	return dr.Remove(path.Base(p))
+}
+
+// OpenSelf opens the root directory itself, for its lock (TryLock) and
+// as the base of the write path (SetWriteRoot).
+func (t *Root) OpenSelf() (*os.File, error) { return t.r.Open(".") }
+
+// Forget closes the handles on the directory d (about to be removed).
+func (t *Root) Forget(d string) {
+	if h, ok := t.handles[d]; ok {
+		h.Close()
+		delete(t.handles, d)
+	}
+	t.closeW(d)
+}
+
+// CloseDirs closes the handles on the directories below the root, and the
+// write path's; the root stays open.
+func (t *Root) CloseDirs() {
+	t.closeWAll()
+	for d, h := range t.handles {
+		h.Close()
+		delete(t.handles, d)
+	}
+}
+
+// Close closes every handle, and the root's os.Root when the Root owns it.
+func (t *Root) Close() {
+	t.CloseDirs()
+	if t.own {
+		t.r.Close()
+	}
+}
+
+// IsNotDir reports whether err, from opening a directory of the write
+// path, says it is not one (any more): a file, or a symlink not followed.
+func IsNotDir(err error) bool {
+	return errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)
+}
+
+// parent returns the slash directory of p, "" for the root.
+func parent(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}

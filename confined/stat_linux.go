@@ -1,0 +1,19 @@
+//go:build linux
+
+package confined
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// StatOf extracts an Info from fi.
+func StatOf(fi fs.FileInfo) Info {
+	s := Info{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Mode: fi.Mode()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.Ino, s.Dev = uint64(st.Ino), uint64(st.Dev)
+		s.Ctime = int64(st.Ctim.Sec)*1e9 + int64(st.Ctim.Nsec)
+		s.UID, s.GID = int(st.Uid), int(st.Gid)
+	}
+	return s
+}

@@ -1,0 +1,180 @@
+package confined
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// MkdirAll creates the directory dir (an OS path) and its missing
+// parents, calling made for each it creates, parents first. Unlike
+// os.MkdirAll it tries dir first, so when only the last levels are
+// missing it costs no stat. It returns an error satisfying
+// errors.Is(err, fs.ErrExist) when dir itself already exists.
+func MkdirAll(dir string, made func(string)) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		if p := filepath.Dir(dir); p != dir {
+			if perr := MkdirAll(p, made); perr != nil && !errors.Is(perr, fs.ErrExist) {
+				return perr
+			}
+			err = os.Mkdir(dir, 0o755)
+		}
+	}
+	if err == nil && made != nil {
+		made(dir)
+	}
+	return err
+}
+
+// SyncDir flushes the directory at the OS path dir.
+func SyncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// UnwrapPath drops the operation and relative name of a *fs.PathError,
+// whose path names something relative to a directory handle and would
+// read as a bare "openat autodisc"; the caller names the file instead.
+func UnwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// The state directory. discgen keeps its records, stat caches and
+// journals in a directory the operator names (--state), not in the
+// published tree, so it is reached by path: these functions take OS paths.
+
+// Lstat describes the file at the OS path name, not following a symlink.
+func Lstat(name string) (Info, error) {
+	fi, err := os.Lstat(name)
+	if err != nil {
+		return Info{}, err
+	}
+	return StatOf(fi), nil
+}
+
+// Exists reports whether something is at the OS path name, following
+// symlinks: a state directory named through one is used.
+func Exists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+// Remove removes the file at the OS path name.
+func Remove(name string) error { return os.Remove(name) }
+
+// Rename renames the file at the OS path from to to.
+func Rename(from, to string) error { return os.Rename(from, to) }
+
+// WriteNew writes data to the OS path name, creating or truncating it.
+func WriteNew(name string, data []byte) error { return os.WriteFile(name, data, 0o644) }
+
+// OpenDir opens the directory at the OS path dir, to lock it or list it;
+// with create, a missing one is created first, with its parents.
+func OpenDir(dir string, create bool) (*os.File, error) {
+	f, err := os.Open(dir)
+	if create && errors.Is(err, fs.ErrNotExist) {
+		if err = MkdirAll(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
+			f, err = os.Open(dir)
+		}
+	}
+	return f, err
+}
+
+// Names lists the names in the directory at the OS path dir.
+func Names(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	return names, err
+}
+
+// CreateLocked creates the new file name (an OS path; O_EXCL) and takes
+// its exclusive lock, which it keeps until closed: a file other processes
+// must tell from a dead one's (a journal).
+func CreateLocked(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	busy, err := TryLock(f)
+	if err == nil && busy {
+		err = errors.New("locked by another process")
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(name)
+		return nil, &LockError{err}
+	}
+	return f, nil
+}
+
+// LockError is the failure to lock a file just created.
+type LockError struct{ Err error }
+
+func (e *LockError) Error() string { return e.Err.Error() }
+func (e *LockError) Unwrap() error { return e.Err }
+
+// OpenIfUnlocked opens the file name (an OS path) and takes its
+// exclusive lock without waiting, when no other process holds it, and
+// checks that the file is still the one at that name. It returns nil, nil
+// when the lock is held, or the file is gone (removed meanwhile, even
+// between the open and the lock). The caller closes it, once done.
+func OpenIfUnlocked(name string) (*os.File, error) {
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	busy, err := TryLock(f)
+	if err != nil || busy {
+		f.Close()
+		return nil, err
+	}
+	// Removed (and closed) by its owner between the open and the lock:
+	// gone, not free.
+	fi, err := f.Stat()
+	if err == nil {
+		var ni fs.FileInfo
+		if ni, err = os.Lstat(name); err == nil && !os.SameFile(fi, ni) {
+			err = fs.ErrNotExist
+		}
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadAll reads f to its end, up to limit bytes: a larger file is an
+// error naming it, and is not read further.
+func ReadAll(f *os.File, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: larger than %d bytes", f.Name(), limit)
+	}
+	return data, err
+}

@@ -1,0 +1,150 @@
+//go:build !linux
+
+package confined
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"syscall"
+)
+
+// Outside Linux the write path works through os.Root and os.File.
+
+// wdirs is unused: directories are the root's os.Root handles.
+type wdirs struct{}
+
+// KeepOpen: files are closed once written (an open file cannot always be
+// renamed), and stat'ed by name after their rename.
+const KeepOpen = false
+
+type WriteDir struct{ r *os.Root }
+
+type File struct{ f *os.File }
+
+func (t *Root) SetWriteRoot(lock *os.File) {}
+
+func (t *Root) WriteDir(d string) (WriteDir, error) {
+	r, err := t.Dir(d)
+	return WriteDir{r}, err
+}
+
+func (t *Root) closeW(d string) {}
+func (t *Root) closeWAll()      {}
+
+func (w WriteDir) Mkdir(name string) error { return w.r.Mkdir(name, 0o755) }
+func (w WriteDir) Lchown(name string, uid, gid int) error {
+	return w.r.Lchown(name, uid, gid)
+}
+func (w WriteDir) Remove(name string) error { return w.r.Remove(name) }
+func (w WriteDir) Lstat(name string) (Info, error) {
+	fi, err := w.r.Lstat(name)
+	if err != nil {
+		return Info{}, err
+	}
+	return StatOf(fi), nil
+}
+func (w WriteDir) Symlink(target, name string) error { return w.r.Symlink(target, name) }
+func (w WriteDir) Rename(from, to string) error      { return w.r.Rename(from, to) }
+func (w WriteDir) Create(name string, perm fs.FileMode) (File, error) {
+	f, err := w.r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	return File{f}, err
+}
+
+func (f File) Write(data []byte) error { _, err := f.f.Write(data); return err }
+func (f File) Chown(uid, gid int) error {
+	return f.f.Chown(uid, gid)
+}
+
+// Writeback flushes the file: without a way to start writeback alone,
+// each file is synced before it is published.
+func (f File) Writeback() error { return f.f.Sync() }
+
+// Stat returns the file's stat, giving it exactly perm first when the
+// umask narrowed it at creation.
+func (f File) Stat(perm fs.FileMode) (Info, error) {
+	fi, err := f.f.Stat()
+	if err == nil && fi.Mode().Perm() != perm.Perm() {
+		if err = f.f.Chmod(perm); err == nil {
+			fi, err = f.f.Stat()
+		}
+	}
+	if err != nil {
+		return Info{}, err
+	}
+	return StatOf(fi), nil
+}
+
+func (f File) Close() error { return f.f.Close() }
+
+// Chmod gives the file exactly perm.
+func (f File) Chmod(perm fs.FileMode) error { return f.f.Chmod(perm) }
+
+// TempPerm is the mode a temporary file is created with: none on Unix,
+// until it is written and given its mode; on Windows, where a mode only
+// makes a file read-only, its own.
+func TempPerm(perm fs.FileMode) fs.FileMode {
+	if runtime.GOOS == "windows" {
+		return perm
+	}
+	return 0
+}
+
+// WriteFile writes data to the state file tmp (an OS path), flushing it
+// with sync, renames it to name when they differ, and with wantStat
+// returns the stat of what is left on disk.
+func WriteFile(tmp, name string, data []byte, sync, wantStat bool) (Info, error) {
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return Info{}, err
+	}
+	_, err = f.Write(data)
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && tmp != name {
+		// Not os.Rename, which stats the target first.
+		err = syscall.Rename(tmp, name)
+	}
+	var fi fs.FileInfo
+	if err == nil && wantStat {
+		// A rename changes the change time: stat what is left.
+		fi, err = os.Lstat(name)
+	}
+	if err != nil || fi == nil {
+		return Info{}, err
+	}
+	return StatOf(fi), nil
+}
+
+// ReadFile reads a regular file of a state directory whole, returning its
+// stat taken on the open descriptor. A state directory is the operator's,
+// not the published tree's, so it is opened by path.
+func ReadFile(name string, limit int64) ([]byte, Info, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, Info{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, Info{}, fmt.Errorf("%s: not a regular file", name)
+	}
+	if fi.Size() > limit {
+		return nil, Info{}, fmt.Errorf("%s: larger than %d bytes", name, limit)
+	}
+	data := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, data)
+	if err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return data[:n], StatOf(fi), err
+}
