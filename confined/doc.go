@@ -1,4 +1,88 @@
-// Package confined is discgen's only way to the filesystem: it opens
-// directories and files without following symlinks and without leaving
-// the directory they were reached from.
+// Package confined is how output and publish reach the filesystem: the
+// only code of theirs that opens raw descriptors, creates, renames or
+// removes files, takes locks and flushes to disk. It holds no policy
+// (what is discgen's, what may be replaced): it offers operations that
+// cannot leave the directory they start from, and the callers decide.
+//
+// It is a top-level package, not a part of output, because publish uses
+// it too (to walk tenant directories and read their manifests) and
+// neither should reach the other's internals for it; it imports only
+// ground-floor helpers (internal/rawstat, internal/limited) and
+// golang.org/x/sys/unix, which no other package of discgen uses for a
+// file operation.
+//
+// # What it offers
+//
+//   - Root: an output root, opened by OpenRoot (by path, optionally
+//     through a directory it must lie within) or Wrap (an os.Root opened
+//     by the caller), with operations by slash path relative to it: Dir,
+//     Lstat, Readlink, ReadFile (with a limit), Remove, Forget, OpenSelf
+//     (the root's own directory, for its lock). WriteDir gives the write
+//     path's directories, whose File (Create, Write, Chown, Chmod, Stat,
+//     Close) and Mkdir, Symlink, Rename, Lchown, Remove, Lstat write.
+//   - Dir: a tenant directory held on a raw descriptor, from OpenTop
+//     down, with OpenDir, Lstat, Stat, ReadDir, ReadFile (a manifest) and
+//     Root (an os.Root at that very directory, for output).
+//   - Info: what a stat says (mode, size, times, device, inode, owner),
+//     from StatOf or the operations above.
+//   - Locks and flushes: TryLock, TryLockShared, WaitLock, FlushFS,
+//     SyncDir, ReopenDir.
+//   - The state directory, which the operator names and which is reached
+//     by path: ReadFile and WriteFile (records and caches), MkdirAll,
+//     OpenDir, Names, CreateLocked and OpenIfUnlocked (journals), ReadAll,
+//     Lstat, Exists, Rename, Remove, WriteNew.
+//
+// # The guarantee
+//
+// What can never happen, and the tests that show it:
+//
+//   - Leaving the root, through ".." or a symlink, even one swapped in
+//     while discgen runs. Root's operations go through an os.Root (which
+//     refuses any name that resolves outside it, checked as it resolves);
+//     the write path's (on Linux) through raw descriptors opened one
+//     plain component at a time with O_NOFOLLOW from the locked root, so
+//     that no call resolves more than one name. With a directory it must
+//     lie within, the root is reached through an os.Root at that
+//     directory. Tests: TestRootStaysInside, TestWriteDirRefusesEscapes,
+//     TestOpenRootKinds; output's TestSymlinkPlantedAfterPlanStillConfined
+//     and TestSymlinkOnWayToRootConfinedByWithin.
+//   - Following a symlink below a tenant's top directory, or being led
+//     elsewhere by a directory renamed or swapped for a symlink after it
+//     was opened. Dir opens each component with openat2
+//     RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS (openat
+//     with O_NOFOLLOW where the kernel lacks it), and Dir.Root names the
+//     open directory itself (/proc/self/fd/N), not a path to it. Tests:
+//     publish's TestSymlinkedTenants, TestSwapAfterWalk, TestSwapRace.
+//   - Writing through a symlink or into a file that was already there:
+//     WriteDir.Create is O_CREAT|O_EXCL|O_NOFOLLOW, and a rename replaces
+//     the name, never writes through it. Test: TestCreateIsNew.
+//   - Waiting on a FIFO: Dir.ReadFile, and on Linux the state
+//     directory's ReadFile, open with O_NONBLOCK and read only what fstat
+//     says is a regular file. Tests: TestReadManifestReplacedBySave; publish's
+//     TestSpecialManifests and TestManyTenantsOneBad.
+//   - Reading past a limit: every read takes one (Root.ReadFile and
+//     ReadFile read nothing of a larger file; Dir.ReadFile and ReadAll
+//     stop one byte past it, which tells the caller). Test:
+//     TestReadLimits.
+//
+// Where a symlink may still be followed, and why that is safe: Root's
+// read path (an os.Root) follows a symlink that stays inside the root, as
+// does the write path outside Linux (os.Root there too). output lstats
+// every directory and file on an output path before it reads or writes
+// there, and refuses a symlink it did not create; one swapped in after
+// that look can only lead to another place inside the same root. Root's
+// ReadFile opens a file output's Lstat found regular, without
+// O_NONBLOCK: a FIFO swapped in between the two is not guarded against.
+// The state directory is the operator's, not a tenant's, and is reached
+// by path, following symlinks on the way.
+//
+// # What callers may still do
+//
+// output and publish hold handles this package gave them and act on them
+// only through it, with these exceptions: an *os.Root from Dir.Root is
+// passed to output as Options.Dir (and back to Wrap), and Root.Dir
+// handles to FlushFS; on an *os.File this package opened (a root's lock,
+// the journal directory, a journal) they call Stat, Sync, Write,
+// Readdirnames and Close. They open, create, rename and remove nothing
+// themselves.
 package confined

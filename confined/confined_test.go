@@ -1,0 +1,216 @@
+package confined
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func mustWrite(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Nothing is read past a limit: a file larger than the limit is not read
+// at all (Root.ReadFile, ReadFile) or read to one byte more than the
+// limit, which tells the caller it is larger (Dir.ReadFile, ReadAll).
+func TestReadLimits(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "big"), strings.Repeat("x", 100))
+	mustWrite(t, filepath.Join(dir, "small"), "0123456789")
+
+	r, err := OpenRoot(dir, "", false, nil)
+	if err != nil || r == nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if data, read, err := r.ReadFile("big", 100, 99); err != nil || read || data != nil {
+		t.Errorf("Root.ReadFile over the limit: %q, %v, %v", data, read, err)
+	}
+	// A file that grew past the limit since its Lstat is not read whole.
+	if data, read, err := r.ReadFile("big", 10, 99); err != nil || read || data != nil {
+		t.Errorf("Root.ReadFile of a file grown past the limit: %d bytes, %v, %v", len(data), read, err)
+	}
+	if data, read, err := r.ReadFile("small", 10, 10); err != nil || !read || string(data) != "0123456789" {
+		t.Errorf("Root.ReadFile at the limit: %q, %v, %v", data, read, err)
+	}
+
+	if _, _, err := ReadFile(filepath.Join(dir, "big"), 99); err == nil || !strings.Contains(err.Error(), "larger than 99 bytes") {
+		t.Errorf("ReadFile over the limit: %v", err)
+	}
+	if data, _, err := ReadFile(filepath.Join(dir, "small"), 10); err != nil || string(data) != "0123456789" {
+		t.Errorf("ReadFile at the limit: %q, %v", data, err)
+	}
+
+	f, err := os.Open(filepath.Join(dir, "big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if data, err := ReadAll(f, 99); err == nil || len(data) != 100 {
+		t.Errorf("ReadAll over the limit: %d bytes, %v", len(data), err)
+	}
+
+	if runtime.GOOS == "windows" {
+		return
+	}
+	d, err := OpenTop(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	want, _ := d.Lstat("big")
+	if data, _, err := d.ReadFile("big", want, 50); err != nil || len(data) != 51 {
+		t.Errorf("Dir.ReadFile over the limit: %d bytes, %v; want 51", len(data), err)
+	}
+}
+
+// A Root never leaves its directory: ".." and a symlink leading out are
+// refused by every operation, and the file outside stays.
+func TestRootStaysInside(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	mustWrite(t, filepath.Join(base, "outside", "secret"), "secret\n")
+	mustWrite(t, filepath.Join(root, "own"), "own\n")
+	if err := os.Symlink("../outside", filepath.Join(root, "out")); err != nil {
+		t.Skip(err)
+	}
+	r, err := OpenRoot(root, "", false, nil)
+	if err != nil || r == nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, p := range []string{"../outside/secret", "out/secret"} {
+		if _, err := r.Lstat(p); err == nil {
+			t.Errorf("Lstat %s: reached", p)
+		}
+		if _, _, err := r.ReadFile(p, 7, 100); err == nil {
+			t.Errorf("ReadFile %s: read", p)
+		}
+		if err := r.Remove(p); err == nil {
+			t.Errorf("Remove %s: removed", p)
+		}
+	}
+	if _, err := r.Dir("out"); err == nil {
+		t.Error("Dir out: opened a directory outside")
+	}
+	if _, err := os.Lstat(filepath.Join(base, "outside", "secret")); err != nil {
+		t.Errorf("the file outside: %v", err)
+	}
+	if data, read, err := r.ReadFile("own", 4, 100); err != nil || !read || string(data) != "own\n" {
+		t.Errorf("ReadFile own: %q, %v, %v", data, read, err)
+	}
+}
+
+// OpenRoot reports a missing root, a root that is not a directory, and,
+// with within, a root reached through a symlink leading out of within.
+func TestOpenRootKinds(t *testing.T) {
+	base := t.TempDir()
+	if r, err := OpenRoot(filepath.Join(base, "missing"), "", false, nil); r != nil || err != nil {
+		t.Errorf("missing root: %v, %v", r, err)
+	}
+	r, err := OpenRoot(filepath.Join(base, "made", "here"), "", true, nil)
+	if err != nil || r == nil {
+		t.Fatalf("created root: %v", err)
+	}
+	r.Close()
+	mustWrite(t, filepath.Join(base, "file"), "x")
+	var re *RootError
+	if _, err := OpenRoot(filepath.Join(base, "file"), "", false, nil); !errors.As(err, &re) || re.Kind != NotDir {
+		t.Errorf("a file as root: %v", err)
+	}
+	home := filepath.Join(base, "home")
+	os.MkdirAll(filepath.Join(base, "elsewhere"), 0o755)
+	os.MkdirAll(home, 0o755)
+	if err := os.Symlink("../elsewhere", filepath.Join(home, "public_html")); err != nil {
+		t.Skip(err)
+	}
+	if _, err := OpenRoot("public_html", home, true, nil); !errors.As(err, &re) || re.Kind != Unreachable {
+		t.Errorf("a root through a symlink out of within: %v", err)
+	}
+	var we *WithinError
+	if _, err := OpenRoot("x", filepath.Join(base, "nowhere"), false, nil); !errors.As(err, &we) {
+		t.Errorf("a missing within: %v", err)
+	}
+}
+
+// A file created locked stays locked until closed: OpenIfUnlocked leaves
+// it alone while it is, takes it once it is not, and says nothing of a
+// file removed meanwhile.
+func TestOpenIfUnlocked(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no advisory locks")
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "j")
+	f, err := CreateLocked(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CreateLocked(name); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("created twice: %v", err)
+	}
+	if g, err := OpenIfUnlocked(name); g != nil || err != nil {
+		t.Errorf("a locked file opened: %v, %v", g, err)
+	}
+	f.Close()
+	g, err := OpenIfUnlocked(name)
+	if g == nil || err != nil {
+		t.Fatalf("an unlocked file: %v, %v", g, err)
+	}
+	g.Close()
+	os.Remove(name)
+	if g, err := OpenIfUnlocked(name); g != nil || err != nil {
+		t.Errorf("a removed file: %v, %v", g, err)
+	}
+}
+
+// What the write path creates is new: Create never opens an existing
+// file, nor one through a symlink, so no bytes land in a file planted at
+// a temporary name.
+func TestCreateIsNew(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	mustWrite(t, filepath.Join(base, "victim"), "keep\n")
+	mustWrite(t, filepath.Join(root, "exists"), "old\n")
+	if err := os.Symlink("../victim", filepath.Join(root, "planted")); err != nil {
+		t.Skip(err)
+	}
+	r, err := OpenRoot(root, "", false, nil)
+	if err != nil || r == nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	lock, err := r.OpenSelf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	r.SetWriteRoot(lock)
+	w, err := r.WriteDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"exists", "planted"} {
+		if f, err := w.Create(name, 0o644); err == nil {
+			f.Write([]byte("new\n"))
+			f.Close()
+			t.Errorf("%s: created over what was there", name)
+		}
+	}
+	for name, want := range map[string]string{filepath.Join(base, "victim"): "keep\n", filepath.Join(root, "exists"): "old\n"} {
+		if got, _ := os.ReadFile(name); !bytes.Equal(got, []byte(want)) {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+}
