@@ -16,9 +16,12 @@ import (
 	"github.com/discgen/discgen/confined"
 )
 
-// What the stat cache compares is a confined.Info: a file unchanged in
-// its size, times, inode and mode (Info.Same) is taken to hold the bytes
-// discgen recorded, as make, ninja and git's index do.
+// The stat cache, beside each ownership record: how a build tells,
+// without reading them, that a root's outputs are as it left them (Fresh,
+// and Plan's skipped reads), and the refusal cache, which keeps why a
+// root's input was refused. What it compares is a confined.Info: a file
+// unchanged in its size, times, inode and mode (Info.Same) is taken to
+// hold the bytes discgen recorded, as make, ninja and git's index do.
 
 // statString renders s as the cache keeps it: "size mtime ctime inode
 // mode", the mode in octal.

@@ -19,6 +19,13 @@ import (
 	"github.com/discgen/discgen/confined"
 )
 
+// The ownership record: what discgen wrote under one root, in the state
+// directory. This file holds its format (record, marshal, parseRecord),
+// where it lives (recordBase, the format 1 location), and how it is
+// loaded and written (loadRecord, writeState). The machine-local stat
+// cache beside it is cache.go's; the journal that makes a record's
+// intent durable before a batch changes anything is journal.go's.
+
 // recordMagic is the first line of every ownership record; recordMagic1 that
 // of the first format, which named the root by its absolute path.
 const (
