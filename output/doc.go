@@ -46,17 +46,41 @@
 // second one after the renames outside Linux). Results and errors come back by
 // index; one root's failure does not stop the others.
 //
+// # Where things are
+//
+// One file a concern, in the order a build meets them:
+//
+//   - plan.go: Options, Changes and Plan; inspect.go and confine.go look
+//     at the disk (each output path, the directories on the way); root.go
+//     names the root and opens it; diff.go prints a plan; problem.go its
+//     problems.
+//   - record.go: the ownership record, its format, location and writing;
+//     cache.go: the machine-local stat cache beside it (Fresh), and the
+//     refusal cache.
+//   - apply.go: Apply and ApplyAll, a batch's phases; recheck.go: a plan
+//     checked again under the root's lock; stage.go: temporary files;
+//     publish.go: the renames that publish them and the removals; prune.go:
+//     the directories no longer needed.
+//   - journal.go: the journal of a batch's intents, written and locked;
+//     recover.go: what a killed build left, merged or read; flush.go: the
+//     flushes and the journals that wait for them.
+//
+// None of them touches the filesystem itself: every open, create, rename,
+// removal, lock and flush is package confined's, whose doc states what it
+// guarantees and which tests show it.
+//
 // # Guarantees
 //
-// Confinement. Every read, write, rename and removal goes through an
-// os.Root opened at the output root, or, for the writes on Linux, through
-// raw descriptors of its directories opened one component at a time with
-// O_NOFOLLOW from the locked root (files created with O_EXCL|O_NOFOLLOW,
-// renamed and stat'ed relative to their directory), so neither a ".." nor
-// a symlink can lead an operation outside it, even when the directory
-// changes while discgen runs. With Options.Within, the root itself is reached through an
-// os.Root at a trusted directory, so a symlink on the way to the root
-// (public_html -> /etc) cannot lead outside that directory either.
+// Confinement. Every read, write, rename and removal goes through a
+// confined.Root: an os.Root opened at the output root, or, for the writes
+// on Linux, raw descriptors of its directories opened one component at a
+// time with O_NOFOLLOW from the locked root (files created with
+// O_EXCL|O_NOFOLLOW, renamed and stat'ed relative to their directory), so
+// neither a ".." nor a symlink can lead an operation outside it, even when
+// the directory changes while discgen runs. With Options.Within, the root
+// itself is reached through an os.Root at a trusted directory, so a
+// symlink on the way to the root (public_html -> /etc) cannot lead outside
+// that directory either.
 //
 // Planted symlinks. A symlink that discgen did not create, found where an
 // output needs a directory (public/autodisc -> /etc) or a file, is a
