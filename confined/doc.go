@@ -84,5 +84,7 @@
 // handles to FlushFS; on an *os.File this package opened (a root's lock,
 // the journal directory, a journal) they call Stat, Sync, Write,
 // Readdirnames and Close. They open, create, rename and remove nothing
-// themselves.
+// themselves: TestCallersTouchNoPath type-checks them and fails on any
+// call of os, syscall or golang.org/x/sys/unix, or any other method of a
+// handle.
 package confined
