@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/discgen/discgen/internal/testcorpus"
+	"github.com/discgen/discgen/internal/testing/testcorpus"
 	"go.yaml.in/yaml/v3"
 )
 
