@@ -1,8 +1,10 @@
-// Package report describes a built site on one self-contained HTML page:
-// which agent may fetch which URL and why (the rule and line of the built
-// robots.txt that decides, and where the 1996 draft's reading differs),
-// the delegation tree from the site to its inline delegatees and tenants,
-// every file the build produces with its size, and every warning.
+// Package report describes a built site on one self-contained HTML page.
+//
+// The page shows which agent may fetch which URL and why (the rule and
+// line of the built robots.txt that decides, and where the 1996 draft's
+// reading differs), the delegation tree from the site to its inline
+// delegatees and tenants, every file the build produces with its size,
+// and every warning.
 //
 // The page embeds its style sheet and has no scripts and no external
 // resources, so it reads the same offline, from an artifact store or on

@@ -214,3 +214,48 @@ func TestTestHelpersOnlyInTests(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeTable checks that the README's layout table has one row for
+// each package of the module, and none for a package that is gone.
+func TestReadmeTable(t *testing.T) {
+	_, files := module(t)
+	dirs := map[string]bool{}
+	for _, f := range files {
+		dirs[f.dir] = true
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "\n## Layout\n")
+	if !ok {
+		t.Fatal("README.md has no \"## Layout\" section")
+	}
+	rows := map[string]bool{}
+	for line := range strings.Lines(table) {
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		name, ok := strings.CutPrefix(line, "| `")
+		if !ok {
+			continue
+		}
+		name, _, ok = strings.Cut(name, "` |")
+		if !ok {
+			t.Errorf("README layout row %q: want one package a row", strings.TrimSpace(line))
+			continue
+		}
+		if rows[name] {
+			t.Errorf("README layout table: %s has two rows", name)
+		}
+		rows[name] = true
+		if !dirs[name] {
+			t.Errorf("README layout table: %s is not a package of the module", name)
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		if dir != "." && !rows[dir] {
+			t.Errorf("README layout table: no row for %s", dir)
+		}
+	}
+}
