@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/discgen/discgen/internal/sitebuild"
+	"github.com/discgen/discgen/sitebuild"
 )
 
 // TestRobotsWarnings checks that what is not carried over is reported at

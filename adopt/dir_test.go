@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/internal/sitebuild"
+	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/tree"
 )
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/sitebuild"
 	"github.com/jimsmart/grobotstxt"
 )
 

@@ -1,7 +1,9 @@
-// Package llmstxt renders /llms.txt, the markdown file of the llmstxt.org
-// proposal (Jeremy Howard, Answer.AI, 3 September 2024; the text at
-// https://llmstxt.org/ is what this package follows), and holds the checks
-// that keep a manifest's values from changing the file's structure.
+// Package llmstxt renders /llms.txt and holds the checks that keep a
+// manifest's values from changing the file's structure.
+//
+// The file is the markdown file of the llmstxt.org proposal (Jeremy
+// Howard, Answer.AI, 3 September 2024; the text at https://llmstxt.org/
+// is what this package follows).
 //
 // The file is, in this order: an H1 with the title (the one required
 // part), a blockquote with the summary, details (markdown paragraphs or

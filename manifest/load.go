@@ -18,7 +18,11 @@
 //     upper bound of the nodes the parser would build);
 //   - MaxDepth (64) levels of nesting;
 //   - MaxKeyBytes (255) bytes in a key;
-//   - MaxExpandedBytes (4 MiB) of keys and scalars, aliases expanded.
+//   - MaxExpandedBytes (4 MiB) of keys and scalars, aliases expanded;
+//   - MaxDelegations (10,000) delegations in a list, which the validate
+//     package checks; a top-level list found longer by the prescan (which
+//     counts its entries exactly or fewer, never more) is refused before
+//     the manifest is parsed, unless an environment may replace it.
 //
 // Positions are a tree of steps, not a path per value, and applying an
 // environment shares what it does not replace, so the memory and time of
@@ -91,10 +95,15 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 		errs.Errorf(diag.Pos{File: file, Line: 1, Col: 1}, "", "manifest is UTF-16 text; save it as UTF-8")
 		return nil, errs
 	}
-	if _, at := prescan(data, MaxNodes); at >= 0 {
-		line := 1 + bytes.Count(data[:at], []byte("\n"))
-		col := 1 + len([]rune(string(data[bytes.LastIndexByte(data[:at], '\n')+1:at])))
-		errs.Errorf(diag.Pos{File: file, Line: line, Col: col}, "", "manifest holds more than %d YAML nodes; refusing it", MaxNodes)
+	scan, at := prescanScan(data, MaxNodes)
+	if at >= 0 {
+		errs.Errorf(offsetPos(file, scan.data, at), "", "manifest holds more than %d YAML nodes; refusing it", MaxNodes)
+		return nil, errs
+	}
+	// An environment may replace the list, and validation then checks
+	// its own: the list is refused here only where it is the one checked.
+	if l := scan.dels; env == "" && l.at >= 0 {
+		errs.Errorf(offsetPos(file, scan.data, l.at), Index(l.key, l.limit), "%d %s; the limit is %d", l.most, l.key, l.limit)
 		return nil, errs
 	}
 	root, err := parseYAML(file, data)
@@ -316,6 +325,14 @@ func prune(inst any, path string, invalid, on map[string]bool) (any, bool) {
 		}
 	}
 	return inst, false
+}
+
+// offsetPos returns the position of byte offset at in data, whose line
+// breaks are all "\n" (normalBreaks).
+func offsetPos(file string, data []byte, at int) diag.Pos {
+	line := 1 + bytes.Count(data[:at], []byte("\n"))
+	col := 1 + len([]rune(string(data[bytes.LastIndexByte(data[:at], '\n')+1:at])))
+	return diag.Pos{File: file, Line: line, Col: col}
 }
 
 // parseYAML parses exactly one YAML document and returns its root node.

@@ -57,23 +57,34 @@ type scan struct {
 	plainIndent int
 	// colLine, colAt and colN cache the last column computed.
 	colLine, colAt, colN int
+	// keyAt is the offset of the token at keyCol.
+	keyAt int
+	// dels counts the top-level delegations.
+	dels topList
 }
 
 // prescan returns the count of nodes, and the byte offset at which it
 // passes limit or -1 when it does not.
 func prescan(data []byte, limit int) (count, at int) {
-	s := &scan{data: normalBreaks(data), keyCol: -1}
+	s, at := prescanScan(data, limit)
+	return s.count, at
+}
+
+// prescanScan runs the prescan and returns its final state, and the byte
+// offset at which the count of nodes passes limit or -1.
+func prescanScan(data []byte, limit int) (*scan, int) {
+	s := &scan{data: normalBreaks(data), keyCol: -1, dels: newTopList("delegations", MaxDelegations)}
 	s.count = 1 // the first document
 	for i := 0; i < len(data); {
 		i = s.step(i)
 		if s.count > limit {
-			return s.count, min(i, len(data)-1)
+			return s, min(i, len(data)-1)
 		}
 	}
 	if s.empty {
 		s.count++ // "-" or "key:" at the very end
 	}
-	return s.count, -1
+	return s, -1
 }
 
 // col returns the column of offset i on the current line, in characters
@@ -131,12 +142,13 @@ func isFlowIndicator(c byte) bool {
 }
 
 // token notes a node token starting at i (column col).
-func (s *scan) token(col int) {
+func (s *scan) token(i, col int) {
 	if !s.node {
-		s.node, s.keyCol = true, col
+		s.node, s.keyCol, s.keyAt = true, col, i
 	}
 	s.empty = false
 	s.count++
+	s.dels.token(s, i)
 }
 
 // endLine handles the line break at i and returns the offset after it.
@@ -180,17 +192,21 @@ func (s *scan) step(i int) int {
 		s.unroll(col)
 	}
 	flow := len(s.flows) > 0
+	if c != '#' && !flow {
+		s.dels.block(s, c, i, col)
+	}
 	switch {
 	case c == '#':
 		return s.skipLine(i)
 	case c == '[' || c == '{':
-		s.token(col)
+		s.token(i, col)
 		s.flows = append(s.flows, flowLevel{mapping: c == '{', keyCol: s.keyCol})
 		s.node = false
 		return i + 1
 	case c == ']' || c == '}':
 		s.node = true
 		if flow {
+			s.dels.closed(s)
 			s.entryEnd()
 			s.keyCol = s.flows[len(s.flows)-1].keyCol
 			s.flows = s.flows[:len(s.flows)-1]
@@ -198,6 +214,7 @@ func (s *scan) step(i int) int {
 		return i + 1
 	case c == ',':
 		if flow {
+			s.dels.comma(s)
 			s.entryEnd()
 			s.flows[len(s.flows)-1].colon = false
 		}
@@ -219,19 +236,19 @@ func (s *scan) step(i int) int {
 		s.node, s.empty = false, false
 		return i + 1
 	case c == ':' && (flow || blankz(data, i+1)):
-		s.value(col)
+		s.value(i, col)
 		return i + 1
 	case c == '*' || c == '&' || c == '!':
-		s.token(col)
+		s.token(i, col)
 		return s.skipName(i+1, c == '!')
 	case (c == '|' || c == '>') && !flow:
-		s.token(col)
+		s.token(i, col)
 		return s.blockScalar(i + 1)
 	case c == '\'' || c == '"':
-		s.token(col)
+		s.token(i, col)
 		return s.quoted(i)
 	}
-	s.token(col)
+	s.token(i, col)
 	s.plain, s.plainIndent = true, s.indent()+1
 	return s.plainScalar(i+1, true)
 }
@@ -243,6 +260,7 @@ func (s *scan) lineHead(i int) (int, bool) {
 	if len(data)-i >= 3 && (string(data[i:i+3]) == "---" || string(data[i:i+3]) == "...") && blankz(data, i+3) {
 		s.indents, s.flows = s.indents[:0], s.flows[:0]
 		s.plain, s.node, s.empty = false, false, false
+		s.dels.state = listIdle
 		s.count += 2 // a document and its empty root
 		return i + 3, true
 	}
@@ -270,8 +288,8 @@ func (s *scan) entryEnd() {
 	s.empty = false
 }
 
-// value handles a ":" indicator at col.
-func (s *scan) value(col int) {
+// value handles a ":" indicator at i (column col).
+func (s *scan) value(i, col int) {
 	if len(s.flows) > 0 {
 		top := &s.flows[len(s.flows)-1]
 		if !top.mapping {
@@ -280,6 +298,7 @@ func (s *scan) value(col int) {
 		top.colon = true
 	} else if s.node {
 		s.roll(s.keyCol, false)
+		s.dels.keyed(s, i)
 	} else {
 		s.roll(col, false)
 	}

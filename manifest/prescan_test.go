@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/discgen/discgen/internal/testcorpus"
+	"github.com/discgen/discgen/internal/testing/testcorpus"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -48,6 +48,9 @@ var prescanShapes = []string{
 	"a:\n  - [x,\n     y]\n  - {p: q,\n     r: s}\n",
 	"? a\n: b\n",
 	"a: b\n---\nc: [d, e]\n",
+	"delegations:\n  - {path: /a/}\n  - b: [c]\nx: 1\n",
+	"delegations:\n- a\n- b\ny: |\n  delegations:\n  - c\n",
+	"delegations: [a, {b: c}, [d]]\n",
 }
 
 // hostilePrescan are documents the parser builds many nodes from that an
@@ -151,6 +154,11 @@ func FuzzPrescan(f *testing.F) {
 		}
 		if c > 4*n+8 {
 			t.Errorf("prescan counts %d nodes, the parser builds %d: too loose", c, n)
+		}
+		// The count of delegations may only be loose downwards: over
+		// the parser's, a manifest validation accepts would be refused.
+		if d, ok := parsedDelegations(data); ok && prescanDelegations(data) > d {
+			t.Errorf("prescan counts %d delegations, the parser reads %d", prescanDelegations(data), d)
 		}
 	})
 }

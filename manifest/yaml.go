@@ -28,6 +28,10 @@ const (
 	// with its aliases expanded: as much as the largest file holds, so an
 	// alias repeated many times cannot make one long value many.
 	MaxExpandedBytes = MaxBytes
+	// MaxDelegations bounds one authority's list of delegations (the
+	// validate package checks it); a top-level list longer than that is
+	// refused before the manifest is parsed.
+	MaxDelegations = 10_000
 )
 
 // Key extends a manifest path with an object key: site.url, or

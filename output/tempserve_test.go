@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/discgen/discgen/internal/livetest"
+	"github.com/discgen/discgen/internal/testing/livetest"
 )
 
 // leftTemp applies a new a.txt to root and calls seen with the temporary

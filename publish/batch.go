@@ -94,7 +94,7 @@ func (p *pipeline) batcher(in <-chan *pending) {
 				}
 			}
 			b = append(b, w)
-			if len(b) >= applyBatch {
+			if len(b) >= p.size.batch {
 				flush()
 			} else if timer == nil {
 				timer = time.NewTimer(applyWait)

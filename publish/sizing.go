@@ -19,15 +19,28 @@ import (
 
 // Threads. Every goroutine blocked in a system call holds an OS thread,
 // and the runtime starts a new one to run the others, so a build has up
-// to GOMAXPROCS threads running Go code, one per worker and per applier
+// to GOMAXPROCS threads running Go code, one per worker and per writer
 // goroutine in a system call, and the runtime's own (sysmon, a template
-// thread, one spare): threadsOwn. A thread the kernel refuses
-// (RLIMIT_NPROC, pids.max) is a fatal error no program can catch, so the
-// workers are sized to fit before any starts.
+// thread, one spare): threadsOwn. An applier's output.ApplyAll works on
+// up to applyRoots roots of its batch at once, and each root's Apply
+// writes and renames a large tree's files (more than 64) on applyWriters
+// goroutines: applyRoots × applyWriters threads in system calls at once
+// (the disk or the host's I/O throttle makes them wait), fewer where a
+// batch holds fewer roots. A thread the kernel refuses (RLIMIT_NPROC,
+// pids.max) is a fatal error no program can catch, so the workers, the
+// appliers and their batches are sized to fit before any starts.
+//
+// debug.SetMaxThreads is left at the runtime's default (10,000): past it
+// the runtime crashes just as it does when the kernel refuses a thread,
+// so a lower setting would turn no crash into a refusal; the sizing here
+// is what keeps the count under the limit.
 const (
-	threadsOwn     = 4
-	threadsWalk    = 1 // the walk's own system calls
-	threadsApplier = 4 // output.ApplyAll works on up to 4 roots at once
+	threadsOwn  = 4
+	threadsWalk = 1 // the walk's own system calls
+	// applyRoots and applyWriters are output's rootWorkers and writers
+	// (TestApplyThreadsFollowOutput reads them there).
+	applyRoots   = 4
+	applyWriters = 8
 )
 
 // Memory. Loading, validating and rendering a manifest keeps about 16
@@ -64,6 +77,7 @@ const perCPU = 32
 type sizing struct {
 	jobs     int   // workers
 	appliers int   // batchers applying plans at once (Write mode)
+	batch    int   // the most plans a batch holds (applyBatch, or fewer roots at once)
 	budget   int64 // bytes of manifest cost in work at once, small ones' share included
 	procs    int   // GOMAXPROCS to set, or 0 to leave it
 }
@@ -108,8 +122,9 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 			s.jobs = min(s.jobs, max(1, (int(min(f, 1<<20))-128-applyBatch*fdsPerPlan)/fdsPerPlan))
 		}
 	}
-	// Threads.
-	s.appliers = 1
+	// Threads: fewer appliers, then fewer roots at once in a batch, then
+	// fewer workers, then one P.
+	s.appliers, s.batch = 1, applyBatch
 	if opt.Mode == Write {
 		s.appliers = batchersFor(s.jobs, l.OpenFiles)
 	}
@@ -121,7 +136,7 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 	need := func(jobs, appliers, procs int) int {
 		n := threadsOwn + threadsWalk + procs + jobs
 		if opt.Mode == Write {
-			n += appliers * threadsApplier
+			n += appliers * applyThreads(s.batch)
 		}
 		return n
 	}
@@ -129,6 +144,8 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 		switch {
 		case s.appliers > 1:
 			s.appliers--
+		case opt.Mode == Write && s.batch > 1:
+			s.batch = min(s.batch, applyRoots) - 1
 		case opt.Jobs <= 0 && s.jobs > 1:
 			s.jobs = max(1, room-need(0, s.appliers, procs))
 		case procs > 1:
@@ -144,6 +161,12 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 		}
 	}
 	return s, nil
+}
+
+// applyThreads is the most threads an applier's batches of up to batch
+// plans hold in system calls at once.
+func applyThreads(batch int) int {
+	return min(batch, applyRoots) * applyWriters
 }
 
 // memoryLimit names the limit that sets the memory room.

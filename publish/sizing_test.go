@@ -1,8 +1,13 @@
 package publish
 
 import (
+	"cmp"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,7 +18,7 @@ var unlimited = hostlimits.Limits{CPUs: 2, TasksInUse: -1, OwnThreads: -1, OpenF
 
 func TestFitDefaults(t *testing.T) {
 	s, err := fit(Options{Mode: Write}, unlimited, math.MaxInt64, 2)
-	if err != nil || s.jobs != 64 || s.appliers != appliers || s.budget != defaultBudget || s.procs != 0 {
+	if err != nil || s.jobs != 64 || s.appliers != appliers || s.batch != applyBatch || s.budget != defaultBudget || s.procs != 0 {
 		t.Errorf("no limits: %+v %v, want 64 workers, %d appliers, a budget of 256 MiB", s, err, appliers)
 	}
 	one := unlimited
@@ -71,28 +76,40 @@ func TestFitThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := threadsOwn + threadsWalk + 2 + s.jobs + s.appliers*threadsApplier; n > 20 || s.jobs < 4 || s.appliers != 1 {
+	// Each root of a batch applied at once writes on 8 goroutines.
+	if n := threadsOwn + threadsWalk + 2 + s.jobs + s.appliers*min(s.batch, 4)*8; n > 20 || s.jobs < 4 || s.appliers != 1 || s.batch != 1 {
 		t.Errorf("20 tasks: %+v needs %d threads", s, n)
 	}
 	// The user's other processes count.
-	l.TasksInUse = 11
+	l.TasksInUse = 7
 	s, err = fit(Options{Mode: Write}, l, math.MaxInt64, 2)
 	if err != nil || s.jobs != 3 || s.procs != 0 {
-		t.Errorf("20 tasks, 6 of them others': %+v %v, want 3 workers", s, err)
+		t.Errorf("20 tasks, 2 of them others': %+v %v, want 3 workers", s, err)
 	}
-	l.TasksInUse = 14
+	l.TasksInUse = 10
 	s, err = fit(Options{Mode: Write}, l, math.MaxInt64, 2)
 	if err != nil || s.jobs != 1 || s.procs != 1 {
-		t.Errorf("20 tasks, 9 of them others': %+v %v, want 1 worker on one P", s, err)
+		t.Errorf("20 tasks, 5 of them others': %+v %v, want 1 worker on one P", s, err)
 	}
-	l.TasksInUse = 16
+	l.TasksInUse = 11
 	_, err = fit(Options{Mode: Write}, l, math.MaxInt64, 2)
 	var le *LimitError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "RLIMIT_NPROC") {
-		t.Errorf("20 tasks, 11 of them others': %v, want a refusal naming RLIMIT_NPROC", err)
+		t.Errorf("20 tasks, 6 of them others': %v, want a refusal naming RLIMIT_NPROC", err)
+	}
+	// Whatever the room, the threads counted fit in it, the writers of
+	// every root applied at once included.
+	for room := 15; room <= 400; room++ {
+		l.Tasks, l.TasksInUse = uint64(room), 5
+		s, err := fit(Options{Mode: Write}, l, math.MaxInt64, 2)
+		procs := cmp.Or(s.procs, 2)
+		n := threadsOwn + threadsWalk + procs + s.jobs + s.appliers*min(s.batch, 4)*8
+		if err != nil || n > room || s.batch < 1 || s.batch > applyBatch {
+			t.Fatalf("%d tasks: %+v %v needs %d threads", room, s, err, n)
+		}
 	}
 	// --jobs beyond the room is refused, with the way out.
-	l.TasksInUse = 5
+	l.Tasks, l.TasksInUse = 20, 5
 	if _, err := fit(Options{Mode: Write, Jobs: 64}, l, math.MaxInt64, 2); err == nil || !strings.Contains(err.Error(), "lower --jobs") {
 		t.Errorf("--jobs 64 under 20 tasks: %v, want a refusal that says to lower --jobs", err)
 	}
@@ -100,5 +117,39 @@ func TestFitThreads(t *testing.T) {
 	l.TasksInUse = 5
 	if s, err := fit(Options{Mode: Render}, l, math.MaxInt64, 2); err != nil || s.jobs != 20-threadsOwn-threadsWalk-2 {
 		t.Errorf("render: %+v %v", s, err)
+	}
+}
+
+// TestApplyThreadsFollowOutput: the threads an applier is counted at are
+// output's: the roots ApplyAll works on at once, and the goroutines each
+// root's Apply writes on.
+func TestApplyThreadsFollowOutput(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "../output/apply.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]int{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, sp := range g.Specs {
+			vs := sp.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if i >= len(vs.Values) {
+					break
+				}
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok {
+					if v, err := strconv.Atoi(lit.Value); err == nil {
+						found[n.Name] = v
+					}
+				}
+			}
+		}
+	}
+	if found["rootWorkers"] != applyRoots || found["writers"] != applyWriters {
+		t.Errorf("output/apply.go has rootWorkers = %d and writers = %d; sizing counts %d and %d",
+			found["rootWorkers"], found["writers"], applyRoots, applyWriters)
 	}
 }

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
+	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/tree"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/sitebuild"
+	"github.com/discgen/discgen/sitebuild"
 )
 
 // TestBuildUsage builds the example with --env open: every cell where the

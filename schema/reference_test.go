@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/testcorpus"
+	"github.com/discgen/discgen/internal/testing/testcorpus"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"go.yaml.in/yaml/v3"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/internal/livetest"
+	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/tree"
 )
 

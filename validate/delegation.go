@@ -25,7 +25,7 @@ const (
 // checked for intersection in O(n log n); each space with a wildcard is
 // compared with every other, so those are held to fewer.
 const (
-	MaxDelegations         = 10_000
+	MaxDelegations         = manifest.MaxDelegations
 	MaxWildcardDelegations = 256
 )
 

@@ -1,6 +1,7 @@
-// Package verify checks a deployed site against its build: it fetches
-// every file the build produces from the site's origin (or a staging
-// origin) and checks, for each:
+// Package verify checks a deployed site against its build.
+//
+// It fetches every file the build produces from the site's origin (or a
+// staging origin) and checks, for each:
 //
 //   - the response: status 200, at most MaxRedirects redirects, within the
 //     timeout;

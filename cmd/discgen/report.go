@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/discgen/discgen/internal/sitebuild"
 	htmlreport "github.com/discgen/discgen/report"
+	"github.com/discgen/discgen/sitebuild"
 )
 
 func runReport(args []string, stdout, stderr io.Writer) error {

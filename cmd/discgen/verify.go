@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/generate"
-	"github.com/discgen/discgen/internal/sitebuild"
+	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/verify"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/livetest"
+	"github.com/discgen/discgen/internal/testing/livetest"
 )
 
 // TestVerifyNginx builds the example with its nginx snippet, serves the

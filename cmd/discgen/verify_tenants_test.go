@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/livetest"
+	"github.com/discgen/discgen/internal/testing/livetest"
 )
 
 // The tenant setups these tests serve, as the README describes them: each

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/internal/sitebuild"
 	"github.com/discgen/discgen/serverconf"
+	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/tree"
 )
 

@@ -8,7 +8,7 @@ import (
 func TestBuild(t *testing.T) {
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for _, tenants := range []bool{false, true} {
-		s, diags := Build(Options{Manifest: "../../examples/site.yaml", Now: now, Tenants: tenants})
+		s, diags := Build(Options{Manifest: "../examples/site.yaml", Now: now, Tenants: tenants})
 		if s == nil {
 			t.Fatal(diags)
 		}

@@ -1,6 +1,8 @@
 // Package testcorpus gathers the manifests of the repository for tests
 // that run over all of them: the examples and every manifest of the
 // validation vectors.
+//
+// Only _test.go files import it, as internal/layout checks.
 package testcorpus
 
 import (

@@ -1,6 +1,8 @@
 // Package livetest runs real web servers (nginx, Apache, Caddy) on the
 // loopback interface for tests: a directory they may read, a free port,
 // and a process that lives until the test ends.
+//
+// Only _test.go files import it, as internal/layout checks.
 package livetest
 
 import (

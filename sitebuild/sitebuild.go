@@ -2,6 +2,11 @@
 // in memory for the commands that read a build rather than write one
 // (verify, report) and for tests. It is the one place those call the
 // build pipeline, so a change of the pipeline's API is one edit here.
+//
+// It is a top-level package at the level of verify and report, whose
+// input it renders: it runs publish's render-only pipeline and imports
+// manifest, pathspace and tree, so it sits above them all, not under
+// internal/ with the ground helpers they import.
 package sitebuild
 
 import (

@@ -1,0 +1,261 @@
+package layout
+
+import (
+	"bufio"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// unixAllowed lists the packages (directories relative to the module root)
+// that may import golang.org/x/sys/unix, with what they use it for. Raw
+// system calls on files belong to the confined filesystem layer alone, so
+// that its confinement can be reviewed in one place: today that layer is
+// spread over output and publish, and the list will narrow to the one
+// package that holds it. The other entries use unix for no file operation.
+var unixAllowed = map[string]string{
+	"output":              "the confined filesystem layer: openat2, renameat, fsync",
+	"publish":             "the confined filesystem layer: openat2 and the walk of a root",
+	"internal/rawstat":    "converts a raw fstatat result to fs.FileMode for the layer; it opens nothing",
+	"internal/hostlimits": "resource limits (getrlimit, setrlimit), no file operation",
+	"internal/release":    "its image test reads the open-file limit, no file operation",
+}
+
+// Levels of the packages under internal/. A package there may import,
+// of this module, only packages under internal/ at its own level or below;
+// every package outside internal/ is above them all. A _test.go file may
+// also import the test helpers.
+const (
+	ground     = iota // small helpers any package may use
+	testHelper        // helpers for tests, imported by _test.go files only
+	release           // the release's tools and its end-to-end tests
+)
+
+var internalLevel = map[string]int{
+	"internal/editdist":           ground,
+	"internal/gcpolicy":           ground,
+	"internal/hostlimits":         ground,
+	"internal/limited":            ground,
+	"internal/rawstat":            ground,
+	"internal/rfc3986":            ground,
+	"internal/layout":             ground,
+	"internal/testing/livetest":   testHelper,
+	"internal/testing/testcorpus": testHelper,
+	"internal/release":            release,
+	"internal/release/dist":       release,
+	"internal/release/image":      release,
+	"internal/release/npm":        release,
+	"internal/release/sbom":       release,
+}
+
+// testHelpers is the folder of the helpers that only tests may import.
+const testHelpers = "internal/testing"
+
+// goFile is one Go file's import lines.
+type goFile struct {
+	name    string // slash path from the module root
+	dir     string // its package's directory, from the module root
+	test    bool
+	imports []imp
+}
+
+type imp struct {
+	path string
+	line int
+}
+
+// module reads the module root (two levels up) and its path from go.mod,
+// and parses the imports of every Go file below it, skipping testdata,
+// vendor, node_modules and folders whose name starts with "." or "_", as
+// the go command does.
+func module(t *testing.T) (modPath string, files []goFile) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	f, err := os.Open(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "module "); ok {
+			modPath = strings.TrimSpace(rest)
+			break
+		}
+	}
+	if modPath == "" {
+		t.Fatal("go.mod names no module")
+	}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "vendor" || name == "node_modules" ||
+				strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		af, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		g := goFile{name: rel, dir: path.Dir(rel), test: strings.HasSuffix(name, "_test.go")}
+		for _, is := range af.Imports {
+			ip, err := strconv.Unquote(is.Path.Value)
+			if err != nil {
+				return err
+			}
+			g.imports = append(g.imports, imp{ip, fset.Position(is.Pos()).Line})
+		}
+		files = append(files, g)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A walk that found next to nothing would check nothing.
+	if len(files) < 200 {
+		t.Fatalf("found %d Go files under %s, want the module's hundreds", len(files), root)
+	}
+	return modPath, files
+}
+
+func TestUnixImports(t *testing.T) {
+	_, files := module(t)
+	used := map[string]bool{}
+	for _, f := range files {
+		for _, im := range f.imports {
+			if im.path != "golang.org/x/sys/unix" {
+				continue
+			}
+			if _, ok := unixAllowed[f.dir]; !ok {
+				t.Errorf("%s:%d imports golang.org/x/sys/unix: raw system calls on files belong to the confined filesystem layer; add the package to unixAllowed only for a use that is no file operation", f.name, im.line)
+			}
+			used[f.dir] = true
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(unixAllowed)) {
+		if !used[dir] {
+			t.Errorf("unixAllowed lists %s, which no longer imports golang.org/x/sys/unix: remove it from the list", dir)
+		}
+	}
+}
+
+func TestInternalLevels(t *testing.T) {
+	modPath, files := module(t)
+	seen := map[string]bool{}
+	for _, f := range files {
+		if !strings.HasPrefix(f.dir+"/", "internal/") {
+			continue
+		}
+		level, ok := internalLevel[f.dir]
+		if !ok {
+			if !seen[f.dir] {
+				t.Errorf("%s: a package under internal/ with no level: add it to internalLevel", f.dir)
+			}
+			seen[f.dir] = true
+			continue
+		}
+		seen[f.dir] = true
+		for _, im := range f.imports {
+			dep, ok := strings.CutPrefix(im.path, modPath+"/")
+			if !ok {
+				continue // the standard library or another module
+			}
+			depLevel, internal := internalLevel[dep]
+			switch {
+			case !internal:
+				t.Errorf("%s:%d imports %s: a package under internal/ may not import a package above it", f.name, im.line, dep)
+			case f.test && depLevel == testHelper:
+				// A test may use the test helpers.
+			case depLevel > level:
+				t.Errorf("%s:%d imports %s, a level above its own (%d > %d): see internalLevel", f.name, im.line, dep, depLevel, level)
+			}
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(internalLevel)) {
+		if !seen[dir] {
+			t.Errorf("internalLevel lists %s, which holds no Go file: remove it from the list", dir)
+		}
+	}
+}
+
+func TestTestHelpersOnlyInTests(t *testing.T) {
+	modPath, files := module(t)
+	prefix := modPath + "/" + testHelpers + "/"
+	for _, f := range files {
+		if f.test || strings.HasPrefix(f.dir+"/", testHelpers+"/") {
+			continue
+		}
+		for _, im := range f.imports {
+			if strings.HasPrefix(im.path, prefix) {
+				t.Errorf("%s:%d imports %s: the helpers under %s/ are for _test.go files only", f.name, im.line, im.path, testHelpers)
+			}
+		}
+	}
+}
+
+// TestReadmeTable checks that the README's layout table has one row for
+// each package of the module, and none for a package that is gone.
+func TestReadmeTable(t *testing.T) {
+	_, files := module(t)
+	dirs := map[string]bool{}
+	for _, f := range files {
+		dirs[f.dir] = true
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "\n## Layout\n")
+	if !ok {
+		t.Fatal("README.md has no \"## Layout\" section")
+	}
+	rows := map[string]bool{}
+	for line := range strings.Lines(table) {
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		name, ok := strings.CutPrefix(line, "| `")
+		if !ok {
+			continue
+		}
+		name, _, ok = strings.Cut(name, "` |")
+		if !ok {
+			t.Errorf("README layout row %q: want one package a row", strings.TrimSpace(line))
+			continue
+		}
+		if rows[name] {
+			t.Errorf("README layout table: %s has two rows", name)
+		}
+		rows[name] = true
+		if !dirs[name] {
+			t.Errorf("README layout table: %s is not a package of the module", name)
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		if dir != "." && !rows[dir] {
+			t.Errorf("README layout table: no row for %s", dir)
+		}
+	}
+}
