@@ -17,13 +17,12 @@ import (
 
 // unixAllowed lists the packages (directories relative to the module root)
 // that may import golang.org/x/sys/unix, with what they use it for. Raw
-// system calls on files belong to the confined filesystem layer alone, so
-// that its confinement can be reviewed in one place: today that layer is
-// spread over output and publish, and the list will narrow to the one
-// package that holds it. The other entries use unix for no file operation.
+// system calls on files belong to the confined filesystem layer alone,
+// package confined, so that its confinement can be reviewed in one place
+// (its own TestCallersTouchNoPath keeps output and publish to it). The
+// other entries use unix for no file operation.
 var unixAllowed = map[string]string{
-	"output":              "the confined filesystem layer: openat2, renameat, fsync",
-	"publish":             "the confined filesystem layer: openat2 and the walk of a root",
+	"confined":            "the confined filesystem layer: openat2, renameat, flock, syncfs",
 	"internal/rawstat":    "converts a raw fstatat result to fs.FileMode for the layer; it opens nothing",
 	"internal/hostlimits": "resource limits (getrlimit, setrlimit), no file operation",
 	"internal/release":    "its image test reads the open-file limit, no file operation",
