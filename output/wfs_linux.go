@@ -14,13 +14,14 @@ import (
 )
 
 // On Linux the write path works on raw descriptors: every directory is
-// opened one component at a time with O_NOFOLLOW relative to its parent,
-// starting from the locked root, and every file is created, written,
-// renamed and stat'ed relative to its directory's descriptor. This skips
-// what an *os.File costs for each file (poller registration, fcntl calls
-// and a stat of the target before each rename) without giving up any
-// confinement: no operation resolves more than one name, and none follows
-// a symlink.
+// opened from the locked root with openat2 and RESOLVE_BENEATH|
+// RESOLVE_NO_SYMLINKS (or one component at a time with O_NOFOLLOW), and
+// every file is created, written, renamed and stat'ed relative to its
+// directory's descriptor. This skips what an *os.File costs for each file
+// (poller registration, fcntl calls and a stat of the target before each
+// rename) without giving up any confinement: no directory is reached
+// through a symlink or outside the root, and no operation on a file
+// resolves more than its one name.
 
 // wdirs is the write path's state for one root: the root's descriptor and
 // the identity of each directory below it, as first opened by this Apply.
