@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/discgen/discgen/internal/hostlimits"
 )
 
 // Result counts what Apply did.
@@ -50,7 +52,7 @@ const (
 //     whatever its configuration. On Linux the file gets its mode on its
 //     open descriptor right before its rename, so only a kill in that
 //     instant leaves a readable one; a file closed once written (beyond
-//     maxHeld open at once, and everywhere outside Linux) gets it then.
+//     heldMax open at once, and everywhere outside Linux) gets it then.
 //   - A name beginning ".ht", which Apache's stock configuration refuses
 //     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
 //     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
@@ -170,6 +172,7 @@ func (c *Changes) Apply() (Result, error) {
 // one order (publish sorts them by device and inode): neither then waits
 // on the other in a circle.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
+	setHeldMax()
 	as := make([]*applying, len(cs))
 	for i, c := range cs {
 		as[i] = c.begin()
@@ -312,11 +315,23 @@ func (a *applying) release() {
 }
 
 // heldFiles counts the written files kept open until their rename, up to
-// maxHeld in the whole process; beyond, a file is closed once written and
+// heldMax in the whole process; beyond, a file is closed once written and
 // stat'ed by name after its rename.
 var heldFiles atomic.Int64
 
+// heldMax is maxHeld, or a quarter of the open-file limit when that is
+// less, read again when a batch begins.
+var heldMax atomic.Int64
+
 const maxHeld = 512
+
+func setHeldMax() {
+	n := int64(maxHeld)
+	if l := hostlimits.OpenFiles(); l > 0 {
+		n = min(n, int64(l/4))
+	}
+	heldMax.Store(n)
+}
 
 func (pd *pending) release() {
 	if pd.held {
@@ -641,8 +656,8 @@ func (c *Changes) removeFiles(g []string) error {
 }
 
 // byDir groups the pending files by directory, in order of directory,
-// at most max in a group (0: no bound).
-func byDir(todo []*pending, max int) [][]*pending {
+// at most size in a group (0: no bound).
+func byDir(todo []*pending, size int) [][]*pending {
 	m := map[string][]*pending{}
 	for _, pd := range todo {
 		d := parent(pd.ch.Path)
@@ -651,9 +666,9 @@ func byDir(todo []*pending, max int) [][]*pending {
 	var gs [][]*pending
 	for _, d := range slices.Sorted(maps.Keys(m)) {
 		g := m[d]
-		for max > 0 && len(g) > max {
-			gs = append(gs, g[:max:max])
-			g = g[max:]
+		for size > 0 && len(g) > size {
+			gs = append(gs, g[:size:size])
+			g = g[size:]
 		}
 		gs = append(gs, g)
 	}
@@ -920,7 +935,7 @@ func (c *Changes) writeTemps(todo []*pending) error {
 
 // writeGroup bounds the files of one directory written by one writer, so
 // that a large directory is still written by several at once.
-const writeGroup = 16
+const writeGroup = 64
 
 // parallel runs do(0) to do(n-1) with a few concurrent workers when the
 // files involved are many (size), in order on one goroutine otherwise. It
@@ -1004,7 +1019,7 @@ func (c *Changes) writeTemp(dr wdir, pd *pending) error {
 	if err == nil && !c.opt.NoSync {
 		err = f.writeback()
 	}
-	if err == nil && keepOpen && heldFiles.Add(1) <= maxHeld {
+	if err == nil && keepOpen && heldFiles.Add(1) <= heldMax.Load() {
 		pd.f, pd.held = f, true
 		return nil
 	}

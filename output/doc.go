@@ -221,7 +221,8 @@
 // directory for each group of files it writes, publishes or removes there
 // and closes it after, so it holds one directory per writer (8 at most)
 // besides the root, its lock, and the written files kept open until their
-// rename (512 at most in the whole process). A tree of 20,000 directories
+// rename (in the whole process, 512 at most, or a quarter of the
+// open-file limit when that is less). A tree of 20,000 directories
 // thus builds under an open-file limit of 1024.
 //
 // Why a directory is opened again rather than kept open, or kept in a
