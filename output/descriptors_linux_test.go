@@ -64,7 +64,7 @@ func manyDirsTree(n int, version string) tree.Tree {
 // its root only, and Apply opens a directory for the files it writes,
 // publishes or removes there, and closes it after.
 func TestDescriptorsBounded(t *testing.T) {
-	const n = 3000 // 6,001 directories, far beyond fdBound
+	const n = 1000 // 2,001 directories, far beyond fdBound
 	dir := t.TempDir()
 	root := filepath.Join(dir, "public")
 	opt := Options{StateDir: filepath.Join(dir, "state"), NoSync: true}
