@@ -151,3 +151,49 @@ func TestReplacedDirectoryRefused(t *testing.T) {
 		})
 	}
 }
+
+// Without openat2 (Linux before 5.6, or a seccomp filter refusing it) a
+// directory is walked to one component at a time, refusing the same
+// escapes, and pinned the same way.
+func TestWriteDirWithoutOpenat2(t *testing.T) {
+	noOpenat2.Store(true)
+	t.Cleanup(func() { noOpenat2.Store(false) })
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	if err := os.MkdirAll(filepath.Join(root, "real", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(base, "outside"), 0o755)
+	os.Symlink("../outside", filepath.Join(root, "link"))
+	os.Symlink("sub", filepath.Join(root, "real", "sublink"))
+	lock, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	c := &Changes{}
+	c.setWriteRoot(lock)
+	w, err := c.wdir("real/sub")
+	if err != nil {
+		t.Fatalf("real/sub: %v", err)
+	}
+	c.doneW(w)
+	for _, d := range []string{"link", "link/x", "real/sublink", "..", "real/../..", "/etc", "."} {
+		if w, err := c.wdir(d); err == nil {
+			c.doneW(w)
+			t.Errorf("%s: opened", d)
+		}
+	}
+	// Replaced since first opened: refused.
+	sub := filepath.Join(root, "real", "sub")
+	if err := os.Rename(sub, sub+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := c.wdir("real/sub"); err != errReplaced {
+		c.doneW(w)
+		t.Errorf("replaced directory: %v, want errReplaced", err)
+	}
+}
