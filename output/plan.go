@@ -127,10 +127,23 @@ type Changes struct {
 	bad         map[string]bool // paths with a BadPath problem
 	refused     []Change        // what Replace would do at Foreign and Modified paths
 
-	r       *os.Root            // the root, while open; Options.Dir when set
-	handles map[string]*os.Root // open directories below r, by slash path
-	wd      wdirs               // the write path's open directories
+	r       *os.Root           // the root, while open; Options.Dir when set
+	handles map[string]*handle // open directories below r, by slash path
+	used    uint64             // a clock for handle.used
+	pins    *dirPins           // what each directory below r was when first opened
+	wd      wdirs              // the write path's state
 }
+
+// handle is an open directory below the root, and when it was last used.
+type handle struct {
+	r    *os.Root
+	used uint64
+}
+
+// maxHandles bounds the directories a plan holds open at once: beyond,
+// the one used least recently is closed, and opened again (through the
+// root, and refused if it is another directory) when needed again.
+const maxHandles = 16
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.
 // Apply may still record adoptions and clean up after an interrupted build.
@@ -179,7 +192,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	if opt.StateDir == "" {
 		return nil, errors.New("output: no state directory given")
 	}
-	c := &Changes{Root: root, opt: opt, t: t, cur: map[string]sum{}, stats: map[string]fileStat{}, handles: map[string]*os.Root{}}
+	c := &Changes{Root: root, opt: opt, t: t, cur: map[string]sum{}, stats: map[string]fileStat{}, handles: map[string]*handle{}, pins: &dirPins{}}
 	if err := c.setName(); err != nil {
 		return nil, err
 	}
@@ -239,6 +252,8 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 			return nil, err
 		}
 	}
+	// A plan waiting for its Apply holds no directory below the root.
+	c.dropHandles()
 	slices.SortFunc(c.List, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 
 	for d := range needed {
@@ -262,21 +277,57 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	return c, nil
 }
 
-// dir returns a handle on the existing slash directory d below the root,
-// opening it once per plan.
+// dir returns a handle on the existing slash directory d below the root.
+// It stays valid until the next call of dir: at most maxHandles are kept
+// open, and one opened again must be the directory first opened there.
+// Plan, and Apply after it, call dir from one goroutine at a time.
 func (c *Changes) dir(d string) (*os.Root, error) {
 	if d == "" {
 		return c.r, nil
 	}
+	c.used++
 	if h, ok := c.handles[d]; ok {
-		return h, nil
+		h.used = c.used
+		return h.r, nil
 	}
-	h, err := c.r.OpenRoot(osPath(d))
+	r, err := c.r.OpenRoot(osPath(d))
 	if err != nil {
 		return nil, err
 	}
-	c.handles[d] = h
-	return h, nil
+	fi, err := r.Stat(".")
+	if err == nil {
+		err = c.pins.check(d, dirIDOf(fi))
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	if len(c.handles) >= maxHandles {
+		var lru string
+		for k, h := range c.handles {
+			if lru == "" || h.used < c.handles[lru].used {
+				lru = k
+			}
+		}
+		c.closeHandle(lru)
+	}
+	c.handles[d] = &handle{r: r, used: c.used}
+	return r, nil
+}
+
+// closeHandle closes the handle on d, if open.
+func (c *Changes) closeHandle(d string) {
+	if h, ok := c.handles[d]; ok {
+		h.r.Close()
+		delete(c.handles, d)
+	}
+}
+
+// dropHandles closes every handle on a directory below the root.
+func (c *Changes) dropHandles() {
+	for d := range c.handles {
+		c.closeHandle(d)
+	}
 }
 
 // Close releases the directory handles the plan holds. Apply closes them
@@ -284,10 +335,7 @@ func (c *Changes) dir(d string) (*os.Root, error) {
 // garbage collector.
 func (c *Changes) Close() {
 	c.closeWAll()
-	for d, h := range c.handles {
-		h.Close()
-		delete(c.handles, d)
-	}
+	c.dropHandles()
 	if c.r != nil && c.r != c.opt.Dir {
 		c.r.Close()
 	}

@@ -16,3 +16,14 @@ func statOf(fi fs.FileInfo) fileStat {
 	}
 	return s
 }
+
+// dirID is what tells one directory from another: its device and inode.
+type dirID struct{ dev, ino uint64 }
+
+// dirIDOf is the identity of the directory fi describes.
+func dirIDOf(fi fs.FileInfo) dirID {
+	s := statOf(fi)
+	return dirID{dev: s.dev, ino: s.ino}
+}
+
+func (a dirID) is(b dirID) bool { return a == b }

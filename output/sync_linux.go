@@ -19,6 +19,10 @@ func flushFS(locks []*os.File, dirs []*os.Root) error {
 // syncDirs: syncfs covers the directories' entries.
 const syncDirs = false
 
+// sync flushes the directory's entries (not needed on Linux, where
+// syncfs covers them).
+func (w wdir) sync() error { return retry0(func() error { return unix.Fsync(w.fd) }) }
+
 // reopenDir opens the directory f is open on once more, by its
 // descriptor, as a new open file: a lock held through f is not held
 // through the new handle, nor kept by it once f is closed.

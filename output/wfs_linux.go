@@ -6,26 +6,30 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
+	"sync/atomic"
 
 	"github.com/discgen/discgen/internal/rawstat"
 	"golang.org/x/sys/unix"
 )
 
 // On Linux the write path works on raw descriptors: every directory is
-// opened one component at a time with O_NOFOLLOW relative to its parent,
-// starting from the locked root, and every file is created, written,
-// renamed and stat'ed relative to its directory's descriptor. This skips
-// what an *os.File costs for each file (poller registration, fcntl calls
-// and a stat of the target before each rename) without giving up any
-// confinement: no operation resolves more than one name, and none follows
-// a symlink.
+// opened from the locked root with openat2 and RESOLVE_BENEATH|
+// RESOLVE_NO_SYMLINKS (or one component at a time with O_NOFOLLOW), and
+// every file is created, written, renamed and stat'ed relative to its
+// directory's descriptor. This skips what an *os.File costs for each file
+// (poller registration, fcntl calls and a stat of the target before each
+// rename) without giving up any confinement: no directory is reached
+// through a symlink or outside the root, and no operation on a file
+// resolves more than its one name.
 
-// wdirs holds the write path's open directories of one root.
+// wdirs is the write path's state for one root: the root's descriptor and
+// the identity of each directory below it, as first opened by this Apply.
+// No directory below the root stays open beyond the piece of work that
+// opened it (see "Descriptors" in the package doc).
 type wdirs struct {
-	root int            // the root's descriptor (the lock's); 0 until set
-	fds  map[string]int // directories below the root, by slash path
+	root int      // the root's descriptor (the lock's); 0 until set
+	pins *dirPins // what each directory opened was, by slash path
 }
 
 // keepOpen: a written file's descriptor is kept until its rename, so the
@@ -42,50 +46,88 @@ type wfile struct{ fd int }
 // setWriteRoot makes the locked root directory lock the base of every
 // write; lock stays open until the writes are done.
 func (c *Changes) setWriteRoot(lock *os.File) {
-	c.wd.root = int(lock.Fd())
+	c.wd = wdirs{root: int(lock.Fd()), pins: &dirPins{}}
 }
 
-// wdir returns the existing slash directory d below the root, opening each
-// component once per plan without following symlinks.
+// noOpenat2 is set once openat2 turned out to be missing (Linux before
+// 5.6, or a seccomp filter refusing it): directories are then walked to
+// one component at a time.
+var noOpenat2 atomic.Bool
+
+// wdir opens the existing slash directory d below the root, confined to
+// it: openat2 from the root with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, or,
+// without openat2, one component at a time with O_NOFOLLOW. A directory
+// opened before by this Apply must be the same one (device and inode),
+// or the open fails with errReplaced. The caller gives it back with
+// doneW.
 func (c *Changes) wdir(d string) (wdir, error) {
 	if d == "" {
 		return wdir{c.wd.root}, nil
 	}
-	if fd, ok := c.wd.fds[d]; ok {
-		return wdir{fd}, nil
+	names := strings.Split(d, "/")
+	for _, n := range names {
+		if err := checkName(n); err != nil {
+			return wdir{-1}, err
+		}
 	}
-	// Checked before the parent, so "/" or ".." end the walk.
-	if err := checkName(path.Base(d)); err != nil {
-		return wdir{-1}, err
-	}
-	p, err := c.wdir(parent(d))
+	fd, err := openBeneath(c.wd.root, d, names)
 	if err != nil {
 		return wdir{-1}, err
 	}
-	fd, err := p.openDir(path.Base(d))
+	var st unix.Stat_t
+	if err = retry0(func() error { return unix.Fstat(fd, &st) }); err == nil {
+		err = c.wd.pins.check(d, dirID{dev: st.Dev, ino: st.Ino})
+	}
 	if err != nil {
+		unix.Close(fd)
 		return wdir{-1}, err
 	}
-	if c.wd.fds == nil {
-		c.wd.fds = map[string]int{}
-	}
-	c.wd.fds[d] = fd
 	return wdir{fd}, nil
 }
 
-// closeW closes the write path's descriptor of d, if open.
-func (c *Changes) closeW(d string) {
-	if fd, ok := c.wd.fds[d]; ok {
-		unix.Close(fd)
-		delete(c.wd.fds, d)
+// openBeneath opens the directory d (names, its components) below the
+// directory root without following a symlink on the way.
+func openBeneath(root int, d string, names []string) (int, error) {
+	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	if !noOpenat2.Load() {
+		how := unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+		for try := 0; ; try++ {
+			fd, err := unix.Openat2(root, d, &how)
+			if (err == unix.EINTR || err == unix.EAGAIN) && try < 8 {
+				continue
+			}
+			if err != unix.ENOSYS && err != unix.EPERM && err != unix.EAGAIN {
+				return fd, err
+			}
+			if err != unix.EAGAIN {
+				noOpenat2.Store(true)
+			}
+			break
+		}
+	}
+	fd := root
+	for _, n := range names {
+		next, err := wdir{fd}.openDir(n)
+		if fd != root {
+			unix.Close(fd)
+		}
+		if err != nil {
+			return -1, err
+		}
+		fd = next
+	}
+	return fd, nil
+}
+
+// doneW closes a directory wdir opened (not the root).
+func (c *Changes) doneW(w wdir) {
+	if w.fd >= 0 && w.fd != c.wd.root {
+		unix.Close(w.fd)
 	}
 }
 
-// closeWAll closes every directory the write path opened.
+// closeWAll ends the write path: it holds no descriptor of its own.
 func (c *Changes) closeWAll() {
-	for d := range c.wd.fds {
-		c.closeW(d)
-	}
 	c.wd.root = 0
 }
 

@@ -13,8 +13,11 @@ import (
 
 // Outside Linux the write path works through os.Root and os.File.
 
-// wdirs is unused: directories are the plan's os.Root handles.
-type wdirs struct{}
+// wdirs is the write path's state for one root: the identity of each
+// directory below it, as first opened by this Apply. No directory below
+// the root stays open beyond the piece of work that opened it (see
+// "Descriptors" in the package doc).
+type wdirs struct{ pins *dirPins }
 
 // keepOpen: files are closed once written (an open file cannot always be
 // renamed), and stat'ed by name after their rename.
@@ -24,15 +27,39 @@ type wdir struct{ r *os.Root }
 
 type wfile struct{ f *os.File }
 
-func (c *Changes) setWriteRoot(lock *os.File) {}
+func (c *Changes) setWriteRoot(lock *os.File) { c.wd = wdirs{pins: &dirPins{}} }
 
+// wdir opens the existing slash directory d below the root, through the
+// root's os.Root. A directory opened before by this Apply must be the
+// same one, or the open fails with errReplaced. The caller gives it back
+// with doneW.
 func (c *Changes) wdir(d string) (wdir, error) {
-	r, err := c.dir(d)
-	return wdir{r}, err
+	if d == "" {
+		return wdir{c.r}, nil
+	}
+	r, err := c.r.OpenRoot(osPath(d))
+	if err != nil {
+		return wdir{}, err
+	}
+	fi, err := r.Stat(".")
+	if err == nil {
+		err = c.wd.pins.check(d, dirIDOf(fi))
+	}
+	if err != nil {
+		r.Close()
+		return wdir{}, err
+	}
+	return wdir{r}, nil
 }
 
-func (c *Changes) closeW(d string) {}
-func (c *Changes) closeWAll()      {}
+// doneW closes a directory wdir opened (not the root).
+func (c *Changes) doneW(w wdir) {
+	if w.r != nil && w.r != c.r {
+		w.r.Close()
+	}
+}
+
+func (c *Changes) closeWAll() {}
 
 func (w wdir) mkdir(name string) error { return w.r.Mkdir(name, 0o755) }
 func (w wdir) lchown(name string, uid, gid int) error {
