@@ -12,21 +12,36 @@ import (
 	"syscall"
 )
 
-// Root is an output root opened confined: an os.Root, the directories
-// below it opened so far (each once, by slash path), and on Linux the raw
-// descriptors of the write path (see WriteDir). Every operation takes a
-// slash path relative to the root and stays inside it.
+// Root is an output root opened confined: an os.Root, at most MaxHandles
+// directories below it held open (by slash path, each pinned to the
+// directory first opened there), and the write path's state (see
+// WriteDir). Every operation takes a slash path relative to the root and
+// stays inside it. Its read path (Dir and what uses it) is used from one
+// goroutine at a time; WriteDir from several.
 type Root struct {
 	r       *os.Root
-	own     bool                // Close closes r
-	handles map[string]*os.Root // open directories below r, by slash path
-	wd      wdirs               // the write path's open directories
+	own     bool               // Close closes r
+	handles map[string]*handle // open directories below r, by slash path
+	used    uint64             // a clock for handle.used
+	pins    *dirPins           // what each directory below r was when first opened
+	wd      wdirs              // the write path's state
 }
+
+// handle is an open directory below the root, and when it was last used.
+type handle struct {
+	r    *os.Root
+	used uint64
+}
+
+// MaxHandles bounds the directories a Root holds open at once: beyond,
+// the one used least recently is closed, and opened again (through the
+// root, and refused if it is another directory) when needed again.
+const MaxHandles = 16
 
 // Wrap returns the Root of r, an os.Root opened by the caller (confined,
 // without following symlinks); with own, Close closes r too.
 func Wrap(r *os.Root, own bool) *Root {
-	return &Root{r: r, own: own, handles: map[string]*os.Root{}}
+	return &Root{r: r, own: own, handles: map[string]*handle{}, pins: &dirPins{}}
 }
 
 // OS returns the root's os.Root, to be handed back to Wrap (by a caller
@@ -140,21 +155,50 @@ func opened(r *os.Root, err error) (*Root, error) {
 type Owner struct{ UID, GID int }
 
 // Dir returns a handle on the existing slash directory d below the root
-// ("" is the root), opening it once. The handle stays the Root's: the
-// caller may pass it to FlushFS, and must not close it.
+// ("" is the root). It stays valid until the next call of Dir: at most
+// MaxHandles are kept open, and one opened again must be the directory
+// first opened there (or Dir fails with ErrReplaced). The handle stays
+// the Root's: the caller must not close it.
 func (t *Root) Dir(d string) (*os.Root, error) {
 	if d == "" {
 		return t.r, nil
 	}
+	t.used++
 	if h, ok := t.handles[d]; ok {
-		return h, nil
+		h.used = t.used
+		return h.r, nil
 	}
-	h, err := t.r.OpenRoot(filepath.FromSlash(d))
+	r, err := t.r.OpenRoot(filepath.FromSlash(d))
 	if err != nil {
 		return nil, err
 	}
-	t.handles[d] = h
-	return h, nil
+	fi, err := r.Stat(".")
+	if err == nil {
+		err = t.pins.check(d, dirIDOf(fi))
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	if len(t.handles) >= MaxHandles {
+		var lru string
+		for k, h := range t.handles {
+			if lru == "" || h.used < t.handles[lru].used {
+				lru = k
+			}
+		}
+		t.closeHandle(lru)
+	}
+	t.handles[d] = &handle{r: r, used: t.used}
+	return r, nil
+}
+
+// closeHandle closes the handle on d, if open.
+func (t *Root) closeHandle(d string) {
+	if h, ok := t.handles[d]; ok {
+		h.r.Close()
+		delete(t.handles, d)
+	}
 }
 
 // Lstat describes the slash path p, not following a symlink.
@@ -214,22 +258,15 @@ func (t *Root) Remove(p string) error {
 // as the base of the write path (SetWriteRoot).
 func (t *Root) OpenSelf() (*os.File, error) { return t.r.Open(".") }
 
-// Forget closes the handles on the directory d (about to be removed).
-func (t *Root) Forget(d string) {
-	if h, ok := t.handles[d]; ok {
-		h.Close()
-		delete(t.handles, d)
-	}
-	t.closeW(d)
-}
+// Forget closes the handle on the directory d (about to be removed).
+func (t *Root) Forget(d string) { t.closeHandle(d) }
 
-// CloseDirs closes the handles on the directories below the root, and the
-// write path's; the root stays open.
+// CloseDirs closes the handles on the directories below the root, and
+// ends the write path; the root stays open.
 func (t *Root) CloseDirs() {
 	t.closeWAll()
-	for d, h := range t.handles {
-		h.Close()
-		delete(t.handles, d)
+	for d := range t.handles {
+		t.closeHandle(d)
 	}
 }
 

@@ -17,3 +17,14 @@ func StatOf(fi fs.FileInfo) Info {
 	}
 	return s
 }
+
+// dirID is what tells one directory from another: its device and inode.
+type dirID struct{ dev, ino uint64 }
+
+// dirIDOf is the identity of the directory fi describes.
+func dirIDOf(fi fs.FileInfo) dirID {
+	s := StatOf(fi)
+	return dirID{dev: s.Dev, ino: s.Ino}
+}
+
+func (a dirID) is(b dirID) bool { return a == b }

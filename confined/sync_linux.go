@@ -19,6 +19,10 @@ func FlushFS(locks []*os.File, dirs []*os.Root) error {
 // SyncDirs: syncfs covers the directories' entries.
 const SyncDirs = false
 
+// Sync flushes the directory's entries (not needed on Linux, where
+// syncfs covers them).
+func (w WriteDir) Sync() error { return retry0(func() error { return unix.Fsync(w.fd) }) }
+
 // ReopenDir opens the directory f is open on once more, by its
 // descriptor, as a new open file: a lock held through f is not held
 // through the new handle, nor kept by it once f is closed.

@@ -9,7 +9,9 @@ import (
 
 // FlushFS makes the entries of the root directories locks and of the
 // directories dirs durable, one fsync each; the files in them were synced
-// as written.
+// as written. ApplyAll gives no dirs: it syncs the directories below the
+// roots one at a time after it (WriteDir.Sync), so as not to hold them
+// all open.
 func FlushFS(locks []*os.File, dirs []*os.Root) error {
 	for _, l := range locks {
 		if err := l.Sync(); err != nil {
@@ -36,3 +38,16 @@ const SyncDirs = true
 // ReopenDir is not needed outside Linux, where no journal waits for a
 // later flush.
 func ReopenDir(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported }
+
+// Sync flushes the directory's entries.
+func (w WriteDir) Sync() error {
+	f, err := w.r.Open(".")
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -6,25 +6,28 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
 
 	"golang.org/x/sys/unix"
 )
 
 // On Linux the write path works on raw descriptors: every directory is
-// opened one component at a time with O_NOFOLLOW relative to its parent,
-// starting from the locked root, and every file is created, written,
-// renamed and stat'ed relative to its directory's descriptor. This skips
-// what an *os.File costs for each file (poller registration, fcntl calls
-// and a stat of the target before each rename) without giving up any
-// confinement: no operation resolves more than one name, and none follows
-// a symlink.
+// opened from the locked root with openat2 and RESOLVE_BENEATH|
+// RESOLVE_NO_SYMLINKS (or one component at a time with O_NOFOLLOW), and
+// every file is created, written, renamed and stat'ed relative to its
+// directory's descriptor. This skips what an *os.File costs for each file
+// (poller registration, fcntl calls and a stat of the target before each
+// rename) without giving up any confinement: no directory is reached
+// through a symlink or outside the root, and no operation on a file
+// resolves more than its one name.
 
-// wdirs holds the write path's open directories of one root.
+// wdirs is the write path's state for one root: the root's descriptor and
+// the identity of each directory below it, as first opened by this Apply.
+// No directory below the root stays open beyond the piece of work that
+// opened it (see "Descriptors" in output's package doc).
 type wdirs struct {
-	root int            // the root's descriptor (the lock's); 0 until set
-	fds  map[string]int // directories below the root, by slash path
+	root int      // the root's descriptor (the lock's); 0 until set
+	pins *dirPins // what each directory opened was, by slash path
 }
 
 // KeepOpen: a written file's descriptor is kept until its rename, so the
@@ -41,50 +44,76 @@ type File struct{ fd int }
 // SetWriteRoot makes the locked root directory lock the base of every
 // write; lock stays open until the writes are done.
 func (t *Root) SetWriteRoot(lock *os.File) {
-	t.wd.root = int(lock.Fd())
+	t.wd = wdirs{root: int(lock.Fd()), pins: &dirPins{}}
 }
 
-// WriteDir returns the existing slash directory d below the root, opening
-// each component once without following symlinks.
+// WriteDir opens the existing slash directory d below the root, confined
+// to it: openat2 from the root with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS,
+// or, without openat2, one component at a time with O_NOFOLLOW. A
+// directory opened before since SetWriteRoot must be the same one (device
+// and inode), or the open fails with ErrReplaced. The caller gives it
+// back with Done.
 func (t *Root) WriteDir(d string) (WriteDir, error) {
 	if d == "" {
 		return WriteDir{t.wd.root}, nil
 	}
-	if fd, ok := t.wd.fds[d]; ok {
-		return WriteDir{fd}, nil
+	names := strings.Split(d, "/")
+	for _, n := range names {
+		if err := checkName(n); err != nil {
+			return WriteDir{-1}, err
+		}
 	}
-	// Checked before the parent, so "/" or ".." end the walk.
-	if err := checkName(path.Base(d)); err != nil {
-		return WriteDir{-1}, err
-	}
-	p, err := t.WriteDir(parent(d))
+	fd, err := openBeneath(t.wd.root, d, names)
 	if err != nil {
 		return WriteDir{-1}, err
 	}
-	fd, err := p.openDir(path.Base(d))
+	var st unix.Stat_t
+	if err = retry0(func() error { return unix.Fstat(fd, &st) }); err == nil {
+		err = t.wd.pins.check(d, dirID{dev: st.Dev, ino: st.Ino})
+	}
 	if err != nil {
+		unix.Close(fd)
 		return WriteDir{-1}, err
 	}
-	if t.wd.fds == nil {
-		t.wd.fds = map[string]int{}
-	}
-	t.wd.fds[d] = fd
 	return WriteDir{fd}, nil
 }
 
-// closeW closes the write path's descriptor of d, if open.
-func (t *Root) closeW(d string) {
-	if fd, ok := t.wd.fds[d]; ok {
-		unix.Close(fd)
-		delete(t.wd.fds, d)
+// openBeneath opens the directory d (names, its components) below the
+// directory root without following a symlink on the way.
+func openBeneath(root int, d string, names []string) (int, error) {
+	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	if !noOpenat2.Load() {
+		fd, err := openat2(root, d, flags)
+		if err != unix.ENOSYS && err != unix.EPERM && err != unix.EAGAIN {
+			return fd, err
+		}
+		if err != unix.EAGAIN {
+			noOpenat2.Store(true)
+		}
+	}
+	fd := root
+	for _, n := range names {
+		next, err := WriteDir{fd}.openDir(n)
+		if fd != root {
+			unix.Close(fd)
+		}
+		if err != nil {
+			return -1, err
+		}
+		fd = next
+	}
+	return fd, nil
+}
+
+// Done closes a directory WriteDir opened (not the root).
+func (t *Root) Done(w WriteDir) {
+	if w.fd >= 0 && w.fd != t.wd.root {
+		unix.Close(w.fd)
 	}
 }
 
-// closeWAll closes every directory the write path opened.
+// closeWAll ends the write path: it holds no descriptor of its own.
 func (t *Root) closeWAll() {
-	for d := range t.wd.fds {
-		t.closeW(d)
-	}
 	t.wd.root = 0
 }
 

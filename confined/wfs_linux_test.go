@@ -75,3 +75,49 @@ func TestWriteDirRefusesEscapes(t *testing.T) {
 		t.Error("file written outside the root")
 	}
 }
+
+// Without openat2 (Linux before 5.6, or a seccomp filter refusing it) a
+// directory is walked to one component at a time, refusing the same
+// escapes, and pinned the same way.
+func TestWriteDirWithoutOpenat2(t *testing.T) {
+	noOpenat2.Store(true)
+	t.Cleanup(func() { noOpenat2.Store(false) })
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	if err := os.MkdirAll(filepath.Join(root, "real", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(base, "outside"), 0o755)
+	os.Symlink("../outside", filepath.Join(root, "link"))
+	os.Symlink("sub", filepath.Join(root, "real", "sublink"))
+	lock, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	r := &Root{}
+	r.SetWriteRoot(lock)
+	w, err := r.WriteDir("real/sub")
+	if err != nil {
+		t.Fatalf("real/sub: %v", err)
+	}
+	r.Done(w)
+	for _, d := range []string{"link", "link/x", "real/sublink", "..", "real/../..", "/etc", "."} {
+		if w, err := r.WriteDir(d); err == nil {
+			r.Done(w)
+			t.Errorf("%s: opened", d)
+		}
+	}
+	// Replaced since first opened: refused.
+	sub := filepath.Join(root, "real", "sub")
+	if err := os.Rename(sub, sub+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := r.WriteDir("real/sub"); err != ErrReplaced {
+		r.Done(w)
+		t.Errorf("replaced directory: %v, want ErrReplaced", err)
+	}
+}

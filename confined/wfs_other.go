@@ -9,12 +9,17 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+
+	"path/filepath"
 )
 
 // Outside Linux the write path works through os.Root and os.File.
 
-// wdirs is unused: directories are the root's os.Root handles.
-type wdirs struct{}
+// wdirs is the write path's state for one root: the identity of each
+// directory below it, as first opened since SetWriteRoot. No directory
+// below the root stays open beyond the piece of work that opened it (see
+// "Descriptors" in output's package doc).
+type wdirs struct{ pins *dirPins }
 
 // KeepOpen: files are closed once written (an open file cannot always be
 // renamed), and stat'ed by name after their rename.
@@ -24,15 +29,39 @@ type WriteDir struct{ r *os.Root }
 
 type File struct{ f *os.File }
 
-func (t *Root) SetWriteRoot(lock *os.File) {}
+func (t *Root) SetWriteRoot(lock *os.File) { t.wd = wdirs{pins: &dirPins{}} }
 
+// WriteDir opens the existing slash directory d below the root, through
+// the root's os.Root. A directory opened before since SetWriteRoot must
+// be the same one, or the open fails with ErrReplaced. The caller gives
+// it back with Done.
 func (t *Root) WriteDir(d string) (WriteDir, error) {
-	r, err := t.Dir(d)
-	return WriteDir{r}, err
+	if d == "" {
+		return WriteDir{t.r}, nil
+	}
+	r, err := t.r.OpenRoot(filepath.FromSlash(d))
+	if err != nil {
+		return WriteDir{}, err
+	}
+	fi, err := r.Stat(".")
+	if err == nil {
+		err = t.wd.pins.check(d, dirIDOf(fi))
+	}
+	if err != nil {
+		r.Close()
+		return WriteDir{}, err
+	}
+	return WriteDir{r}, nil
 }
 
-func (t *Root) closeW(d string) {}
-func (t *Root) closeWAll()      {}
+// Done closes a directory WriteDir opened (not the root).
+func (t *Root) Done(w WriteDir) {
+	if w.r != nil && w.r != t.r {
+		w.r.Close()
+	}
+}
+
+func (t *Root) closeWAll() {}
 
 func (w WriteDir) Mkdir(name string) error { return w.r.Mkdir(name, 0o755) }
 func (w WriteDir) Lchown(name string, uid, gid int) error {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/hostlimits"
 )
 
 // Result counts what Apply did.
@@ -51,7 +52,7 @@ const (
 //     whatever its configuration. On Linux the file gets its mode on its
 //     open descriptor right before its rename, so only a kill in that
 //     instant leaves a readable one; a file closed once written (beyond
-//     maxHeld open at once, and everywhere outside Linux) gets it then.
+//     heldMax open at once, and everywhere outside Linux) gets it then.
 //   - A name beginning ".ht", which Apache's stock configuration refuses
 //     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
 //     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
@@ -108,11 +109,10 @@ func hook(step, p string) error {
 // pending is one file written to its temporary name and not yet published.
 type pending struct {
 	ch       *Change
-	dir      confined.WriteDir // the file's directory
-	tmp      string            // base name of the temporary file
-	created  bool              // the temporary file exists
-	f        confined.File     // the temporary file, kept open until its rename
-	held     bool              // f is open
+	tmp      string        // base name of the temporary file
+	created  bool          // the temporary file exists
+	f        confined.File // the temporary file, kept open until its rename
+	held     bool          // f is open
 	perm     fs.FileMode
 	renamed  bool
 	stat     confined.Info
@@ -172,6 +172,7 @@ func (c *Changes) Apply() (Result, error) {
 // one order (publish sorts them by device and inode): neither then waits
 // on the other in a circle.
 func ApplyAll(cs []*Changes) ([]Result, []error) {
+	setHeldMax()
 	as := make([]*applying, len(cs))
 	for i, c := range cs {
 		as[i] = c.begin()
@@ -314,11 +315,23 @@ func (a *applying) release() {
 }
 
 // heldFiles counts the written files kept open until their rename, up to
-// maxHeld in the whole process; beyond, a file is closed once written and
+// heldMax in the whole process; beyond, a file is closed once written and
 // stat'ed by name after its rename.
 var heldFiles atomic.Int64
 
+// heldMax is maxHeld, or a quarter of the open-file limit when that is
+// less, read again when a batch begins.
+var heldMax atomic.Int64
+
 const maxHeld = 512
+
+func setHeldMax() {
+	n := int64(maxHeld)
+	if l := hostlimits.OpenFiles(); l > 0 {
+		n = min(n, int64(l/4))
+	}
+	heldMax.Store(n)
+}
 
 func (pd *pending) release() {
 	if pd.held {
@@ -555,9 +568,11 @@ func (a *applying) prepare() {
 func (a *applying) stage() {
 	c := a.c
 	for _, p := range c.temps {
-		dr, err := c.r.WriteDir(parent(p))
-		if err == nil && dr.Remove(path.Base(p)) == nil {
-			a.res.TempsRemoved++
+		if dr, err := c.r.WriteDir(parent(p)); err == nil {
+			if dr.Remove(path.Base(p)) == nil {
+				a.res.TempsRemoved++
+			}
+			c.r.Done(dr)
 		}
 	}
 	for _, d := range c.mkdirs {
@@ -568,12 +583,7 @@ func (a *applying) stage() {
 		a.res.DirsCreated++
 	}
 	for _, pd := range a.todo {
-		var err error
 		a.touched[parent(pd.ch.Path)] = true
-		if pd.dir, err = c.r.WriteDir(parent(pd.ch.Path)); err != nil {
-			a.fail(fmt.Errorf("%s: %w", c.file(parent(pd.ch.Path)), confined.UnwrapPath(err)))
-			return
-		}
 	}
 	if err := c.writeTemps(a.todo); err != nil {
 		a.fail(err)
@@ -586,19 +596,20 @@ func (a *applying) stage() {
 func (a *applying) publishAll() error {
 	c := a.c
 	// By directory (several at once in a large tree), index.txt last.
-	byDir := map[string][]*pending{}
-	for _, pd := range a.todo {
-		d := parent(pd.ch.Path)
-		byDir[d] = append(byDir[d], pd)
-	}
-	groups := slices.Collect(maps.Values(byDir))
+	groups := byDir(a.todo, 0)
 	err := c.parallel(len(a.todo), len(groups), func(i int) error {
 		g := groups[i]
 		slices.SortStableFunc(g, func(x, y *pending) int {
 			return cmp.Compare(isIndex(x.ch.Path), isIndex(y.ch.Path))
 		})
+		d := parent(g[0].ch.Path)
+		dr, err := c.r.WriteDir(d)
+		if err != nil {
+			return fmt.Errorf("%s: cannot publish: %w", c.file(d), confined.UnwrapPath(err))
+		}
+		defer c.r.Done(dr)
 		for _, pd := range g {
-			if err := c.publish(pd); err != nil {
+			if err := c.publish(dr, pd); err != nil {
 				return err
 			}
 		}
@@ -607,18 +618,61 @@ func (a *applying) publishAll() error {
 	if err != nil {
 		return err
 	}
+	var removes []string
 	for _, ch := range c.List {
-		if ch.Kind != Remove {
-			continue
+		if ch.Kind == Remove {
+			removes = append(removes, ch.Path)
 		}
-		if err := c.r.Remove(ch.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: cannot remove: %w", c.file(ch.Path), confined.UnwrapPath(err))
+	}
+	for _, g := range groupByDir(removes) {
+		if err := c.removeFiles(g); err != nil {
+			return err
 		}
-		a.touched[parent(ch.Path)] = true
-		a.res.Removed++
+		a.touched[parent(g[0])] = true
+		a.res.Removed += len(g)
 	}
 	a.res.DirsRemoved = c.pruneDirs(a.touched)
 	return nil
+}
+
+// removeFiles removes the files g of one directory, which Plan found to
+// be discgen's. A file or directory already gone is not an error.
+func (c *Changes) removeFiles(g []string) error {
+	d := parent(g[0])
+	dr, err := c.r.WriteDir(d)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: cannot remove: %w", c.file(g[0]), confined.UnwrapPath(err))
+	}
+	defer c.r.Done(dr)
+	for _, p := range g {
+		if err := dr.Remove(path.Base(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: cannot remove: %w", c.file(p), confined.UnwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// byDir groups the pending files by directory, in order of directory,
+// at most size in a group (0: no bound).
+func byDir(todo []*pending, size int) [][]*pending {
+	m := map[string][]*pending{}
+	for _, pd := range todo {
+		d := parent(pd.ch.Path)
+		m[d] = append(m[d], pd)
+	}
+	var gs [][]*pending
+	for _, d := range slices.Sorted(maps.Keys(m)) {
+		g := m[d]
+		for size > 0 && len(g) > size {
+			gs = append(gs, g[:size:size])
+			g = g[size:]
+		}
+		gs = append(gs, g)
+	}
+	return gs
 }
 
 // flushAll flushes, once per filesystem, the roots still going that need
@@ -640,15 +694,16 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 	for _, dev := range devs {
 		g := groups[dev]
 		var locks []*os.File
-		var dirs []*os.Root
 		for _, a := range g {
 			locks = append(locks, a.lock)
-			if confined.SyncDirs {
-				dirs = append(dirs, a.c.touchedDirs(a.touched)...)
-			}
 		}
 		n := flushStarting(dev)
-		err := confined.FlushFS(locks, dirs)
+		err := confined.FlushFS(locks, nil)
+		for _, a := range g {
+			if err == nil && confined.SyncDirs {
+				err = a.c.syncTouched(a.touched)
+			}
+		}
 		if err == nil && dev != 0 {
 			flushDone(dev, n)
 		}
@@ -665,16 +720,21 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 	}
 }
 
-// touchedDirs returns handles on the directories in touched that still
-// exist.
-func (c *Changes) touchedDirs(touched map[string]bool) []*os.Root {
-	var dirs []*os.Root
+// syncTouched flushes the entries of the directories in touched that
+// still exist, one at a time (outside Linux; see flushFS).
+func (c *Changes) syncTouched(touched map[string]bool) error {
 	for _, d := range slices.Sorted(maps.Keys(touched)) {
-		if dr, err := c.r.Dir(d); err == nil {
-			dirs = append(dirs, dr)
+		dr, err := c.r.WriteDir(d)
+		if err != nil {
+			continue
+		}
+		err = dr.Sync()
+		c.r.Done(dr)
+		if err != nil {
+			return err
 		}
 	}
-	return dirs
+	return nil
 }
 
 // finish writes the complete record, when it changed, and the stat cache.
@@ -751,29 +811,38 @@ func (c *Changes) checkDisk() error {
 		paths = append(paths, ch.Path)
 	}
 	for _, g := range groupByDir(paths) {
-		dr, err := c.r.WriteDir(parent(g[0]))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // a missing directory holds nothing yet
+		if err := c.checkDiskGroup(g); err != nil {
+			return err
 		}
-		if confined.IsNotDir(err) {
-			// Planned as a directory or as missing, now a symlink
-			// or a file: not followed.
-			return fmt.Errorf("%s: changed on disk since this build planned it (now not a directory); run the build again", c.file(parent(g[0])))
+	}
+	return nil
+}
+
+// checkDiskGroup is checkDisk for the paths g of one directory.
+func (c *Changes) checkDiskGroup(g []string) error {
+	dr, err := c.r.WriteDir(parent(g[0]))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // a missing directory holds nothing yet
+	}
+	if confined.IsNotDir(err) {
+		// Planned as a directory or as missing, now a symlink or a
+		// file: not followed.
+		return fmt.Errorf("%s: changed on disk since this build planned it (now not a directory); run the build again", c.file(parent(g[0])))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.file(parent(g[0])), confined.UnwrapPath(err))
+	}
+	defer c.r.Done(dr)
+	for _, p := range g {
+		fst, err := dr.Lstat(path.Base(p))
+		st, seen := c.stats[p]
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && !seen:
+			continue
+		case err == nil && seen && fst.Same(st):
+			continue
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.file(parent(g[0])), confined.UnwrapPath(err))
-		}
-		for _, p := range g {
-			fst, err := dr.Lstat(path.Base(p))
-			st, seen := c.stats[p]
-			switch {
-			case errors.Is(err, fs.ErrNotExist) && !seen:
-				continue
-			case err == nil && seen && fst.Same(st):
-				continue
-			}
-			return fmt.Errorf("%s: changed on disk since this build planned it (another build may be writing the output root); run the build again", c.file(p))
-		}
+		return fmt.Errorf("%s: changed on disk since this build planned it (another build may be writing the output root); run the build again", c.file(p))
 	}
 	return nil
 }
@@ -784,11 +853,12 @@ func (c *Changes) mkdir(d string) error {
 	pr, err := c.r.WriteDir(parent(d))
 	if err == nil {
 		err = pr.Mkdir(path.Base(d))
-		if errors.Is(err, fs.ErrExist) {
-			return nil
-		}
 		if err == nil && c.opt.Owner != nil {
 			err = pr.Lchown(path.Base(d), c.opt.Owner.UID, c.opt.Owner.GID)
+		}
+		c.r.Done(pr)
+		if errors.Is(err, fs.ErrExist) {
+			return nil
 		}
 	}
 	if err != nil {
@@ -829,10 +899,30 @@ func (c *Changes) intent(todo []*pending) *record {
 	return in
 }
 
-// writeTemps writes every pending file to its temporary name.
+// writeTemps writes every pending file to its temporary name, a
+// directory's files (up to writeGroup of them) through one open of it.
 func (c *Changes) writeTemps(todo []*pending) error {
-	return c.parallel(len(todo), len(todo), func(i int) error { return c.writeTemp(todo[i]) })
+	groups := byDir(todo, writeGroup)
+	return c.parallel(len(todo), len(groups), func(i int) error {
+		g := groups[i]
+		d := parent(g[0].ch.Path)
+		dr, err := c.r.WriteDir(d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.file(d), confined.UnwrapPath(err))
+		}
+		defer c.r.Done(dr)
+		for _, pd := range g {
+			if err := c.writeTemp(dr, pd); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
+
+// writeGroup bounds the files of one directory written by one writer, so
+// that a large directory is still written by several at once.
+const writeGroup = 64
 
 // parallel runs do(0) to do(n-1) with a few concurrent workers when the
 // files involved are many (size), in order on one goroutine otherwise. It
@@ -880,8 +970,8 @@ func (c *Changes) parallel(size, n int, do func(i int) error) error {
 // writeTemp writes one file (or symlink) to its temporary name. A
 // regular file stays open until its rename when confined.KeepOpen allows, for the
 // stat the cache keeps.
-func (c *Changes) writeTemp(pd *pending) error {
-	ch, dr := pd.ch, pd.dir
+func (c *Changes) writeTemp(dr confined.WriteDir, pd *pending) error {
+	ch := pd.ch
 	fail := func(err error) error {
 		return fmt.Errorf("%s: cannot write: %w", c.file(ch.Path), confined.UnwrapPath(err))
 	}
@@ -916,7 +1006,7 @@ func (c *Changes) writeTemp(pd *pending) error {
 	if err == nil && !c.opt.NoSync {
 		err = f.Writeback()
 	}
-	if err == nil && confined.KeepOpen && heldFiles.Add(1) <= maxHeld {
+	if err == nil && confined.KeepOpen && heldFiles.Add(1) <= heldMax.Load() {
 		pd.f, pd.held = f, true
 		return nil
 	}
@@ -956,8 +1046,8 @@ func fail2(err error, fail func(error) error) error {
 // the cache keeps (the rename changes the change time): on the file still
 // open, or by name. The umask may have narrowed the mode at creation; the
 // file gets exactly its mode.
-func (c *Changes) publish(pd *pending) error {
-	ch, dr, name := pd.ch, pd.dir, path.Base(pd.ch.Path)
+func (c *Changes) publish(dr confined.WriteDir, pd *pending) error {
+	ch, name := pd.ch, path.Base(pd.ch.Path)
 	err := hook("rename", ch.Path)
 	if err == nil && pd.held {
 		// Readable from now: its mode, on its descriptor, then the
@@ -988,10 +1078,16 @@ func (c *Changes) publish(pd *pending) error {
 // dropTemps removes the temporary files not yet published, after a
 // failure.
 func (c *Changes) dropTemps(todo []*pending) {
-	for _, pd := range todo {
-		pd.release()
-		if pd.created && !pd.renamed {
-			pd.dir.Remove(pd.tmp)
+	for _, g := range byDir(todo, 0) {
+		dr, err := c.r.WriteDir(parent(g[0].ch.Path))
+		for _, pd := range g {
+			pd.release()
+			if err == nil && pd.created && !pd.renamed {
+				dr.Remove(pd.tmp)
+			}
+		}
+		if err == nil {
+			c.r.Done(dr)
 		}
 	}
 }

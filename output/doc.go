@@ -73,12 +73,15 @@
 //
 // Confinement. Every read, write, rename and removal goes through a
 // confined.Root: an os.Root opened at the output root, or, for the writes
-// on Linux, raw descriptors of its directories opened one component at a
-// time with O_NOFOLLOW from the locked root (files created with
-// O_EXCL|O_NOFOLLOW, renamed and stat'ed relative to their directory), so
-// neither a ".." nor a symlink can lead an operation outside it, even when
-// the directory changes while discgen runs. With Options.Within, the root
-// itself is reached through an os.Root at a trusted directory, so a
+// and removals on Linux, raw descriptors of its directories opened from
+// the locked root with openat2 and RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS
+// (one component at a time with O_NOFOLLOW where the kernel lacks
+// openat2; files created with O_EXCL|O_NOFOLLOW, renamed and stat'ed
+// relative to their directory), so neither a ".." nor a symlink can lead
+// an operation outside it, even when the directory changes while discgen
+// runs. A directory opened again (see Descriptors) must be the one first
+// opened at its path, or the operation fails. With Options.Within, the
+// root itself is reached through an os.Root at a trusted directory, so a
 // symlink on the way to the root (public_html -> /etc) cannot lead outside
 // that directory either.
 //
@@ -232,6 +235,37 @@
 // more, and it is empty; a directory holding someone else's file stays,
 // and is removed by a later build once it is empty. The root is created
 // with its parents when missing, and never removed.
+//
+// # Descriptors
+//
+// The descriptors one root holds do not grow with its tree: while Plan
+// runs it holds its root and at most 16 directory handles (the least
+// recently used is closed first), and once it returns only its root, so a
+// pipeline can keep many plans waiting for a batch. Apply opens a
+// directory for each group of files it writes, publishes or removes there
+// and closes it after, so it holds one directory per writer (8 at most)
+// besides the root, its lock, and the written files kept open until their
+// rename (in the whole process, 512 at most, or a quarter of the
+// open-file limit when that is less). A tree of 20,000 directories
+// thus builds under an open-file limit of 1024.
+//
+// Why a directory is opened again rather than kept open, or kept in a
+// cache: its temporary files are written before the batch's flush and
+// renamed after it, for every root of a batch at once, so a descriptor
+// kept from the one to the other is kept for every directory of every
+// root of the batch, which is what grew without bound. Opening a
+// directory again costs an openat2 and an fstat, small beside the files
+// written in it. The guarantees hold as when it was kept: it is opened
+// from the locked root without following a symlink (above), and the
+// first open of each path pins its device and inode (os.SameFile outside
+// Linux) for the rest of the Apply, so a directory replaced meanwhile,
+// by another directory or by a symlink, is refused rather than written:
+// every temporary file is renamed in the directory it was written in, and
+// every removal happens in the directory checked under the lock. Plan's
+// handles are pinned the same way. Durability is as before: on Linux the
+// batch's syncfs covers every directory's entries whether open or not;
+// elsewhere each directory whose entries changed is opened, fsynced and
+// closed in turn once the roots are flushed.
 //
 // # Limits
 //

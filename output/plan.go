@@ -238,6 +238,10 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 			return nil, err
 		}
 	}
+	// A plan waiting for its Apply holds no directory below the root.
+	if c.r != nil {
+		c.r.CloseDirs()
+	}
 	slices.SortFunc(c.List, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 
 	for d := range needed {
