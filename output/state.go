@@ -249,6 +249,9 @@ func (c *Changes) loadRecord() error {
 	data, st, err := readStateFile(name, maxRecordSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.rec = newRecord(c.name)
+		if ok, err := c.loadFormer(); ok || err != nil {
+			return err
+		}
 		return c.loadRecord1()
 	}
 	if err != nil {
@@ -263,6 +266,32 @@ func (c *Changes) loadRecord() error {
 	}
 	c.rec, c.recExists, c.recStat = r, true, st
 	return nil
+}
+
+// loadFormer reads the record of c from Options.FormerStateDir, when
+// there is one: it owns what the root holds until Apply writes the record
+// to Options.StateDir (c.recExists stays false, so Apply writes it).
+func (c *Changes) loadFormer() (bool, error) {
+	if c.opt.FormerStateDir == "" {
+		return false, nil
+	}
+	name := filepath.Join(c.opt.FormerStateDir, filepath.FromSlash(recordBase(c.name)+".rec"))
+	data, _, err := readStateFile(name, maxRecordSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	r, _, err := parseRecord(data, name)
+	switch {
+	case err != nil:
+		return false, err
+	case r.name != c.name:
+		return false, fmt.Errorf("%s: ownership record belongs to %s, not %s", name, r.name, c.name)
+	}
+	c.rec = r
+	return true, nil
 }
 
 // loadRecord1 looks for a format 1 record of the root, keyed by its
