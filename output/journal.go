@@ -249,7 +249,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 		return 0, j, err
 	}
 	n := 0
-	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
+	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
 		var errs []error
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in); err != nil {
@@ -462,7 +462,7 @@ func ReadJournals(stateDir string) (*Journals, error) {
 // ones.
 func readJournals(dir string, names []string, dead bool) (*Journals, error) {
 	var j *Journals
-	err := eachJournal(dir, names, maxJournalSize, dead, func(_ string, intents []*record) error {
+	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, func(_ string, intents []*record) error {
 		if j == nil {
 			j = &Journals{intents: map[string][]*record{}}
 		}
@@ -507,7 +507,7 @@ func deadIntents(stateDir, name string, given *Journals) *Journals {
 		return nil
 	}
 	var more []*record
-	eachJournal(dir, names, maxJournalSize, true, func(_ string, intents []*record) error {
+	eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(_ string, intents []*record) error {
 		for _, in := range intents {
 			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
 				more = append(more, in)

@@ -93,3 +93,20 @@ func PrepareRootState(dir, record string, owner *Owner) error {
 func stateDenied(dir string, err error) error {
 	return fmt.Errorf("state directory: %s: %w", dir, unwrapPath(err))
 }
+
+// maxRootState bounds what is read from a root's own state directory, all
+// journals together and each record or stat cache: its owner may fill it.
+// A tenant's record is a few lines for each of its outputs.
+const maxRootState = 16 << 20
+
+// stateLimit is limit, or maxRootState for a root's own state directory
+// (a path RootStateDir returns).
+func stateLimit(stateDir string, limit int64) int64 {
+	h := filepath.Base(stateDir)
+	cd := filepath.Dir(stateDir)
+	ab := filepath.Dir(cd)
+	if len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4] {
+		return min(limit, maxRootState)
+	}
+	return limit
+}
