@@ -80,7 +80,7 @@ func (p *pipeline) ownState(o output.Options) (output.Options, error) {
 	}
 	err := output.PrepareRootState(o.StateDir, o.Record, o.Owner)
 	if errors.Is(err, fs.ErrPermission) && os.Geteuid() > 0 {
-		return o, fmt.Errorf("%v: this user's state in %s is made by a build run as root with --tenant-owner, which gives it to the tenant's owner", err, p.opt.StateDir)
+		return o, fmt.Errorf("%v; a build run as root with --tenant-owner makes a tenant's state in %s and gives it to the tenant's owner", err, p.opt.StateDir)
 	}
 	if err != nil {
 		return o, err

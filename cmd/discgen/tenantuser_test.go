@@ -39,6 +39,14 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	alice := func(args ...string) (int, string, string) {
 		return runAs(t, exe, dir, aliceUID, append(append([]string{}, full...), args...)...)
 	}
+	// Before root's build has made her state, alice's build says so.
+	code, _, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml")
+	if code != 1 || !strings.Contains(stderr, "; a build run as root with --tenant-owner makes a tenant's state in state and gives it to the tenant's owner\n") {
+		t.Errorf("alice's build before root's: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "users/alice/public_html/autodisc")); err == nil {
+		t.Error("alice's build wrote her files without her state")
+	}
 	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
 		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
 	}
