@@ -106,8 +106,9 @@ Options:
         --shard K/N       build the K-th of N stable partitions of the
                           tenants (the site in shard 1 only)
         --tenant-owner    give every file and directory written in a
-                          tenant's directory to that directory's owner
-                          (run as root)
+                          tenant's directory to that directory's owner,
+                          and the tenant's state, so that the owner's own
+                          --tenant build can rebuild it (run as root)
         --format FORMAT   text, github (annotations), or json: one document
                           on stdout naming every output and tenant with its
                           directory, space, status and diagnostics
