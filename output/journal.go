@@ -240,12 +240,16 @@ func Recover(stateDir string) (int, *Journals, error) {
 	if err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
-	if busy {
+	// A build that may not write the records (a tenant's owner beside
+	// the build's own state directory, which is root's) merges nothing
+	// either: it owns what the dead journals name, and the next build
+	// that may write recovers them.
+	if busy || !writable(dir) {
 		j, err := readJournals(dir, names, true)
 		return 0, j, err
 	}
 	n := 0
-	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
+	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
 		var errs []error
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in); err != nil {
@@ -286,7 +290,7 @@ func removeParts(dir string, names []string) {
 // name. It returns nil, nil for a live journal or one removed meanwhile.
 // The caller closes it, once done with the file.
 func openDead(file string) (*os.File, error) {
-	f, err := os.Open(file)
+	f, err := openJournalFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -385,7 +389,14 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // mergeIntent adds what the intent record in owns to the record of its
 // root, which becomes incomplete, and flushes it: the journal that held
 // the intent is removed next.
+//
+// An intent for a root that has a state directory of its own
+// (RootStateDir) goes to the record there: the journal was left by a
+// build from before the root had one.
 func mergeIntent(stateDir string, in *record) error {
+	if fi, err := os.Lstat(RootStateDir(stateDir, in.name)); err == nil && fi.IsDir() {
+		stateDir = RootStateDir(stateDir, in.name)
+	}
 	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
 	if err := c.loadRecord(); err != nil || c.v1 != "" {
 		// Unreadable: the intent, made from the record the killed
@@ -451,7 +462,7 @@ func ReadJournals(stateDir string) (*Journals, error) {
 // ones.
 func readJournals(dir string, names []string, dead bool) (*Journals, error) {
 	var j *Journals
-	err := eachJournal(dir, names, maxJournalSize, dead, func(_ string, intents []*record) error {
+	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, func(_ string, intents []*record) error {
 		if j == nil {
 			j = &Journals{intents: map[string][]*record{}}
 		}
@@ -496,7 +507,7 @@ func deadIntents(stateDir, name string, given *Journals) *Journals {
 		return nil
 	}
 	var more []*record
-	eachJournal(dir, names, maxJournalSize, true, func(_ string, intents []*record) error {
+	eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(_ string, intents []*record) error {
 		for _, in := range intents {
 			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
 				more = append(more, in)
@@ -631,4 +642,19 @@ func Flush() error {
 		flushDone(dev, n)
 	}
 	return errors.Join(errs...)
+}
+
+// Add returns what the journals j and o name together; either may be nil.
+func (j *Journals) Add(o *Journals) *Journals {
+	switch {
+	case j == nil:
+		return o
+	case o == nil:
+		return j
+	}
+	all := &Journals{intents: maps.Clone(j.intents)}
+	for name, ins := range o.intents {
+		all.intents[name] = append(slices.Clone(all.intents[name]), ins...)
+	}
+	return all
 }

@@ -4,8 +4,11 @@ package output
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // tryLock takes an exclusive advisory lock on the open directory f without
@@ -29,4 +32,28 @@ func flock(f *os.File, how int) (busy bool, err error) {
 			return false, err
 		}
 	}
+}
+
+// writable reports whether this process may create and remove files in
+// the directory dir (by its effective user and groups).
+func writable(dir string) bool {
+	return unix.Faccessat(unix.AT_FDCWD, dir, unix.W_OK|unix.X_OK, unix.AT_EACCESS) == nil
+}
+
+// openJournalFile opens a journal file for reading and locking, without
+// following a symlink or waiting on a FIFO: a regular file only.
+func openJournalFile(file string) (*os.File, error) {
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file", file)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }

@@ -20,6 +20,11 @@ type Options struct {
 	// inside the output root. The CLI's default is .discgen/ beside the
 	// manifest.
 	StateDir string
+	// FormerStateDir, when set, is a state directory that held the
+	// root's record before StateDir did (the build's own, for a root
+	// given a state directory of its own by RootStateDir). Its record is
+	// read when StateDir holds none, and Apply writes it to StateDir.
+	FormerStateDir string
 	// Replace takes over files discgen did not write, or that were changed
 	// since it wrote them: they are overwritten when the tree produces
 	// them and removed when it no longer does. Symlinks discgen did not

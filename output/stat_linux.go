@@ -16,3 +16,11 @@ func statOf(fi fs.FileInfo) fileStat {
 	}
 	return s
 }
+
+// ownerOf returns the user and group owning fi, when known.
+func ownerOf(fi fs.FileInfo) (Owner, bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return Owner{UID: int(st.Uid), GID: int(st.Gid)}, true
+	}
+	return Owner{}, false
+}

@@ -370,6 +370,11 @@ func (p *pipeline) tenant(j *job) {
 	}
 	u.Space = space.String()
 
+	if reason := p.notOwn(j); reason != "" {
+		u.Status = Refused
+		u.Diags.Errorf(pos, "", "%s", reason)
+		return
+	}
 	if testHookWalked != nil {
 		testHookWalked(j.show)
 	}
