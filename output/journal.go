@@ -163,7 +163,9 @@ func lockJournal(stateDir string, wait time.Duration) *journalLock {
 func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	base := filepath.Join(jl.stateDir, journalDir, randomHex())
 	part, name := base+journalPartExt, base+journalExt
-	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	// Readable by this user only: a batch's journal names what it
+	// writes for every root of the batch, whose owners may differ.
+	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
@@ -232,12 +234,25 @@ func Recover(stateDir string) (int, *Journals, error) {
 		return 0, nil, fmt.Errorf("state directory: %w", err)
 	}
 	defer f.Close()
+	// An empty directory has nothing to recover, and needs no lock: a
+	// journal created meanwhile is a running build's. A build of many
+	// roots, each with a state directory of its own, recovers each of
+	// them this way.
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	if len(names) == 0 {
+		return 0, nil, nil
+	}
 	busy, err := tryLock(f)
 	if err != nil {
 		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
 	}
-	names, err := f.Readdirnames(-1)
-	if err != nil {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	if names, err = f.Readdirnames(-1); err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
 	// A build that may not write the records (a tenant's owner beside
@@ -347,6 +362,14 @@ func eachJournal(dir string, names []string, limit int64, dead bool, fn func(fil
 		if errors.Is(err, fs.ErrNotExist) || err == nil && data == nil {
 			continue
 		}
+		if errors.Is(err, fs.ErrPermission) && !writable(dir) {
+			// Another user's batch (root's, beside a tenant's owner):
+			// unreadable, as it names other users' roots. What it
+			// may have left in this user's roots is not owned, so it
+			// is refused as not discgen's until that user's next
+			// build recovers the journal: nothing is lost.
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("state directory: %w", err))
 			continue
@@ -394,8 +417,19 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // (RootStateDir) goes to the record there: the journal was left by a
 // build from before the root had one.
 func mergeIntent(stateDir string, in *record) error {
-	if fi, err := os.Lstat(RootStateDir(stateDir, in.name)); err == nil && fi.IsDir() {
-		stateDir = RootStateDir(stateDir, in.name)
+	if own := RootStateDir(stateDir, in.name); own != stateDir {
+		if fi, err := os.Lstat(own); err == nil && fi.IsDir() {
+			// The record there is written by batches that journal
+			// elsewhere (its owner's own, or this one holding only
+			// the shared lock of own's journal directory): hold it
+			// exclusive while the record changes.
+			unlock, err := lockOwn(own)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			stateDir = own
+		}
 	}
 	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
 	if err := c.loadRecord(); err != nil || c.v1 != "" {
@@ -406,6 +440,28 @@ func mergeIntent(stateDir string, in *record) error {
 	c.rec.absorb(in)
 	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
 	return err
+}
+
+// lockOwn takes the exclusive lock of the journal directory of the root's
+// own state directory own, waiting for a batch writing its record.
+func lockOwn(own string) (func(), error) {
+	dir := filepath.Join(own, journalDir)
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil // no batch can hold it
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	busy, err := waitLock(f, tryLock, defaultWait)
+	if err == nil && busy {
+		err = fmt.Errorf("%s is locked by a build (still after %v); run the build again", dir, defaultWait)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // absorb adds what the intent record in owns to m, which becomes

@@ -5,8 +5,10 @@ package output
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -56,4 +58,43 @@ func openJournalFile(file string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// lockShared opens the directory dir (creating it when missing) and locks
+// it shared, waiting up to wait for an exclusive holder; unlock releases
+// it. It holds a bare descriptor: a batch of many roots takes one for
+// each.
+func lockShared(dir string, wait time.Duration) (unlock func(), err error) {
+	open := func() (int, error) {
+		return unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	}
+	fd, err := retry(open)
+	if err == unix.ENOENT {
+		if err = mkdirTree(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
+			fd, err = retry(open)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", &fs.PathError{Op: "open", Path: dir, Err: err})
+	}
+	deadline := time.Now().Add(wait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		err = unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != unix.EWOULDBLOCK || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(delay)
+	}
+	switch {
+	case err == unix.EWOULDBLOCK:
+		unix.Close(fd)
+		return nil, fmt.Errorf("state directory: %s is being recovered by another build (still locked after %v); run the build again", dir, wait)
+	case err != nil:
+		unix.Close(fd)
+		return nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+	}
+	return func() { unix.Close(fd) }, nil
 }

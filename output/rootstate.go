@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // A root's own state directory. A build of many roots owned by different
@@ -46,44 +47,82 @@ func RootStateDir(stateDir, record string) string {
 // PrepareRootState makes dir (from RootStateDir) ready for the record
 // named record: it creates every missing directory, and gives the two
 // that hold files (the record's and the journal directory) to owner, mode
-// 0700, when owner is set. Run by a user who may not create them (the
-// owner, before a build run by root made them), it returns an error
-// satisfying errors.Is(err, fs.ErrPermission).
-func PrepareRootState(dir, record string, owner *Owner) error {
+// 0700, when owner is set. made reports that it created the journal
+// directory, which then holds nothing to recover. Run by a user who may
+// not create them (the owner, before a build run by root made them), it
+// returns an error satisfying errors.Is(err, fs.ErrPermission).
+//
+// Once made, it costs a build two lstat calls: a build of many roots runs
+// it for each.
+func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(recordBase(record))))
 	leaves := []string{base, filepath.Join(dir, journalDir)}
 	mode := os.FileMode(0o755)
 	if owner != nil {
 		mode = 0o700
 	}
-	for _, leaf := range leaves {
+	for i, leaf := range leaves {
 		fi, err := os.Lstat(leaf)
 		if errors.Is(err, fs.ErrNotExist) {
-			if err = mkdirTree(filepath.Dir(leaf), nil); err != nil && !errors.Is(err, fs.ErrExist) {
-				return stateDenied(dir, err)
+			if err := makeLeaf(dir, leaf, mode, owner); err != nil {
+				return false, err
 			}
-			if err = os.Mkdir(leaf, mode); err != nil && !errors.Is(err, fs.ErrExist) {
-				return stateDenied(dir, err)
-			}
-			fi, err = os.Lstat(leaf)
+			made = made || i == 1
+			continue
 		}
 		if err != nil {
-			return fmt.Errorf("state directory: %w", err)
+			return false, fmt.Errorf("state directory: %w", err)
 		}
 		if !fi.IsDir() {
-			return fmt.Errorf("state directory: %s is not a directory", leaf)
+			return false, fmt.Errorf("state directory: %s is not a directory", leaf)
 		}
 		if owner == nil {
 			continue
 		}
 		if o, ok := ownerOf(fi); !ok || o != *owner || fi.Mode().Perm() != mode {
-			if err := os.Lchown(leaf, owner.UID, owner.GID); err != nil {
-				return stateDenied(dir, err)
-			}
-			if err := os.Chmod(leaf, mode); err != nil {
-				return stateDenied(dir, err)
+			if err := giveLeaf(dir, leaf, mode, owner); err != nil {
+				return false, err
 			}
 		}
+	}
+	return made, nil
+}
+
+// makeLeaf creates leaf, below dir, and the directories on the way: dir
+// first (on a first build it is new, and so mostly are its parents
+// roots/ab/cd), then down to leaf.
+func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
+	if err := mkdirTree(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+		return stateDenied(dir, err)
+	}
+	rel, err := filepath.Rel(dir, leaf)
+	if err != nil {
+		return stateDenied(dir, err)
+	}
+	d := dir
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		d = filepath.Join(d, name)
+		m := os.FileMode(0o755)
+		if d == leaf {
+			m = mode
+		}
+		if err := os.Mkdir(d, m); err != nil && !errors.Is(err, fs.ErrExist) {
+			return stateDenied(dir, err)
+		}
+	}
+	if owner == nil {
+		return nil
+	}
+	return giveLeaf(dir, leaf, mode, owner)
+}
+
+// giveLeaf gives the directory leaf to owner, with mode.
+func giveLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
+	if err := os.Lchown(leaf, owner.UID, owner.GID); err != nil {
+		return stateDenied(dir, err)
+	}
+	if err := os.Chmod(leaf, mode); err != nil {
+		return stateDenied(dir, err)
 	}
 	return nil
 }
@@ -109,4 +148,18 @@ func stateLimit(stateDir string, limit int64) int64 {
 		return min(limit, maxRootState)
 	}
 	return limit
+}
+
+// SharedJournal reports whether a build may keep the journal of roots
+// with state directories of their own (RootStateDir) in stateDir's own
+// journal directory, one for each batch (Options.JournalDir): whether it
+// may write there. A tenant's owner, beside root's state directory, may
+// not, and journals in the tenant's own.
+func SharedJournal(stateDir string) bool {
+	for _, dir := range []string{filepath.Join(stateDir, journalDir), stateDir} {
+		if _, err := os.Lstat(dir); err == nil {
+			return writable(dir)
+		}
+	}
+	return true // made by this build
 }

@@ -365,7 +365,7 @@ func openInPlace(name string) (int, error) {
 	if err == nil && (st.Mode&unix.S_IFMT != unix.S_IFREG || st.Nlink != 1) {
 		err = unix.EINVAL
 	}
-	if err == nil {
+	if err == nil && st.Size != 0 {
 		err = retry0(func() error { return unix.Ftruncate(fd, 0) })
 	}
 	if err != nil {

@@ -39,7 +39,9 @@ func (p *pipeline) key(j *job) string {
 // A tenant's record, stat cache and journals are kept in a state
 // directory of its own (output.RootStateDir), which a build run as root
 // with --tenant-owner gives to the tenant's owner: the owner's own
-// --tenant build writes there, and in no other tenant's. A record an
+// --tenant build writes there, and in no other tenant's. A build that may
+// write the build's state directory (root's) journals there, one journal
+// a batch; the owner's build journals in the tenant's own. A record an
 // earlier build kept in the build's state directory is read from there
 // until the tenant's own has one.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
@@ -47,6 +49,9 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 		Superseded: func() bool { return manifestChanged(j) }}
 	if o.Record != "" {
 		o.StateDir, o.FormerStateDir = output.RootStateDir(p.opt.StateDir, o.Record), p.opt.StateDir
+		if p.sharedJournal {
+			o.JournalDir = p.opt.StateDir
+		}
 	}
 	if p.opt.TenantOwner {
 		if fi, err := statFile(j.dir); err == nil {
@@ -60,7 +65,7 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 // the tenant: its directory belongs to another user, whose files and
 // record this user may neither write nor forge. "" lets it be written.
 func (p *pipeline) notOwn(j *job) string {
-	euid := os.Geteuid()
+	euid := p.euid
 	if p.opt.Mode != Write || euid <= 0 {
 		return "" // root, or no users (Windows)
 	}
@@ -78,12 +83,12 @@ func (p *pipeline) ownState(o output.Options) (output.Options, error) {
 	if o.FormerStateDir == "" {
 		return o, nil
 	}
-	err := output.PrepareRootState(o.StateDir, o.Record, o.Owner)
-	if errors.Is(err, fs.ErrPermission) && os.Geteuid() > 0 {
+	made, err := output.PrepareRootState(o.StateDir, o.Record, o.Owner)
+	if errors.Is(err, fs.ErrPermission) && p.euid > 0 {
 		return o, fmt.Errorf("%v; a build run as root with --tenant-owner makes a tenant's state in %s and gives it to the tenant's owner", err, p.opt.StateDir)
 	}
-	if err != nil {
-		return o, err
+	if err != nil || made {
+		return o, err // a new journal directory holds nothing to recover
 	}
 	_, jr, err := output.Recover(o.StateDir)
 	if err != nil {
