@@ -214,13 +214,28 @@
 // owner wrote naming another root's record adds only to a record in the
 // owner's own directory, which no other root reads.
 //
+// Journals. A build that may write the build's own state directory (the
+// build run as root) passes it as Options.JournalDir: a batch then writes
+// one journal there for all its roots, as for roots without their own
+// state directories, readable by its user only (it names every root of
+// the batch), and holds each root's own journal directory locked, shared,
+// from before it checks the root's record until the record is written.
+// The owner's build, which may not write there, journals in the root's
+// own journal directory. Recover of the build's own state directory
+// merges an intent for a root that has its own state directory into the
+// record there, holding that root's journal directory locked exclusive
+// (waiting for a batch writing the record). Recover of a root's own state
+// directory costs one read of an empty directory, and the build run as
+// root skips it when PrepareRootState has just made the directory.
+//
 // Recover run by a build that may not write the journal directory (the
 // owner's build, beside the build's own state directory, which is root's)
 // merges nothing there: like a build beside a running batch, it returns
-// the dead journals for its plans to own, and a build that may write
-// recovers them. Recover of the build's own state directory merges an
-// intent for a root that has its own state directory (left by a build
-// from before it had one) into the record there.
+// the dead journals it can read for its plans to own, and a build that
+// may write recovers them. Those it may not read (root's batches) are
+// passed over: what such a batch left in the owner's root is then not
+// owned, and refused as changed since discgen wrote it, until root's next
+// build recovers the journal.
 //
 // Format 1 records (STATEDIR/outputs/..., keyed by the SHA-256 of the
 // absolute root path, with a "root /abs/path" line; looked for only when
@@ -291,8 +306,10 @@
 //
 // Builds with one state directory run at once (a full build, and a
 // control panel's build per save, run as root or as the tenant's owner
-// with a root's own state directory: the locks and journals below are
-// then those of the root's own directory, which both use). The journal directory's flock is held
+// with a root's own state directory: the locks below are then those of
+// the root's own journal directory, which both take, beside the build's
+// own for the journal of a batch of root's). The journal directory's
+// flock is held
 // shared by each batch from before it checks the records it replaces
 // until they are written; Recover takes it exclusive, without waiting.
 // How Recover tells a running build's journal from a dead one: the build
