@@ -113,7 +113,12 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 	if owner == nil {
 		return nil
 	}
-	return giveLeaf(dir, leaf, mode, owner)
+	// Made with its mode: a umask that took the owner's bits is
+	// mended by the next build's check.
+	if err := os.Lchown(leaf, owner.UID, owner.GID); err != nil {
+		return stateDenied(dir, err)
+	}
+	return nil
 }
 
 // giveLeaf gives the directory leaf to owner, with mode.
