@@ -181,8 +181,8 @@
 //
 // A build of roots owned by different users (a shared host's tenants,
 // whose owners each run their own build) keeps each root's record, stat
-// cache and journals in a state directory of the root's own, below the
-// build's (RootStateDir):
+// cache and its owner's journals in a state directory of the root's own,
+// below the build's (RootStateDir):
 //
 //	STATEDIR/roots/ab/cd/abcd...ef/records/12/34/1234...89.rec
 //	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl

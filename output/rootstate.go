@@ -12,8 +12,10 @@ import (
 )
 
 // A root's own state directory. A build of many roots owned by different
-// users (a shared host's tenants) keeps each root's record, stat cache
-// and journals in a state directory of its own, below the build's:
+// users (a shared host's tenants) keeps each root's record and stat
+// cache, and the journals of its owner's own builds, in a state directory
+// of its own, below the build's (a batch of the build run by root
+// journals in the build's own, Options.JournalDir):
 //
 //	STATEDIR/roots/ab/cd/abcd...ef/records/12/34/1234...89.rec
 //	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl

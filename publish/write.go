@@ -36,7 +36,7 @@ func (p *pipeline) key(j *job) string {
 // outputOptions are the output options of a tenant whose directory is
 // open as root.
 //
-// A tenant's record, stat cache and journals are kept in a state
+// A tenant's record and stat cache are kept in a state
 // directory of its own (output.RootStateDir), which a build run as root
 // with --tenant-owner gives to the tenant's owner: the owner's own
 // --tenant build writes there, and in no other tenant's. A build that may
