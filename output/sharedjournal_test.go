@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -56,25 +57,13 @@ func lockedByOther(t *testing.T, dir string) bool {
 func TestOwnStateDirsShareOneJournal(t *testing.T) {
 	e := newEnv(t)
 	cs, own := ownRoots(t, e, 3)
+	// The hook runs on several roots at once: the first file written
+	// looks.
+	var once sync.Once
 	seen := false
 	testHook = func(step, p string) error {
-		if step != "write" || seen {
-			return nil
-		}
-		seen = true
-		js := journals(t, e.state)
-		if len(js) != 1 {
-			t.Errorf("journals in the build's state directory: %v, want one", js)
-		} else if fi, err := os.Stat(js[0]); err != nil || fi.Mode().Perm() != 0o600 {
-			t.Errorf("the batch's journal: %v %v, want mode 0600", fi.Mode(), err)
-		}
-		for _, d := range own {
-			if js := journals(t, d); len(js) != 0 {
-				t.Errorf("journals in a root's own state directory: %v", js)
-			}
-			if !lockedByOther(t, filepath.Join(d, journalDir)) {
-				t.Errorf("%s is not locked while the batch writes its record", d)
-			}
+		if step == "write" {
+			once.Do(func() { seen = true; lookMidBatch(t, e, own) })
 		}
 		return nil
 	}
@@ -93,6 +82,28 @@ func TestOwnStateDirsShareOneJournal(t *testing.T) {
 	}
 	if js := journals(t, e.state); len(js) != 0 {
 		t.Errorf("journals left: %v", js)
+	}
+}
+
+// lookMidBatch checks, once the batch's journal is written, that it is
+// the only one, in e.state, mode 0600, and that each root's own journal
+// directory is locked.
+func lookMidBatch(t *testing.T, e env, own []string) {
+	js := journals(t, e.state)
+	if len(js) != 1 {
+		t.Errorf("journals in the build's state directory: %v, want one", js)
+	} else if fi, err := os.Stat(js[0]); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o600 {
+		t.Errorf("the batch's journal: mode %v, want 0600", fi.Mode())
+	}
+	for _, d := range own {
+		if js := journals(t, d); len(js) != 0 {
+			t.Errorf("journals in a root's own state directory: %v", js)
+		}
+		if !lockedByOther(t, filepath.Join(d, journalDir)) {
+			t.Errorf("%s is not locked while the batch writes its record", d)
+		}
 	}
 }
 
