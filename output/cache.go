@@ -144,7 +144,7 @@ func (c *Changes) loadCache() {
 	if !c.recExists {
 		return
 	}
-	data, _, err := readStateFile(c.recordFile(".stat"), maxRecordSize)
+	data, _, err := readStateFile(c.recordFile(".stat"), stateLimit(c.opt.StateDir, maxRecordSize))
 	if err != nil {
 		return
 	}
@@ -172,7 +172,7 @@ func Fresh(root string, opt Options) (bool, error) {
 	if err := c.setName(); err != nil {
 		return false, err
 	}
-	data, _, err := readStateFile(c.recordFile(".stat"), maxRecordSize)
+	data, _, err := readStateFile(c.recordFile(".stat"), stateLimit(c.opt.StateDir, maxRecordSize))
 	if err != nil {
 		return false, nil
 	}

@@ -27,3 +27,11 @@ func dirIDOf(fi fs.FileInfo) dirID {
 }
 
 func (a dirID) is(b dirID) bool { return a == b }
+
+// ownerOf returns the user and group owning fi, when known.
+func ownerOf(fi fs.FileInfo) (Owner, bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return Owner{UID: int(st.Uid), GID: int(st.Gid)}, true
+	}
+	return Owner{}, false
+}
