@@ -21,6 +21,65 @@ func mustWrite(t *testing.T, name, data string) {
 	}
 }
 
+func mustRead(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// A state file is replaced, never written through what lies at its
+// name: a symlink (or a hard link) at a temporary file's name or at a
+// stat cache rewritten in place leaves the file it leads to alone.
+func TestStateFilesNotWrittenThrough(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("state files are opened without following symlinks on Linux")
+	}
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, stat, linked := filepath.Join(dir, "x.rec"), filepath.Join(dir, "x.stat"), filepath.Join(dir, "y.stat")
+	for _, p := range []string{rec + ".tmp", stat} {
+		if err := os.Symlink(victim, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(victim, linked); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteFile(rec+".tmp", rec, []byte("record\n"), false, false); err != nil {
+		t.Errorf("record: %v", err)
+	}
+	for _, p := range []string{stat, linked} {
+		if _, err := WriteFile(p, p, []byte("cache\n"), false, false); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		if got := mustRead(t, p); got != "cache\n" {
+			t.Errorf("%s = %q", p, got)
+		}
+	}
+	if got := mustRead(t, rec); got != "record\n" {
+		t.Errorf("record = %q", got)
+	}
+	if got := mustRead(t, victim); got != "keep\n" {
+		t.Errorf("written through a link: victim = %q", got)
+	}
+	// Nor is one read through a symlink.
+	if _, _, err := ReadFile(stat+".l", 1<<20); err == nil {
+		t.Error("read a missing file")
+	}
+	if err := os.Symlink(victim, stat+".l"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadFile(stat+".l", 1<<20); err == nil {
+		t.Error("a state file read through a symlink")
+	}
+}
+
 // Nothing is read past a limit: a file larger than the limit is not read
 // at all (Root.ReadFile, ReadFile) or read to one byte more than the
 // limit, which tells the caller it is larger (Dir.ReadFile, ReadAll).

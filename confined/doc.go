@@ -17,20 +17,24 @@
 //     through a directory it must lie within) or Wrap (an os.Root opened
 //     by the caller), with operations by slash path relative to it: Dir,
 //     Lstat, Readlink, ReadFile (with a limit), Remove, Forget, OpenSelf
-//     (the root's own directory, for its lock). WriteDir gives the write
-//     path's directories, whose File (Create, Write, Chown, Chmod, Stat,
-//     Close) and Mkdir, Symlink, Rename, Lchown, Remove, Lstat write.
+//     (the root's own directory, for its lock). It holds at most
+//     MaxHandles directories open, each pinned to the directory first
+//     opened at its path (ErrReplaced otherwise). WriteDir opens a
+//     directory of the write path for one piece of work (Done closes it);
+//     its File (Create, Write, Chown, Chmod, Stat, Close) and Mkdir,
+//     Symlink, Rename, Lchown, Remove, Lstat, Sync write.
 //   - Dir: a tenant directory held on a raw descriptor, from OpenTop
 //     down, with OpenDir, Lstat, Stat, ReadDir, ReadFile (a manifest) and
 //     Root (an os.Root at that very directory, for output).
 //   - Info: what a stat says (mode, size, times, device, inode, owner),
 //     from StatOf or the operations above.
-//   - Locks and flushes: TryLock, TryLockShared, WaitLock, FlushFS,
-//     SyncDir, ReopenDir.
+//   - Locks and flushes: TryLock, TryLockShared, WaitLock, LockShared,
+//     FlushFS, SyncDir, ReopenDir.
 //   - The state directory, which the operator names and which is reached
 //     by path: ReadFile and WriteFile (records and caches), MkdirAll,
-//     OpenDir, Names, CreateLocked and OpenIfUnlocked (journals), ReadAll,
-//     Lstat, Exists, Rename, Remove, WriteNew.
+//     Mkdir, Lchown, Chmod, OpenDir, Names, CreateLocked and
+//     OpenIfUnlocked (journals), ReadAll, Lstat, Exists, Writable, Rename,
+//     Remove, WriteNew.
 //
 // # The guarantee
 //
@@ -39,9 +43,13 @@
 //   - Leaving the root, through ".." or a symlink, even one swapped in
 //     while discgen runs. Root's operations go through an os.Root (which
 //     refuses any name that resolves outside it, checked as it resolves);
-//     the write path's (on Linux) through raw descriptors opened one
-//     plain component at a time with O_NOFOLLOW from the locked root, so
-//     that no call resolves more than one name. With a directory it must
+//     the write path's (on Linux) through raw descriptors of directories
+//     opened from the locked root with openat2
+//     RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS (one plain component at a time
+//     with O_NOFOLLOW where the kernel lacks openat2), each file then
+//     reached by its one name. A directory opened again must be the one
+//     first opened at its path: one replaced meanwhile is refused
+//     (output's TestReplacedDirectoryRefused). With a directory it must
 //     lie within, the root is reached through an os.Root at that
 //     directory. Tests: TestRootStaysInside, TestWriteDirRefusesEscapes,
 //     TestOpenRootKinds; output's TestSymlinkPlantedAfterPlanStillConfined
@@ -57,9 +65,16 @@
 //     WriteDir.Create is O_CREAT|O_EXCL|O_NOFOLLOW, and a rename replaces
 //     the name, never writes through it. Test: TestCreateIsNew.
 //   - Waiting on a FIFO: Dir.ReadFile, and on Linux the state
-//     directory's ReadFile, open with O_NONBLOCK and read only what fstat
-//     says is a regular file. Tests: TestReadManifestReplacedBySave; publish's
-//     TestSpecialManifests and TestManyTenantsOneBad.
+//     directory's ReadFile and OpenIfUnlocked, open with O_NONBLOCK and
+//     read only what fstat says is a regular file. Tests:
+//     TestReadManifestReplacedBySave; publish's TestSpecialManifests and
+//     TestManyTenantsOneBad.
+//   - Writing through a symlink or a hard link planted in a state
+//     directory (a root's own, which its owner may fill): WriteFile
+//     creates a temporary file anew (O_EXCL|O_NOFOLLOW, whatever was at
+//     its name removed first) and rewrites a file in place only when it
+//     is a regular file with one link. Test:
+//     TestStateFilesNotWrittenThrough.
 //   - Reading past a limit: every read takes one (Root.ReadFile and
 //     ReadFile read nothing of a larger file; Dir.ReadFile and ReadAll
 //     stop one byte past it, which tells the caller). Test:
@@ -73,8 +88,10 @@
 // that look can only lead to another place inside the same root. Root's
 // ReadFile opens a file output's Lstat found regular, without
 // O_NONBLOCK: a FIFO swapped in between the two is not guarded against.
-// The state directory is the operator's, not a tenant's, and is reached
-// by path, following symlinks on the way.
+// A state directory is reached by path, following symlinks on the way to
+// it (the operator named it); on Linux a state file itself is never
+// opened through a symlink (ReadFile, WriteFile, OpenIfUnlocked), since a
+// root's own state directory is its owner's to fill.
 //
 // # What callers may still do
 //

@@ -28,3 +28,6 @@ func dirIDOf(fi fs.FileInfo) dirID {
 }
 
 func (a dirID) is(b dirID) bool { return a == b }
+
+// Owner returns the user and group owning the file, when known.
+func (f Info) Owner() (Owner, bool) { return Owner{UID: f.UID, GID: f.GID}, true }

@@ -74,6 +74,17 @@ func Exists(name string) bool {
 	return err == nil
 }
 
+// Mkdir creates the directory at the OS path name with mode (less the
+// umask).
+func Mkdir(name string, mode fs.FileMode) error { return os.Mkdir(name, mode) }
+
+// Lchown gives the file at the OS path name to uid and gid, not
+// following a symlink.
+func Lchown(name string, uid, gid int) error { return os.Lchown(name, uid, gid) }
+
+// Chmod gives the file at the OS path name mode.
+func Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, mode) }
+
 // Remove removes the file at the OS path name.
 func Remove(name string) error { return os.Remove(name) }
 
@@ -106,11 +117,11 @@ func Names(dir string) ([]string, error) {
 	return names, err
 }
 
-// CreateLocked creates the new file name (an OS path; O_EXCL) and takes
-// its exclusive lock, which it keeps until closed: a file other processes
-// must tell from a dead one's (a journal).
+// CreateLocked creates the new file name (an OS path; O_EXCL, readable by
+// this user only) and takes its exclusive lock, which it keeps until
+// closed: a file other processes must tell from a dead one's (a journal).
 func CreateLocked(name string) (*os.File, error) {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -132,13 +143,14 @@ type LockError struct{ Err error }
 func (e *LockError) Error() string { return e.Err.Error() }
 func (e *LockError) Unwrap() error { return e.Err }
 
-// OpenIfUnlocked opens the file name (an OS path) and takes its
-// exclusive lock without waiting, when no other process holds it, and
-// checks that the file is still the one at that name. It returns nil, nil
+// OpenIfUnlocked opens the regular file name (an OS path), never through
+// a symlink nor waiting on a FIFO, and takes its exclusive lock without
+// waiting, when no other process holds it, and checks that the file is
+// still the one at that name. It returns nil, nil
 // when the lock is held, or the file is gone (removed meanwhile, even
 // between the open and the lock). The caller closes it, once done.
 func OpenIfUnlocked(name string) (*os.File, error) {
-	f, err := os.Open(name)
+	f, err := openJournalFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -125,6 +125,9 @@ func TempPerm(perm fs.FileMode) fs.FileMode {
 // with sync, renames it to name when they differ, and with wantStat
 // returns the stat of what is left on disk.
 func WriteFile(tmp, name string, data []byte, sync, wantStat bool) (Info, error) {
+	if tmp != name {
+		os.Remove(tmp) // never written through
+	}
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return Info{}, err

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -226,6 +227,9 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			a.recorded = err == nil
 		}
 		a.release()
+		if a.own != nil {
+			a.own() // the record is written
+		}
 		a.c.Close()
 		rs[i], errs[i] = a.res, a.err
 	})
@@ -301,7 +305,10 @@ type applying struct {
 	writes  bool         // the record is written: the journal is locked
 	recheck bool         // problems to check again under the lock
 	jl      *journalLock // the state directory's journal, when writes
-	intent  []byte       // the intent record, once in the journal
+	// own is StateDir's journal directory, locked shared, when the
+	// journal is another state directory's (Options.JournalDir).
+	own    func()
+	intent []byte // the intent record, once in the journal
 	// recorded: the record (complete, or the intent after a failure) is
 	// written, so the journal no longer needs to hold the intent.
 	recorded bool
@@ -445,18 +452,29 @@ func lockJournals(as []*applying) []*journalLock {
 				continue
 			}
 		}
+		wait := cmp.Or(a.c.opt.LockWait, defaultWait)
+		jdir := cmp.Or(a.c.opt.JournalDir, a.c.opt.StateDir)
 		for _, jl := range jls {
-			if jl.stateDir == a.c.opt.StateDir {
+			if jl.stateDir == jdir {
 				a.jl = jl
 				break
 			}
 		}
 		if a.jl == nil {
-			a.jl = lockJournal(a.c.opt.StateDir, cmp.Or(a.c.opt.LockWait, defaultWait))
+			a.jl = lockJournal(jdir, wait)
 			jls = append(jls, a.jl)
 		}
 		if a.jl.err != nil {
 			a.err, a.done = a.jl.err, true
+			continue
+		}
+		if jdir != a.c.opt.StateDir {
+			own, err := confined.LockShared(filepath.Join(a.c.opt.StateDir, journalDir), wait)
+			if err != nil {
+				a.err, a.done = err, true
+				continue
+			}
+			a.own = own
 		}
 	}
 	return jls

@@ -139,7 +139,7 @@ func (c *Changes) loadCache() {
 	if !c.recExists {
 		return
 	}
-	data, _, err := confined.ReadFile(c.recordFile(".stat"), maxRecordSize)
+	data, _, err := confined.ReadFile(c.recordFile(".stat"), stateLimit(c.opt.StateDir, maxRecordSize))
 	if err != nil {
 		return
 	}
@@ -167,7 +167,7 @@ func Fresh(root string, opt Options) (bool, error) {
 	if err := c.setName(); err != nil {
 		return false, err
 	}
-	data, _, err := confined.ReadFile(c.recordFile(".stat"), maxRecordSize)
+	data, _, err := confined.ReadFile(c.recordFile(".stat"), stateLimit(c.opt.StateDir, maxRecordSize))
 	if err != nil {
 		return false, nil
 	}

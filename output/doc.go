@@ -56,7 +56,7 @@
 //     problems.
 //   - record.go: the ownership record, its format, location and writing;
 //     cache.go: the machine-local stat cache beside it (Fresh), and the
-//     refusal cache.
+//     refusal cache; rootstate.go: a root's own state directory.
 //   - apply.go: Apply and ApplyAll, a batch's phases; recheck.go: a plan
 //     checked again under the root's lock; stage.go: temporary files;
 //     publish.go: the renames that publish them and the removals; prune.go:
@@ -199,6 +199,71 @@
 // temporary files the next build removes. discgen removes no other file
 // of that form: one it did not record is not provably its own.
 //
+// A record names paths below its root and nothing else: a record with an
+// absolute path, or a "." or ".." component, is refused at its line
+// ("corrupt ownership record: path not below the output root") and the
+// root with it, before anything is written.
+//
+// # A root's own state directory
+//
+// A build of roots owned by different users (a shared host's tenants,
+// whose owners each run their own build) keeps each root's record, stat
+// cache and its owner's journals in a state directory of the root's own,
+// below the build's (RootStateDir):
+//
+//	STATEDIR/roots/ab/cd/abcd...ef/records/12/34/1234...89.rec
+//	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl
+//
+// named by the SHA-256 of the record's name, and passes it as StateDir
+// with the build's own as FormerStateDir, whose record is read until the
+// root's own directory has one. PrepareRootState, run by the build run as
+// root, creates every directory on the way owned by root, and gives the
+// two that hold files, the record's directory and journal/, to the
+// root's owner (Options.Owner), mode 0700. The owner's own build can then
+// write the record and the journals of its root, and of no other: no
+// other user can read or replace them, and no user can rename or replace
+// a directory of root's on the way. Run by the owner before a build run
+// as root has made it, PrepareRootState fails with a permission error.
+//
+// What the owner can write there is input to the build run as root, and
+// is treated as hostile: every state file is opened without following a
+// symlink and without waiting on a FIFO, and must be a regular file;
+// temporary files are created anew (O_EXCL|O_NOFOLLOW, whatever lay at
+// the name removed first), a stat cache is rewritten in place only when
+// it is a regular file with one link and replaced otherwise, and records,
+// stat caches and all journals together are read up to 16 MiB. A record
+// or journal the owner edited is used as it is when it is well formed: it
+// can make discgen claim, replace or remove only paths below that root,
+// each reached through the root opened confined, which the owner can
+// write or remove anyway. One that is not (a path outside the root, a
+// line discgen does not know) is refused at its line, and the root with
+// it, until the owner or the operator removes the record. A journal the
+// owner wrote naming another root's record adds only to a record in the
+// owner's own directory, which no other root reads.
+//
+// Journals. A build that may write the build's own state directory (the
+// build run as root) passes it as Options.JournalDir: a batch then writes
+// one journal there for all its roots, as for roots without their own
+// state directories, readable by its user only (it names every root of
+// the batch), and holds each root's own journal directory locked, shared,
+// from before it checks the root's record until the record is written.
+// The owner's build, which may not write there, journals in the root's
+// own journal directory. Recover of the build's own state directory
+// merges an intent for a root that has its own state directory into the
+// record there, holding that root's journal directory locked exclusive
+// (waiting for a batch writing the record). Recover of a root's own state
+// directory costs one read of an empty directory, and the build run as
+// root skips it when PrepareRootState has just made the directory.
+//
+// Recover run by a build that may not write the journal directory (the
+// owner's build, beside the build's own state directory, which is root's)
+// merges nothing there: like a build beside a running batch, it returns
+// the dead journals it can read for its plans to own, and a build that
+// may write recovers them. Those it may not read (root's batches) are
+// passed over: what such a batch left in the owner's root is then not
+// owned, and refused as changed since discgen wrote it, until root's next
+// build recovers the journal.
+//
 // Format 1 records (STATEDIR/outputs/..., keyed by the SHA-256 of the
 // absolute root path, with a "root /abs/path" line; looked for only when
 // STATEDIR/outputs exists) are read when no format 2 record exists, used if
@@ -271,7 +336,9 @@
 //
 // Plan reads an existing output file only up to 64 MiB (or the size of the
 // new bytes); a larger one is treated as different and not discgen's. The
-// ownership record is read up to 256 MiB.
+// ownership record is read up to 256 MiB, and journals together up to
+// 1 GiB; in a root's own state directory, each record and stat cache, and
+// the journals together, up to 16 MiB.
 //
 // # Concurrency, and what is not handled
 //
@@ -296,7 +363,11 @@
 // meanwhile.
 //
 // Builds with one state directory run at once (a full build, and a
-// control panel's build per save). The journal directory's flock is held
+// control panel's build per save, run as root or as the tenant's owner
+// with a root's own state directory: the locks below are then those of
+// the root's own journal directory, which both take, beside the build's
+// own for the journal of a batch of root's). The journal directory's
+// flock is held
 // shared by each batch from before it checks the records it replaces
 // until they are written; Recover takes it exclusive, without waiting.
 // How Recover tells a running build's journal from a dead one: the build

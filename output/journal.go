@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/confined"
+	"io"
 )
 
 // The journal. Before Apply changes anything under a root, the state
@@ -159,6 +160,9 @@ func lockJournal(stateDir string, wait time.Duration) *journalLock {
 func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	base := filepath.Join(jl.stateDir, journalDir, randomHex())
 	part, name := base+journalPartExt, base+journalExt
+	// Readable by this user only (confined.CreateLocked): a batch's
+	// journal names what it writes for every root of the batch, whose
+	// owners may differ.
 	f, err := confined.CreateLocked(part)
 	var le *confined.LockError
 	if errors.As(err, &le) {
@@ -226,20 +230,37 @@ func Recover(stateDir string) (int, *Journals, error) {
 		return 0, nil, fmt.Errorf("state directory: %w", err)
 	}
 	defer f.Close()
-	busy, err := confined.TryLock(f)
-	if err != nil {
-		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
-	}
+	// An empty directory has nothing to recover, and needs no lock: a
+	// journal created meanwhile is a running build's. A build of many
+	// roots, each with a state directory of its own, recovers each of
+	// them this way.
 	names, err := f.Readdirnames(-1)
 	if err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
-	if busy {
+	if len(names) == 0 {
+		return 0, nil, nil
+	}
+	busy, err := confined.TryLock(f)
+	if err != nil {
+		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	if names, err = f.Readdirnames(-1); err != nil {
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	// A build that may not write the records (a tenant's owner beside
+	// the build's own state directory, which is root's) merges nothing
+	// either: it owns what the dead journals name, and the next build
+	// that may write recovers them.
+	if busy || !confined.Writable(dir) {
 		j, err := readJournals(dir, names, true)
 		return 0, j, err
 	}
 	n := 0
-	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
+	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
 		var errs []error
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in); err != nil {
@@ -311,6 +332,14 @@ func eachJournal(dir string, names []string, limit int64, dead bool, fn func(fil
 		if errors.Is(err, fs.ErrNotExist) || err == nil && data == nil {
 			continue
 		}
+		if errors.Is(err, fs.ErrPermission) && !confined.Writable(dir) {
+			// Another user's batch (root's, beside a tenant's owner):
+			// unreadable, as it names other users' roots. What it
+			// may have left in this user's roots is not owned, so it
+			// is refused as not discgen's until that user's next
+			// build recovers the journal: nothing is lost.
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("state directory: %w", err))
 			continue
@@ -350,7 +379,25 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // mergeIntent adds what the intent record in owns to the record of its
 // root, which becomes incomplete, and flushes it: the journal that held
 // the intent is removed next.
+//
+// An intent for a root that has a state directory of its own
+// (RootStateDir) goes to the record there: the journal was left by a
+// build from before the root had one.
 func mergeIntent(stateDir string, in *record) error {
+	if own := RootStateDir(stateDir, in.name); own != stateDir {
+		if st, err := confined.Lstat(own); err == nil && st.Mode.IsDir() {
+			// The record there is written by batches that journal
+			// elsewhere (its owner's own, or this one holding only
+			// the shared lock of own's journal directory): hold it
+			// exclusive while the record changes.
+			unlock, err := lockOwn(own)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			stateDir = own
+		}
+	}
 	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
 	if err := c.loadRecord(); err != nil || c.v1 != "" {
 		// Unreadable: the intent, made from the record the killed
@@ -360,6 +407,28 @@ func mergeIntent(stateDir string, in *record) error {
 	c.rec.absorb(in)
 	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
 	return err
+}
+
+// lockOwn takes the exclusive lock of the journal directory of the root's
+// own state directory own, waiting for a batch writing its record.
+func lockOwn(own string) (func(), error) {
+	dir := filepath.Join(own, journalDir)
+	f, err := confined.OpenDir(dir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil // no batch can hold it
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	busy, err := confined.WaitLock(f, confined.TryLock, defaultWait)
+	if err == nil && busy {
+		err = fmt.Errorf("%s is locked by a build (still after %v); run the build again", dir, defaultWait)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // absorb adds what the intent record in owns to m, which becomes
@@ -411,7 +480,7 @@ func ReadJournals(stateDir string) (*Journals, error) {
 // ones.
 func readJournals(dir string, names []string, dead bool) (*Journals, error) {
 	var j *Journals
-	err := eachJournal(dir, names, maxJournalSize, dead, func(_ string, intents []*record) error {
+	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, func(_ string, intents []*record) error {
 		if j == nil {
 			j = &Journals{intents: map[string][]*record{}}
 		}
@@ -451,7 +520,7 @@ func deadIntents(stateDir, name string, given *Journals) *Journals {
 		return nil
 	}
 	var more []*record
-	eachJournal(dir, names, maxJournalSize, true, func(_ string, intents []*record) error {
+	eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(_ string, intents []*record) error {
 		for _, in := range intents {
 			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
 				more = append(more, in)
@@ -586,4 +655,19 @@ func Flush() error {
 		flushDone(dev, n)
 	}
 	return errors.Join(errs...)
+}
+
+// Add returns what the journals j and o name together; either may be nil.
+func (j *Journals) Add(o *Journals) *Journals {
+	switch {
+	case j == nil:
+		return o
+	case o == nil:
+		return j
+	}
+	all := &Journals{intents: maps.Clone(j.intents)}
+	for name, ins := range o.intents {
+		all.intents[name] = append(slices.Clone(all.intents[name]), ins...)
+	}
+	return all
 }

@@ -21,6 +21,18 @@ type Options struct {
 	// inside the output root. The CLI's default is .discgen/ beside the
 	// manifest.
 	StateDir string
+	// FormerStateDir, when set, is a state directory that held the
+	// root's record before StateDir did (the build's own, for a root
+	// given a state directory of its own by RootStateDir). Its record is
+	// read when StateDir holds none, and Apply writes it to StateDir.
+	FormerStateDir string
+	// JournalDir, when set, is the state directory whose journal holds
+	// the root's intent during Apply instead of StateDir's: the build's
+	// own, shared by a batch of roots that each keep their record in a
+	// state directory of their own, so that the batch writes one journal,
+	// not one for each root. Apply still holds StateDir's journal
+	// directory locked, shared, while it checks and writes the record.
+	JournalDir string
 	// Replace takes over files discgen did not write, or that were changed
 	// since it wrote them: they are overwritten when the tree produces
 	// them and removed when it no longer does. Symlinks discgen did not

@@ -155,6 +155,9 @@ func parseRecord(data []byte, name string) (r *record, root string, err error) {
 			default:
 				return nil, "", bad(n, "missing state line")
 			}
+		case strings.HasPrefix(line, "d ") && !recordPath(line[2:]),
+			strings.HasPrefix(line, "t ") && !recordPath(line[2:]):
+			return nil, "", bad(n, badPath)
 		case strings.HasPrefix(line, "d "):
 			r.dirs[line[2:]] = true
 		case strings.HasPrefix(line, "t ") && !v1:
@@ -168,6 +171,8 @@ func parseRecord(data []byte, name string) (r *record, root string, err error) {
 			s.kind = line[0]
 			if h, err := hex.DecodeString(hexsum); !ok || err != nil || len(h) != len(s.hash) || p == "" {
 				return nil, "", bad(n, "malformed file line")
+			} else if !recordPath(p) {
+				return nil, "", bad(n, badPath)
 			} else {
 				copy(s.hash[:], h)
 			}
@@ -184,6 +189,17 @@ func parseRecord(data []byte, name string) (r *record, root string, err error) {
 	}
 	return r, root, nil
 }
+
+// recordPath reports whether p, a path a record names, lies below the
+// root: relative, clean, without "." or ".." components. A record a
+// root's owner may write (RootStateDir) names nothing else.
+func recordPath(p string) bool {
+	return p != "." && fs.ValidPath(p) && !strings.ContainsRune(p, 0)
+}
+
+// badPath is what a record naming a path outside its root is refused
+// for.
+const badPath = "path not below the output root"
 
 // recordBase is the slash path, inside the state directory and without
 // extension, of the files kept for the record named name:
@@ -254,9 +270,12 @@ const maxRecordSize = 256 << 20
 // and migrated (c.v1 names it, and Apply replaces it by a format 2 record).
 func (c *Changes) loadRecord() error {
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.name)+".rec"))
-	data, st, err := confined.ReadFile(name, maxRecordSize)
+	data, st, err := confined.ReadFile(name, stateLimit(c.opt.StateDir, maxRecordSize))
 	if errors.Is(err, fs.ErrNotExist) {
 		c.rec = newRecord(c.name)
+		if ok, err := c.loadFormer(); ok || err != nil {
+			return err
+		}
 		return c.loadRecord1()
 	}
 	if err != nil {
@@ -271,6 +290,32 @@ func (c *Changes) loadRecord() error {
 	}
 	c.rec, c.recExists, c.recStat = r, true, st
 	return nil
+}
+
+// loadFormer reads the record of c from Options.FormerStateDir, when
+// there is one: it owns what the root holds until Apply writes the record
+// to Options.StateDir (c.recExists stays false, so Apply writes it).
+func (c *Changes) loadFormer() (bool, error) {
+	if c.opt.FormerStateDir == "" {
+		return false, nil
+	}
+	name := filepath.Join(c.opt.FormerStateDir, filepath.FromSlash(recordBase(c.name)+".rec"))
+	data, _, err := confined.ReadFile(name, maxRecordSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", name, confined.UnwrapPath(err))
+	}
+	r, _, err := parseRecord(data, name)
+	switch {
+	case err != nil:
+		return false, err
+	case r.name != c.name:
+		return false, fmt.Errorf("%s: ownership record belongs to %s, not %s", name, r.name, c.name)
+	}
+	c.rec = r
+	return true, nil
 }
 
 // loadRecord1 looks for a format 1 record of the root, keyed by its

@@ -158,7 +158,8 @@ func TestRefusedVerdictKept(t *testing.T) {
 		t.Errorf("manifests read %v times, want bad and alice once each", read)
 	}
 	verdicts := func() []string {
-		m, _ := filepath.Glob(filepath.Join(dir, ".state", "records", "*", "*", "*.refused.stat"))
+		// In the tenant's own state directory (output.RootStateDir).
+		m, _ := filepath.Glob(filepath.Join(dir, ".state", "roots", "*", "*", "*", "records", "*", "*", "*.refused.stat"))
 		return m
 	}
 	if v := verdicts(); len(v) != 1 {

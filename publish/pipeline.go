@@ -35,6 +35,11 @@ type pipeline struct {
 	// heavy is the memory budget the manifests too large for the
 	// workers' set-aside share draw on.
 	heavy *budget
+	// sharedJournal: the tenants' batches journal in the build's state
+	// directory (output.SharedJournal), not each in the tenant's own.
+	sharedJournal bool
+	// euid is the build's effective user, -1 where there are none.
+	euid int
 }
 
 // job is one tenant found by the walk, holding its directory open.
@@ -371,6 +376,11 @@ func (p *pipeline) tenant(j *job) {
 	}
 	u.Space = space.String()
 
+	if reason := p.notOwn(j); reason != "" {
+		u.Status = Refused
+		u.Diags.Errorf(pos, "", "%s", reason)
+		return
+	}
 	if testHookWalked != nil {
 		testHookWalked(j.show)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"sync"
@@ -257,7 +258,10 @@ func Run(opt Options, report func(*Unit)) Summary {
 	} else if len(diags) > 0 {
 		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Unchanged, Diags: diags})
 	}
-	p := &pipeline{opt: opt, site: s, emit: emit, size: size}
+	p := &pipeline{opt: opt, site: s, emit: emit, size: size, euid: os.Geteuid()}
+	if opt.Mode == Write {
+		p.sharedJournal = output.SharedJournal(opt.StateDir)
+	}
 	p.run(dels)
 	if opt.Mode == Write {
 		// The last records written reach the disk, and their journals

@@ -3,8 +3,10 @@ package publish
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -33,15 +35,67 @@ func (p *pipeline) key(j *job) string {
 
 // outputOptions are the output options of a tenant whose directory is
 // open as root.
+//
+// A tenant's record and stat cache are kept in a state
+// directory of its own (output.RootStateDir), which a build run as root
+// with --tenant-owner gives to the tenant's owner: the owner's own
+// --tenant build writes there, and in no other tenant's. A build that may
+// write the build's state directory (root's) journals there, one journal
+// a batch; the owner's build journals in the tenant's own. A record an
+// earlier build kept in the build's state directory is read from there
+// until the tenant's own has one.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
 		Superseded: func() bool { return manifestChanged(j) }}
+	if o.Record != "" {
+		o.StateDir, o.FormerStateDir = output.RootStateDir(p.opt.StateDir, o.Record), p.opt.StateDir
+		if p.sharedJournal {
+			o.JournalDir = p.opt.StateDir
+		}
+	}
 	if p.opt.TenantOwner {
 		if fi, err := j.dir.Stat(); err == nil {
 			o.Owner = &output.Owner{UID: fi.UID, GID: fi.GID}
 		}
 	}
 	return o
+}
+
+// notOwn says why a build run by a user other than root does not write
+// the tenant: its directory belongs to another user, whose files and
+// record this user may neither write nor forge. "" lets it be written.
+func (p *pipeline) notOwn(j *job) string {
+	euid := p.euid
+	if p.opt.Mode != Write || euid <= 0 {
+		return "" // root, or no users (Windows)
+	}
+	fi, err := j.dir.Stat()
+	if err != nil || fi.UID == euid {
+		return ""
+	}
+	return fmt.Sprintf("%s belongs to uid %d, not to this user (uid %d): a build not run as root writes only its own user's tenants", j.show, fi.UID, euid)
+}
+
+// ownState makes the tenant's own state directory ready and recovers
+// what a killed build of the tenant left there, before it is planned: it
+// returns the options to plan with.
+func (p *pipeline) ownState(o output.Options) (output.Options, error) {
+	if o.FormerStateDir == "" {
+		return o, nil
+	}
+	made, err := output.PrepareRootState(o.StateDir, o.Record, o.Owner)
+	if errors.Is(err, fs.ErrPermission) && p.euid > 0 {
+		return o, fmt.Errorf("%v; a build run as root with --tenant-owner makes a tenant's state in %s and gives it to the tenant's owner", err, p.opt.StateDir)
+	}
+	if err != nil || made {
+		return o, err // a new journal directory holds nothing to recover
+	}
+	_, jr, err := output.Recover(o.StateDir)
+	if err != nil {
+		return o, err
+	}
+	o.Journals = o.Journals.Add(jr)
+	return o, nil
 }
 
 // manifestChanged reports whether the tenant's manifest is no longer the
@@ -95,9 +149,23 @@ func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 	o := p.outputOptions(j, root)
 	if p.opt.Mode != Write || p.plans == nil {
 		finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
-			o.StateDir, o.Replace = base.StateDir, base.Replace
+			o.Replace = base.Replace
+			if o.FormerStateDir == "" {
+				o.StateDir = base.StateDir
+			} else if p.opt.Mode != Render {
+				// What a killed build of the tenant left is
+				// counted as the next build will count it.
+				jr, _ := output.ReadJournals(o.StateDir)
+				o.Journals = o.Journals.Add(jr)
+			}
 			return output.Plan(j.show, t, o)
 		})
+		return false
+	}
+	o, err := p.ownState(o)
+	if err != nil {
+		u.Problem = err
+		u.Status = Refused
 		return false
 	}
 	ch, err := output.Plan(j.show, t, o)

@@ -110,8 +110,9 @@ Options:
         --shard-index I/N the same counted from 0, for a Kubernetes
                           Indexed Job: $(JOB_COMPLETION_INDEX)/N
         --tenant-owner    give every file and directory written in a
-                          tenant's directory to that directory's owner
-                          (run as root)
+                          tenant's directory to that directory's owner,
+                          and the tenant's state, so that the owner's own
+                          --tenant build can rebuild it (run as root)
         --format FORMAT   text, github (annotations), or json: one document
                           on stdout naming every output and tenant with its
                           directory, space, status and diagnostics

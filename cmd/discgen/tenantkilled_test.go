@@ -1,0 +1,112 @@
+package main
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Root's full build journals its batches in the build's state directory,
+// readable by root only: a batch names what it writes for every tenant in
+// it. When one was killed while writing alice's tenant, her own build
+// cannot read what it left there: it refuses the file as not discgen's,
+// overwriting nothing, and root's next build recovers the journal into her
+// record and builds her tenant.
+func TestTenantBuildBesideKilledRootBatch(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
+	}
+	dir, exe := tenantUserTree(t)
+	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	// What root's batch left when killed after renaming alice's new
+	// description.txt: the file, and the batch's journal, whose intent
+	// owns both contents.
+	desc := "users/alice/public_html/autodisc/description.txt"
+	killed := "from root's killed build\n"
+	rec := readFile(t, dir, recordOf(t, dir, "users/alice/public_html"))
+	if !strings.Contains(rec, "\nstate complete\n") {
+		t.Fatalf("alice's record:\n%s", rec)
+	}
+	intent := strings.Replace(rec, "\nstate complete\n", "\nstate incomplete\n", 1) +
+		fmt.Sprintf("f %x autodisc/description.txt\n", sha256.Sum256([]byte(killed)))
+	journal := filepath.Join(dir, "state", "journal", "0123456789abcdef.jnl")
+	mustDo(t, os.WriteFile(journal, fmt.Appendf(nil, "discgen output journal 1\nrecord %d\n%s", len(intent), intent), 0o600))
+	mustDo(t, os.WriteFile(filepath.Join(dir, desc), []byte(killed), 0o644))
+	mustDo(t, os.Chown(filepath.Join(dir, desc), aliceUID, aliceUID))
+
+	// Alice saves: her build refuses the file it cannot own, and changes
+	// nothing.
+	writeTenant(t, dir, "alice", aliceUID, "alice, saved")
+	before := snapshot(t, dir)
+	code, stdout, stderr := runAs(t, exe, dir, aliceUID, append(full, "--tenant", "users/alice/public_html/autodisc.yaml")...)
+	if code != 1 || !strings.Contains(stderr, "autodisc/description.txt") || strings.Contains(stderr, "permission denied") {
+		t.Errorf("alice's build beside root's killed batch: exit %d\nstdout:\n%sstderr:\n%s\nwant exit 1, description.txt refused", code, stdout, stderr)
+	}
+	if after := snapshot(t, dir); !equalSnap(before, after) {
+		for p, v := range after {
+			if before[p] != v {
+				t.Errorf("alice's build changed %s", p)
+			}
+		}
+	}
+
+	// Root's next build recovers its journal and builds her save.
+	code, stdout, stderr = runAs(t, exe, dir, 0, full...)
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "users/alice/public_html: 0 added, 1 updated, 0 removed, 2 unchanged\n") {
+		t.Errorf("root's build after its killed batch: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("root's killed batch's journal not recovered: %v", err)
+	}
+	if got := readFile(t, dir, desc); got != "alice, saved\n" {
+		t.Errorf("alice's description.txt = %q", got)
+	}
+	writeTenant(t, dir, "alice", aliceUID, "alice, saved again")
+	if code, stdout, stderr := runAs(t, exe, dir, aliceUID, append(full, "--tenant", "users/alice/public_html/autodisc.yaml")...); code != 0 || stderr != "" {
+		t.Errorf("alice's build after root's recovery: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// A build of alice's own, killed after renaming her new description.txt,
+// leaves its journal in her tenant's own journal directory: root's next
+// full build recovers it there, owns what it left, and builds her tenant.
+func TestRootRecoversKilledTenantBuild(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
+	}
+	dir, exe := tenantUserTree(t)
+	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	desc := "users/alice/public_html/autodisc/description.txt"
+	killed := "from alice's killed build\n"
+	recFile := recordOf(t, dir, "users/alice/public_html")
+	rec := readFile(t, dir, recFile)
+	intent := strings.Replace(rec, "\nstate complete\n", "\nstate incomplete\n", 1) +
+		fmt.Sprintf("f %x autodisc/description.txt\n", sha256.Sum256([]byte(killed)))
+	own, _, _ := strings.Cut(recFile, "/records/")
+	journal := filepath.Join(dir, own, "journal", "0123456789abcdef.jnl")
+	mustDo(t, os.WriteFile(journal, fmt.Appendf(nil, "discgen output journal 1\nrecord %d\n%s", len(intent), intent), 0o600))
+	mustDo(t, os.Chown(journal, aliceUID, aliceUID))
+	mustDo(t, os.WriteFile(filepath.Join(dir, desc), []byte(killed), 0o644))
+	mustDo(t, os.Chown(filepath.Join(dir, desc), aliceUID, aliceUID))
+
+	code, stdout, stderr := runAs(t, exe, dir, 0, full...)
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "users/alice/public_html: 0 added, 1 updated, 0 removed, 2 unchanged\n") {
+		t.Errorf("root's build after alice's killed build: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("alice's killed build's journal not recovered: %v", err)
+	}
+	if got := readFile(t, dir, desc); got != "alice\n" {
+		t.Errorf("alice's description.txt = %q", got)
+	}
+}

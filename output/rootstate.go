@@ -1,0 +1,174 @@
+package output
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/discgen/discgen/confined"
+)
+
+// A root's own state directory. A build of many roots owned by different
+// users (a shared host's tenants) keeps each root's record and stat
+// cache, and the journals of its owner's own builds, in a state directory
+// of its own, below the build's (a batch of the build run by root
+// journals in the build's own, Options.JournalDir):
+//
+//	STATEDIR/roots/ab/cd/abcd...ef/records/12/34/1234...89.rec
+//	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl
+//
+// named by the SHA-256 of the root's record name. The build run by root
+// creates every directory on the way, owned by root, and gives only the
+// two directories that hold files, records/12/34 and journal, to the
+// root's owner, mode 0700. The owner's own build (the control panel's
+// --tenant build, run as that user) can then write its record and its
+// journals, and no other user can read, replace or remove them: a user
+// can neither rename nor replace a directory in a directory of root's,
+// so the only input an owner controls is the files in those two
+// directories, which every build of that root opens without following a
+// symlink, never waiting on a FIFO, bounded in size, and replaces rather
+// than writes through (see readStateFile and writeStateFile). What such a
+// file can make a build do is confined to that root: a record or journal
+// names paths inside the root, and every path is reached through the
+// root, opened confined.
+
+// rootsDir is the directory of the roots' own state directories.
+const rootsDir = "roots"
+
+// RootStateDir returns the state directory of its own, below stateDir,
+// of the root whose record is named record.
+func RootStateDir(stateDir, record string) string {
+	h := sha256.Sum256([]byte(record))
+	x := hex.EncodeToString(h[:])
+	return filepath.Join(stateDir, rootsDir, x[:2], x[2:4], x)
+}
+
+// PrepareRootState makes dir (from RootStateDir) ready for the record
+// named record: it creates every missing directory, and gives the two
+// that hold files (the record's and the journal directory) to owner, mode
+// 0700, when owner is set. made reports that it created the journal
+// directory, which then holds nothing to recover. Run by a user who may
+// not create them (the owner, before a build run by root made them), it
+// returns an error satisfying errors.Is(err, fs.ErrPermission).
+//
+// Once made, it costs a build two lstat calls: a build of many roots runs
+// it for each.
+func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
+	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(recordBase(record))))
+	leaves := []string{base, filepath.Join(dir, journalDir)}
+	mode := os.FileMode(0o755)
+	if owner != nil {
+		mode = 0o700
+	}
+	for i, leaf := range leaves {
+		st, err := confined.Lstat(leaf)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := makeLeaf(dir, leaf, mode, owner); err != nil {
+				return false, err
+			}
+			made = made || i == 1
+			continue
+		}
+		if err != nil {
+			return false, fmt.Errorf("state directory: %w", err)
+		}
+		if !st.Mode.IsDir() {
+			return false, fmt.Errorf("state directory: %s is not a directory", leaf)
+		}
+		if owner == nil {
+			continue
+		}
+		if o, ok := st.Owner(); !ok || o != *owner || st.Mode.Perm() != mode {
+			if err := giveLeaf(dir, leaf, mode, owner); err != nil {
+				return false, err
+			}
+		}
+	}
+	return made, nil
+}
+
+// makeLeaf creates leaf, below dir, and the directories on the way: dir
+// first (on a first build it is new, and so mostly are its parents
+// roots/ab/cd), then down to leaf.
+func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
+	if err := confined.MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+		return stateDenied(dir, err)
+	}
+	rel, err := filepath.Rel(dir, leaf)
+	if err != nil {
+		return stateDenied(dir, err)
+	}
+	d := dir
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		d = filepath.Join(d, name)
+		m := os.FileMode(0o755)
+		if d == leaf {
+			m = mode
+		}
+		if err := confined.Mkdir(d, m); err != nil && !errors.Is(err, fs.ErrExist) {
+			return stateDenied(dir, err)
+		}
+	}
+	if owner == nil {
+		return nil
+	}
+	// Made with its mode: a umask that took the owner's bits is
+	// mended by the next build's check.
+	if err := confined.Lchown(leaf, owner.UID, owner.GID); err != nil {
+		return stateDenied(dir, err)
+	}
+	return nil
+}
+
+// giveLeaf gives the directory leaf to owner, with mode.
+func giveLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
+	if err := confined.Lchown(leaf, owner.UID, owner.GID); err != nil {
+		return stateDenied(dir, err)
+	}
+	if err := confined.Chmod(leaf, mode); err != nil {
+		return stateDenied(dir, err)
+	}
+	return nil
+}
+
+// stateDenied names the root's state directory this process may not
+// create or give to its owner.
+func stateDenied(dir string, err error) error {
+	return fmt.Errorf("state directory: %s: %w", dir, confined.UnwrapPath(err))
+}
+
+// maxRootState bounds what is read from a root's own state directory, all
+// journals together and each record or stat cache: its owner may fill it.
+// A tenant's record is a few lines for each of its outputs.
+const maxRootState = 16 << 20
+
+// stateLimit is limit, or maxRootState for a root's own state directory
+// (a path RootStateDir returns).
+func stateLimit(stateDir string, limit int64) int64 {
+	h := filepath.Base(stateDir)
+	cd := filepath.Dir(stateDir)
+	ab := filepath.Dir(cd)
+	if len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4] {
+		return min(limit, maxRootState)
+	}
+	return limit
+}
+
+// SharedJournal reports whether a build may keep the journal of roots
+// with state directories of their own (RootStateDir) in stateDir's own
+// journal directory, one for each batch (Options.JournalDir): whether it
+// may write there. A tenant's owner, beside root's state directory, may
+// not, and journals in the tenant's own.
+func SharedJournal(stateDir string) bool {
+	for _, dir := range []string{filepath.Join(stateDir, journalDir), stateDir} {
+		if _, err := confined.Lstat(dir); err == nil {
+			return confined.Writable(dir)
+		}
+	}
+	return true // made by this build
+}

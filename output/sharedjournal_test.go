@@ -1,0 +1,198 @@
+//go:build unix
+
+package output
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/confined"
+)
+
+// ownRoots plans n roots, each keeping its record in a state directory of
+// its own (RootStateDir) and journaling in e.state (Options.JournalDir).
+func ownRoots(t *testing.T, e env, n int) (cs []*Changes, own []string) {
+	t.Helper()
+	for i := range n {
+		opt := e.opt()
+		opt.Record = fmt.Sprintf("r%d", i)
+		opt.StateDir, opt.JournalDir = RootStateDir(e.state, opt.Record), e.state
+		if _, err := PrepareRootState(opt.StateDir, opt.Record, nil); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Plan(filepath.Join(e.base, opt.Record), files("a.txt", "a\n"), opt)
+		if err != nil || c.Err() != nil {
+			t.Fatal(err, c.Err())
+		}
+		cs, own = append(cs, c), append(own, opt.StateDir)
+	}
+	return cs, own
+}
+
+// lockedByOther reports whether another holder has the directory dir
+// locked: an exclusive lock on it cannot be taken.
+func lockedByOther(t *testing.T, dir string) bool {
+	t.Helper()
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	busy, err := confined.TryLock(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return busy
+}
+
+// A batch of roots with state directories of their own writes one
+// journal, in the build's state directory, readable by its user only,
+// not one in each root's; it holds each root's own journal directory
+// locked while it writes the root's record there.
+func TestOwnStateDirsShareOneJournal(t *testing.T) {
+	e := newEnv(t)
+	cs, own := ownRoots(t, e, 3)
+	// The hook runs on several roots at once: the first file written
+	// looks.
+	var once sync.Once
+	seen := false
+	testHook = func(step, p string) error {
+		if step == "write" {
+			once.Do(func() { seen = true; lookMidBatch(t, e, own) })
+		}
+		return nil
+	}
+	defer func() { testHook = nil }()
+	_, errs := ApplyAll(cs)
+	if err := errors.Join(errs...); err != nil || !seen {
+		t.Fatal(err, seen)
+	}
+	for i, d := range own {
+		if _, err := readRecordNamed(d, fmt.Sprintf("r%d", i)); err != nil {
+			t.Errorf("r%d's record in its own state directory: %v", i, err)
+		}
+		if lockedByOther(t, filepath.Join(d, journalDir)) {
+			t.Errorf("%s still locked after the batch", d)
+		}
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journals left: %v", js)
+	}
+}
+
+// lookMidBatch checks, once the batch's journal is written, that it is
+// the only one, in e.state, mode 0600, and that each root's own journal
+// directory is locked.
+func lookMidBatch(t *testing.T, e env, own []string) {
+	js := journals(t, e.state)
+	if len(js) != 1 {
+		t.Errorf("journals in the build's state directory: %v, want one", js)
+	} else if fi, err := os.Stat(js[0]); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o600 {
+		t.Errorf("the batch's journal: mode %v, want 0600", fi.Mode())
+	}
+	for _, d := range own {
+		if js := journals(t, d); len(js) != 0 {
+			t.Errorf("journals in a root's own state directory: %v", js)
+		}
+		if !lockedByOther(t, filepath.Join(d, journalDir)) {
+			t.Errorf("%s is not locked while the batch writes its record", d)
+		}
+	}
+}
+
+// Recover merges a killed batch's intent for a root with a state
+// directory of its own into the record there only once it holds that
+// directory's journal lock: a batch of the root's owner writing the
+// record (holding the lock shared) is not raced.
+func TestRecoverWaitsForOwnStateLock(t *testing.T) {
+	e := newEnv(t)
+	cs, own := ownRoots(t, e, 1)
+	c := cs[0]
+	in := c.intent(nil)
+	in.addSum("b.txt", fileSum([]byte("b\n")))
+	c.Close()
+	jl := lockJournal(e.state, 0)
+	if jl.err != nil {
+		t.Fatal(jl.err)
+	}
+	if err := jl.write([][]byte{in.marshal()}, false); err != nil {
+		t.Fatal(err)
+	}
+	jl.close(true) // killed: the journal stays, unlocked
+
+	f, err := os.Open(filepath.Join(own[0], journalDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if busy, err := confined.TryLockShared(f); busy || err != nil {
+		t.Fatal(busy, err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		n, _, err := Recover(e.state)
+		if err == nil && n != 1 {
+			err = fmt.Errorf("recovered %d roots, want 1", n)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("Recover returned while the root's own journal directory was locked: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	f.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	rec, err := readRecordNamed(own[0], "r0")
+	if err != nil || rec.complete || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+		t.Errorf("the root's own record after recovery: %+v %v", rec, err)
+	}
+	if js := journals(t, e.state); len(js) != 0 {
+		t.Errorf("journal left: %v", js)
+	}
+}
+
+// A root's own state directory is made on its first build, and costs a
+// later build nothing but two lstat calls: made says whether its journal
+// directory is new (and so holds nothing to recover).
+func TestPrepareRootStateMadeOnce(t *testing.T) {
+	state := t.TempDir()
+	dir := RootStateDir(state, "r")
+	made, err := PrepareRootState(dir, "r", nil)
+	if err != nil || !made {
+		t.Fatalf("first: made %v, %v", made, err)
+	}
+	var names []string
+	filepath.Walk(state, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.IsDir() {
+			rel, _ := filepath.Rel(state, p)
+			names = append(names, rel)
+		}
+		return nil
+	})
+	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(recordBase("r"))))
+	for _, want := range []string{base, filepath.Join(dir, journalDir)} {
+		rel, _ := filepath.Rel(state, want)
+		if !slices.Contains(names, rel) {
+			t.Errorf("%s not made (made %v)", rel, names)
+		}
+	}
+	made, err = PrepareRootState(dir, "r", nil)
+	if err != nil || made {
+		t.Errorf("second: made %v, %v", made, err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(base, &st); err != nil || st.Mode&0o777 != 0o755 {
+		t.Errorf("record directory mode %o, %v", st.Mode&0o777, err)
+	}
+}
