@@ -2,20 +2,18 @@ package output
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/discgen/discgen/confined"
-	"io"
 )
 
 // The journal. Before Apply changes anything under a root, the state
@@ -208,466 +206,112 @@ func (jl *journalLock) close(keep bool) {
 	}
 }
 
-// Recover merges the journals that killed builds left in stateDir into
-// the records of their roots, and removes them. It returns how many roots
-// it recovered. A journal whose build is still running (writing its
-// batch, or waiting for a flush after it) is locked and left alone. When
-// another build is applying a batch with the same state directory,
-// Recover changes no record: it returns the dead journals read instead
-// (nil when there are none), which plans given them in Options.Journals
-// own as they would once recovered, and a later build recovers them. A
-// build runs it once before planning; a root planned without it (or
-// without ReadJournals) after a killed build may be refused, with the
-// files the killed build left reported as not discgen's. A journal
-// removed by another build meanwhile is not an error.
-func Recover(stateDir string) (int, *Journals, error) {
-	dir := filepath.Join(stateDir, journalDir)
-	f, err := confined.OpenDir(dir, false)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil, nil
-	}
-	if err != nil {
-		return 0, nil, fmt.Errorf("state directory: %w", err)
-	}
-	defer f.Close()
-	// An empty directory has nothing to recover, and needs no lock: a
-	// journal created meanwhile is a running build's. A build of many
-	// roots, each with a state directory of its own, recovers each of
-	// them this way.
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
-	}
-	if len(names) == 0 {
-		return 0, nil, nil
-	}
-	busy, err := confined.TryLock(f)
-	if err != nil {
-		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
-	}
-	if names, err = f.Readdirnames(-1); err != nil {
-		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
-	}
-	// A build that may not write the records (a tenant's owner beside
-	// the build's own state directory, which is root's) merges nothing
-	// either: it owns what the dead journals name, and the next build
-	// that may write recovers them.
-	if busy || !confined.Writable(dir) {
-		j, err := readJournals(dir, names, true)
-		return 0, j, err
-	}
-	n := 0
-	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
-		var errs []error
-		for _, in := range intents {
-			if err := mergeIntent(stateDir, in); err != nil {
-				errs = append(errs, err)
+// lockJournals locks, shared, the journal directory of each state
+// directory whose records the batch writes, before any record is checked,
+// so that Recover cannot change a record between its check and its
+// replacement. A root whose journal directory cannot be locked fails.
+func lockJournals(as []*applying) []*journalLock {
+	var jls []*journalLock
+	for _, a := range as {
+		if a.done || !a.writes {
+			continue
+		}
+		if a.recheck {
+			// Without a state directory no build of this state has
+			// written the root: the problems stand, and none is
+			// created.
+			if !confined.Exists(a.c.opt.StateDir) {
+				a.err, a.done = a.c.Err(), true
 				continue
 			}
-			n++
 		}
-		if len(errs) == 0 {
-			if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, fmt.Errorf("state directory: %w", err))
+		wait := cmp.Or(a.c.opt.LockWait, defaultWait)
+		jdir := cmp.Or(a.c.opt.JournalDir, a.c.opt.StateDir)
+		for _, jl := range jls {
+			if jl.stateDir == jdir {
+				a.jl = jl
+				break
 			}
 		}
-		return errors.Join(errs...)
-	})
-	removeParts(dir, names)
-	return n, nil, errs
-}
-
-// removeParts removes the journals a build killed before it renamed them
-// left (nothing had changed yet), holding the directory's exclusive lock:
-// a running build creates and locks its own under the shared lock.
-func removeParts(dir string, names []string) {
-	for _, name := range names {
-		if !strings.HasSuffix(name, journalPartExt) {
+		if a.jl == nil {
+			a.jl = lockJournal(jdir, wait)
+			jls = append(jls, a.jl)
+		}
+		if a.jl.err != nil {
+			a.err, a.done = a.jl.err, true
 			continue
 		}
-		file := filepath.Join(dir, name)
-		if f, err := openDead(file); err == nil && f != nil {
-			confined.Remove(file)
-			f.Close()
-		}
-	}
-}
-
-// openDead opens the journal file, when it is dead: it takes the file's
-// lock without waiting and checks that the file is still the one at that
-// name. It returns nil, nil for a live journal or one removed meanwhile.
-// The caller closes it, once done with the file.
-func openDead(file string) (*os.File, error) {
-	// A journal removed (and closed) by its build between the open and
-	// the lock is gone, not dead.
-	return confined.OpenIfUnlocked(file)
-}
-
-// eachJournal reads the journal files among names in dir, in name order
-// and up to limit bytes together, and calls fn with each file and the
-// intent records it holds in full: a journal cut short still names its
-// first roots, and the rest of its batch had not started. With dead, only
-// the journals of builds no longer running are read, and each stays
-// locked while fn runs. A journal removed meanwhile is skipped; one that
-// cannot be read is reported and skipped, as are fn's errors.
-func eachJournal(dir string, names []string, limit int64, dead bool, fn func(file string, intents []*record) error) error {
-	slices.Sort(names)
-	var errs []error
-	for _, name := range names {
-		if !strings.HasSuffix(name, journalExt) {
-			continue
-		}
-		file := filepath.Join(dir, name)
-		var data []byte
-		var err error
-		var lock *os.File // a dead journal, locked while fn runs
-		if dead {
-			lock, data, err = readDead(file, limit)
-		} else {
-			data, _, err = confined.ReadFile(file, limit)
-		}
-		if errors.Is(err, fs.ErrNotExist) || err == nil && data == nil {
-			continue
-		}
-		if errors.Is(err, fs.ErrPermission) && !confined.Writable(dir) {
-			// Another user's batch (root's, beside a tenant's owner):
-			// unreadable, as it names other users' roots. What it
-			// may have left in this user's roots is not owned, so it
-			// is refused as not discgen's until that user's next
-			// build recovers the journal: nothing is lost.
-			continue
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("state directory: %w", err))
-			continue
-		}
-		limit -= int64(len(data))
-		recs, _ := parseJournal(data, file)
-		err = fn(file, recs)
-		if lock != nil {
-			lock.Close()
-		}
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// readDead reads the journal file, up to limit bytes, when it is dead,
-// and returns it open and locked. It returns nil data when the journal is
-// live or gone.
-func readDead(file string, limit int64) (*os.File, []byte, error) {
-	f, err := openDead(file)
-	if f == nil || err != nil {
-		return nil, nil, err
-	}
-	data, err := confined.ReadAll(f, limit)
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if data == nil {
-		data = []byte{} // empty, not live: parseJournal says so
-	}
-	return f, data, nil
-}
-
-// mergeIntent adds what the intent record in owns to the record of its
-// root, which becomes incomplete, and flushes it: the journal that held
-// the intent is removed next.
-//
-// An intent for a root that has a state directory of its own
-// (RootStateDir) goes to the record there: the journal was left by a
-// build from before the root had one.
-func mergeIntent(stateDir string, in *record) error {
-	if own := RootStateDir(stateDir, in.name); own != stateDir {
-		if st, err := confined.Lstat(own); err == nil && st.Mode.IsDir() {
-			// The record there is written by batches that journal
-			// elsewhere (its owner's own, or this one holding only
-			// the shared lock of own's journal directory): hold it
-			// exclusive while the record changes.
-			unlock, err := lockOwn(own)
+		if jdir != a.c.opt.StateDir {
+			own, err := confined.LockShared(filepath.Join(a.c.opt.StateDir, journalDir), wait)
 			if err != nil {
-				return err
+				a.err, a.done = err, true
+				continue
 			}
-			defer unlock()
-			stateDir = own
+			a.own = own
 		}
 	}
-	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
-	if err := c.loadRecord(); err != nil || c.v1 != "" {
-		// Unreadable: the intent, made from the record the killed
-		// build read, owns all of it and more.
-		c.rec = newRecord(in.name)
-	}
-	c.rec.absorb(in)
-	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
-	return err
+	return jls
 }
 
-// lockOwn takes the exclusive lock of the journal directory of the root's
-// own state directory own, waiting for a batch writing its record.
-func lockOwn(own string) (func(), error) {
-	dir := filepath.Join(own, journalDir)
-	f, err := confined.OpenDir(dir, false)
-	if errors.Is(err, fs.ErrNotExist) {
-		return func() {}, nil // no batch can hold it
-	}
-	if err != nil {
-		return nil, fmt.Errorf("state directory: %w", err)
-	}
-	busy, err := confined.WaitLock(f, confined.TryLock, defaultWait)
-	if err == nil && busy {
-		err = fmt.Errorf("%s is locked by a build (still after %v); run the build again", dir, defaultWait)
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("state directory: %w", err)
-	}
-	return func() { f.Close() }, nil
-}
-
-// absorb adds what the intent record in owns to m, which becomes
-// incomplete.
-func (m *record) absorb(in *record) {
-	m.complete = false
-	for p, ss := range in.files {
-		for _, s := range ss {
-			m.addSum(p, s)
-		}
-	}
-	for d := range in.dirs {
-		m.dirs[d] = true
-	}
-	for _, t := range in.temps {
-		if !slices.Contains(m.temps, t) {
-			m.temps = append(m.temps, t)
-		}
-	}
-}
-
-// Journals is what the journals of a state directory name, read without
-// recovering them: each root's intent records.
-type Journals struct {
-	intents map[string][]*record
-}
-
-// ReadJournals reads the journals in stateDir, of builds running or
-// killed, and changes nothing. A plan made with them (Options.Journals)
-// owns what they name, as it would once a build has recovered them: a
-// check or a dry run beside a killed build then reports what the next
-// build will do, not the files the killed one left as not discgen's. It
-// returns nil when there is no journal. Together the journals are read up
-// to maxJournalSize bytes; those that cannot be read are left out and
-// named in the error.
-func ReadJournals(stateDir string) (*Journals, error) {
-	dir := filepath.Join(stateDir, journalDir)
-	names, err := confined.Names(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
-	}
-	return readJournals(dir, names, false)
-}
-
-// readJournals reads the journals among names in dir, or only the dead
-// ones.
-func readJournals(dir string, names []string, dead bool) (*Journals, error) {
-	var j *Journals
-	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, func(_ string, intents []*record) error {
-		if j == nil {
-			j = &Journals{intents: map[string][]*record{}}
-		}
-		for _, in := range intents {
-			j.intents[in.name] = append(j.intents[in.name], in)
-		}
-		return nil
-	})
-	return j, err
-}
-
-// Roots returns how many roots the journals name.
-func (j *Journals) Roots() int {
-	if j == nil {
-		return 0
-	}
-	return len(j.intents)
-}
-
-// apply adds what the journals name for the root of m to m.
-func (j *Journals) apply(m *record) {
-	if j == nil {
-		return
-	}
-	for _, in := range j.intents[m.name] {
-		m.absorb(in)
-	}
-}
-
-// deadIntents returns the journals given plus the dead journals of
-// stateDir that name the root name and are not among them, or nil when
-// there is none more: a build killed after this one's Recover left them.
-func deadIntents(stateDir, name string, given *Journals) *Journals {
-	dir := filepath.Join(stateDir, journalDir)
-	names, err := confined.Names(dir)
-	if err != nil {
-		return nil
-	}
-	var more []*record
-	eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(_ string, intents []*record) error {
-		for _, in := range intents {
-			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
-				more = append(more, in)
+// writeJournals writes, for each state directory, the intents of the
+// roots about to change into one journal. It is flushed on its own only
+// when a durable root lies on another filesystem than the state
+// directory; otherwise the first flush covers it. A root whose journal
+// cannot be written fails with nothing changed.
+func writeJournals(as []*applying, jls []*journalLock) {
+	for _, jl := range jls {
+		var intents [][]byte
+		sync := false
+		for _, a := range as {
+			if a.jl != jl || a.done || !a.mutate {
+				continue
 			}
+			a.intent = a.c.intent(a.todo).marshal()
+			intents = append(intents, a.intent)
+			sync = sync || !a.c.opt.NoSync && (a.dev == 0 || a.dev != jl.dev)
 		}
-		return nil
-	})
-	if len(more) == 0 {
-		return nil
-	}
-	j := &Journals{intents: map[string][]*record{}}
-	if given != nil {
-		maps.Copy(j.intents, given.intents)
-	}
-	j.intents[name] = append(slices.Clone(j.intents[name]), more...)
-	return j
-}
-
-// Journals wait for a flush. On Linux ApplyAll flushes once per batch,
-// before its renames: the renames, removals and complete records that
-// follow are not flushed at once. A journal whose roots all have their
-// records therefore waits in flushes.waiting until, on every filesystem
-// the batch changed (the roots' and the state directory's), a flush that
-// started after those changes has returned: the next batch's, or Flush at
-// the end of a build. A power loss before then leaves the journal, and
-// Recover makes every root own both its old and its new bytes again,
-// whichever of the renames and records reached the disk. A handle on each
-// such filesystem is kept for Flush, one per filesystem for the life of
-// the process.
-var flushes struct {
-	sync.Mutex
-	started map[uint64]uint64   // flushes started, per filesystem
-	handles map[uint64]*os.File // a directory on each filesystem, for Flush
-	waiting []*retiredJournal
-}
-
-type retiredJournal struct {
-	file string   // OS path
-	f    *os.File // the journal, open and locked until removed
-	// needs holds, for each filesystem still to flush, the number of
-	// flushes started there when the journal was retired: a later one
-	// covers it.
-	needs map[uint64]uint64
-}
-
-// retire hands a journal whose records are written to the next flushes
-// of the filesystems in devs, each with an open directory on it.
-func retire(jl *journalLock, devs map[uint64]*os.File) {
-	flushes.Lock()
-	defer flushes.Unlock()
-	if flushes.handles == nil {
-		flushes.handles = map[uint64]*os.File{}
-	}
-	r := &retiredJournal{file: jl.file, f: jl.jf, needs: map[uint64]uint64{}}
-	jl.jf = nil
-	for dev, f := range devs {
-		r.needs[dev] = flushes.started[dev]
-		if flushes.handles[dev] == nil {
-			if h, err := confined.ReopenDir(f); err == nil {
-				flushes.handles[dev] = h
-			}
-		}
-	}
-	flushes.waiting = append(flushes.waiting, r)
-}
-
-// flushStarting numbers a flush of the filesystem dev about to start.
-func flushStarting(dev uint64) uint64 {
-	flushes.Lock()
-	defer flushes.Unlock()
-	if flushes.started == nil {
-		flushes.started = map[uint64]uint64{}
-	}
-	flushes.started[dev]++
-	return flushes.started[dev]
-}
-
-// flushDone notes that flush n of dev returned, and removes the journals
-// that no longer wait for any flush.
-func flushDone(dev, n uint64) {
-	flushes.Lock()
-	var done []*retiredJournal
-	flushes.waiting = slices.DeleteFunc(flushes.waiting, func(r *retiredJournal) bool {
-		if after, ok := r.needs[dev]; ok && after < n {
-			delete(r.needs, dev)
-		}
-		if len(r.needs) == 0 {
-			done = append(done, r)
-			return true
-		}
-		return false
-	})
-	flushes.Unlock()
-	// Removed, then unlocked: never dead while at its name.
-	for _, r := range done {
-		confined.Remove(r.file)
-		if r.f != nil {
-			r.f.Close()
-		}
-	}
-}
-
-// Flush makes durable what earlier Apply and ApplyAll calls published and
-// recorded, one flush per filesystem they changed, and removes the
-// journals that waited for it. A build calls it once, at its end; until
-// then, a power loss leaves those journals for Recover.
-func Flush() error {
-	flushes.Lock()
-	var devs []uint64
-	for _, r := range flushes.waiting {
-		for dev := range r.needs {
-			if !slices.Contains(devs, dev) {
-				devs = append(devs, dev)
-			}
-		}
-	}
-	handles := maps.Clone(flushes.handles)
-	flushes.Unlock()
-	slices.Sort(devs)
-	var errs []error
-	for _, dev := range devs {
-		f := handles[dev]
-		if f == nil {
-			errs = append(errs, errors.New("state directory: cannot flush to disk: no directory open on a filesystem written to"))
+		if len(intents) == 0 {
 			continue
 		}
-		n := flushStarting(dev)
-		if err := confined.FlushFS([]*os.File{f}, nil); err != nil {
-			errs = append(errs, fmt.Errorf("%s: cannot flush to disk: %w", f.Name(), err))
-			continue
+		if err := jl.write(intents, sync); err != nil {
+			for _, a := range as {
+				if a.jl == jl && a.intent != nil {
+					a.intent = nil
+					a.fail(err)
+				}
+			}
 		}
-		flushDone(dev, n)
 	}
-	return errors.Join(errs...)
 }
 
-// Add returns what the journals j and o name together; either may be nil.
-func (j *Journals) Add(o *Journals) *Journals {
-	switch {
-	case j == nil:
-		return o
-	case o == nil:
-		return j
+// intent is the record written before the first change: everything the old
+// record owns, every directory about to be created, for each path about to
+// be written its current and its new content, and the temporary files.
+func (c *Changes) intent(todo []*pending) *record {
+	in := newRecord(c.name)
+	in.complete = false
+	for p, ss := range c.rec.files {
+		in.files[p] = slices.Clone(ss)
 	}
-	all := &Journals{intents: maps.Clone(j.intents)}
-	for name, ins := range o.intents {
-		all.intents[name] = append(slices.Clone(all.intents[name]), ins...)
+	for d := range c.rec.dirs {
+		in.dirs[d] = true
 	}
-	return all
+	for _, d := range c.mkdirs {
+		in.dirs[d] = true
+	}
+	for _, ch := range c.List {
+		if ch.New != nil {
+			in.addSum(ch.Path, entrySum(*ch.New))
+		}
+		if s, ok := c.cur[ch.Path]; ok {
+			in.addSum(ch.Path, s)
+		}
+	}
+	// Temporary files an earlier interrupted build left stay listed
+	// until this build has removed them.
+	in.temps = slices.Clone(c.temps)
+	for _, pd := range todo {
+		in.temps = append(in.temps, path.Join(parent(pd.ch.Path), pd.tmp))
+	}
+	return in
 }

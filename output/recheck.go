@@ -1,0 +1,135 @@
+package output
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/discgen/discgen/confined"
+)
+
+// Checking a plan again under the lock. Plan takes no lock, so another
+// build may write the root between a plan and its Apply. Holding the
+// root's lock, Apply refuses to trust a plan whose record or planned paths
+// changed since (checkRecord, checkDisk), and plans the root again
+// (replan); a plan refused for problems another build may have caused
+// (mayBeStale) is checked again the same way.
+
+// mayBeStale reports whether a problem of the plan can come from another
+// build writing the root between the plan's read of the record and its
+// look at the disk: what that build wrote looks like someone else's.
+func (c *Changes) mayBeStale() bool {
+	for _, p := range c.Problems {
+		switch p.Kind {
+		case Symlink, Foreign, Modified, NotDirectory, NotRegular:
+			return true
+		}
+	}
+	return false
+}
+
+// replan plans the root again, holding its lock, from what another build
+// left since the first plan: the root handle is kept, the rest of the old
+// plan closed. A new plan with problems fails the root; they are not
+// another build's.
+func (a *applying) replan() error {
+	c := a.c
+	opt := c.opt
+	opt.Dir = c.r.OS()
+	n, err := Plan(c.Root, c.t, opt)
+	if err != nil {
+		return err
+	}
+	n.opt.Dir = c.opt.Dir
+	c.r.CloseDirs()
+	n.r.SetOwn(c.opt.Dir == nil)
+	*c = *n
+	c.r.SetWriteRoot(a.lock)
+	a.recheck = false
+	if err := c.Err(); err != nil {
+		a.err, a.done = err, true
+		return nil
+	}
+	a.count()
+	return nil
+}
+
+// lock opens the output root itself and takes its lock, so that builds of
+// one root never interleave whatever state directory each uses. It waits
+// up to Options.LockWait for another build to finish.
+func (c *Changes) lock() (*os.File, error) {
+	f, err := c.r.OpenSelf()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Root, confined.UnwrapPath(err))
+	}
+	wait := cmp.Or(c.opt.LockWait, defaultWait)
+	switch busy, err := confined.WaitLock(f, confined.TryLock, wait); {
+	case err != nil:
+		f.Close()
+		return nil, fmt.Errorf("%s: cannot lock the output root: %w", c.Root, err)
+	case busy:
+		f.Close()
+		return nil, fmt.Errorf("%s: another build is writing this output root (still locked after %v); run the build again when it has finished", c.Root, wait)
+	}
+	return f, nil
+}
+
+// checkRecord refuses a plan whose record another build changed since.
+func (c *Changes) checkRecord() error {
+	st, err := confined.Lstat(c.recordFile(".rec"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !c.recExists:
+		return nil
+	case err == nil && c.recExists && st.Same(c.recStat):
+		return nil
+	}
+	return fmt.Errorf("%s: another build wrote this output since it was planned; run the build again", c.Root)
+}
+
+// checkDisk refuses a plan when a path it inspected changed since, so
+// that a build planned before another one (with another state
+// directory) finished cannot mix its files into the other's.
+func (c *Changes) checkDisk() error {
+	var paths []string
+	for _, ch := range c.List {
+		paths = append(paths, ch.Path)
+	}
+	for _, g := range groupByDir(paths) {
+		if err := c.checkDiskGroup(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDiskGroup is checkDisk for the paths g of one directory.
+func (c *Changes) checkDiskGroup(g []string) error {
+	dr, err := c.r.WriteDir(parent(g[0]))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // a missing directory holds nothing yet
+	}
+	if confined.IsNotDir(err) {
+		// Planned as a directory or as missing, now a symlink or a
+		// file: not followed.
+		return fmt.Errorf("%s: changed on disk since this build planned it (now not a directory); run the build again", c.file(parent(g[0])))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.file(parent(g[0])), confined.UnwrapPath(err))
+	}
+	defer c.r.Done(dr)
+	for _, p := range g {
+		fst, err := dr.Lstat(path.Base(p))
+		st, seen := c.stats[p]
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && !seen:
+			continue
+		case err == nil && seen && fst.Same(st):
+			continue
+		}
+		return fmt.Errorf("%s: changed on disk since this build planned it (another build may be writing the output root); run the build again", c.file(p))
+	}
+	return nil
+}

@@ -1,0 +1,369 @@
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/discgen/discgen/confined"
+	"io"
+)
+
+// Recovery: what a build killed mid-batch left in the state directory.
+// Recover merges each dead journal's intent records into the records of
+// their roots and removes it; ReadJournals reads them without changing
+// anything, for a check or a dry run; deadIntents finds those of a build
+// killed after this one's Recover. A journal is dead when its lock can be
+// taken (see journal.go).
+
+// Recover merges the journals that killed builds left in stateDir into
+// the records of their roots, and removes them. It returns how many roots
+// it recovered. A journal whose build is still running (writing its
+// batch, or waiting for a flush after it) is locked and left alone. When
+// another build is applying a batch with the same state directory,
+// Recover changes no record: it returns the dead journals read instead
+// (nil when there are none), which plans given them in Options.Journals
+// own as they would once recovered, and a later build recovers them. A
+// build runs it once before planning; a root planned without it (or
+// without ReadJournals) after a killed build may be refused, with the
+// files the killed build left reported as not discgen's. A journal
+// removed by another build meanwhile is not an error.
+func Recover(stateDir string) (int, *Journals, error) {
+	dir := filepath.Join(stateDir, journalDir)
+	f, err := confined.OpenDir(dir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("state directory: %w", err)
+	}
+	defer f.Close()
+	// An empty directory has nothing to recover, and needs no lock: a
+	// journal created meanwhile is a running build's. A build of many
+	// roots, each with a state directory of its own, recovers each of
+	// them this way.
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	if len(names) == 0 {
+		return 0, nil, nil
+	}
+	busy, err := confined.TryLock(f)
+	if err != nil {
+		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	if names, err = f.Readdirnames(-1); err != nil {
+		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	// A build that may not write the records (a tenant's owner beside
+	// the build's own state directory, which is root's) merges nothing
+	// either: it owns what the dead journals name, and the next build
+	// that may write recovers them.
+	if busy || !confined.Writable(dir) {
+		j, err := readJournals(dir, names, true)
+		return 0, j, err
+	}
+	n := 0
+	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
+		var errs []error
+		for _, in := range intents {
+			if err := mergeIntent(stateDir, in); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			n++
+		}
+		if len(errs) == 0 {
+			if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("state directory: %w", err))
+			}
+		}
+		return errors.Join(errs...)
+	})
+	removeParts(dir, names)
+	return n, nil, errs
+}
+
+// removeParts removes the journals a build killed before it renamed them
+// left (nothing had changed yet), holding the directory's exclusive lock:
+// a running build creates and locks its own under the shared lock.
+func removeParts(dir string, names []string) {
+	for _, name := range names {
+		if !strings.HasSuffix(name, journalPartExt) {
+			continue
+		}
+		file := filepath.Join(dir, name)
+		if f, err := openDead(file); err == nil && f != nil {
+			confined.Remove(file)
+			f.Close()
+		}
+	}
+}
+
+// openDead opens the journal file, when it is dead: it takes the file's
+// lock without waiting and checks that the file is still the one at that
+// name. It returns nil, nil for a live journal or one removed meanwhile.
+// The caller closes it, once done with the file.
+func openDead(file string) (*os.File, error) {
+	// A journal removed (and closed) by its build between the open and
+	// the lock is gone, not dead.
+	return confined.OpenIfUnlocked(file)
+}
+
+// eachJournal reads the journal files among names in dir, in name order
+// and up to limit bytes together, and calls fn with each file and the
+// intent records it holds in full: a journal cut short still names its
+// first roots, and the rest of its batch had not started. With dead, only
+// the journals of builds no longer running are read, and each stays
+// locked while fn runs. A journal removed meanwhile is skipped; one that
+// cannot be read is reported and skipped, as are fn's errors.
+func eachJournal(dir string, names []string, limit int64, dead bool, fn func(file string, intents []*record) error) error {
+	slices.Sort(names)
+	var errs []error
+	for _, name := range names {
+		if !strings.HasSuffix(name, journalExt) {
+			continue
+		}
+		file := filepath.Join(dir, name)
+		var data []byte
+		var err error
+		var lock *os.File // a dead journal, locked while fn runs
+		if dead {
+			lock, data, err = readDead(file, limit)
+		} else {
+			data, _, err = confined.ReadFile(file, limit)
+		}
+		if errors.Is(err, fs.ErrNotExist) || err == nil && data == nil {
+			continue
+		}
+		if errors.Is(err, fs.ErrPermission) && !confined.Writable(dir) {
+			// Another user's batch (root's, beside a tenant's owner):
+			// unreadable, as it names other users' roots. What it
+			// may have left in this user's roots is not owned, so it
+			// is refused as not discgen's until that user's next
+			// build recovers the journal: nothing is lost.
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("state directory: %w", err))
+			continue
+		}
+		limit -= int64(len(data))
+		recs, _ := parseJournal(data, file)
+		err = fn(file, recs)
+		if lock != nil {
+			lock.Close()
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// readDead reads the journal file, up to limit bytes, when it is dead,
+// and returns it open and locked. It returns nil data when the journal is
+// live or gone.
+func readDead(file string, limit int64) (*os.File, []byte, error) {
+	f, err := openDead(file)
+	if f == nil || err != nil {
+		return nil, nil, err
+	}
+	data, err := confined.ReadAll(f, limit)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if data == nil {
+		data = []byte{} // empty, not live: parseJournal says so
+	}
+	return f, data, nil
+}
+
+// mergeIntent adds what the intent record in owns to the record of its
+// root, which becomes incomplete, and flushes it: the journal that held
+// the intent is removed next.
+//
+// An intent for a root that has a state directory of its own
+// (RootStateDir) goes to the record there: the journal was left by a
+// build from before the root had one.
+func mergeIntent(stateDir string, in *record) error {
+	if own := RootStateDir(stateDir, in.name); own != stateDir {
+		if st, err := confined.Lstat(own); err == nil && st.Mode.IsDir() {
+			// The record there is written by batches that journal
+			// elsewhere (its owner's own, or this one holding only
+			// the shared lock of own's journal directory): hold it
+			// exclusive while the record changes.
+			unlock, err := lockOwn(own)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			stateDir = own
+		}
+	}
+	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
+	if err := c.loadRecord(); err != nil || c.v1 != "" {
+		// Unreadable: the intent, made from the record the killed
+		// build read, owns all of it and more.
+		c.rec = newRecord(in.name)
+	}
+	c.rec.absorb(in)
+	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
+	return err
+}
+
+// lockOwn takes the exclusive lock of the journal directory of the root's
+// own state directory own, waiting for a batch writing its record.
+func lockOwn(own string) (func(), error) {
+	dir := filepath.Join(own, journalDir)
+	f, err := confined.OpenDir(dir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil // no batch can hold it
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	busy, err := confined.WaitLock(f, confined.TryLock, defaultWait)
+	if err == nil && busy {
+		err = fmt.Errorf("%s is locked by a build (still after %v); run the build again", dir, defaultWait)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// absorb adds what the intent record in owns to m, which becomes
+// incomplete.
+func (m *record) absorb(in *record) {
+	m.complete = false
+	for p, ss := range in.files {
+		for _, s := range ss {
+			m.addSum(p, s)
+		}
+	}
+	for d := range in.dirs {
+		m.dirs[d] = true
+	}
+	for _, t := range in.temps {
+		if !slices.Contains(m.temps, t) {
+			m.temps = append(m.temps, t)
+		}
+	}
+}
+
+// Journals is what the journals of a state directory name, read without
+// recovering them: each root's intent records.
+type Journals struct {
+	intents map[string][]*record
+}
+
+// ReadJournals reads the journals in stateDir, of builds running or
+// killed, and changes nothing. A plan made with them (Options.Journals)
+// owns what they name, as it would once a build has recovered them: a
+// check or a dry run beside a killed build then reports what the next
+// build will do, not the files the killed one left as not discgen's. It
+// returns nil when there is no journal. Together the journals are read up
+// to maxJournalSize bytes; those that cannot be read are left out and
+// named in the error.
+func ReadJournals(stateDir string) (*Journals, error) {
+	dir := filepath.Join(stateDir, journalDir)
+	names, err := confined.Names(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
+	}
+	return readJournals(dir, names, false)
+}
+
+// readJournals reads the journals among names in dir, or only the dead
+// ones.
+func readJournals(dir string, names []string, dead bool) (*Journals, error) {
+	var j *Journals
+	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, func(_ string, intents []*record) error {
+		if j == nil {
+			j = &Journals{intents: map[string][]*record{}}
+		}
+		for _, in := range intents {
+			j.intents[in.name] = append(j.intents[in.name], in)
+		}
+		return nil
+	})
+	return j, err
+}
+
+// Roots returns how many roots the journals name.
+func (j *Journals) Roots() int {
+	if j == nil {
+		return 0
+	}
+	return len(j.intents)
+}
+
+// apply adds what the journals name for the root of m to m.
+func (j *Journals) apply(m *record) {
+	if j == nil {
+		return
+	}
+	for _, in := range j.intents[m.name] {
+		m.absorb(in)
+	}
+}
+
+// deadIntents returns the journals given plus the dead journals of
+// stateDir that name the root name and are not among them, or nil when
+// there is none more: a build killed after this one's Recover left them.
+func deadIntents(stateDir, name string, given *Journals) *Journals {
+	dir := filepath.Join(stateDir, journalDir)
+	names, err := confined.Names(dir)
+	if err != nil {
+		return nil
+	}
+	var more []*record
+	eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(_ string, intents []*record) error {
+		for _, in := range intents {
+			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
+				more = append(more, in)
+			}
+		}
+		return nil
+	})
+	if len(more) == 0 {
+		return nil
+	}
+	j := &Journals{intents: map[string][]*record{}}
+	if given != nil {
+		maps.Copy(j.intents, given.intents)
+	}
+	j.intents[name] = append(slices.Clone(j.intents[name]), more...)
+	return j
+}
+
+// Add returns what the journals j and o name together; either may be nil.
+func (j *Journals) Add(o *Journals) *Journals {
+	switch {
+	case j == nil:
+		return o
+	case o == nil:
+		return j
+	}
+	all := &Journals{intents: maps.Clone(j.intents)}
+	for name, ins := range o.intents {
+		all.intents[name] = append(slices.Clone(all.intents[name]), ins...)
+	}
+	return all
+}

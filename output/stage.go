@@ -1,0 +1,351 @@
+package output
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/hostlimits"
+)
+
+// Staging: the first half of Apply's writes, before the flush. A root's
+// temporary files left by an interrupted build are removed, missing
+// directories created, and every added or updated file written to a
+// temporary name in its own directory (.htdiscgen-XXXXXXXXXXXXXXXX.tmp,
+// mode 0000 until published), by a few writers at once in a large tree.
+
+// Temporary files are named ".htdiscgen-" + 16 hex digits + ".tmp" and
+// live in the directory of the file they replace (a rename publishes
+// them, so they must be on its filesystem, and inside the root). A build
+// killed before its renames leaves them in a directory a web server
+// publishes until the next build removes them, so they are kept from
+// being served two ways:
+//
+//   - Mode 0000 from creation (on Unix): no process but root can open
+//     them, so a server whose workers are not root (nginx's and Apache's
+//     never are; Caddy as a system service is not either) answers 403
+//     whatever its configuration. On Linux the file gets its mode on its
+//     open descriptor right before its rename, so only a kill in that
+//     instant leaves a readable one; a file closed once written (beyond
+//     heldMax open at once, and everywhere outside Linux) gets it then.
+//   - A name beginning ".ht", which Apache's stock configuration refuses
+//     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
+//     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
+//     open the file. nginx and Caddy refuse no name by default (not even
+//     dotfiles): for them the mode is what counts.
+//
+// Before this scheme they were named ".discgen-" + 16 hex digits + ".tmp";
+// records of earlier builds may still list such names, which are removed
+// the same way.
+const (
+	tempPrefix    = ".htdiscgen-"
+	oldTempPrefix = ".discgen-"
+	tempSuffix    = ".tmp"
+)
+
+func tempName() string { return tempPrefix + randomHex() + tempSuffix }
+
+// randomHex is 16 random hex digits.
+func randomHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// isTempName reports whether name has the form of discgen's temporary
+// files. Only those listed in an interrupted build's record are removed.
+func isTempName(name string) bool {
+	x, ok := strings.CutPrefix(name, tempPrefix)
+	if !ok {
+		if x, ok = strings.CutPrefix(name, oldTempPrefix); !ok {
+			return false
+		}
+	}
+	x, ok = strings.CutSuffix(x, tempSuffix)
+	if !ok || len(x) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(x)
+	return err == nil
+}
+
+// testHook, when set by a test, is called before each step of Apply on a
+// file ("write" once its temporary file holds the bytes, "rename" before
+// publishing it); an error it returns fails that step.
+var testHook func(step, p string) error
+
+func hook(step, p string) error {
+	if testHook == nil {
+		return nil
+	}
+	return testHook(step, p)
+}
+
+// pending is one file written to its temporary name and not yet published.
+type pending struct {
+	ch       *Change
+	tmp      string        // base name of the temporary file
+	created  bool          // the temporary file exists
+	f        confined.File // the temporary file, kept open until its rename
+	held     bool          // f is open
+	perm     fs.FileMode
+	renamed  bool
+	stat     confined.Info
+	statOK   bool
+	writeErr error
+}
+
+// heldFiles counts the written files kept open until their rename, up to
+// heldMax in the whole process; beyond, a file is closed once written and
+// stat'ed by name after its rename.
+var heldFiles atomic.Int64
+
+// heldMax is maxHeld, or a quarter of the open-file limit when that is
+// less, read again when a batch begins.
+var heldMax atomic.Int64
+
+const maxHeld = 512
+
+func setHeldMax() {
+	n := int64(maxHeld)
+	if l := hostlimits.OpenFiles(); l > 0 {
+		n = min(n, int64(l/4))
+	}
+	heldMax.Store(n)
+}
+
+func (pd *pending) release() {
+	if pd.held {
+		pd.f.Close()
+		pd.held = false
+		heldFiles.Add(-1)
+	}
+}
+
+// stage does everything between the journal and the first flush:
+// temporary files of an interrupted build, directories and temporary
+// files.
+func (a *applying) stage() {
+	c := a.c
+	for _, p := range c.temps {
+		if dr, err := c.r.WriteDir(parent(p)); err == nil {
+			if dr.Remove(path.Base(p)) == nil {
+				a.res.TempsRemoved++
+			}
+			c.r.Done(dr)
+		}
+	}
+	for _, d := range c.mkdirs {
+		if err := c.mkdir(d); err != nil {
+			a.fail(err)
+			return
+		}
+		a.res.DirsCreated++
+	}
+	for _, pd := range a.todo {
+		a.touched[parent(pd.ch.Path)] = true
+	}
+	if err := c.writeTemps(a.todo); err != nil {
+		a.fail(err)
+	}
+}
+
+// byDir groups the pending files by directory, in order of directory,
+// at most size in a group (0: no bound).
+func byDir(todo []*pending, size int) [][]*pending {
+	m := map[string][]*pending{}
+	for _, pd := range todo {
+		d := parent(pd.ch.Path)
+		m[d] = append(m[d], pd)
+	}
+	var gs [][]*pending
+	for _, d := range slices.Sorted(maps.Keys(m)) {
+		g := m[d]
+		for size > 0 && len(g) > size {
+			gs = append(gs, g[:size:size])
+			g = g[size:]
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// mkdir creates the slash directory d, whose parent exists, and gives it
+// to Options.Owner.
+func (c *Changes) mkdir(d string) error {
+	pr, err := c.r.WriteDir(parent(d))
+	if err == nil {
+		err = pr.Mkdir(path.Base(d))
+		if err == nil && c.opt.Owner != nil {
+			err = pr.Lchown(path.Base(d), c.opt.Owner.UID, c.opt.Owner.GID)
+		}
+		c.r.Done(pr)
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: cannot create directory: %w", c.file(d), confined.UnwrapPath(err))
+	}
+	return nil
+}
+
+// writeTemps writes every pending file to its temporary name, a
+// directory's files (up to writeGroup of them) through one open of it.
+func (c *Changes) writeTemps(todo []*pending) error {
+	groups := byDir(todo, writeGroup)
+	return c.parallel(len(todo), len(groups), func(i int) error {
+		g := groups[i]
+		d := parent(g[0].ch.Path)
+		dr, err := c.r.WriteDir(d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.file(d), confined.UnwrapPath(err))
+		}
+		defer c.r.Done(dr)
+		for _, pd := range g {
+			if err := c.writeTemp(dr, pd); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeGroup bounds the files of one directory written by one writer, so
+// that a large directory is still written by several at once.
+const writeGroup = 64
+
+// parallel runs do(0) to do(n-1) with a few concurrent workers when the
+// files involved are many (size), in order on one goroutine otherwise. It
+// stops handing out work after the first error and returns every error.
+func (c *Changes) parallel(size, n int, do func(i int) error) error {
+	if size <= fewToWrite {
+		for i := range n {
+			if err := do(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	work := make(chan int)
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	for range writers {
+		wg.Go(func() {
+			for i := range work {
+				if err := do(i); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range n {
+		mu.Lock()
+		failed := len(errs) > 0
+		mu.Unlock()
+		if failed {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// writeTemp writes one file (or symlink) to its temporary name. A
+// regular file stays open until its rename when confined.KeepOpen allows, for the
+// stat the cache keeps.
+func (c *Changes) writeTemp(dr confined.WriteDir, pd *pending) error {
+	ch := pd.ch
+	fail := func(err error) error {
+		return fmt.Errorf("%s: cannot write: %w", c.file(ch.Path), confined.UnwrapPath(err))
+	}
+	if ch.New.Link != "" {
+		if err := dr.Symlink(ch.New.Link, pd.tmp); err != nil {
+			return fail(err)
+		}
+		pd.created = true
+		if o := c.opt.Owner; o != nil {
+			if err := dr.Lchown(pd.tmp, o.UID, o.GID); err != nil {
+				return fail(err)
+			}
+		}
+		return fail2(hook("write", ch.Path), fail)
+	}
+	pd.perm = fs.FileMode(0o644)
+	if ch.Old != nil && ch.Old.Link == "" && ch.oldPerm != 0 {
+		pd.perm = ch.oldPerm
+	}
+	f, err := dr.Create(pd.tmp, confined.TempPerm(pd.perm))
+	if err != nil {
+		return fail(err)
+	}
+	pd.created = true
+	err = f.Write(ch.New.Data)
+	if err == nil {
+		err = hook("write", ch.Path)
+	}
+	if o := c.opt.Owner; err == nil && o != nil {
+		err = f.Chown(o.UID, o.GID)
+	}
+	if err == nil && !c.opt.NoSync {
+		err = f.Writeback()
+	}
+	if err == nil && confined.KeepOpen && heldFiles.Add(1) <= heldMax.Load() {
+		pd.f, pd.held = f, true
+		return nil
+	}
+	if confined.KeepOpen && err == nil {
+		heldFiles.Add(-1)
+	}
+	if err == nil {
+		// Closed now: give it its mode before publishing.
+		_, err = f.Stat(pd.perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+func fail2(err error, fail func(error) error) error {
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// dropTemps removes the temporary files not yet published, after a
+// failure.
+func (c *Changes) dropTemps(todo []*pending) {
+	for _, g := range byDir(todo, 0) {
+		dr, err := c.r.WriteDir(parent(g[0].ch.Path))
+		for _, pd := range g {
+			pd.release()
+			if err == nil && pd.created && !pd.renamed {
+				dr.Remove(pd.tmp)
+			}
+		}
+		if err == nil {
+			c.r.Done(dr)
+		}
+	}
+}
