@@ -3,12 +3,9 @@
 package confined
 
 import (
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"runtime"
-	"syscall"
 
 	"path/filepath"
 )
@@ -64,10 +61,13 @@ func (t *Root) Done(w WriteDir) {
 func (t *Root) closeWAll() {}
 
 func (w WriteDir) Mkdir(name string) error { return w.r.Mkdir(name, 0o755) }
+
 func (w WriteDir) Lchown(name string, uid, gid int) error {
 	return w.r.Lchown(name, uid, gid)
 }
+
 func (w WriteDir) Remove(name string) error { return w.r.Remove(name) }
+
 func (w WriteDir) Lstat(name string) (Info, error) {
 	fi, err := w.r.Lstat(name)
 	if err != nil {
@@ -75,14 +75,18 @@ func (w WriteDir) Lstat(name string) (Info, error) {
 	}
 	return StatOf(fi), nil
 }
+
 func (w WriteDir) Symlink(target, name string) error { return w.r.Symlink(target, name) }
-func (w WriteDir) Rename(from, to string) error      { return w.r.Rename(from, to) }
+
+func (w WriteDir) Rename(from, to string) error { return w.r.Rename(from, to) }
+
 func (w WriteDir) Create(name string, perm fs.FileMode) (File, error) {
 	f, err := w.r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	return File{f}, err
 }
 
 func (f File) Write(data []byte) error { _, err := f.f.Write(data); return err }
+
 func (f File) Chown(uid, gid int) error {
 	return f.f.Chown(uid, gid)
 }
@@ -119,64 +123,4 @@ func TempPerm(perm fs.FileMode) fs.FileMode {
 		return perm
 	}
 	return 0
-}
-
-// WriteFile writes data to the state file tmp (an OS path), flushing it
-// with sync, renames it to name when they differ, and with wantStat
-// returns the stat of what is left on disk.
-func WriteFile(tmp, name string, data []byte, sync, wantStat bool) (Info, error) {
-	if tmp != name {
-		os.Remove(tmp) // never written through
-	}
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return Info{}, err
-	}
-	_, err = f.Write(data)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && tmp != name {
-		// Not os.Rename, which stats the target first.
-		err = syscall.Rename(tmp, name)
-	}
-	var fi fs.FileInfo
-	if err == nil && wantStat {
-		// A rename changes the change time: stat what is left.
-		fi, err = os.Lstat(name)
-	}
-	if err != nil || fi == nil {
-		return Info{}, err
-	}
-	return StatOf(fi), nil
-}
-
-// ReadFile reads a regular file of a state directory whole, returning its
-// stat taken on the open descriptor. A state directory is the operator's,
-// not the published tree's, so it is opened by path.
-func ReadFile(name string, limit int64) ([]byte, Info, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, Info{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, Info{}, fmt.Errorf("%s: not a regular file", name)
-	}
-	if fi.Size() > limit {
-		return nil, Info{}, fmt.Errorf("%s: larger than %d bytes", name, limit)
-	}
-	data := make([]byte, fi.Size())
-	n, err := io.ReadFull(f, data)
-	if err == io.ErrUnexpectedEOF {
-		err = nil
-	}
-	return data[:n], StatOf(fi), err
 }
