@@ -97,11 +97,11 @@
 //
 // output and publish hold handles this package gave them and act on them
 // only through it, with these exceptions: an *os.Root from Dir.Root is
-// passed to output as Options.Dir (and back to Wrap), and Root.Dir
-// handles to FlushFS; on an *os.File this package opened (a root's lock,
-// the journal directory, a journal) they call Stat, Sync, Write,
-// Readdirnames and Close. They open, create, rename and remove nothing
-// themselves: TestCallersTouchNoPath type-checks them and fails on any
-// call of os, syscall or golang.org/x/sys/unix, or any other method of a
-// handle.
+// passed to output as Options.Dir (and from there to Wrap); on an
+// *os.File this package opened (a root's lock, the journal directory, a
+// journal) they call Stat, Sync, Write, Readdirnames, Seek and Close; of
+// package os they call only what touches no file (Geteuid and the like).
+// They open, create, rename and remove nothing themselves:
+// TestCallersTouchNoPath type-checks them and fails on any other call of
+// os, syscall or golang.org/x/sys/unix, or any other method of a handle.
 package confined
