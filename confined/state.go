@@ -31,8 +31,10 @@ func MkdirAll(dir string, made func(string)) error {
 }
 
 // SyncDir flushes the directory at the OS path dir.
-func SyncDir(dir string) error {
-	f, err := os.Open(dir)
+func SyncDir(dir string) error { return syncClose(os.Open(dir)) }
+
+// syncClose flushes and closes f, just opened with err.
+func syncClose(f *os.File, err error) error {
 	if err != nil {
 		return err
 	}

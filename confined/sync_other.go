@@ -40,14 +40,4 @@ const SyncDirs = true
 func ReopenDir(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported }
 
 // Sync flushes the directory's entries.
-func (w WriteDir) Sync() error {
-	f, err := w.r.Open(".")
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func (w WriteDir) Sync() error { return syncClose(w.r.Open(".")) }
