@@ -32,10 +32,10 @@ import (
 // so the only input an owner controls is the files in those two
 // directories, which every build of that root opens without following a
 // symlink, never waiting on a FIFO, bounded in size, and replaces rather
-// than writes through (see confined.ReadFile and confined.WriteFile). What such a
-// file can make a build do is confined to that root: a record or journal
-// names paths inside the root, and every path is reached through the
-// root, opened confined.
+// than writes through (see confined.ReadFile and confined.WriteFile).
+// What such a file can make a build do is confined to that root: a record
+// or journal names paths inside the root, and every path is reached
+// through the root, opened confined.
 
 // rootsDir is the directory of the roots' own state directories.
 const rootsDir = "roots"
