@@ -64,11 +64,11 @@
 //   - Writing through a symlink or into a file that was already there:
 //     WriteDir.Create is O_CREAT|O_EXCL|O_NOFOLLOW, and a rename replaces
 //     the name, never writes through it. Test: TestCreateIsNew.
-//   - Waiting on a FIFO: Dir.ReadFile, and on Linux the state
-//     directory's ReadFile and OpenIfUnlocked, open with O_NONBLOCK and
-//     read only what fstat says is a regular file. Tests:
-//     TestReadManifestReplacedBySave; publish's TestSpecialManifests and
-//     TestManyTenantsOneBad.
+//   - Waiting on a FIFO: Dir.ReadFile, Root.ReadFile, and on Linux the
+//     state directory's ReadFile and OpenIfUnlocked, open with O_NONBLOCK
+//     and read only what fstat says is a regular file. Tests:
+//     TestReadManifestReplacedBySave, TestRootReadFileRefusesFIFO;
+//     publish's TestSpecialManifests and TestManyTenantsOneBad.
 //   - Writing through a symlink or a hard link planted in a state
 //     directory (a root's own, which its owner may fill): WriteFile
 //     creates a temporary file anew (O_EXCL|O_NOFOLLOW, whatever was at
@@ -85,9 +85,7 @@
 // does the write path outside Linux (os.Root there too). output lstats
 // every directory and file on an output path before it reads or writes
 // there, and refuses a symlink it did not create; one swapped in after
-// that look can only lead to another place inside the same root. Root's
-// ReadFile opens a file output's Lstat found regular, without
-// O_NONBLOCK: a FIFO swapped in between the two is not guarded against.
+// that look can only lead to another place inside the same root.
 // A state directory is reached by path, following symlinks on the way to
 // it (the operator named it); on Linux a state file itself is never
 // opened through a symlink (ReadFile, WriteFile, OpenIfUnlocked), since a

@@ -219,6 +219,10 @@ func (t *Root) Readlink(p string) (string, error) {
 	return dr.Readlink(path.Base(p))
 }
 
+// errNotRegular refuses to read what is not a regular file: a FIFO or a
+// device swapped in since the caller looked.
+var errNotRegular = errors.New("not a regular file")
+
 // ReadFile reads the file p, which the caller found by Lstat to be
 // size bytes long, when it holds at most limit bytes; read is false for
 // a larger one, which is not read.
@@ -230,11 +234,18 @@ func (t *Root) ReadFile(p string, size, limit int64) (data []byte, read bool, er
 	if err != nil {
 		return nil, false, err
 	}
-	f, err := dr.Open(path.Base(p))
+	// Without waiting (a FIFO swapped in since the caller's Lstat opens at
+	// once), and only what the open descriptor says is a regular file.
+	f, err := dr.OpenFile(path.Base(p), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, false, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, false, &fs.PathError{Op: "read", Path: p, Err: errNotRegular}
+	}
 	var b bytes.Buffer
 	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, false, err
