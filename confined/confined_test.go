@@ -3,6 +3,7 @@ package confined
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -137,6 +138,14 @@ func TestReadLimits(t *testing.T) {
 // A Root never leaves its directory: ".." and a symlink leading out are
 // refused by every operation, and the file outside stays.
 func TestRootStaysInside(t *testing.T) {
+	for _, look := range []bool{false, true} {
+		t.Run(fmt.Sprintf("look=%v", look), func(t *testing.T) { rootStaysInside(t, look) })
+	}
+}
+
+// rootStaysInside is TestRootStaysInside for a Root that pins its
+// directories, or one that only looks (Look): both stay inside.
+func rootStaysInside(t *testing.T, look bool) {
 	base := t.TempDir()
 	root := filepath.Join(base, "root")
 	mustWrite(t, filepath.Join(base, "outside", "secret"), "secret\n")
@@ -149,6 +158,9 @@ func TestRootStaysInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	if look {
+		r.Look()
+	}
 	for _, p := range []string{"../outside/secret", "out/secret"} {
 		if _, err := r.Lstat(p); err == nil {
 			t.Errorf("Lstat %s: reached", p)

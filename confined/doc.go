@@ -19,7 +19,9 @@
 //     Lstat, Readlink, ReadFile (with a limit), Remove, Forget, OpenSelf
 //     (the root's own directory, for its lock). It holds at most
 //     MaxHandles directories open, each pinned to the directory first
-//     opened at its path (ErrReplaced otherwise). WriteDir opens a
+//     opened at its path (ErrReplaced otherwise), except in a Root that
+//     only looks (Look: the stat cache's check, which writes nothing and
+//     saves the stat a pin costs). WriteDir opens a
 //     directory of the write path for one piece of work (Done closes it);
 //     its File (Create, Write, Chown, Chmod, Stat, Close) and Mkdir,
 //     Symlink, Rename, Lchown, Remove, Lstat, Sync write.

@@ -23,7 +23,7 @@ type Root struct {
 	own     bool               // Close closes r
 	handles map[string]*handle // open directories below r, by slash path
 	used    uint64             // a clock for handle.used
-	pins    *dirPins           // what each directory below r was when first opened
+	pins    *dirPins           // what each directory below r was when first opened; nil: not pinned (Look)
 	wd      wdirs              // the write path's state
 }
 
@@ -42,6 +42,17 @@ const MaxHandles = 16
 // without following symlinks); with own, Close closes r too.
 func Wrap(r *os.Root, own bool) *Root {
 	return &Root{r: r, own: own, handles: map[string]*handle{}, pins: &dirPins{}}
+}
+
+// Look makes t a Root that only looks: its directories are not pinned,
+// which saves a stat of each directory it opens. For a read that decides
+// nothing it writes, such as the stat cache's freshness check (output's
+// Fresh), whose every answer is checked against what it recorded: a
+// directory replaced meanwhile can only make it answer "not fresh".
+// Every open stays confined to the root as for any Root.
+func (t *Root) Look() *Root {
+	t.pins = nil
+	return t
 }
 
 // OS returns the root's os.Root, to be handed back to Wrap (by a caller
@@ -172,13 +183,15 @@ func (t *Root) Dir(d string) (*os.Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := r.Stat(".")
-	if err == nil {
-		err = t.pins.check(d, dirIDOf(fi))
-	}
-	if err != nil {
-		r.Close()
-		return nil, err
+	if t.pins != nil {
+		fi, err := r.Stat(".")
+		if err == nil {
+			err = t.pins.check(d, dirIDOf(fi))
+		}
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
 	}
 	if len(t.handles) >= MaxHandles {
 		var lru string

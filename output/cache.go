@@ -184,6 +184,7 @@ func Fresh(root string, opt Options) (bool, error) {
 		return false, nil
 	}
 	defer r.Close()
+	r.Look()
 	paths := slices.Sorted(maps.Keys(sc.files))
 	for _, g := range groupByDir(paths) {
 		d := parent(g[0])
