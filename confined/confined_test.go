@@ -10,26 +10,15 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testfs"
 )
 
-func mustWrite(t *testing.T, name, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustRead(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
+// mustWrite and mustRead write and read a fixture's files.
+var (
+	mustWrite = testfs.Write
+	mustRead  = testfs.Read
+)
 
 // A state file is replaced, never written through what lies at its
 // name: a symlink (or a hard link) at a temporary file's name or at a

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testfs"
+
 	"github.com/discgen/discgen/tree"
 )
 
@@ -34,24 +36,11 @@ func (e env) opt() Options { return Options{StateDir: e.state, NoSync: true} }
 
 func (e env) path(p string) string { return filepath.Join(e.root, filepath.FromSlash(p)) }
 
-func mustWrite(t *testing.T, name, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustRead(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+// mustWrite and mustRead write and read a fixture's files.
+var (
+	mustWrite = testfs.Write
+	mustRead  = testfs.Read
+)
 
 func files(kv ...string) tree.Tree {
 	t := tree.Tree{}
