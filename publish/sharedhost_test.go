@@ -128,20 +128,21 @@ func discgenStatic(t *testing.T) string {
 	return limitsBin
 }
 
-// hostRun is one build of a fresh hostile tree: wrap is the command that
-// sets the limit (prlimit ...), uid the user to run as (0: this one).
-// extra is added to the build's arguments.
-func hostRun(t *testing.T, bin string, wrap []string, uid int, extra ...string) (hostResult, string, error) {
+// hostCmd writes a fresh tree with fill in a new scratch directory
+// (prefix*), gives it to uid (0: leaves it this user's), and returns it
+// with the command that builds it under wrap, as uid, with GOMAXPROCS
+// unset and args after the build's own. The caller removes dir.
+func hostCmd(t *testing.T, prefix string, fill func(*testing.T, string), bin string, wrap []string, uid int, args ...string) (dir string, cmd *exec.Cmd) {
 	t.Helper()
-	dir, err := os.MkdirTemp(scratch(), "discgen-limits-")
+	dir, err := os.MkdirTemp(scratch(), prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
 	if err := os.Chmod(dir, 0o755); err != nil {
+		os.RemoveAll(dir)
 		t.Fatal(err)
 	}
-	hostileTree(t, dir)
+	fill(t, dir)
 	if uid != 0 {
 		filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
 			if err == nil {
@@ -150,15 +151,26 @@ func hostRun(t *testing.T, bin string, wrap []string, uid int, extra ...string) 
 			return err
 		})
 	}
-	args := append(slices.Clone(wrap), bin, "build", "-f", "site.yaml", "-o", "public", "--now", "2026-11-01", "--format", "json", "--progress", "lines")
-	args = append(args, extra...)
-	cmd := exec.Command(args[0], args[1:]...)
+	argv := append(slices.Clone(wrap), bin, "build", "-f", "site.yaml", "-o", "public", "--now", "2026-11-01")
+	argv = append(argv, args...)
+	cmd = exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
 	cmd.Env = slices.DeleteFunc(cmd.Env, func(e string) bool { return strings.HasPrefix(e, "GOMAXPROCS=") })
 	if uid != 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 	}
+	return dir, cmd
+}
+
+// hostRun is one build of a fresh hostile tree: wrap is the command that
+// sets the limit (prlimit ...), uid the user to run as (0: this one).
+// extra is added to the build's arguments.
+func hostRun(t *testing.T, bin string, wrap []string, uid int, extra ...string) (hostResult, string, error) {
+	t.Helper()
+	dir, cmd := hostCmd(t, "discgen-limits-", func(t *testing.T, dir string) { hostileTree(t, dir) }, bin, wrap, uid,
+		append([]string{"--format", "json", "--progress", "lines"}, extra...)...)
+	defer os.RemoveAll(dir)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

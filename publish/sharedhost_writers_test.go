@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -53,31 +51,8 @@ files:
 // returns the files written and what the build said.
 func busyRun(t *testing.T, bin string, wrap []string, uid int) (map[string]string, string, error) {
 	t.Helper()
-	dir, err := os.MkdirTemp(scratch(), "discgen-writers-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, cmd := hostCmd(t, "discgen-writers-", busyTree, bin, wrap, uid, "--format", "text")
 	defer os.RemoveAll(dir)
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	busyTree(t, dir)
-	if uid != 0 {
-		filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
-			if err == nil {
-				err = os.Lchown(p, uid, uid)
-			}
-			return err
-		})
-	}
-	args := append(slices.Clone(wrap), bin, "build", "-f", "site.yaml", "-o", "public", "--now", "2026-11-01", "--format", "text")
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
-	cmd.Env = slices.DeleteFunc(cmd.Env, func(e string) bool { return strings.HasPrefix(e, "GOMAXPROCS=") })
-	if uid != 0 {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
-	}
 	out, runErr := cmd.CombinedOutput()
 	files := map[string]string{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
