@@ -16,14 +16,7 @@ import (
 // overwriting nothing, and root's next build recovers the journal into her
 // record and builds her tenant.
 func TestTenantBuildBesideKilledRootBatch(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
-	}
-	dir, exe := tenantUserTree(t)
-	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
-	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
-		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
-	}
+	dir, exe, full := rootBuiltTree(t)
 
 	// What root's batch left when killed after renaming alice's new
 	// description.txt: the file, and the batch's journal, whose intent
@@ -78,14 +71,7 @@ func TestTenantBuildBesideKilledRootBatch(t *testing.T) {
 // leaves its journal in her tenant's own journal directory: root's next
 // full build recovers it there, owns what it left, and builds her tenant.
 func TestRootRecoversKilledTenantBuild(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
-	}
-	dir, exe := tenantUserTree(t)
-	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
-	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
-		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
-	}
+	dir, exe, full := rootBuiltTree(t)
 	desc := "users/alice/public_html/autodisc/description.txt"
 	killed := "from alice's killed build\n"
 	recFile := recordOf(t, dir, "users/alice/public_html")
@@ -109,4 +95,19 @@ func TestRootRecoversKilledTenantBuild(t *testing.T) {
 	if got := readFile(t, dir, desc); got != "alice\n" {
 		t.Errorf("alice's description.txt = %q", got)
 	}
+}
+
+// rootBuiltTree is tenantUserTree after root's full build, and that
+// build's arguments. It skips unless run as root.
+func rootBuiltTree(t *testing.T) (dir, exe string, full []string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
+	}
+	dir, exe = tenantUserTree(t)
+	full = []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	return dir, exe, full
 }
