@@ -10,6 +10,6 @@ import (
 
 func main() {
 	gcpolicy.Tune() // GOGC=400 with a 96 MiB soft limit: see the package
-	fitMemory()
+	gcpolicy.FitHost()
 	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr)))
 }
