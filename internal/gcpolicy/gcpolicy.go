@@ -52,7 +52,7 @@ func FitHost() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	room := hostlimits.Read().MemoryRoom()
+	room := hostlimits.Memory().MemoryRoom()
 	if room == 0 {
 		return
 	}

@@ -46,6 +46,11 @@ type Limits struct {
 // Read reads the limits of this process.
 func Read() Limits { return read() }
 
+// Memory reads only the limits MemoryRoom uses (the address space and
+// the cgroup's memory), leaving the others zero: cheap enough to call at
+// start-up, where Read would count every task of the user in /proc.
+func Memory() Limits { return readMemory() }
+
 // OpenFiles is the soft RLIMIT_NOFILE alone (0 when unknown): one system
 // call, for a caller that sizes itself often.
 func OpenFiles() uint64 { return openFiles() }

@@ -15,20 +15,13 @@ func read() Limits {
 	if unix.SchedGetaffinity(0, &set) == nil {
 		l.CPUs = set.Count()
 	}
-	var rl syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil && rl.Cur != unix.RLIM_INFINITY {
-		l.AddressSpace = rl.Cur
-	}
 	self, _ := os.ReadFile("/proc/self/status")
-	if v, ok := statusField(self, "VmSize:"); ok {
-		l.AddressInUse = v << 10
-	}
+	cg := readCgroup(os.DirFS("/"))
+	readMemoryInto(&l, self, cg)
 	if v, ok := statusField(self, "Threads:"); ok {
 		l.OwnThreads = int(v)
 	}
-	cg := readCgroup(os.DirFS("/"))
 	l.CPUQuota = cg.cpuQuota
-	l.Memory, l.MemoryUsed = cg.memory, cg.memoryUsed
 	// RLIMIT_NPROC counts every task of the real user, and root is not
 	// held to it.
 	uid := os.Getuid()
@@ -47,6 +40,26 @@ func read() Limits {
 		}
 	}
 	return l
+}
+
+func readMemory() Limits {
+	l := Limits{TasksInUse: -1, OwnThreads: -1}
+	self, _ := os.ReadFile("/proc/self/status")
+	readMemoryInto(&l, self, readCgroup(os.DirFS("/")))
+	return l
+}
+
+// readMemoryInto sets l's memory fields from RLIMIT_AS, the process's
+// /proc/self/status and its cgroup.
+func readMemoryInto(l *Limits, self []byte, cg cgroup) {
+	var rl syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil && rl.Cur != unix.RLIM_INFINITY {
+		l.AddressSpace = rl.Cur
+	}
+	if v, ok := statusField(self, "VmSize:"); ok {
+		l.AddressInUse = v << 10
+	}
+	l.Memory, l.MemoryUsed = cg.memory, cg.memoryUsed
 }
 
 // statusField reads a number from /proc/PID/status (the first one after

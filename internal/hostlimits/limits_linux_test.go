@@ -35,3 +35,17 @@ func mustRead(t *testing.T, p string) []byte {
 	}
 	return b
 }
+
+// Memory reads the same memory limits as Read, and nothing else.
+func TestMemoryAgreesWithRead(t *testing.T) {
+	m, r := Memory(), Read()
+	if m.AddressSpace != r.AddressSpace || m.Memory != r.Memory {
+		t.Errorf("Memory() = AS %d, cgroup %d; Read() = AS %d, cgroup %d", m.AddressSpace, m.Memory, r.AddressSpace, r.Memory)
+	}
+	if m.AddressInUse == 0 {
+		t.Errorf("Memory() read no VmSize")
+	}
+	if m.Tasks != 0 || m.TasksInUse != -1 || m.CPUs != 0 {
+		t.Errorf("Memory() read more than memory: %+v", m)
+	}
+}
