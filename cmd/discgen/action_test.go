@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testfs"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -177,16 +178,6 @@ func buildDiscgen(t *testing.T) string {
 	return bin
 }
 
-func writeFile(t *testing.T, name, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 const actionSite = `version: 1
 site: {url: "https://example.org/", description: "Example"}
 agents: [{names: ["*"], disallow: [/private/]}]
@@ -196,7 +187,7 @@ func TestActionScript(t *testing.T) {
 	needBash(t)
 	discgen := buildDiscgen(t)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "site.yaml"), actionSite)
+	testfs.Write(t, filepath.Join(dir, "site.yaml"), actionSite)
 
 	// build into an empty directory: every file added.
 	r := runAction(t, dir, discgen, "DISCGEN_COMMAND=build")
@@ -217,7 +208,7 @@ func TestActionScript(t *testing.T) {
 
 	// check after a manifest change: one annotation per stale file, on
 	// its path; the summary lists them and shows the diff.
-	writeFile(t, filepath.Join(dir, "site.yaml"), strings.Replace(actionSite, `description: "Example"`, "", 1)+"files: {x-contact.txt: ops@example.org}\n")
+	testfs.Write(t, filepath.Join(dir, "site.yaml"), strings.Replace(actionSite, `description: "Example"`, "", 1)+"files: {x-contact.txt: ops@example.org}\n")
 	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=check")
 	if r.status != 1 || r.outputs != "changed=false\nstale=true\n" {
 		t.Fatalf("check: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
@@ -266,7 +257,7 @@ func TestActionScriptErrors(t *testing.T) {
 	discgen := buildDiscgen(t)
 
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "site.yaml"), "version: 1\nsite: {url: \"https://example.org/\"}\nagents: [{names: [\"Google bot\"], disallow: [/]}]\n")
+	testfs.Write(t, filepath.Join(dir, "site.yaml"), "version: 1\nsite: {url: \"https://example.org/\"}\nagents: [{names: [\"Google bot\"], disallow: [/]}]\n")
 	r := runAction(t, dir, discgen, "DISCGEN_COMMAND=validate")
 	if r.status != 1 || r.outputs != "changed=false\nstale=false\n" {
 		t.Fatalf("validate: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
@@ -279,8 +270,8 @@ func TestActionScriptErrors(t *testing.T) {
 	}
 
 	dir = t.TempDir()
-	writeFile(t, filepath.Join(dir, "site.yaml"), actionSite)
-	writeFile(t, filepath.Join(dir, "public/robots.txt"), "User-agent: *\n")
+	testfs.Write(t, filepath.Join(dir, "site.yaml"), actionSite)
+	testfs.Write(t, filepath.Join(dir, "public/robots.txt"), "User-agent: *\n")
 	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=build")
 	if r.status != 1 || r.outputs != "changed=false\nstale=true\n" {
 		t.Fatalf("refused build: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
@@ -314,12 +305,12 @@ func TestActionArgs(t *testing.T) {
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "fake-discgen")
 	// The fake records its arguments, one per line, and exits 0.
-	writeFile(t, fake, "#!/usr/bin/env bash\nprintf 'ARG<%s>\\n' \"$@\" >>\"$ARGS_LOG\"\n")
+	testfs.Write(t, fake, "#!/usr/bin/env bash\nprintf 'ARG<%s>\\n' \"$@\" >>\"$ARGS_LOG\"\n")
 	if err := os.Chmod(fake, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "a.yaml"), "")
-	writeFile(t, filepath.Join(dir, "b.yaml"), "")
+	testfs.Write(t, filepath.Join(dir, "a.yaml"), "")
+	testfs.Write(t, filepath.Join(dir, "b.yaml"), "")
 	for _, tc := range []struct{ args, want string }{
 		{"--env * --now 2026-11-01", "<--env><*><--now><2026-11-01>"},
 		{"  --replace\t*.yaml  ", "<--replace><*.yaml>"},
@@ -388,7 +379,7 @@ func TestActionInstallCompiles(t *testing.T) {
 	record := filepath.Join(t.TempDir(), "go.log")
 	// The fake writes a discgen that prints its version, where -o or
 	// GOBIN says.
-	writeFile(t, filepath.Join(bin, "go"), `#!/usr/bin/env bash
+	testfs.Write(t, filepath.Join(bin, "go"), `#!/usr/bin/env bash
 echo "CGO_ENABLED=$CGO_ENABLED GOTOOLCHAIN=$GOTOOLCHAIN go $*" >>"$GO_LOG"
 out=$GOBIN/discgen
 while [[ $# -gt 0 ]]; do [[ $1 == -o ]] && out=$2; shift; done

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testfs"
 	"github.com/discgen/discgen/publish"
 )
 
@@ -51,14 +52,14 @@ func TestProgressLine(t *testing.T) {
 // progressTree writes a site with n tenants, the one numbered bad invalid.
 func progressTree(t *testing.T, n, bad int) string {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "site.yaml"), "version: 1\nsite: {url: \"https://example.org/\"}\n"+
+	testfs.Write(t, filepath.Join(dir, "site.yaml"), "version: 1\nsite: {url: \"https://example.org/\"}\n"+
 		"delegations:\n  - {path: \"~*\", only: [description.txt], tenants: \"home/*/autodisc.yaml\"}\n")
 	for i := range n {
 		body := fmt.Sprintf("version: 1\ndescription: user %d\n", i)
 		if i == bad {
 			body = "version: 1\ndescription: [unclosed\n"
 		}
-		writeFile(t, filepath.Join(dir, "home", fmt.Sprintf("u%d", i), "autodisc.yaml"), body)
+		testfs.Write(t, filepath.Join(dir, "home", fmt.Sprintf("u%d", i), "autodisc.yaml"), body)
 	}
 	return dir
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/internal/testing/livetest"
+	"github.com/discgen/discgen/internal/testing/testfs"
 )
 
 // The tenant setups these tests serve, as the README describes them: each
@@ -33,10 +34,10 @@ delegations:
   - path: "~*"
     tenants: "home/*/public_html/autodisc.yaml"
 `
-	write(t, filepath.Join(dir, "site.yaml"), manifest)
+	testfs.Write(t, filepath.Join(dir, "site.yaml"), manifest)
 	for i := range n {
 		name := fmt.Sprintf("user%d", i+1)
-		write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"), fmt.Sprintf(`version: 1
+		testfs.Write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"), fmt.Sprintf(`version: 1
 path: /~%[1]s/
 description: The pages of %[1]s
 feeds: [{url: /~%[1]s/feed.atom}]
@@ -49,7 +50,7 @@ delegations:
     inline:
       description: The blog of %[1]s
 `, name))
-		write(t, filepath.Join(dir, "home", name, "public_html", "index.html"), "<!doctype html>\n")
+		testfs.Write(t, filepath.Join(dir, "home", name, "public_html", "index.html"), "<!doctype html>\n")
 	}
 	public, conf = filepath.Join(dir, "public"), filepath.Join(dir, "server")
 	var out, errb bytes.Buffer
@@ -70,16 +71,6 @@ delegations:
 		return nil
 	})
 	return dir, public, conf
-}
-
-func write(t *testing.T, file, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // verifyTenants runs verify --tenants against the server on port and
@@ -144,7 +135,7 @@ func TestVerifyTenantsNginx(t *testing.T) {
 	}
 	dir, public, conf := tenantSite(t, 3)
 	include := filepath.Join(dir, "server.conf")
-	write(t, include, fmt.Sprintf(`include %s;
+	testfs.Write(t, include, fmt.Sprintf(`include %s;
 location ~ ^/~([^/.][^/]*)(/.*)$ {
 	alias %s/home/$1/public_html$2;
 }
@@ -174,7 +165,7 @@ func TestVerifyTenantsCaddy(t *testing.T) {
 	dir, public, conf := tenantSite(t, 3)
 	port := livetest.FreePort(t)
 	main := filepath.Join(dir, "Caddyfile")
-	write(t, main, fmt.Sprintf(`{
+	testfs.Write(t, main, fmt.Sprintf(`{
 	admin off
 	auto_https off
 	storage file_system %[1]s/data
@@ -228,7 +219,7 @@ func TestServerConfTenantsFlat(t *testing.T) {
 	}
 	for i := 3; i < 300; i++ {
 		name := fmt.Sprintf("user%d", i+1)
-		write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"),
+		testfs.Write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"),
 			fmt.Sprintf("version: 1\npath: /~%s/\ndescription: The pages of %s\n", name, name))
 	}
 	var out, errb bytes.Buffer
