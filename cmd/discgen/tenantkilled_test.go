@@ -5,6 +5,7 @@ package main
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func TestTenantBuildBesideKilledRootBatch(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "autodisc/description.txt") || strings.Contains(stderr, "permission denied") {
 		t.Errorf("alice's build beside root's killed batch: exit %d\nstdout:\n%sstderr:\n%s\nwant exit 1, description.txt refused", code, stdout, stderr)
 	}
-	if after := snapshot(t, dir); !equalSnap(before, after) {
+	if after := snapshot(t, dir); !maps.Equal(before, after) {
 		for p, v := range after {
 			if before[p] != v {
 				t.Errorf("alice's build changed %s", p)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,7 +89,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	if code != 1 || len(lines) != 2 || !strings.Contains(lines[0], want) || !strings.HasPrefix(lines[1], "discgen: error: tenant users/bob/public_html") {
 		t.Errorf("alice's build of bob's tenant: exit %d, stderr:\n%s\nwant exit 1 and one line saying %q, then the tenant's status", code, stderr, want)
 	}
-	if after := snapshot(t, dir); !equalSnap(before, after) {
+	if after := snapshot(t, dir); !maps.Equal(before, after) {
 		t.Errorf("alice's build of bob's tenant changed files")
 	}
 
@@ -263,18 +264,6 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func equalSnap(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // recordOf finds the record named name under dir/state.
