@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"regexp"
 	"slices"
 	"text/tabwriter"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/internal/editdist"
+	"github.com/discgen/discgen/internal/limited"
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
@@ -113,7 +113,7 @@ func importPresets(file, commit, date, out string, stdout io.Writer) error {
 	if _, err := time.Parse(time.DateOnly, date); err != nil {
 		return usagef("presets: --import needs --date, the list commit's day as YYYY-MM-DD")
 	}
-	data, err := readBounded(file, crawlers.MaxListSize)
+	data, err := limited.ReadFile(file, crawlers.MaxListSize)
 	if err != nil {
 		return fmt.Errorf("cannot read %s: %v", file, err)
 	}
@@ -135,30 +135,3 @@ func importPresets(file, commit, date, out string, stdout io.Writer) error {
 }
 
 var commitRE = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
-
-// readBounded reads a regular file of at most limit bytes.
-func readBounded(name string, limit int64) ([]byte, error) {
-	if fi, err := os.Stat(name); err != nil {
-		return nil, unwrapPathErr(err)
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file") // a FIFO would block the open
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, unwrapPathErr(err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("more than %d bytes", limit)
-	}
-	return data, nil
-}
