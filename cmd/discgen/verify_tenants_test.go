@@ -158,20 +158,8 @@ IncludeOptional %[2]s
 }
 
 func TestVerifyTenantsCaddy(t *testing.T) {
-	bin, err := exec.LookPath("caddy")
-	if err != nil {
-		t.Skip("caddy: not installed")
-	}
 	dir, public, conf := tenantSite(t, 3)
-	port := livetest.FreePort(t)
-	main := filepath.Join(dir, "Caddyfile")
-	testfs.Write(t, main, fmt.Sprintf(`{
-	admin off
-	auto_https off
-	storage file_system %[1]s/data
-}
-http://127.0.0.1:%[2]d {
-	import %[3]s
+	port := livetest.Caddy(t, dir, fmt.Sprintf(`	import %[2]s
 	@userdir path_regexp userdir ^/~([^/.][^/]*)(/.*)$
 	handle @userdir {
 		root * %[1]s/home/{re.userdir.1}/public_html
@@ -179,20 +167,9 @@ http://127.0.0.1:%[2]d {
 		file_server
 	}
 	handle {
-		root * %[4]s
+		root * %[3]s
 		file_server
-	}
-}
-`, dir, port, filepath.Join(conf, "caddy", "discgen.caddy"), public))
-	env := append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
-	validate := exec.Command(bin, "validate", "--config", main, "--adapter", "caddyfile")
-	validate.Env = env
-	if out, err := validate.CombinedOutput(); err != nil {
-		t.Fatalf("caddy validate: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "run", "--config", main, "--adapter", "caddyfile")
-	cmd.Env = env
-	livetest.Start(t, cmd, port, filepath.Join(dir, "caddy.log"))
+	}`, dir, filepath.Join(conf, "caddy", "discgen.caddy"), public))
 	// Caddy sends fixed values: Cache-Control without Expires.
 	verifyTenants(t, dir, port, 3, false)
 }

@@ -186,3 +186,41 @@ DocumentRoot %[5]s
 	Start(t, exec.Command(bin, "-X", "-f", main), port, filepath.Join(dir, "error.log"))
 	return port
 }
+
+// Caddy serves site, the body of a Caddyfile site block, with Caddy on a
+// free port of 127.0.0.1 until the test ends, and returns the port. The
+// global options turn the admin API and automatic HTTPS off and keep
+// Caddy's storage in dir (from Dir), which also holds the Caddyfile;
+// "caddy validate" checks it first. It skips the test when Caddy is not
+// installed.
+func Caddy(t testing.TB, dir, site string) int {
+	t.Helper()
+	bin, err := exec.LookPath("caddy")
+	if err != nil {
+		t.Skip("caddy: not installed")
+	}
+	port := FreePort(t)
+	main := filepath.Join(dir, "Caddyfile")
+	config := fmt.Sprintf(`{
+	admin off
+	auto_https off
+	storage file_system %[1]s/data
+}
+http://127.0.0.1:%[2]d {
+%[3]s
+}
+`, dir, port, site)
+	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	validate := exec.Command(bin, "validate", "--config", main, "--adapter", "caddyfile")
+	validate.Env = env
+	if out, err := validate.CombinedOutput(); err != nil {
+		t.Fatalf("caddy validate: %v\n%s", err, out)
+	}
+	run := exec.Command(bin, "run", "--config", main, "--adapter", "caddyfile")
+	run.Env = env
+	Start(t, run, port, filepath.Join(dir, "caddy.log"))
+	return port
+}
