@@ -27,11 +27,11 @@ type Cell struct {
 	Line1996    int
 	Expect      string // "ok" or "FAILS" when an expect assertion names it
 	// Usage is the preferences the agent reads at the URL where it may
-	// fetch it (UsageText), "" where no preference line applies.
+	// fetch it (usageText), "" where no preference line applies.
 	Usage string
 	// Operator is, where the agent's operator documents a fallback that
 	// changes its group (Googlebot-Image obeying the Googlebot group), the
-	// verdict its crawler applies and why (OperatorText); the cell's own
+	// verdict its crawler applies and why (operatorText); the cell's own
 	// verdict stays RFC 9309's for the token as written. Control is set
 	// for a control token (Google-Extended): it never fetches, and the
 	// cell's verdict says whether its group allows use.
@@ -81,15 +81,15 @@ func matrixCell(f *robots.File, m *manifest.Site, a Agent, path string) Cell {
 		if op.Fallback.Control {
 			c.Control = op.Describe() + " (" + op.Fallback.Documented() + ")"
 		} else {
-			c.Operator, c.OperatorAllowed = OperatorText(*op), v.Allowed
+			c.Operator, c.OperatorAllowed = operatorText(*op), v.Allowed
 			if v.Allowed {
-				c.OperatorUsage = UsageText(f.UsageOperator(*op, path))
+				c.OperatorUsage = usageText(f.UsageOperator(*op, path))
 			}
 		}
 	}
 	c.Expect = expectation(m.Expect, name, path, allowed, disallowed)
 	if r.Allowed {
-		c.Usage = UsageText(f.Usage(name, path))
+		c.Usage = usageText(f.Usage(name, path))
 	}
 	return c
 }
@@ -169,10 +169,10 @@ func verdictWord(ok bool) string {
 	return "FAILS"
 }
 
-// UsageText gives the preferences of a reading and the lines they come
+// usageText gives the preferences of a reading and the lines they come
 // from ("train_ai=no, search=yes (lines 18, 20)"), both forms together (a
 // "no" in either wins), or "" when no preference line applies.
-func UsageText(r robots.UsageReading) string {
+func usageText(r robots.UsageReading) string {
 	if len(r.Lines) == 0 {
 		return ""
 	}
@@ -187,12 +187,12 @@ func UsageText(r robots.UsageReading) string {
 	return r.Combined().String() + " (" + word + strings.Join(nums, ", ") + ")"
 }
 
-// OperatorText gives the verdict of an operator's documented reading and
+// operatorText gives the verdict of an operator's documented reading and
 // why: "Google's crawler: allowed, line 2: Allow: /public/ (it obeys the
 // Googlebot group, as Googlebot-Image does where no group names it
 // (Googlebot-Image, then Googlebot, then *); as documented at URL,
 // recorded DATE)".
-func OperatorText(r robots.OperatorReading) string {
+func operatorText(r robots.OperatorReading) string {
 	v := "disallowed"
 	if r.Verdict.Allowed {
 		v = "allowed"
