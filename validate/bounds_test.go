@@ -102,13 +102,10 @@ func TestAgentNamesBounded(t *testing.T) {
 		t.Fatalf("%d errors, want 1: %v", len(list.Errors()), list.Errors())
 	}
 	e := list.Errors()[0]
-	col := len("  - names: [") + 1 + len(strings.Join(func() []string {
-		var s []string
-		for i := range validate.MaxAgentNames {
-			s = append(s, letters(i)+",")
-		}
-		return s
-	}(), ""))
+	col := len("  - names: [") + 1 // then each name before it, and its comma
+	for i := range validate.MaxAgentNames {
+		col += len(letters(i)) + 1
+	}
 	if e.Path != fmt.Sprintf("agents[0].names[%d]", validate.MaxAgentNames) || e.Line != 4 || e.Col != col ||
 		!strings.Contains(e.Message, "more than 5000 agent names in this manifest; the limit is 5000") {
 		t.Errorf("error %s, want one at agents[0].names[%d] (4:%d)", e, validate.MaxAgentNames, col)
