@@ -51,7 +51,7 @@ func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string) {
 			ui.u.Paths = append(ui.u.Paths, manifest.UsagePath{Path: ul.Path})
 		}
 		p := &ui.u.Paths[i]
-		old := prefsOf(p.TrainAI, p.Search, p.AIInput)
+		old := robots.PrefsOf(p.TrainAI, p.Search, p.AIInput)
 		p.TrainAI, p.Search, p.AIInput = words(merge(old, ul.Prefs))
 		return true, ""
 	}
@@ -98,19 +98,6 @@ func merge(a, b robots.Prefs) robots.Prefs {
 	return robots.UsageReading{ContentUsage: a, ContentSignal: b}.Combined()
 }
 
-func prefsOf(train, search, input string) robots.Prefs {
-	p := func(s string) robots.Pref {
-		switch s {
-		case "yes":
-			return robots.PrefYes
-		case "no":
-			return robots.PrefNo
-		}
-		return robots.PrefUnset
-	}
-	return robots.Prefs{TrainAI: p(train), Search: p(search), AIInput: p(input)}
-}
-
 func words(p robots.Prefs) (train, search, input string) {
 	w := func(v robots.Pref) string {
 		if v == robots.PrefUnset {
@@ -133,8 +120,8 @@ func mergeUsage(have, add *manifest.Usage) *manifest.Usage {
 		return &c
 	}
 	out := *have
-	hp := prefsOf(have.TrainAI, have.Search, have.AIInput)
-	out.TrainAI, out.Search, out.AIInput = words(hp.Over(prefsOf(add.TrainAI, add.Search, add.AIInput)))
+	hp := robots.PrefsOf(have.TrainAI, have.Search, have.AIInput)
+	out.TrainAI, out.Search, out.AIInput = words(hp.Over(robots.PrefsOf(add.TrainAI, add.Search, add.AIInput)))
 	out.Paths = append(append([]manifest.UsagePath(nil), add.Paths...), have.Paths...)
 	if len(have.Formats) == 0 || len(add.Formats) == 0 || have.Formats[0] != add.Formats[0] {
 		out.Formats = nil

@@ -15,10 +15,12 @@
 package diag
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severity says whether a diagnostic fails the command.
@@ -52,6 +54,15 @@ func (p Pos) String() string {
 	default:
 		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 	}
+}
+
+// At returns the position in file of byte offset off of data, its
+// contents: the line counted by "\n", the column in characters (an invalid
+// byte counts as one). An offset past the end is the end.
+func At(file string, data []byte, off int) Pos {
+	off = min(max(off, 0), len(data))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return Pos{File: file, Line: 1 + bytes.Count(data[:off], []byte("\n")), Col: 1 + utf8.RuneCount(data[start:off])}
 }
 
 // Diagnostic is one finding.

@@ -69,3 +69,20 @@ func TestErrorsAndWarnings(t *testing.T) {
 		t.Error("Errors and Warnings must not change the list")
 	}
 }
+
+func TestAt(t *testing.T) {
+	data := []byte("ab\né\xffx\n")
+	for _, c := range []struct {
+		off, line, col int
+	}{
+		{0, 1, 1}, {2, 1, 3}, {3, 2, 1},
+		{5, 2, 2},  // after "é", two bytes
+		{6, 2, 3},  // after an invalid byte
+		{8, 3, 1},  // the end
+		{99, 3, 1}, // past it
+	} {
+		if got, want := At("f", data, c.off), (Pos{"f", c.line, c.col}); got != want {
+			t.Errorf("At(%d) = %v, want %v", c.off, got, want)
+		}
+	}
+}

@@ -37,9 +37,9 @@ func EffectiveUsage(site, group *manifest.Usage) *robots.Usage {
 		if m == nil {
 			continue
 		}
-		u.Prefs = prefsOf(m.TrainAI, m.Search, m.AIInput).Over(u.Prefs)
+		u.Prefs = robots.PrefsOf(m.TrainAI, m.Search, m.AIInput).Over(u.Prefs)
 		for _, p := range m.Paths {
-			u.Paths = append(u.Paths, robots.UsagePath{Path: p.Path, Prefs: prefsOf(p.TrainAI, p.Search, p.AIInput)})
+			u.Paths = append(u.Paths, robots.UsagePath{Path: p.Path, Prefs: robots.PrefsOf(p.TrainAI, p.Search, p.AIInput)})
 		}
 		if len(m.Formats) > 0 {
 			formats = m.Formats
@@ -50,20 +50,6 @@ func EffectiveUsage(site, group *manifest.Usage) *robots.Usage {
 		return nil
 	}
 	return u
-}
-
-func prefsOf(train, search, input string) robots.Prefs {
-	return robots.Prefs{TrainAI: pref(train), Search: pref(search), AIInput: pref(input)}
-}
-
-func pref(s string) robots.Pref {
-	switch s {
-	case "yes":
-		return robots.PrefYes
-	case "no":
-		return robots.PrefNo
-	}
-	return robots.PrefUnset
 }
 
 // expectUsageURLs returns the URLs an expect entry's usage is checked at.
@@ -84,7 +70,7 @@ func checkExpectUsage(doc *manifest.Doc[manifest.Site], f *robots.File, i int, e
 		return nil
 	}
 	ep := manifest.Index("expect", i)
-	want := prefsOf(e.Usage.TrainAI, e.Usage.Search, e.Usage.AIInput)
+	want := robots.PrefsOf(e.Usage.TrainAI, e.Usage.Search, e.Usage.AIInput)
 	for j, u := range expectUsageURLs(e) {
 		at := manifest.Key(ep, "usage")
 		if len(e.URLs) > 0 {

@@ -11,9 +11,9 @@
 //     subdirectories.txt) is known by its name: those formats are lists of
 //     paths, URLs or text, with nothing in them to tell one from another.
 //  3. A file that begins an OpenPGP signed message, or holds more RFC 9116
-//     field lines (Contact, Expires, ...) than robots.txt lines
-//     (User-agent, Allow, Disallow, Sitemap, ...), is a security.txt; one
-//     with more robots.txt lines is a robots.txt.
+//     field lines (Contact, Expires, ...) than robots.txt lines (User-agent,
+//     Allow, Disallow, Sitemap, ...: the fields robots.Lint knows), is a
+//     security.txt; one with more robots.txt lines is a robots.txt.
 //  4. Otherwise the name decides: security.txt, or robots.txt for any other.
 //
 // When a file named robots.txt or security.txt reads as the other, it is
@@ -84,12 +84,10 @@ func Detect(name string, data []byte) Kind {
 		if !ok {
 			continue
 		}
-		switch strings.ToLower(strings.TrimSpace(string(key))) {
-		case "contact", "expires", "encryption", "acknowledgments", "preferred-languages",
-			"canonical", "policy", "hiring", "csaf":
+		switch k := strings.TrimSpace(string(key)); {
+		case wellknown.SecurityTxtField(k):
 			sec++
-		case "user-agent", "allow", "disallow", "sitemap", "crawl-delay", "host",
-			"content-signal", "content-usage", "mobile-agent-server":
+		case robots.KnownField(k):
 			rob++
 		}
 	}

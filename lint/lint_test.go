@@ -30,6 +30,9 @@ func TestDetect(t *testing.T) {
 		{"staging", "# nothing here\n", Robots},
 		{"security.txt", "# nothing here\n", SecurityTxt},
 		{"x/security.txt", "Policy: https://example.org/p\nUser-agent: *\n", SecurityTxt},
+		// Every field robots.Lint knows is a robots.txt line.
+		{"security.txt", "Clean-param: ref /articles/\n", Robots},
+		{"security.txt", "Request-rate: 1/5\nVisit-time: 0600-0845\n", Robots},
 		// Autodisc files are known by name, whatever they hold.
 		{"autodisc/feeds.txt", "User-agent: *\nDisallow: /\n", Feeds},
 		{"index.txt", "Contact: x\n", Index},

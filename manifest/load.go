@@ -97,13 +97,13 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	}
 	scan, at := prescanScan(data, MaxNodes)
 	if at >= 0 {
-		errs.Errorf(offsetPos(file, scan.data, at), "", "manifest holds more than %d YAML nodes; refusing it", MaxNodes)
+		errs.Errorf(diag.At(file, scan.data, at), "", "manifest holds more than %d YAML nodes; refusing it", MaxNodes)
 		return nil, errs
 	}
 	// An environment may replace the list, and validation then checks
 	// its own: the list is refused here only where it is the one checked.
 	if l := scan.dels; env == "" && l.at >= 0 {
-		errs.Errorf(offsetPos(file, scan.data, l.at), Index(l.key, l.limit), "%d %s; the limit is %d", l.most, l.key, l.limit)
+		errs.Errorf(diag.At(file, scan.data, l.at), Index(l.key, l.limit), "%d %s; the limit is %d", l.most, l.key, l.limit)
 		return nil, errs
 	}
 	root, err := parseYAML(file, data)
@@ -325,14 +325,6 @@ func prune(inst any, path string, invalid, on map[string]bool) (any, bool) {
 		}
 	}
 	return inst, false
-}
-
-// offsetPos returns the position of byte offset at in data, whose line
-// breaks are all "\n" (normalBreaks).
-func offsetPos(file string, data []byte, at int) diag.Pos {
-	line := 1 + bytes.Count(data[:at], []byte("\n"))
-	col := 1 + len([]rune(string(data[bytes.LastIndexByte(data[:at], '\n')+1:at])))
-	return diag.Pos{File: file, Line: line, Col: col}
 }
 
 // parseYAML parses exactly one YAML document and returns its root node.

@@ -35,15 +35,7 @@ func TestExternalParsers(t *testing.T) {
 	}
 	seed := randomSeed(t)
 	g := gen{rand.New(rand.NewPCG(seed, 0x65787465))}
-	type query struct {
-		File  int    `json:"file"`
-		Agent string `json:"agent"`
-		URL   string `json:"url"`
-	}
-	var in struct {
-		Files   []string `json:"files"`
-		Queries []query  `json:"queries"`
-	}
+	var in driverInput
 	var want []bool
 	var covers []map[string]bool // readers a warning covers, per query
 	var quirks []bool            // outside robots-txt-parser's reach, per query
@@ -115,7 +107,7 @@ func TestExternalParsers(t *testing.T) {
 				continue // outside the guarantee: not in RFC 3986 normal form
 			}
 			for _, a := range agents {
-				in.Queries = append(in.Queries, query{fi, a, abs})
+				in.Queries = append(in.Queries, driverQuery{fi, a, abs})
 				want = append(want, p.Evaluate(a, abs).Allowed)
 				key := strings.ToLower(a)
 				if !policyNames(p, key) {
@@ -126,7 +118,7 @@ func TestExternalParsers(t *testing.T) {
 			}
 		}
 	}
-	eachParser(t, in, len(in.Queries), func(t *testing.T, parser string, vs []*bool) {
+	eachParser(t, in, func(t *testing.T, parser string, vs []*bool) {
 		agree, covered, quirk, failed := 0, 0, 0, 0
 		var uncovered []string
 		for i, v := range vs {
@@ -157,11 +149,26 @@ func TestExternalParsers(t *testing.T) {
 	})
 }
 
+// driverQuery asks the drivers in conformance/ whether Agent may fetch URL
+// by the file in.Files[File].
+type driverQuery struct {
+	File  int    `json:"file"`
+	Agent string `json:"agent"`
+	URL   string `json:"url"`
+}
+
+// driverInput is what the drivers read: robots.txt files and the queries
+// on them.
+type driverInput struct {
+	Files   []string      `json:"files"`
+	Queries []driverQuery `json:"queries"`
+}
+
 // eachParser runs every external driver over in (the files and the
 // queries, as JSON), one subtest a driver and one a parser it answers for,
 // and hands check each parser's verdicts: one per query, nil where the
 // parser gave none. A driver or parser that is not installed skips.
-func eachParser(t *testing.T, in any, queries int, check func(t *testing.T, parser string, vs []*bool)) {
+func eachParser(t *testing.T, in driverInput, check func(t *testing.T, parser string, vs []*bool)) {
 	t.Helper()
 	data, err := json.Marshal(in)
 	if err != nil {
@@ -194,8 +201,8 @@ func eachParser(t *testing.T, in any, queries int, check func(t *testing.T, pars
 					if !ok {
 						t.Skipf("%s: not installed (%s)", parser, strings.TrimSpace(stderr.String()))
 					}
-					if len(vs) != queries {
-						t.Fatalf("%d verdicts for %d queries", len(vs), queries)
+					if len(vs) != len(in.Queries) {
+						t.Fatalf("%d verdicts for %d queries", len(vs), len(in.Queries))
 					}
 					check(t, parser, vs)
 				})

@@ -24,6 +24,9 @@ var knownFields = []string{
 	"content-usage", "content-signal",
 }
 
+// KnownField reports whether key, in any case, is a field Lint knows.
+func KnownField(key string) bool { return slices.Contains(knownFields, strings.ToLower(key)) }
+
 // errorCodes are the findings Lint reports as errors.
 var errorCodes = map[string]bool{
 	CodeOutsideGroup:    true,
@@ -143,7 +146,7 @@ func lintFields(f *File, add func(string, int, string, ...any)) {
 				add(CodeCrawlDelay, l.Num, "Crawl-delay is not part of RFC 9309 and Google ignores it")
 			}
 		case KindExtension:
-			if !slices.Contains(knownFields, strings.ToLower(l.Key)) {
+			if !KnownField(l.Key) {
 				if s := suggest(l.Key); s != "" {
 					add(CodeUnknownField, l.Num, "unknown field %q; did you mean %q?", l.Key, s)
 				} else {

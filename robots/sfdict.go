@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -53,7 +54,7 @@ func parseDict(s string) (members []sfMember, dups []string, err error) {
 			return nil, nil, err
 		}
 		if j, ok := index[key]; ok {
-			if !contains(dups, key) {
+			if !slices.Contains(dups, key) {
 				dups = append(dups, key)
 			}
 			members[j] = m
@@ -78,15 +79,6 @@ func parseDict(s string) (members []sfMember, dups []string, err error) {
 		}
 	}
 	return members, dups, nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 type sfParser struct {

@@ -44,9 +44,27 @@ func (p Pref) String() string {
 	return "unset"
 }
 
+// PrefOf returns the preference a manifest word states: "yes", "no", and
+// anything else (an absent preference) unset.
+func PrefOf(word string) Pref {
+	switch word {
+	case "yes":
+		return PrefYes
+	case "no":
+		return PrefNo
+	}
+	return PrefUnset
+}
+
 // Prefs holds a preference for each category discgen knows.
 type Prefs struct {
 	TrainAI, Search, AIInput Pref
+}
+
+// PrefsOf returns the preferences the manifest words train, search and
+// input state, each read by PrefOf.
+func PrefsOf(train, search, input string) Prefs {
+	return Prefs{TrainAI: PrefOf(train), Search: PrefOf(search), AIInput: PrefOf(input)}
 }
 
 // IsZero reports whether no preference is stated.

@@ -74,15 +74,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 	}
 	seed := randomSeed(t)
 	g := gen{rand.New(rand.NewPCG(seed, 0x7573616765))}
-	type query struct {
-		File  int    `json:"file"`
-		Agent string `json:"agent"`
-		URL   string `json:"url"`
-	}
-	var in struct {
-		Files   []string `json:"files"`
-		Queries []query  `json:"queries"`
-	}
+	var in driverInput
 	withLines, checks, googleChecks := 0, 0, 0
 	for len(in.Files) < 2*n {
 		p, pool := g.policy()
@@ -175,7 +167,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 					}
 				}
 				if realisticName(a) {
-					in.Queries = append(in.Queries, query{fi, AgentName(a), abs}, query{fi + 1, AgentName(a), abs})
+					in.Queries = append(in.Queries, driverQuery{fi, AgentName(a), abs}, driverQuery{fi + 1, AgentName(a), abs})
 				}
 			}
 		}
@@ -186,7 +178,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 	t.Logf("seed %d: %d policies, %d with preference lines, %d verdicts compared under Match, Match1996, the temoto model and temoto/robotstxt each, %d under grobotstxt",
 		seed, n, withLines, checks, googleChecks)
 
-	eachParser(t, in, len(in.Queries), func(t *testing.T, parser string, vs []*bool) {
+	eachParser(t, in, func(t *testing.T, parser string, vs []*bool) {
 		same := 0
 		var diffs []string
 		for i := 0; i+1 < len(vs); i += 2 {

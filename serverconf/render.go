@@ -94,8 +94,9 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		htaccessAccess(&b, a)
 		htaccessUsage(&b, a.Usage)
 	case Nginx:
-		renderNginx(&b, files, a.Noindex, len(usageRules(a.Usage)) > 0)
-		nginxTenants(&b, a.Tenants, a)
+		usage := len(usageRules(a.Usage)) > 0
+		renderNginx(&b, files, a.Noindex, usage)
+		nginxTenants(&b, a.Tenants, a.Noindex, usage)
 		nginxAccess(&b, a)
 		nginxUsage(&b, a.Usage)
 	case Caddy:
@@ -163,13 +164,21 @@ func renderNginx(b *strings.Builder, files []file, noindex, usage bool) {
 		for _, h := range f.fields()[2:] {
 			fmt.Fprintf(b, "    add_header %s \"%s\";\n", h[0], h[1])
 		}
-		if noindex { // add_header here replaces the server level's
-			b.WriteString("    add_header X-Robots-Tag \"noindex\" always;\n")
-		}
-		if usage { // set at server level (usage.go)
-			b.WriteString("    add_header Content-Usage $discgen_usage;\n")
-		}
+		nginxServerHeaders(b, noindex, usage)
 		b.WriteString("}\n")
+	}
+}
+
+// nginxServerHeaders repeats in a location the server level's add_header
+// lines, which the location's own add_header lines replace: X-Robots-Tag
+// with noindex, Content-Usage with usage (its value set at server level,
+// usage.go).
+func nginxServerHeaders(b *strings.Builder, noindex, usage bool) {
+	if noindex {
+		b.WriteString("    add_header X-Robots-Tag \"noindex\" always;\n")
+	}
+	if usage {
+		b.WriteString("    add_header Content-Usage $discgen_usage;\n")
 	}
 }
 

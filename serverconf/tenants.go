@@ -205,7 +205,7 @@ var tenantExtensions = []string{".jrd", ".json", ".txt", ".xml"}
 // ct.
 func autodiscProfile(ct string) profile { return profile{ct, sevenDay} }
 
-func nginxTenants(b *strings.Builder, spaces []TenantSpace, a Access) {
+func nginxTenants(b *strings.Builder, spaces []TenantSpace, noindex, usage bool) {
 	for _, ts := range spaces {
 		re, _ := tenantRegexp(ts.Space, false, true, "")
 		alias, _ := tenantAlias(ts)
@@ -224,12 +224,7 @@ func nginxTenants(b *strings.Builder, spaces []TenantSpace, a Access) {
 		for _, h := range p.fields()[2:] {
 			fmt.Fprintf(b, "    add_header %s \"%s\";\n", h[0], h[1])
 		}
-		if a.Noindex {
-			b.WriteString("    add_header X-Robots-Tag \"noindex\" always;\n")
-		}
-		if len(usageRules(a.Usage)) > 0 {
-			b.WriteString("    add_header Content-Usage $discgen_usage;\n")
-		}
+		nginxServerHeaders(b, noindex, usage)
 		b.WriteString("}\n")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,15 +129,7 @@ func hasLink(got []link, want link, base *url.URL) bool {
 		if err != nil || gt.String() != wt.String() {
 			continue
 		}
-		all := true
-		for _, r := range want.rels {
-			found := false
-			for _, x := range g.rels {
-				found = found || x == r
-			}
-			all = all && found
-		}
-		if all {
+		if !slices.ContainsFunc(want.rels, func(r string) bool { return !slices.Contains(g.rels, r) }) {
 			return true
 		}
 	}

@@ -207,10 +207,7 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 	r.ContentType = resp.Header.Get("Content-Type")
 	body, err := limited.Read(resp.Body, maxBody)
 	if err != nil && !errors.Is(err, io.EOF) {
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("no complete response within %v", timeout)
-		}
-		r.fail("reading the body: %v", err)
+		r.fail("reading the body: %v", requestError(err, timeout))
 		return r
 	}
 	r.Size = len(body)

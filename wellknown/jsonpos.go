@@ -123,18 +123,10 @@ func escapePointer(k string) string {
 // lineCol returns the 1-based line and column (in characters) of offset.
 func (p *jsonPositions) lineCol(off int) (int, int) {
 	if p == nil || p.lineStarts == nil {
-		return lineColOf(nil, off)
+		return 1, 1
 	}
 	l := sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > off }) - 1
 	return l + 1, utf8.RuneCount(p.data[p.lineStarts[l]:min(off, len(p.data))]) + 1
-}
-
-// lineColOf computes line and column of offset in data by a scan.
-func lineColOf(data []byte, off int) (int, int) {
-	off = min(off, len(data))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return line, utf8.RuneCount(data[start:off]) + 1
 }
 
 // offsetOf returns the offset of the value at ptr, or of its nearest

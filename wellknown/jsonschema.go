@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/discgen/discgen/diag"
 )
 
 // Schemas a well-known JSON file can be checked against: the ones discgen
@@ -107,8 +109,8 @@ func CompileSchema(file string, data []byte) (*jsonschema.Schema, error) {
 	if _, err := positionsOf(data); err != nil {
 		var se *jsonSyntaxError
 		if errors.As(err, &se) {
-			line, col := lineColOf(data, se.Offset)
-			return nil, fmt.Errorf("the schema is not JSON: %d:%d: %s", line, col, se.Msg)
+			at := diag.At("", data, se.Offset)
+			return nil, fmt.Errorf("the schema is not JSON: %d:%d: %s", at.Line, at.Col, se.Msg)
 		}
 		return nil, err
 	}
@@ -162,8 +164,8 @@ func ValidateJSON(data []byte, s *jsonschema.Schema) []JSONProblem {
 		if !errors.As(err, &se) {
 			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}
 		}
-		line, col := lineColOf(data, se.Offset)
-		return []JSONProblem{{Offset: min(se.Offset, len(data)), Line: line, Col: col, Message: "not JSON: " + se.Msg}}
+		at := diag.At("", data, se.Offset)
+		return []JSONProblem{{Offset: min(se.Offset, len(data)), Line: at.Line, Col: at.Col, Message: "not JSON: " + se.Msg}}
 	}
 	var inst any
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -34,6 +34,13 @@ var fieldKeys = map[string]string{
 	"csaf":                "csaf",
 }
 
+// SecurityTxtField reports whether name, in any case, is a field RFC 9116
+// defines.
+func SecurityTxtField(name string) bool {
+	_, ok := fieldKeys[strings.ToLower(name)]
+	return ok
+}
+
 // LintSecurityTxt checks an existing security.txt (RFC 9116) as of now.
 // Diagnostics carry a line (0 for the whole file) and a code but no file
 // name, which the caller sets. Fields RFC 9116 does not define are
