@@ -21,10 +21,6 @@ type Dir struct {
 // one by Lstat rather than by an open that refused it.
 var ErrSymlink = errors.New("symlink")
 
-// Name is the directory's path as opened: OpenTop's path joined with
-// every name opened below it. For messages only.
-func (d *Dir) Name() string { return d.name }
-
 // ReadDir lists up to n more entries.
 func (d *Dir) ReadDir(n int) ([]fs.DirEntry, error) {
 	if d.f == nil {

@@ -34,10 +34,3 @@ func (p *dirPins) check(d string, id dirID) error {
 	p.m[d] = id
 	return nil
 }
-
-// forget drops the pin of d, a directory removed.
-func (p *dirPins) forget(d string) {
-	p.mu.Lock()
-	delete(p.m, d)
-	p.mu.Unlock()
-}

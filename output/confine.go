@@ -12,14 +12,6 @@ import (
 	"github.com/discgen/discgen/internal/limited"
 )
 
-// osPath converts a tree path to an OS path relative to the root.
-func osPath(p string) string {
-	if p == "" {
-		return "."
-	}
-	return filepath.FromSlash(p)
-}
-
 // parent returns the slash directory of p, "" for the root.
 func parent(p string) string {
 	d := path.Dir(p)

@@ -319,9 +319,11 @@ func (c *Changes) loadFormer() (bool, error) {
 }
 
 // loadRecord1 looks for a format 1 record of the root, keyed by its
-// absolute path, and takes it over when its root line matches.
+// absolute path, and takes it over when its root line matches. A root's
+// own state directory (one with a FormerStateDir) is newer than format 1
+// and never held one.
 func (c *Changes) loadRecord1() error {
-	if !format1In(c.opt.StateDir) || c.setAbs() != nil {
+	if c.opt.FormerStateDir != "" || !format1In(c.opt.StateDir) || c.setAbs() != nil {
 		return nil
 	}
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase1(c.abs)+".rec"))

@@ -101,19 +101,26 @@ const maxGroup = 256
 // one os.Root per directory avoids re-resolving every component of every
 // path.
 func groupByDir(paths []string) [][]string {
-	m := map[string][]string{}
-	for _, p := range paths {
-		m[parent(p)] = append(m[parent(p)], p)
+	return byParent(slices.Sorted(slices.Values(paths)), func(p string) string { return p }, maxGroup)
+}
+
+// byParent groups xs by the directory of their slash path (pathOf), in
+// order of directory and, within one, in the order of xs, at most size
+// in a group (0: no bound).
+func byParent[T any](xs []T, pathOf func(T) string, size int) [][]T {
+	m := map[string][]T{}
+	for _, x := range xs {
+		d := parent(pathOf(x))
+		m[d] = append(m[d], x)
 	}
-	var gs [][]string
+	var gs [][]T
 	for _, d := range slices.Sorted(maps.Keys(m)) {
-		ps := m[d]
-		slices.Sort(ps)
-		for len(ps) > 0 {
-			n := min(len(ps), maxGroup)
-			gs = append(gs, ps[:n:n])
-			ps = ps[n:]
+		g := m[d]
+		for size > 0 && len(g) > size {
+			gs = append(gs, g[:size:size])
+			g = g[size:]
 		}
+		gs = append(gs, g)
 	}
 	return gs
 }

@@ -40,3 +40,25 @@ func TestRootStateBounded(t *testing.T) {
 		}
 	}
 }
+
+// A root given a state directory of its own (FormerStateDir set) looks
+// there for no format 1 record, which only a build's own state directory
+// ever held: a first build of many new roots costs no stat for it per
+// root, nor an entry each in the memo of the state directories holding
+// format 1 records, which would grow with every root of the build.
+func TestOwnStateLooksForNoFormat1(t *testing.T) {
+	e := newEnv(t)
+	opt := e.opt()
+	opt.Record = "users/alice/public_html"
+	opt.StateDir, opt.FormerStateDir = RootStateDir(e.state, opt.Record), e.state
+	if _, err := PrepareRootState(opt.StateDir, opt.Record, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Plan(e.root, files("a.txt", "a\n"), opt)
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	if _, ok := hasFormat1.Load(opt.StateDir); ok {
+		t.Errorf("format 1 records looked for in the root's own state directory %s", opt.StateDir)
+	}
+}

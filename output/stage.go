@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"path"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -162,21 +160,7 @@ func (a *applying) stage() {
 // byDir groups the pending files by directory, in order of directory,
 // at most size in a group (0: no bound).
 func byDir(todo []*pending, size int) [][]*pending {
-	m := map[string][]*pending{}
-	for _, pd := range todo {
-		d := parent(pd.ch.Path)
-		m[d] = append(m[d], pd)
-	}
-	var gs [][]*pending
-	for _, d := range slices.Sorted(maps.Keys(m)) {
-		g := m[d]
-		for size > 0 && len(g) > size {
-			gs = append(gs, g[:size:size])
-			g = g[size:]
-		}
-		gs = append(gs, g)
-	}
-	return gs
+	return byParent(todo, func(pd *pending) string { return pd.ch.Path }, size)
 }
 
 // mkdir creates the slash directory d, whose parent exists, and gives it

@@ -44,6 +44,27 @@ func limitsOf(d manifest.Delegation, i int) tenantLimits {
 
 func (l tenantLimits) String() string { return fmt.Sprintf("files %d bytes %d", l.files, l.bytes) }
 
+// xfile is a top-level x- file of a tenant manifest: its manifest path,
+// where the manifest names it, and the bytes it renders to.
+type xfile struct {
+	path      string
+	line, col int
+	size      int64
+}
+
+func xfileOf(doc *manifest.Doc[manifest.Tenant], name string, size int64) xfile {
+	mp := manifest.Key("files", name)
+	pos := doc.Pos.Of(mp)
+	return xfile{path: mp, line: pos.Line, col: pos.Col, size: size}
+}
+
+// inManifestOrder sorts xs in the order the manifest names them.
+func inManifestOrder(xs []xfile) {
+	slices.SortFunc(xs, func(a, b xfile) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), strings.Compare(a.path, b.path))
+	})
+}
+
 // preLimits refuses, before its tree is rendered, a tenant whose x- files
 // alone pass its file limit: with the index.txt that lists them, it would
 // write at least one more file than it has x- files. The error is at the
@@ -54,19 +75,11 @@ func preLimits(doc *manifest.Doc[manifest.Tenant], l tenantLimits, site string) 
 	if n+1 <= l.files {
 		return errs
 	}
-	type xfile struct {
-		path      string
-		line, col int
-	}
 	xs := make([]xfile, 0, n)
 	for name := range doc.Value.Files {
-		mp := manifest.Key("files", name)
-		pos := doc.Pos.Of(mp)
-		xs = append(xs, xfile{mp, pos.Line, pos.Col})
+		xs = append(xs, xfileOf(doc, name, 0))
 	}
-	slices.SortFunc(xs, func(a, b xfile) int {
-		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), strings.Compare(a.path, b.path))
-	})
+	inManifestOrder(xs)
 	mp := xs[l.files-1].path
 	errs.Errorf(doc.Pos.Of(mp), mp, "this tenant would write at least %d files; a tenant of this delegation writes at most %d (%s.files in %s raises it)", n+1, l.files, l.key, site)
 	return errs
@@ -80,21 +93,13 @@ func preLimits(doc *manifest.Doc[manifest.Tenant], l tenantLimits, site string) 
 // delegatees).
 func checkLimits(doc *manifest.Doc[manifest.Tenant], t tree.Tree, l tenantLimits, site string) diag.List {
 	var errs diag.List
-	type xfile struct {
-		path string // manifest path
-		line int
-		col  int
-		size int64
-	}
 	var xs []xfile
 	baseFiles, baseBytes := 0, int64(0)
 	biggest, biggestSize := "", int64(-1)
 	for p, e := range t {
 		if name, ok := strings.CutPrefix(p, "autodisc/"); ok && strings.HasPrefix(name, "x-") && !strings.Contains(name, "/") {
 			if _, in := doc.Value.Files[name]; in {
-				mp := manifest.Key("files", name)
-				pos := doc.Pos.Of(mp)
-				xs = append(xs, xfile{path: mp, line: pos.Line, col: pos.Col, size: int64(len(e.Data))})
+				xs = append(xs, xfileOf(doc, name, int64(len(e.Data))))
 				continue
 			}
 		}
@@ -104,9 +109,7 @@ func checkLimits(doc *manifest.Doc[manifest.Tenant], t tree.Tree, l tenantLimits
 			biggest, biggestSize = p, s
 		}
 	}
-	slices.SortFunc(xs, func(a, b xfile) int {
-		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), strings.Compare(a.path, b.path))
-	})
+	inManifestOrder(xs)
 	at := func(mp string) diag.Pos {
 		if mp == "" {
 			return diag.Pos{File: doc.Pos.File, Line: 1, Col: 1}

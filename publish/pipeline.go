@@ -55,9 +55,26 @@ type job struct {
 	// Set when the walk itself ends the tenant.
 	status Status
 	reason string
+
+	// The directory's stat, taken once (dirStat).
+	dirInfo   confined.Info
+	dirErr    error
+	dirStated bool
 }
 
 func (j *job) manifestPath() string { return filepath.Join(j.show, j.name) }
+
+// dirStat is the fstat of the tenant's directory, taken the first time it
+// is asked for: its owner and identity serve several steps of the
+// tenant's build (notOwn, the output options of each, the batch's
+// identity), and an open directory stays the same one.
+func (j *job) dirStat() (confined.Info, error) {
+	if !j.dirStated {
+		j.dirInfo, j.dirErr = j.dir.Stat()
+		j.dirStated = true
+	}
+	return j.dirInfo, j.dirErr
+}
 
 // run walks every delegation's glob (or the --tenant files) and hands each
 // tenant to a bounded pool of workers.

@@ -54,7 +54,7 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 		}
 	}
 	if p.opt.TenantOwner {
-		if fi, err := j.dir.Stat(); err == nil {
+		if fi, err := j.dirStat(); err == nil {
 			o.Owner = &output.Owner{UID: fi.UID, GID: fi.GID}
 		}
 	}
@@ -69,7 +69,7 @@ func (p *pipeline) notOwn(j *job) string {
 	if p.opt.Mode != Write || euid <= 0 {
 		return "" // root, or no users (Windows)
 	}
-	fi, err := j.dir.Stat()
+	fi, err := j.dirStat()
 	if err != nil || fi.UID == euid {
 		return ""
 	}
@@ -176,7 +176,7 @@ func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 	}
 	// Without the directory's identity (no fstat) a repeated root is
 	// refused by its lock instead of waiting for the next batch.
-	id, _ := j.dir.Stat()
+	id, _ := j.dirStat()
 	p.plans <- &pending{u: u, ch: ch, dir: j.dir, root: root, id: id}
 	return true
 }
