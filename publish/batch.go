@@ -2,6 +2,7 @@ package publish
 
 import (
 	"cmp"
+	"fmt"
 	"os"
 	"slices"
 	"time"
@@ -116,20 +117,45 @@ func (p *pipeline) applyBatch(b []*pending) {
 	slices.SortFunc(b, func(x, y *pending) int {
 		return cmp.Or(cmp.Compare(x.id.Dev, y.id.Dev), cmp.Compare(x.id.Ino, y.id.Ino))
 	})
+	rs, errs, bug := p.applyAll(b)
+	for i, w := range b {
+		if bug != "" {
+			refuseAsBug(w.u, bug)
+			w.ch.Close()
+		} else {
+			settle(w.u, rs[i], errs[i])
+		}
+		w.root.Close()
+		w.dir.Close()
+		p.emit(w.u)
+	}
+}
+
+// applyAll applies a batch's plans. A panic while the batch is applied
+// cannot be laid at one tenant's door: it refuses every tenant of the
+// batch (bug is the message), whose journal the next build recovers as
+// after a killed build, and the batcher goes on with the next batch.
+func (p *pipeline) applyAll(b []*pending) (rs []output.Result, errs []error, bug string) {
+	defer func() {
+		if v := recover(); v != nil {
+			bug = bugText(v)
+			if len(b) > 1 {
+				bug += fmt.Sprintf("; while applying a batch of %d tenants, each refused", len(b))
+			}
+		}
+	}()
 	cs := make([]*output.Changes, len(b))
 	for i, w := range b {
+		if testHookStage != nil {
+			testHookStage("apply", w.u.Dir)
+		}
 		cs[i] = w.ch
 	}
 	if testHookBatch != nil {
 		testHookBatch(len(b))
 	}
-	rs, errs := output.ApplyAll(cs)
-	for i, w := range b {
-		settle(w.u, rs[i], errs[i])
-		w.root.Close()
-		w.dir.Close()
-		p.emit(w.u)
-	}
+	rs, errs = output.ApplyAll(cs)
+	return rs, errs, ""
 }
 
 // testHookBatch, when set by a test, is called with each batch's size.

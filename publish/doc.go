@@ -8,7 +8,8 @@
 // waiting and within a size limit, validated against the space its
 // directory gives it, rendered, and written only inside its own
 // directory, through the handle the walk opened (package confined).
-// A tenant's failure is its own unit; it never stops the others.
+// A tenant's failure is its own unit; it never stops the others, nor
+// does a panic while it is built (recover.go).
 //
 // # Where things are
 //
@@ -31,6 +32,8 @@
 //     directory (for its owner's `--tenant` build).
 //   - batch.go: plans handed to output.ApplyAll in batches that share one
 //     journal and one flush.
+//   - recover.go: a panic refuses the tenant it happened for (or the
+//     batch being applied) as a bug in discgen; the build goes on.
 //
 // Scale, memory and the host's limits are measured in BENCHMARKS.md
 // (BenchmarkScale, BenchmarkRenderTenants, the TestHost* tests).

@@ -364,6 +364,9 @@ func (p *pipeline) tenant(j *job) {
 	var root *os.Root
 	handed := false // the batcher reports the unit and closes its handles
 	defer func() {
+		if v := recover(); v != nil {
+			refuseAsBug(u, bugText(v))
+		}
 		if handed {
 			return
 		}
@@ -419,6 +422,9 @@ func (p *pipeline) tenant(j *job) {
 	if testHookRead != nil {
 		testHookRead(j.show)
 	}
+	if testHookStage != nil {
+		testHookStage("load", j.show)
+	}
 	// The key, made when the tree is written, is of the file read.
 	data, info, err := j.dir.ReadFile(j.name, j.info, int64(manifest.MaxBytes))
 	j.info = info
@@ -433,9 +439,7 @@ func (p *pipeline) tenant(j *job) {
 	}
 	// The memory the manifest will hold is taken from the budget before
 	// it is parsed, and given back once its tree is rendered.
-	cost := p.heavy.acquire(manifestCost(data))
-	t, ok := p.render(j, u, root, space, data)
-	p.heavy.release(cost)
+	t, ok := p.renderWithin(j, u, root, space, data)
 	if !ok {
 		return
 	}
@@ -445,6 +449,14 @@ func (p *pipeline) tenant(j *job) {
 		return
 	}
 	handed = p.write(j, u, root, t)
+}
+
+// renderWithin renders with the manifest's cost taken from the memory
+// budget, and given back however render ends.
+func (p *pipeline) renderWithin(j *job, u *Unit, root *os.Root, space pathspace.Space, data []byte) (tree.Tree, bool) {
+	cost := p.heavy.acquire(manifestCost(data))
+	defer p.heavy.release(cost)
+	return p.render(j, u, root, space, data)
 }
 
 // render loads, validates and renders a tenant's manifest, checking its
@@ -469,6 +481,9 @@ func (p *pipeline) render(j *job, u *Unit, root *os.Root, space pathspace.Space,
 	}
 	if u.Diags.Append(preLimits(doc, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
 		return refused()
+	}
+	if testHookStage != nil {
+		testHookStage("render", j.show)
 	}
 	t, errs := generate.Tenant(doc, space, p.site.URL)
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
@@ -506,3 +521,8 @@ func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
 	l.Errorf(diag.Pos{File: file}, "", "%v (%s)", errNoDelegation, p.opt.Manifest)
 	p.emit(&Unit{Kind: Tenant, Manifest: file, Dir: filepath.Dir(file), Status: Refused, Diags: l})
 }
+
+// testHookStage, when set by a test, is called as each tenant reaches a
+// stage of its build ("load", "render", "plan", "apply") with the
+// tenant's directory as messages show it.
+var testHookStage func(stage, dir string)

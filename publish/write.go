@@ -146,6 +146,9 @@ func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 // applies it, reports the unit and closes root and j.dir, and returns
 // true; otherwise it sets the unit's status and returns false.
 func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
+	if testHookStage != nil {
+		testHookStage("plan", j.show)
+	}
 	o := p.outputOptions(j, root)
 	if p.opt.Mode != Write || p.plans == nil {
 		finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {
