@@ -58,7 +58,12 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 		}
 	}
 	content := manifest.Key(fp, "content")
-	for _, p := range wellknown.ValidateJSON(data, s) {
+	problems, err := wellknown.ValidateJSON(data, s)
+	if err != nil {
+		errs.Errorf(pos.Of(sp), sp, "%s: %v", name, err)
+		return errs
+	}
+	for _, p := range problems {
 		var at diag.Pos
 		where := manifest.Key(fp, "source")
 		if f.Content != nil {

@@ -114,7 +114,36 @@ func CompileSchema(file string, data []byte) (*jsonschema.Schema, error) {
 		}
 		return nil, err
 	}
+	if err := schemaShape(data); err != nil {
+		return nil, err
+	}
 	return compile(schemaBase+"manifest/"+url.PathEscape(path.Base(file)), data, "")
+}
+
+// schemaShape bounds the schema a manifest names before it is compiled:
+// at most MaxSubschemas objects, nested at most MaxSchemaDepth deep.
+func schemaShape(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	objects, depth := 0, 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return nil // positionsOf has read it whole
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			if t == json.Delim('{') {
+				if objects++; objects > MaxSubschemas {
+					return fmt.Errorf("the schema has more than %d objects; simplify the schema", MaxSubschemas)
+				}
+			}
+			if depth++; depth > MaxSchemaDepth {
+				return fmt.Errorf("the schema nests more than %d levels deep; simplify the schema", MaxSchemaDepth)
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
 }
 
 func compile(u string, data []byte, ref string) (*jsonschema.Schema, error) {
@@ -156,30 +185,35 @@ func (p JSONProblem) String() string {
 
 // ValidateJSON checks data against s. It returns the problems sorted by
 // position then message, at most MaxJSONProblems of them (and one that
-// counts the rest), or a single problem if data is not JSON.
-func ValidateJSON(data []byte, s *jsonschema.Schema) []JSONProblem {
+// counts the rest), or a single problem if data is not JSON. It returns a
+// *CostError, and checks nothing, when checking data against s would take
+// more than MaxSchemaSteps steps (schemacost.go).
+func ValidateJSON(data []byte, s *jsonschema.Schema) ([]JSONProblem, error) {
 	pos, err := positionsOf(data)
 	if err != nil {
 		var se *jsonSyntaxError
 		if !errors.As(err, &se) {
-			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}
+			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}, nil
 		}
 		at := diag.At("", data, se.Offset)
-		return []JSONProblem{{Offset: min(se.Offset, len(data)), Line: at.Line, Col: at.Col, Message: "not JSON: " + se.Msg}}
+		return []JSONProblem{{Offset: min(se.Offset, len(data)), Line: at.Line, Col: at.Col, Message: "not JSON: " + se.Msg}}, nil
 	}
 	var inst any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&inst); err != nil {
-		return []JSONProblem{{Line: 1, Col: 1, Message: "not JSON: " + err.Error()}}
+		return []JSONProblem{{Line: 1, Col: 1, Message: "not JSON: " + err.Error()}}, nil
+	}
+	if err := schemaCost(s, inst, MaxSchemaSteps); err != nil {
+		return nil, err
 	}
 	err = s.Validate(inst)
 	var ve *jsonschema.ValidationError
 	if err == nil || !errors.As(err, &ve) {
 		if err != nil {
-			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}
+			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}, nil
 		}
-		return nil
+		return nil, nil
 	}
 	var out []JSONProblem
 	seen := map[JSONProblem]bool{}
@@ -216,7 +250,7 @@ func ValidateJSON(data []byte, s *jsonschema.Schema) []JSONProblem {
 		out = append(out[:MaxJSONProblems], JSONProblem{Offset: out[MaxJSONProblems].Offset, Line: out[MaxJSONProblems].Line, Col: out[MaxJSONProblems].Col,
 			Message: fmt.Sprintf("%d more problems not shown (at most %d are reported per file)", n, MaxJSONProblems)})
 	}
-	return out
+	return out, nil
 }
 
 // pointerOf turns the validator's instance location, whose tokens are

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 func problems(ps []JSONProblem) string {
@@ -13,6 +15,16 @@ func problems(ps []JSONProblem) string {
 		fmt.Fprintln(&b, p)
 	}
 	return b.String()
+}
+
+// mustValidate is ValidateJSON for a schema and value within its bound.
+func mustValidate(t *testing.T, data []byte, s *jsonschema.Schema) []JSONProblem {
+	t.Helper()
+	ps, err := ValidateJSON(data, s)
+	if err != nil {
+		t.Fatalf("ValidateJSON: %v", err)
+	}
+	return ps
 }
 
 // TestAgentCard checks the shipped A2A schema accepts a valid card and
@@ -26,7 +38,7 @@ func TestAgentCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps := ValidateJSON(good, s); len(ps) != 0 {
+	if ps := mustValidate(t, good, s); len(ps) != 0 {
 		t.Errorf("valid card refused:\n%s", problems(ps))
 	}
 	bad := "{\n  \"name\": 3,\n  \"skills\": [\n    {\"id\": \"a\"}\n  ],\n  \"capabilities\": {\"streaming\": \"yes\"}\n}\n"
@@ -35,14 +47,14 @@ func TestAgentCard(t *testing.T) {
 4:5: /skills/0: missing properties: 'description', 'name', 'tags'
 6:33: /capabilities/streaming: expected boolean, but got string
 `
-	if got := problems(ValidateJSON([]byte(bad), s)); got != want {
+	if got := problems(mustValidate(t, []byte(bad), s)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if got := problems(ValidateJSON([]byte("{\n  \"name\": \"x\",\n  oops\n}"), s)); !strings.HasPrefix(got, "3:3: not JSON: ") {
+	if got := problems(mustValidate(t, []byte("{\n  \"name\": \"x\",\n  oops\n}"), s)); !strings.HasPrefix(got, "3:3: not JSON: ") {
 		t.Errorf("syntax error: %q", got)
 	}
 	for data, want := range map[string]string{"{} {}": "1:4: not JSON: more than one JSON value", "{},": "1:3: not JSON: more than one", "\n\n  [1,]": "3:6: not JSON: ", "": "1:1: not JSON: "} {
-		if got := problems(ValidateJSON([]byte(data), s)); !strings.HasPrefix(got, want) {
+		if got := problems(mustValidate(t, []byte(data), s)); !strings.HasPrefix(got, want) {
 			t.Errorf("%q: %q, want %q...", data, got, want)
 		}
 	}
@@ -70,7 +82,7 @@ func TestCompileSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := problems(ValidateJSON([]byte("{\n \"gpc\": 1}"), s)); got != "2:9: /gpc: expected boolean, but got number\n" {
+	if got := problems(mustValidate(t, []byte("{\n \"gpc\": 1}"), s)); got != "2:9: /gpc: expected boolean, but got number\n" {
 		t.Errorf("got %q", got)
 	}
 	for name, text := range map[string]string{
@@ -93,7 +105,7 @@ func TestManyProblemsAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := "[" + strings.Repeat("1,", 500) + "1]"
-	ps := ValidateJSON([]byte(data), s)
+	ps := mustValidate(t, []byte(data), s)
 	if len(ps) != MaxJSONProblems+1 || !strings.Contains(ps[MaxJSONProblems].Message, "401 more problems") {
 		t.Errorf("%d problems, last %v", len(ps), ps[len(ps)-1])
 	}
@@ -130,7 +142,7 @@ func TestDeepNestingIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := []byte(strings.Repeat("[", 1<<20-2) + strings.Repeat("]", 1))
-	ps := ValidateJSON(data, s)
+	ps := mustValidate(t, data, s)
 	if len(ps) != 1 || !strings.Contains(ps[0].Message, "nested more than 10000 levels") || ps[0].Line != 1 || ps[0].Col != maxJSONDepth+2 {
 		t.Errorf("problems %v", ps)
 	}
