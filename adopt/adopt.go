@@ -55,7 +55,10 @@ type Result struct {
 func Robots(file string, data []byte, opt Options) (*Result, error) {
 	r := &Result{comments: comments{}, source: file}
 	r.comments.add("", modeline, "", "Imported from "+file+" by discgen import.")
-	rp := importRobots(file, data)
+	rp, err := importRobots(file, data)
+	if err != nil {
+		return nil, err
+	}
 	r.addRobots(rp, "agents")
 	r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host = rp.sitemaps, rp.mobile, rp.host
 	r.urls = append(r.urls, rp.sitemaps...)

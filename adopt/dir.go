@@ -2,6 +2,7 @@ package adopt
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -50,6 +51,9 @@ type dirImport struct {
 	robots []byte
 	// dirs counts the autodisc directories read.
 	dirs int
+	// err is the first robots.txt refused (importBounds): the import
+	// fails with it.
+	err error
 }
 
 func (d *dirImport) show(name string) string { return path.Join(d.dir, name) }
@@ -90,7 +94,10 @@ func (d *dirImport) run(opt Options) error {
 	r := d.r
 	if data := d.read("robots.txt"); data != nil {
 		d.robots = data
-		rp := importRobots(d.show("robots.txt"), data)
+		rp, err := importRobots(d.show("robots.txt"), data)
+		if err != nil {
+			return err
+		}
 		r.addRobots(rp, "agents")
 		r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host = rp.sitemaps, rp.mobile, rp.host
 		r.urls = append(r.urls, rp.sitemaps...)
@@ -105,6 +112,9 @@ func (d *dirImport) run(opt Options) error {
 		} else {
 			d.warn("data.txt", 0, "is not UTF-8: left out")
 		}
+	}
+	if d.err != nil {
+		return d.err
 	}
 	d.wellKnown()
 	d.llmsTxt()
@@ -216,7 +226,11 @@ func (d *dirImport) autodiscRobots(p, dir string, body *manifest.Delegatee, mpat
 	if data == nil {
 		return
 	}
-	rp := importRobots(d.show(p), data)
+	rp, err := importRobots(d.show(p), data)
+	if err != nil {
+		d.err = cmp.Or(d.err, err)
+		return
+	}
 	if len(rp.sitemaps) > 0 || len(rp.mobile) > 0 || rp.host != "" {
 		d.warn(p, 0, "a delegatee's robots.txt holds agents only: its Sitemap, Mobile-agent-server and Host lines are left out")
 	}

@@ -30,6 +30,11 @@
 //     RFC 9309 verdict the manifest keeps (and the built file gives to
 //     both readers).
 //
+// Work is bounded: every file read is at most MaxFile bytes, and a
+// robots.txt naming more agents or holding more rule lines than a
+// manifest may (validate.MaxAgentNames, validate.MaxRuleLines) is refused
+// with one error before it is converted.
+//
 // From a directory, every discovery file a build writes is read back: the
 // manifest builds the same bytes where the tree was discgen's own output.
 // Files that no manifest could produce are reported. An llms.txt becomes

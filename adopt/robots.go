@@ -13,6 +13,7 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/validate"
 )
 
 // Loss is a rule whose verdicts the manifest cannot keep for every URL:
@@ -60,8 +61,10 @@ type convGroup struct {
 
 var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
-// importRobots reads a robots.txt file. file names it in diagnostics.
-func importRobots(file string, data []byte) *robotsPart {
+// importRobots reads a robots.txt file. file names it in diagnostics. A
+// file past what a manifest may hold (importBounds) is refused with an
+// error, before any work that grows with its size multiplied.
+func importRobots(file string, data []byte) (*robotsPart, error) {
 	rp := &robotsPart{comments: map[int][]string{}}
 	warn := func(line int, format string, args ...any) {
 		rp.diags.Warnf(diag.Pos{File: file, Line: line, Col: 1}, "", format, args...)
@@ -70,6 +73,9 @@ func importRobots(file string, data []byte) *robotsPart {
 		warn(0, "%d bytes: RFC 9309 lets crawlers stop reading after %d KiB, and Google does; the whole file is imported", len(data), robots.MaxFileSize>>10)
 	}
 	f := robots.Parse(data)
+	if err := importBounds(f); err != nil {
+		return nil, fmt.Errorf("%s:%v", file, err)
+	}
 	for _, fd := range f.Findings {
 		warn(fd.Line, "%s", fd.Message)
 	}
@@ -213,7 +219,29 @@ func importRobots(file string, data []byte) *robotsPart {
 		rp.mobile = append(rp.mobile, manifest.MobileAgent{Path: fields[0], Server: fields[1]})
 	}
 	rp.attachComments(data, f, groupOf, warn)
-	return rp
+	return rp, nil
+}
+
+// importBounds refuses a robots.txt that holds more than a manifest may
+// (validate's MaxAgentNames and MaxRuleLines): one of 115,000 groups took
+// 825 MB to import, and one of 4,999 agents over 250,000 rules more than
+// two minutes, into a manifest that validation then refused. The error
+// starts with the line that passes the bound.
+func importBounds(f *robots.File) error {
+	names := map[string]bool{}
+	lines := 0
+	for _, g := range f.Groups {
+		for _, a := range g.Agents {
+			if names[agentKey(a)] = true; len(names) > validate.MaxAgentNames {
+				return fmt.Errorf("%d: more than %d agent names; a manifest holds at most %d: not imported", a.Num, validate.MaxAgentNames, validate.MaxAgentNames)
+			}
+		}
+		// Each agent of the group gets each of its rules.
+		if lines += len(g.Agents) * len(g.Rules); lines > validate.MaxRuleLines {
+			return fmt.Errorf("%d: more than %d rule lines (each group's agents times its Allow and Disallow lines); a manifest holds at most %d: not imported", g.Agents[0].Num, validate.MaxRuleLines, validate.MaxRuleLines)
+		}
+	}
+	return nil
 }
 
 var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
@@ -394,6 +422,17 @@ func (rp *robotsPart) attachComments(data []byte, f *robots.File, groupOf []int,
 		firstLine[gi] = g.Agents[0].Num
 	}
 	raw := splitLines(data)
+	// next[i] is the first line after line i (0-based) that is neither
+	// blank nor a comment, len(raw) when none is: found once, as a file
+	// of a million comment lines would otherwise be read a million times.
+	next := make([]int, len(raw))
+	after := len(raw)
+	for j := len(raw) - 1; j >= 0; j-- {
+		next[j] = after
+		if t := strings.TrimSpace(raw[j]); t != "" && t[0] != '#' {
+			after = j
+		}
+	}
 	n := 0
 	for i, line := range raw {
 		num := i + 1
@@ -409,15 +448,10 @@ func (rp *robotsPart) attachComments(data []byte, f *robots.File, groupOf []int,
 		n++
 		target := -1
 		if before == "" {
-			for j := i + 1; j < len(raw); j++ {
-				t := strings.TrimSpace(raw[j])
-				if t == "" || t[0] == '#' {
-					continue
-				}
+			if j := next[i]; j < len(raw) {
 				if gi, ok := starts[j+1]; ok {
 					target = gi
 				}
-				break
 			}
 		} else {
 			text = fmt.Sprintf("%s (line %d, after %s)", text, num, before)

@@ -1,0 +1,71 @@
+package adopt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// hostileRobots is a robots.txt of agents × rules in one group, or of
+// groups groups of one agent and one rule each.
+func hostileRobots(agents, rules, groups int) []byte {
+	var b strings.Builder
+	for i := range agents {
+		fmt.Fprintf(&b, "User-agent: b%x\n", i)
+	}
+	for i := range rules {
+		fmt.Fprintf(&b, "Allow:/%x\n", i)
+	}
+	for i := range groups {
+		fmt.Fprintf(&b, "User-agent: g%x\nDisallow: /%x\n", i, i)
+	}
+	return []byte(b.String())
+}
+
+// A robots.txt that holds more than a manifest may is refused in one
+// line, before the work that grows with it: 115,000 groups took 825 MB,
+// and 4,999 agents over 250,000 rules more than two minutes.
+func TestImportBounds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"115,000 groups", hostileRobots(0, 0, 115_000), "robots.txt:10001: more than 5000 agent names; a manifest holds at most 5000: not imported"},
+		{"4,999 agents x 250,000 rules", hostileRobots(4999, 250_000, 0), "robots.txt:1: more than 200000 rule lines (each group's agents times its Allow and Disallow lines); a manifest holds at most 200000: not imported"},
+		{"5,001 agents", hostileRobots(5001, 1, 0), "robots.txt:5001: more than 5000 agent names"},
+	} {
+		if len(c.data) > MaxFile {
+			t.Fatalf("%s: %d bytes, more than import reads", c.name, len(c.data))
+		}
+		res, err := Robots("robots.txt", c.data, Options{SiteURL: "https://example.com/", Now: goldenNow})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || res != nil {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	// At the bounds, it is imported.
+	for name, data := range map[string][]byte{
+		"5,000 agents":             hostileRobots(5000, 1, 0),
+		"100 agents x 2,000 rules": hostileRobots(100, 2000, 0),
+	} {
+		if _, err := Robots("robots.txt", data, Options{SiteURL: "https://example.com/", Now: goldenNow}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// A comment goes with the group after it, found once for a run of
+// comment lines: 40,000 of them took 4 s, and a million would take hours.
+func TestManyCommentLines(t *testing.T) {
+	data := "User-agent: a\nDisallow: /a\n" + strings.Repeat("# c\n", 1_000_000) + "User-agent: b\nDisallow: /b\n"
+	if len(data) > MaxFile {
+		t.Fatalf("%d bytes", len(data))
+	}
+	rp, err := importRobots("robots.txt", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rp.comments[1]); n != 1_000_000 {
+		t.Errorf("%d comments on the second group, want 1000000 (first group %d)", n, len(rp.comments[0]))
+	}
+}
