@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
 )
 
@@ -28,7 +30,7 @@ func TestDiagnosticsBounded(t *testing.T) {
 		t.Errorf("first diagnostic %s, want agents[0].names[0]", first)
 	}
 	last := list[len(list)-1]
-	if want := "2000 more diagnostics not shown"; !strings.Contains(last.Message, want) || last.Line != 0 {
+	if want := "2000 more errors not shown"; !strings.Contains(last.Message, want) || last.Line != 0 || last.Severity != diag.Error {
 		t.Errorf("last diagnostic %s, want a file-level one saying %q", last, want)
 	}
 }
@@ -130,5 +132,65 @@ func TestAgentNamesBounded(t *testing.T) {
 	if errs := list.Errors(); len(errs) != 1 || errs[0].Path != "agents[1]" || errs[0].Line != 5 ||
 		!strings.Contains(errs[0].Message, "robots.txt would hold more than 200000 rule lines") {
 		t.Errorf("errors %v, want one at agents[1] (line 5) about rule lines", errs)
+	}
+}
+
+// TestErrorsBeforeWarnings: warnings that fill MaxDiagnostics never push
+// an error out (a tenant refused with no reason shown), and warnings
+// alone, however many, do not make an error.
+func TestErrorsBeforeWarnings(t *testing.T) {
+	// 1,100 agent names Google reads by their letters only (a warning
+	// each), then one rule without a leading "/" (an error).
+	var names []string
+	for i := range 1100 {
+		names = append(names, fmt.Sprintf("b%d", i))
+	}
+	agents := "agents:\n  - names: [" + strings.Join(names, ", ") + "]\n    disallow: [/x]\n"
+	bad := "  - names: [zbot]\n    disallow: [no-slash]\n"
+	now := validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+	within, err := pathspace.Parse(pathspace.Root, "/~alice/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, src string, tenant bool) diag.List {
+		t.Helper()
+		if tenant {
+			doc, errs := manifest.LoadTenant("tenant.yaml", []byte(src))
+			if doc == nil || errs.HasErrors() {
+				t.Fatalf("load: %v", errs)
+			}
+			_, list := validate.Tenant(doc, within, validate.AllFiles(), now)
+			return list
+		}
+		doc, errs := manifest.LoadSite("site.yaml", []byte(src), "")
+		if doc == nil || errs.HasErrors() {
+			t.Fatalf("load: %v", errs)
+		}
+		return validate.Site(doc, now)
+	}
+	for _, tenant := range []bool{false, true} {
+		head := "version: 1\nsite: {url: \"https://example.org/\"}\n"
+		if tenant {
+			head = "version: 1\npath: /~alice/\n"
+		}
+		t.Run(fmt.Sprint("tenant=", tenant), func(t *testing.T) {
+			list := check(t, head+agents+bad, tenant)
+			errs := list.Errors()
+			if len(errs) != 1 || errs[0].Path != "agents[1].disallow[0]" {
+				t.Errorf("errors %v, want the one of agents[1].disallow[0]", errs)
+			}
+			if len(list) != validate.MaxDiagnostics+1 {
+				t.Errorf("%d diagnostics, want %d", len(list), validate.MaxDiagnostics+1)
+			}
+			last := list[len(list)-1]
+			if want := "101 more warnings not shown"; !strings.Contains(last.Message, want) || last.Severity != diag.Warning {
+				t.Errorf("last diagnostic %s (%s), want a warning saying %q", last, last.Severity, want)
+			}
+			// Without the error, the warnings refuse nothing.
+			list = check(t, head+agents, tenant)
+			if list.HasErrors() {
+				t.Errorf("warnings alone made errors: %v", list.Errors())
+			}
+		})
 	}
 }

@@ -28,7 +28,10 @@ type Options struct {
 // MaxDiagnostics bounds the diagnostics one check of a manifest keeps;
 // past it they are only counted, and one more diagnostic gives the count.
 // A manifest of a hundred thousand bad values gets a report a person can
-// read, in memory that does not grow with it.
+// read, in memory that does not grow with it. Errors come first: every
+// error is kept (up to MaxDiagnostics of them) before any warning, so
+// that warnings never push out the reason a manifest is refused, and a
+// count of warnings alone is a warning.
 const MaxDiagnostics = 1000
 
 // checker collects diagnostics for one manifest file.
@@ -36,8 +39,10 @@ type checker struct {
 	pos  *manifest.Positions
 	opt  Options
 	list diag.List
-	// dropped counts the diagnostics past MaxDiagnostics.
-	dropped int
+	// errors and warnings count the diagnostics of each severity kept;
+	// droppedErrors and droppedWarnings those past MaxDiagnostics.
+	errors, warnings               int
+	droppedErrors, droppedWarnings int
 	// skip holds the paths of values already refused, by the schema or
 	// because they could inject a line: no further diagnostic is made
 	// about them or anything they hold, as it would only repeat the first.
@@ -96,19 +101,61 @@ func (v *checker) add(pos diag.Pos, sev diag.Severity, path, format string, args
 	if v.refused(path) || v.holds[path] {
 		return
 	}
-	if len(v.list) >= MaxDiagnostics {
-		v.dropped++
-		return
+	// Each severity is kept up to MaxDiagnostics: finish then drops the
+	// warnings that do not fit beside the errors.
+	if sev == diag.Error {
+		if v.errors >= MaxDiagnostics {
+			v.droppedErrors++
+			return
+		}
+		v.errors++
+	} else {
+		if v.warnings >= MaxDiagnostics {
+			v.droppedWarnings++
+			return
+		}
+		v.warnings++
 	}
 	v.list.Add(diag.Diagnostic{Pos: pos, Severity: sev, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// finish sorts the diagnostics and says how many were left out.
+// finish sorts the diagnostics, keeps every error and then the first
+// warnings, MaxDiagnostics in all, and says how many were left out.
 func (v *checker) finish() diag.List {
 	v.list.Sort()
-	if v.dropped > 0 {
-		v.list.Add(diag.Diagnostic{Pos: diag.Pos{File: v.pos.File}, Severity: diag.Error,
-			Message: fmt.Sprintf("%d more diagnostics not shown (at most %d are reported per manifest)", v.dropped, MaxDiagnostics)})
+	if len(v.list) > MaxDiagnostics {
+		room := MaxDiagnostics
+		for _, d := range v.list {
+			if d.Severity == diag.Error {
+				room--
+			}
+		}
+		kept := v.list[:0]
+		for _, d := range v.list {
+			switch {
+			case d.Severity == diag.Error:
+			case room > 0:
+				room--
+			default:
+				v.droppedWarnings++
+				continue
+			}
+			kept = append(kept, d)
+		}
+		clear(v.list[len(kept):])
+		v.list = kept
+	}
+	at := diag.Pos{File: v.pos.File}
+	switch e, w := v.droppedErrors, v.droppedWarnings; {
+	case e > 0 && w > 0:
+		v.list.Add(diag.Diagnostic{Pos: at, Severity: diag.Error,
+			Message: fmt.Sprintf("%d more errors and %d more warnings not shown (at most %d diagnostics are reported per manifest)", e, w, MaxDiagnostics)})
+	case e > 0:
+		v.list.Add(diag.Diagnostic{Pos: at, Severity: diag.Error,
+			Message: fmt.Sprintf("%d more errors not shown (at most %d diagnostics are reported per manifest)", e, MaxDiagnostics)})
+	case w > 0:
+		v.list.Add(diag.Diagnostic{Pos: at, Severity: diag.Warning,
+			Message: fmt.Sprintf("%d more warnings not shown (at most %d diagnostics are reported per manifest)", w, MaxDiagnostics)})
 	}
 	return v.list
 }
@@ -189,7 +236,7 @@ func (v *checker) environment(doc *manifest.Doc[manifest.Site], env string) {
 		}
 	}
 	ev.lineSafe(sub, "") // the base check reported these at the block
-	ev.list, ev.dropped = nil, 0
+	ev.list, ev.errors, ev.warnings, ev.droppedErrors, ev.droppedWarnings = nil, 0, 0, 0, 0
 	m := *ed.Value
 	keepOnly(reflect.ValueOf(&m).Elem(), keep)
 	ev.site(&m)
