@@ -4,7 +4,11 @@
 // staging origin) and checks, for each:
 //
 //   - the response: status 200, at most MaxRedirects redirects, within the
-//     timeout;
+//     timeout. A redirect is followed only within the origin checked
+//     (scheme, host and port), or to an origin Options.RedirectOrigins
+//     allows: a site must not make the machine that verifies it fetch
+//     other URLs (an address inside its network). A redirect elsewhere is
+//     reported, not followed;
 //   - the media type and charset the serverconf table gives the file
 //     (text/plain; charset=utf-8 for robots.txt, data.txt, autodisc files
 //     and .txt well-known files, as RFC 9309, RFC 9116 and the autodisc
@@ -31,6 +35,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -77,6 +82,10 @@ type Options struct {
 	// Usage is the site's usage preferences: each response's Content-Usage
 	// header is checked against them (usage.go). Nil: not checked.
 	Usage *robots.Usage
+	// RedirectOrigins are the origins (scheme://host[:port]) besides
+	// Origin that redirects may lead to; a redirect to any other is
+	// reported and not followed.
+	RedirectOrigins []string
 }
 
 // Result is the outcome for one file.
@@ -124,12 +133,23 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 			jobs = append(jobs, job{path: strings.TrimSuffix(root.Prefix, "/") + "/" + p, want: ct, data: data})
 		}
 	}
+	allowed := map[string]bool{originOf(origin): true}
+	for _, o := range opt.RedirectOrigins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return nil, fmt.Errorf("%q is not an http(s) origin", o)
+		}
+		allowed[originOf(u)] = true
+	}
 	client := opt.Client
 	if client == nil {
 		client = &http.Client{}
 	}
 	c := *client
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !allowed[originOf(req.URL)] {
+			return &elsewhereError{to: req.URL.String(), origin: originOf(origin)}
+		}
 		if len(via) > MaxRedirects {
 			return fmt.Errorf("more than %d redirects", MaxRedirects)
 		}
@@ -195,6 +215,10 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 	redirects := 0
 	resp, err := c.Do(req)
 	if err != nil {
+		var ee *elsewhereError
+		if errors.As(err, &ee) && resp != nil {
+			r.Status = resp.StatusCode
+		}
 		r.fail("%v", requestError(err, timeout))
 		return r
 	}
@@ -313,6 +337,23 @@ func securityTxt(r *Result, final *url.URL, body []byte, opt Options) {
 		return
 	}
 	r.fail("has no Expires field")
+}
+
+// elsewhereError is a redirect out of the origins allowed, not followed.
+type elsewhereError struct{ to, origin string }
+
+func (e *elsewhereError) Error() string {
+	return fmt.Sprintf("redirects to %s, outside %s: not followed (allow it with --allow-redirect)", e.to, e.origin)
+}
+
+// originOf is u's origin, scheme://host:port, in lower case and with the
+// scheme's default port written out.
+func originOf(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(net.JoinHostPort(u.Hostname(), port))
 }
 
 // requestError says why a request got no response: the cause a url.Error

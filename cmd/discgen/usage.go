@@ -366,7 +366,11 @@ Build the manifest in memory, then fetch every file the build produces from
 the site (site.url, or URL: a staging origin such as http://localhost:8080/)
 and check each one:
 
-    status        200, after at most 5 redirects, within --timeout
+    status        200, after at most 5 redirects, within --timeout;
+                  a redirect is followed only within the origin checked
+                  (scheme, host and port) or to an --allow-redirect
+                  origin: one elsewhere is a failure, not followed, so
+                  that a site cannot make this machine fetch other URLs
     media type    the Content-Type --server configures: text/plain;
                   charset=utf-8 for robots.txt, data.txt, autodisc files and
                   .txt well-known files; application/json for JSON ones
@@ -388,6 +392,9 @@ Options:
         --format FORMAT   text (default), json, or github (annotations)
         --timeout D       per file (default 15s)
         --jobs N          fetches at once (default 4)
+        --allow-redirect ORIGIN
+                          follow redirects to ORIGIN too (scheme://host[:port],
+                          repeatable), such as the www. origin of an apex site
 
 Examples:
     discgen verify -f site.yaml

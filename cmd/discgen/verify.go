@@ -18,6 +18,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	var tenants bool
 	var jobs int
 	var timeout time.Duration
+	var redirects []string
 	fs := newFlags("verify", verifyUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "site.yaml", "")
 	fs.StringVar(&env, "env", "", "")
@@ -26,6 +27,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&format, "format", "text", "")
 	fs.IntVar(&jobs, "jobs", 4, "")
 	fs.DurationVar(&timeout, "timeout", 15*time.Second, "")
+	fs.StringArrayVar(&redirects, "allow-redirect", nil, "")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -38,6 +40,11 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if jobs < 1 || jobs > 32 {
 		return usagef("verify: --jobs %d: use 1 to 32", jobs)
 	}
+	for _, o := range redirects {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return usagef("verify: --allow-redirect %q is not an origin such as https://www.example.org/", o)
+		}
+	}
 	t, err := parseNow(now)
 	if err != nil {
 		return err
@@ -48,7 +55,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs,
-		Usage: generate.EffectiveUsage(site.Doc.Value.Usage, nil)}
+		Usage: generate.EffectiveUsage(site.Doc.Value.Usage, nil), RedirectOrigins: redirects}
 	if fs.NArg() == 1 {
 		u, err := url.Parse(fs.Arg(0))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
