@@ -129,16 +129,18 @@ func TestCostsCounted(t *testing.T) {
 		t.Fatalf("one node: %v", err)
 	}
 	for name, c := range map[string]struct{ schema, value string }{
-		"anyOf":      {fan("anyOf"), `1`},
-		"allOf":      {fan("allOf"), `1`},
-		"oneOf":      {fan("oneOf"), `"x"`},
-		"items":      {`{"items": ` + fan("anyOf") + `}`, `[1, 2]`},
-		"properties": {`{"properties": {"a": ` + fan("allOf") + `}}`, `{"a": 1}`},
-		"additional": {`{"additionalProperties": ` + fan("allOf") + `}`, `{"a": 1}`},
-		"not":        {strings.ReplaceAll(fan("anyOf"), `"f10": {"type": "integer"}`, `"f10": {"not": {"type": "string"}}`), `1`},
-		"big number": {`{"anyOf": [` + strings.Repeat(`{"type": "integer"},`, 40) + `{"type": "integer"}]}`, `1e1000000`},
-		"if":         {`{"if": {"const": 2}, "else": ` + fan("anyOf") + `}`, `1`},
-		"dynamicRef": {node, `{"k": {"k": {}}}`},
+		"anyOf":       {fan("anyOf"), `1`},
+		"allOf":       {fan("allOf"), `1`},
+		"oneOf":       {fan("oneOf"), `"x"`},
+		"items":       {`{"items": ` + fan("anyOf") + `}`, `[1, 2]`},
+		"properties":  {`{"properties": {"a": ` + fan("allOf") + `}}`, `{"a": 1}`},
+		"additional":  {`{"additionalProperties": ` + fan("allOf") + `}`, `{"a": 1}`},
+		"not":         {strings.ReplaceAll(fan("anyOf"), `"f10": {"type": "integer"}`, `"f10": {"not": {"type": "string"}}`), `1`},
+		"big number":  {`{"anyOf": [` + strings.Repeat(`{"type": "integer"},`, 40) + `{"type": "integer"}]}`, `1e1000000`},
+		"if":          {`{"if": {"const": 2}, "else": ` + fan("anyOf") + `}`, `1`},
+		"dynamicRef":  {node, `{"k": {"k": {}}}`},
+		"uniqueItems": {`{"uniqueItems": true}`, "[" + strings.Repeat(`{"a": [`+strings.Repeat("1,", 5000)+`1]},`, 19) + `{}]`},
+		"enum":        {strings.ReplaceAll(fanN("anyOf", 2), `"f2": {"type": "integer"}`, `"f2": {"enum": [[`+strings.Repeat("1,", 30000)+`1]]}`), `1`},
 	} {
 		s, err := CompileSchema("s.json", []byte(c.schema))
 		if err != nil {
