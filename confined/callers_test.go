@@ -38,9 +38,6 @@ var notFileOps = map[string]bool{
 // than handleMethods: every open, create, rename, removal, lock and flush
 // of theirs goes through this package.
 func TestCallersTouchNoPath(t *testing.T) {
-	if testing.Short() {
-		t.Skip("type-checks two packages from source")
-	}
 	fset := token.NewFileSet()
 	imp := importer.ForCompiler(fset, "source", nil)
 	checked := 0

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -200,10 +201,8 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 	}
 	// The rounds stop early past the time budget, once a few kills have
 	// landed mid-build: the machine may be slow or shared.
+	testenv.NeedsLong(t)
 	rounds, budget := 40, 25*time.Second
-	if testing.Short() {
-		rounds, budget = 20, 15*time.Second
-	}
 	e := newEnv(t)
 	start := time.Now()
 	runChild(t, e, 'A', -1)

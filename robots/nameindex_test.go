@@ -192,9 +192,6 @@ var nameShapes = map[string]func(n int) Policy{
 // TestNameWorkLinear: eight times the agents cost about eight times the
 // work, not sixty-four.
 func TestNameWorkLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times policies of thousands of agents")
-	}
 	for name, mk := range nameShapes {
 		t.Run(name, func(t *testing.T) {
 			small, large := nameWork(mk(1000)), nameWork(mk(8000))

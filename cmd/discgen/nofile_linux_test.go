@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // nofileArgsEnv, in a child started by buildLimited, holds the arguments
@@ -126,9 +128,7 @@ func sameTree(t *testing.T, what string, got, want map[string]string) {
 // cold and then warm, to the same bytes, record and report as a build
 // without that limit.
 func TestBuildManyDelegateesUnderFileLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds 3,000 delegatees four times")
-	}
+	testenv.NeedsLong(t) // builds 3,000 delegatees four times
 	const n = 3000
 	var m strings.Builder
 	m.WriteString("version: 1\nsite: {url: https://example.org/}\ndelegations:\n")
