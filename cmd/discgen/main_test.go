@@ -14,7 +14,15 @@ var update = flag.Bool("update", false, "rewrite the expected files in testdata/
 // The test binary doubles as discgen, so scripts run the real command
 // line in a process of its own: exit statuses, stdout and stderr as a
 // user sees them.
+// children are the entry points of test binaries started as a child
+// process by a test: each returns unless the binary was started as its
+// child, and exits otherwise.
+var children []func()
+
 func TestMain(m *testing.M) {
+	for _, child := range children {
+		child()
+	}
 	testscript.Main(m, map[string]func(){
 		"discgen": func() { os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr))) },
 	})

@@ -26,9 +26,12 @@ const (
 	nofileLimitEnv = "DISCGEN_TEST_NOFILE_LIMIT"
 )
 
-// TestNofileChild is the child's entry point; it does nothing unless the
-// test binary was started by buildLimited.
-func TestNofileChild(t *testing.T) {
+func init() { children = append(children, nofileChild) }
+
+// nofileChild is the child's entry point, run by TestMain: in a test
+// binary started by buildLimited, it runs discgen and exits; otherwise it
+// returns.
+func nofileChild() {
 	v := os.Getenv(nofileArgsEnv)
 	if v == "" {
 		return
@@ -60,7 +63,7 @@ func TestNofileChild(t *testing.T) {
 func buildLimited(t *testing.T, dir string, limit int, args ...string) string {
 	t.Helper()
 	a, _ := json.Marshal(args)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestNofileChild$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), nofileArgsEnv+"="+string(a))
 	if limit > 0 {
