@@ -92,9 +92,7 @@ feeds: [{url: /~alice/feed.atom}]
 // builds the site and its tenant.
 func TestImage(t *testing.T) {
 	testenv.NeedsLong(t)
-	if runtime.GOOS != "linux" {
-		t.Skip("podman runs Linux images on Linux")
-	}
+	testenv.NeedsLinux(t) // podman runs Linux images on Linux
 	r := snapshot(t)
 	work := t.TempDir()
 	image := filepath.Join(work, "discgen_oci.tar")
