@@ -2,11 +2,14 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected files in testdata/script")
@@ -37,6 +40,13 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
+		// [ci]: under CI, where a missing tool fails (testenv.CI).
+		Condition: func(cond string) (bool, error) {
+			if cond == "ci" {
+				return testenv.CI(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			// Scripts give --now where time matters; the clock never
 			// decides an outcome.
