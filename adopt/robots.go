@@ -139,7 +139,6 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 		byFirst[confs[key].first] = append(byFirst[confs[key].first], key)
 	}
 	for gi := range f.Groups {
-		var sigs []string
 		bySig := map[string]int{}
 		for _, key := range byFirst[gi] {
 			c := confs[key]
@@ -149,7 +148,6 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 			if !ok {
 				idx = len(rp.groups)
 				bySig[sig] = idx
-				sigs = append(sigs, sig)
 				rp.groups = append(rp.groups, g)
 				seen := map[string]bool{}
 				for _, o := range c.groups {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/sitebuild"
 	"github.com/jimsmart/grobotstxt"
@@ -330,7 +331,7 @@ func TestRobotsRoundTripCorpus(t *testing.T) {
 func TestRobotsRoundTripRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9309, 1996))
 	count := 150
-	if testing.Short() {
+	if !testenv.Long() {
 		count = 30
 	}
 	for _, lossy := range []bool{true, false} {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 var (
@@ -153,10 +155,7 @@ func TestErrorsHoldNoKeyMaterial(t *testing.T) {
 
 // TestGnuPGVerifies checks discgen's signature with GnuPG itself.
 func TestGnuPGVerifies(t *testing.T) {
-	gpg, err := exec.LookPath("gpg")
-	if err != nil {
-		t.Skip("gpg (Debian package gnupg): not installed")
-	}
+	gpg := testenv.NeedsTool(t, "gpg", "apt-get install gnupg; .ci/run installs it")
 	for _, k := range []string{"ed25519", "rsa"} {
 		t.Run(k, func(t *testing.T) {
 			home := t.TempDir()

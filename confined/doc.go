@@ -102,6 +102,7 @@
 // journal) they call Stat, Sync, Write, Readdirnames, Seek and Close; of
 // package os they call only what touches no file (Geteuid and the like).
 // They open, create, rename and remove nothing themselves:
-// TestCallersTouchNoPath type-checks them and fails on any other call of
-// os, syscall or golang.org/x/sys/unix, or any other method of a handle.
+// TestCallersTouchNoPath type-checks them and fails on any other use
+// (called or taken as a value) of a function of os, syscall or
+// golang.org/x/sys/unix, any other method of a handle, or a type error.
 package confined

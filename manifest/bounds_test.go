@@ -18,6 +18,7 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/gcpolicy"
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
@@ -410,9 +411,7 @@ func measureShape(t *testing.T, s shape, n int, mode string) cost {
 // that grow, it checks that twice the input costs about twice the work
 // (allocations), which a quadratic cost would break.
 func TestBounds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds manifests of up to 4 MiB")
-	}
+	testenv.NeedsLong(t) // builds manifests of up to 4 MiB
 	for _, s := range shapes {
 		t.Run(s.name, func(t *testing.T) {
 			c := measureShape(t, s, s.n, "")

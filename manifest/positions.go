@@ -247,9 +247,7 @@ func (p *Positions) KeyOf(path string) diag.Pos {
 // values, found under its block, stand in for the keys they replace.
 func (p *Positions) overlay(repl *entry, keys []string) *Positions {
 	root := &entry{index: -1, val: p.root.val}
-	for _, k := range p.root.kids {
-		root.kids = append(root.kids, k)
-	}
+	root.kids = append(root.kids, p.root.kids...)
 	if len(root.kids) > manyKeys {
 		root.byKey = map[string]*entry{}
 		for _, k := range root.kids {

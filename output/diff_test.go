@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -161,13 +162,11 @@ func TestLineDiffIsMinimalAndCorrect(t *testing.T) {
 // the old file into the new one exactly, including missing final newlines
 // and the non-minimal fallback for large differences.
 func TestUnifiedDiffAppliesWithPatch(t *testing.T) {
-	if _, err := exec.LookPath("patch"); err != nil {
-		t.Skip("patch(1) not installed")
-	}
+	testenv.NeedsTool(t, "patch", "apt-get install patch")
 	r := rand.New(rand.NewPCG(3, 4))
 	dir := t.TempDir()
 	n := 60
-	if testing.Short() {
+	if !testenv.Long() {
 		n = 15
 	}
 	for i := range n {

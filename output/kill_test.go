@@ -10,10 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -77,9 +79,16 @@ func killTree(v byte) tree.Tree {
 	return t
 }
 
-// TestKillChildProcess is the child's entry point; it does nothing unless
-// the test binary was started by TestKillLeavesOldOrNew.
-func TestKillChildProcess(t *testing.T) {
+// TestMain runs the kill test's child instead of the tests when the test
+// binary was started as one.
+func TestMain(m *testing.M) {
+	killChild()
+	os.Exit(m.Run())
+}
+
+// killChild is the child's entry point: in a test binary started by
+// runChild, it applies its version and exits; otherwise it returns.
+func killChild() {
 	v := os.Getenv(killChildEnv)
 	if v == "" {
 		return
@@ -102,7 +111,7 @@ func runChild(t *testing.T, e env, v byte, delay time.Duration) (killed bool, to
 	t.Helper()
 	start := time.Now()
 	defer func() { took = time.Since(start) }()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChildProcess$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), killChildEnv+"="+string(v), killRootEnv+"="+e.root, killStateEnv+"="+e.state)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -194,16 +203,14 @@ func killJournals(t *testing.T, e env) (n, intents int) {
 	return len(names), intents
 }
 
+// TestKillLeavesOldOrNew kills builds at random moments; it logs its seed,
+// and DISCGEN_KILL_SEED=N replays the same kill points (as fractions of a
+// full rewrite's duration).
 func TestKillLeavesOldOrNew(t *testing.T) {
-	if os.Getenv(killChildEnv) != "" {
-		return
-	}
+	testenv.NeedsLong(t)
 	// The rounds stop early past the time budget, once a few kills have
 	// landed mid-build: the machine may be slow or shared.
 	rounds, budget := 40, 25*time.Second
-	if testing.Short() {
-		rounds, budget = 20, 15*time.Second
-	}
 	e := newEnv(t)
 	start := time.Now()
 	runChild(t, e, 'A', -1)
@@ -212,7 +219,16 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 	_, full := runChild(t, e, 'B', -1)
 	checkOldOrNew(t, e, 0)
 
-	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("DISCGEN_KILL_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("DISCGEN_KILL_SEED=%q: %v", s, err)
+		}
+		seed = n
+	}
+	t.Logf("seed %d: DISCGEN_KILL_SEED=%d replays it", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 0))
 	v := byte('B')
 	var finished, midBuild, beforeWrites, inJournal, tempsSeen int
 	for round := 1; round <= rounds; round++ {

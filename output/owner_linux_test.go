@@ -5,13 +5,12 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/tree"
 )
 
 func TestOwner(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("giving files to another user needs root")
-	}
+	testenv.NeedsRoot(t) // giving files to another user needs root
 	e := newEnv(t)
 	opt := e.opt()
 	opt.Owner = &Owner{UID: 12345, GID: 12346}

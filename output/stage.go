@@ -90,16 +90,15 @@ func hook(step, p string) error {
 
 // pending is one file written to its temporary name and not yet published.
 type pending struct {
-	ch       *Change
-	tmp      string        // base name of the temporary file
-	created  bool          // the temporary file exists
-	f        confined.File // the temporary file, kept open until its rename
-	held     bool          // f is open
-	perm     fs.FileMode
-	renamed  bool
-	stat     confined.Info
-	statOK   bool
-	writeErr error
+	ch      *Change
+	tmp     string        // base name of the temporary file
+	created bool          // the temporary file exists
+	f       confined.File // the temporary file, kept open until its rename
+	held    bool          // f is open
+	perm    fs.FileMode
+	renamed bool
+	stat    confined.Info
+	statOK  bool
 }
 
 // heldFiles counts the written files kept open until their rename, up to

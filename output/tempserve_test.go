@@ -77,10 +77,7 @@ func TestLeftTempFileHidden(t *testing.T) {
 // always runs its workers): the leftover file is refused, the published
 // one served.
 func TestLeftTempFileNotServedByNginx(t *testing.T) {
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		t.Skip("nginx: not installed")
-	}
+	bin := livetest.NeedsNginx(t)
 	base := livetest.Dir(t)
 	root, state := filepath.Join(base, "public"), filepath.Join(base, "state")
 	if err := os.Mkdir(root, 0o755); err != nil {

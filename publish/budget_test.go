@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 )
 
 func TestManifestCost(t *testing.T) {
@@ -28,48 +28,52 @@ func TestManifestCost(t *testing.T) {
 
 // A heavy request waiting for room is not passed by lighter ones that
 // came after it, though they would fit; each gets room in the order it
-// asked.
+// asked. In a synctest bubble, synctest.Wait returns once every goroutine
+// is blocked: what has not been granted then never will be until a
+// release.
 func TestBudgetOrder(t *testing.T) {
-	b := newBudget(100)
-	b.acquire(60)
-	granted := make(chan int64, 3)
-	var wg sync.WaitGroup
-	queued := func() int {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		return len(b.waiters)
-	}
-	for i, n := range []int64{80, 10, 30} {
-		wg.Go(func() { granted <- b.acquire(n) })
-		for queued() != i+1 {
-			time.Sleep(time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		b := newBudget(100)
+		b.acquire(60)
+		granted := make(chan int64, 3)
+		var wg sync.WaitGroup
+		for i, n := range []int64{80, 10, 30} {
+			wg.Go(func() { granted <- b.acquire(n) })
+			synctest.Wait()
+			// 40 free: 10 and 30 would fit, but wait behind 80.
+			if len(b.waiters) != i+1 || len(granted) != 0 {
+				t.Fatalf("after asking for %d: %d waiting and %d granted, want %d and none", n, len(b.waiters), len(granted), i+1)
+			}
 		}
-	}
-	// 40 free: 10 and 30 would fit, but wait behind 80.
-	time.Sleep(20 * time.Millisecond)
-	if len(granted) != 0 {
-		t.Fatalf("%d granted while the first request waits", len(granted))
-	}
-	// A small manifest never waits.
-	if got := b.acquire(0); got != 0 {
-		t.Errorf("a small manifest took %d", got)
-	}
-	b.release(60)
-	if a, c := <-granted, <-granted; a+c != 90 {
-		t.Errorf("granted %d and %d after the release, want 80 and 10", a, c)
-	}
-	if queued() != 1 || b.free != 10 {
-		t.Errorf("%d waiting and %d free, want 30 waiting and 10 free", queued(), b.free)
-	}
-	b.release(80)
-	if got := <-granted; got != 30 {
-		t.Errorf("granted %d last, want 30", got)
-	}
-	wg.Wait()
-	b.release(40)
-	if b.free != 100 {
-		t.Errorf("%d free at the end, want 100", b.free)
-	}
+		// A small manifest never waits.
+		if got := b.acquire(0); got != 0 {
+			t.Errorf("a small manifest took %d", got)
+		}
+		b.release(60)
+		synctest.Wait()
+		if len(granted) != 2 {
+			t.Fatalf("%d granted after the release, want 80 and 10", len(granted))
+		}
+		if a, c := <-granted, <-granted; a+c != 90 || a != 80 && a != 10 {
+			t.Errorf("granted %d and %d after the release, want 80 and 10", a, c)
+		}
+		if len(b.waiters) != 1 || b.free != 10 {
+			t.Errorf("%d waiting and %d free, want 30 waiting and 10 free", len(b.waiters), b.free)
+		}
+		b.release(80)
+		synctest.Wait()
+		if len(granted) != 1 {
+			t.Fatalf("%d granted after the second release, want 30", len(granted))
+		}
+		if got := <-granted; got != 30 {
+			t.Errorf("granted %d last, want 30", got)
+		}
+		wg.Wait()
+		b.release(40)
+		if b.free != 100 {
+			t.Errorf("%d free at the end, want 100", b.free)
+		}
+	})
 }
 
 // A request over the whole budget is cut to it, and runs alone.

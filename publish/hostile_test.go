@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // writeFiles writes files (slash paths relative to root) and returns root.
@@ -350,7 +351,7 @@ func asNobody(t *testing.T) {
 // one is built, and the two are named.
 func TestManyTenantsOneBad(t *testing.T) {
 	n := 10000
-	if testing.Short() {
+	if !testenv.Long() {
 		n = 2000
 	}
 	dir := t.TempDir()
@@ -400,9 +401,6 @@ func TestManyTenantsOneBad(t *testing.T) {
 // parsing did not count (345 MB). Each is refused, writes nothing, and the
 // build stays within a few seconds of CPU and a bounded heap.
 func TestHostileTenantCosts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds tenant manifests of several megabytes")
-	}
 	var names, files strings.Builder
 	names.WriteString("version: 1\nagents:\n  - names: [")
 	for i := range 40_000 {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // --tenant builds the named manifests alone, each confined as in a full
@@ -187,9 +189,7 @@ func TestUnchangedTenants(t *testing.T) {
 // --tenant-owner gives every file and directory written in a tenant's
 // directory to the owner of that directory.
 func TestTenantOwner(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("--tenant-owner changes owners, which needs root: run the tests as root (CI does) to cover it")
-	}
+	testenv.NeedsRoot(t) // --tenant-owner changes owners, which needs root: run the tests as root (CI does) to cover it
 	dir := writeFiles(t, t.TempDir(), map[string]string{
 		"site.yaml": isolationSite,
 		"users/alice/public_html/autodisc.yaml": "version: 1\ndescription: alice\n" +

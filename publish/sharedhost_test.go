@@ -18,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // The tests here run the discgen binary, built as the README's install
@@ -28,7 +30,8 @@ import (
 //
 // DISCGEN_LIMITS_BIN runs another binary instead (a cgo build, say), to
 // see which limits it does not hold; DISCGEN_LIMITS_RUNS sets the runs
-// under each limit (default 20, 3 with -short).
+// under each limit (default 20). The loops are of the long tier: they run
+// with DISCGEN_LONG=1.
 
 // hostileTree writes a site of 200 tenants into dir: 190 ordinary ones,
 // 2 valid heavy ones (25,000 rules, about 600 kB), and 8 that are refused
@@ -239,11 +242,8 @@ func hostReference(t *testing.T, bin string) hostResult {
 // underLimit runs the build runs times under the limit and checks each
 // against the reference.
 func underLimit(t *testing.T, wrap []string, uid int) {
-	tool, err := exec.LookPath(wrap[0])
-	if err != nil {
-		t.Skipf("%s is not installed (util-linux): %v", wrap[0], err)
-	}
-	wrap[0] = tool
+	testenv.NeedsLong(t)
+	wrap[0] = testenv.NeedsTool(t, wrap[0], "util-linux")
 	bin := discgenStatic(t)
 	ref := hostReference(t, bin)
 	if n := len(ref.status); n != 200 {
@@ -253,9 +253,6 @@ func underLimit(t *testing.T, wrap []string, uid int) {
 		t.Fatalf("the reference run refused or skipped %d tenants, want 8: %v", got, ref.status)
 	}
 	runs := 20
-	if testing.Short() {
-		runs = 3
-	}
 	if n, err := strconv.Atoi(os.Getenv("DISCGEN_LIMITS_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
@@ -350,9 +347,8 @@ func TestHostOneCPU(t *testing.T) {
 // not hold root. The user is a fresh uid with no process of its own, so
 // that nothing else on the machine shares its count.
 func TestHostThreadLimit(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to run the build as a user of its own")
-	}
+	testenv.NeedsLong(t)
+	testenv.NeedsRoot(t) // to run the build as a user of its own
 	underLimit(t, []string{"prlimit", "--nproc=20", "--"}, freeUID(t))
 }
 
@@ -396,14 +392,10 @@ func TestHostLimitTooLow(t *testing.T) {
 		{"threads", []string{"prlimit", "--nproc=8", "--"}, false, "RLIMIT_NPROC"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if !c.root && os.Geteuid() != 0 {
-				t.Skip("needs root, to run the build as a user of its own")
+			if !c.root {
+				testenv.NeedsRoot(t) // to run the build as a user of its own
 			}
-			tool, err := exec.LookPath(c.wrap[0])
-			if err != nil {
-				t.Skipf("%s is not installed (util-linux): %v", c.wrap[0], err)
-			}
-			c.wrap[0] = tool
+			c.wrap[0] = testenv.NeedsTool(t, c.wrap[0], "util-linux")
 			uid := 0
 			if !c.root {
 				uid = freeUID(t)

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // busyTree writes a site of 40 tenants of 200 files each: every tenant's
@@ -82,13 +83,9 @@ func busyRun(t *testing.T, bin string, wrap []string, uid int) (map[string]strin
 // without the limit; counted at four threads an applier, it crashed in
 // the runtime ("failed to create new OS thread") 6 runs of 6.
 func TestHostThreadLimitBusyWriters(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to run the build as a user of its own")
-	}
-	tool, err := exec.LookPath("prlimit")
-	if err != nil {
-		t.Skipf("prlimit is not installed (util-linux): %v", err)
-	}
+	testenv.NeedsLong(t)
+	testenv.NeedsRoot(t) // to run the build as a user of its own
+	tool := testenv.NeedsTool(t, "prlimit", "util-linux")
 	bin := discgenStatic(t)
 	ref, out, err := busyRun(t, bin, nil, 0)
 	if err != nil || !strings.Contains(out, "units: 41 built") {
@@ -98,9 +95,6 @@ func TestHostThreadLimitBusyWriters(t *testing.T) {
 		t.Fatalf("without limits, %d files written, want more than %d", n, 40*200)
 	}
 	runs := 5
-	if testing.Short() {
-		runs = 2
-	}
 	passed := 0
 	for i := range runs {
 		files, out, err := busyRun(t, bin, []string{tool, "--nproc=20", "--"}, freeUID(t))

@@ -126,9 +126,7 @@ func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 			t[p] = e
 		}
 		sep = separate
-		for _, w := range serverconf.Warnings(opt.Server, s.Access) {
-			u.Notes = append(u.Notes, w)
-		}
+		u.Notes = append(u.Notes, serverconf.Warnings(opt.Server, s.Access)...)
 	}
 	publishRoot(opt, u, opt.Out, t)
 	emit(u)

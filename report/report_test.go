@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/sitebuild"
@@ -202,15 +203,16 @@ func TestChromium(t *testing.T) {
 	}
 }
 
-// chromium returns the path of Chromium, or skips the test.
+// chromium returns the path of Chromium, for a test of the long tier.
 func chromium(t *testing.T) string {
 	t.Helper()
+	testenv.NeedsLong(t)
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	t.Skip("chromium: not installed")
+	testenv.Missing(t, "chromium: not installed (apt-get install chromium; .ci/run installs it)")
 	return ""
 }
 

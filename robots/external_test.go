@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // TestExternalParsers runs robots.txt parsers written in other languages
@@ -21,7 +23,7 @@ import (
 // queries and print each parser's verdicts; a verdict that differs from
 // Policy.Evaluate must be covered by a Portability warning naming that
 // reader and agent. A parser that is not installed is skipped with a
-// message; .ci/run installs them all.
+// message, or fails the test under CI; .ci/run installs them all.
 //
 // Figures (per parser: queries, agreements, disagreements covered by a
 // warning, uncovered) are logged: go test ./robots -run TestExternalParsers -v
@@ -29,7 +31,7 @@ func TestExternalParsers(t *testing.T) {
 	n := *nFlag
 	if n == 0 {
 		n = 100
-		if testing.Short() {
+		if !testenv.Long() {
 			n = 30
 		}
 	}
@@ -180,16 +182,14 @@ func eachParser(t *testing.T, in driverInput, check func(t *testing.T, parser st
 	}
 	for _, d := range externalDrivers() {
 		t.Run(d.name, func(t *testing.T) {
-			if _, err := exec.LookPath(d.cmd[0]); err != nil {
-				t.Skipf("%s: not installed", d.cmd[0])
-			}
+			testenv.NeedsTool(t, d.cmd[0], ".ci/run installs the parsers: python3-protego, ruby-webrobots, libwww-perl from Debian, the others with npm in robots/conformance")
 			cmd := exec.Command(d.cmd[0], append(d.cmd[1:], qfile)...)
 			cmd.Env = append(os.Environ(), d.env...)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			stdout, err := cmd.Output()
 			if err != nil {
-				t.Skipf("%s: the driver failed (a parser not installed?): %v\n%s", d.name, err, stderr.String())
+				testenv.Missing(t, "%s: the driver failed (a parser not installed?): %v\n%s", d.name, err, stderr.String())
 			}
 			var got map[string][]*bool
 			if err := json.Unmarshal(stdout, &got); err != nil {
@@ -199,7 +199,7 @@ func eachParser(t *testing.T, in driverInput, check func(t *testing.T, parser st
 				t.Run(parser, func(t *testing.T) {
 					vs, ok := got[parser]
 					if !ok {
-						t.Skipf("%s: not installed (%s)", parser, strings.TrimSpace(stderr.String()))
+						testenv.Missing(t, "%s: not installed (%s)", parser, strings.TrimSpace(stderr.String()))
 					}
 					if len(vs) != len(in.Queries) {
 						t.Fatalf("%d verdicts for %d queries", len(vs), len(in.Queries))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // randomNames returns n distinct names over a small alphabet, so that
@@ -192,9 +194,7 @@ var nameShapes = map[string]func(n int) Policy{
 // TestNameWorkLinear: eight times the agents cost about eight times the
 // work, not sixty-four.
 func TestNameWorkLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times policies of thousands of agents")
-	}
+	testenv.NeedsLong(t) // times policies of thousands of agents: a loaded machine upsets it
 	for name, mk := range nameShapes {
 		t.Run(name, func(t *testing.T) {
 			small, large := nameWork(mk(1000)), nameWork(mk(8000))

@@ -265,23 +265,6 @@ func ruleKey(c *config) string {
 	return strings.Join(keys, "\n")
 }
 
-// sameRules reports whether two records' rules are the same set.
-func sameRules(a, b *config) bool {
-	if len(a.rules) != len(b.rules) {
-		return false
-	}
-	set := map[PathRule]bool{}
-	for _, r := range a.rules {
-		set[r] = true
-	}
-	for _, r := range b.rules {
-		if !set[r] {
-			return false
-		}
-	}
-	return true
-}
-
 // reservedEscape returns the first escape in a canonical path of an RFC 3986
 // reserved character other than '/', or "".
 func reservedEscape(p string) string {

@@ -11,11 +11,13 @@ import (
 
 	"github.com/jimsmart/grobotstxt"
 	"github.com/temoto/robotstxt"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 var (
 	seedFlag = flag.Uint64("robots.seed", 0, "seed for the randomised emission test (default: ROBOTS_SEED or a fixed seed)")
-	nFlag    = flag.Int("robots.n", 0, "number of randomised emission cases (default 1000, 200 with -short)")
+	nFlag    = flag.Int("robots.n", 0, "number of randomised emission cases (default 1000, 200 without DISCGEN_LONG)")
 )
 
 const defaultSeed = 20261122
@@ -216,7 +218,7 @@ func TestEmitRandomAgreement(t *testing.T) {
 	n := *nFlag
 	if n == 0 {
 		n = 1000
-		if testing.Short() {
+		if !testenv.Long() {
 			n = 200
 		}
 	}
@@ -336,7 +338,7 @@ func TestPortabilityComplete(t *testing.T) {
 	n := *nFlag
 	if n == 0 {
 		n = 500
-		if testing.Short() {
+		if !testenv.Long() {
 			n = 50
 		}
 	}

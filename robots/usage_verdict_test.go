@@ -9,6 +9,8 @@ import (
 
 	"github.com/jimsmart/grobotstxt"
 	"github.com/temoto/robotstxt"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // prefs returns random preferences, often with nothing stated.
@@ -68,7 +70,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 	n := *nFlag
 	if n == 0 {
 		n = 100
-		if testing.Short() {
+		if !testenv.Long() {
 			n = 30
 		}
 	}

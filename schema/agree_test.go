@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/templates"
 	"github.com/discgen/discgen/validate"
@@ -21,9 +22,7 @@ import (
 // is missing.
 func nodeModules(t *testing.T, pkgs ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node: not installed")
-	}
+	testenv.NeedsTool(t, "node", "apt-get install nodejs npm; .ci/run installs it")
 	dir := os.Getenv("DISCGEN_NODE_MODULES")
 	if dir == "" {
 		dir = filepath.Join("..", ".ci", "tools", "node_modules")
@@ -34,7 +33,7 @@ func nodeModules(t *testing.T, pkgs ...string) string {
 	}
 	for _, p := range pkgs {
 		if _, err := os.Stat(filepath.Join(dir, p, "package.json")); err != nil {
-			t.Skipf("%s: not installed in %s (.ci/run installs it with npm)", p, dir)
+			testenv.Missing(t, "%s: not installed in %s (.ci/run installs it with npm)", p, dir)
 		}
 	}
 	return dir

@@ -158,9 +158,7 @@ func TestLiveNginx(t *testing.T) {
 // and returns its port.
 func serveNginx(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 	t.Helper()
-	if _, err := exec.LookPath("nginx"); err != nil {
-		t.Skip("nginx: not installed")
-	}
+	livetest.NeedsNginx(t)
 	dir, site, conf := liveSite(t, Nginx, src, a, extra...)
 	return livetest.Nginx(t, dir, site, conf)
 }
@@ -189,10 +187,7 @@ func TestLiveCaddy(t *testing.T) {
 // and returns its port.
 func serveCaddy(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 	t.Helper()
-	bin, err := exec.LookPath("caddy")
-	if err != nil {
-		t.Skip("caddy: not installed")
-	}
+	bin := livetest.NeedsCaddy(t)
 	dir, site, conf := liveSite(t, Caddy, src, a, extra...)
 	port := livetest.FreePort(t)
 	main := filepath.Join(dir, "Caddyfile")

@@ -55,8 +55,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func run(t *testing.T, tls bool, t2 tree.Tree, change func(w http.ResponseWriter, r *http.Request) bool, opt Options) []Result {
 	t.Helper()
 	s := &site{t: t2, change: change}
-	var srv *httptest.Server
-	srv = httptest.NewUnstartedServer(s)
+	srv := httptest.NewUnstartedServer(s)
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
 	if tls {
 		srv.StartTLS()

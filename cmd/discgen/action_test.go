@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/internal/testing/testfs"
 	"go.yaml.in/yaml/v3"
 )
@@ -159,18 +160,13 @@ func runAction(t *testing.T, dir, discgen string, env ...string) actionRun {
 
 func needBash(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash: not installed")
-	}
+	testenv.NeedsTool(t, "bash", "apt-get install bash")
 }
 
 // buildDiscgen builds the real binary for the Action's script to run.
 func buildDiscgen(t *testing.T) string {
 	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go: not on PATH, cannot build discgen for the Action's script")
-	}
+	gobin := testenv.NeedsTool(t, "go", "put the go command on PATH")
 	bin := filepath.Join(t.TempDir(), "discgen")
 	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

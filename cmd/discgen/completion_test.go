@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // completionScript writes discgen completion SHELL to a file.
@@ -48,9 +50,7 @@ var completionCases = []struct {
 }
 
 func TestCompletionBash(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash: not installed")
-	}
+	testenv.NeedsTool(t, "bash", "apt-get install bash")
 	script := completionScript(t, "bash")
 	for _, c := range completionCases {
 		got := shellLines(t, "bash", "source "+script+`
@@ -65,9 +65,7 @@ COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _discgen; printf '%s\n' "${COMPREPLY[
 // the filtering by prefix to zsh's own completion: every wanted word must
 // be among those offered, and a flag's value gets none.
 func TestCompletionZsh(t *testing.T) {
-	if _, err := exec.LookPath("zsh"); err != nil {
-		t.Skip("zsh: not installed (.ci/run installs it from Debian)")
-	}
+	testenv.NeedsTool(t, "zsh", "apt-get install zsh; .ci/run installs it")
 	script := completionScript(t, "zsh")
 	for _, c := range completionCases {
 		// A stub compdef spares each run compinit's second of start-up;
@@ -86,9 +84,7 @@ COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); compgen -F _discgen -- "${@[-1]}"`, c
 }
 
 func TestCompletionFish(t *testing.T) {
-	if _, err := exec.LookPath("fish"); err != nil {
-		t.Skip("fish: not installed (.ci/run installs it from Debian)")
-	}
+	testenv.NeedsTool(t, "fish", "apt-get install fish; .ci/run installs it")
 	script := completionScript(t, "fish")
 	for _, c := range completionCases {
 		if c.want == nil {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // The control panel's path on a shared host: each user's save runs
@@ -93,9 +95,7 @@ func concRun(exe, dir string, args ...string) (int, string, string) {
 var saveOutput = regexp.MustCompile(`\A(users/u\d{4}/public_html: \d+ added, \d+ updated, \d+ removed, \d+ unchanged\n)?units: [01] built, [01] unchanged, 0 refused, 0 skipped\n\z`)
 
 func TestConcurrentSavesBesideFullBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts hundreds of builds")
-	}
+	testenv.NeedsLong(t) // starts hundreds of builds
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected files in testdata/script")
@@ -14,7 +17,15 @@ var update = flag.Bool("update", false, "rewrite the expected files in testdata/
 // The test binary doubles as discgen, so scripts run the real command
 // line in a process of its own: exit statuses, stdout and stderr as a
 // user sees them.
+// children are the entry points of test binaries started as a child
+// process by a test: each returns unless the binary was started as its
+// child, and exits otherwise.
+var children []func()
+
 func TestMain(m *testing.M) {
+	for _, child := range children {
+		child()
+	}
 	testscript.Main(m, map[string]func(){
 		"discgen": func() { os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr))) },
 	})
@@ -29,6 +40,13 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
+		// [ci]: under CI, where a missing tool fails (testenv.CI).
+		Condition: func(cond string) (bool, error) {
+			if cond == "ci" {
+				return testenv.CI(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			// Scripts give --now where time matters; the clock never
 			// decides an outcome.

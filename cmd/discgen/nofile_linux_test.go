@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // nofileArgsEnv, in a child started by buildLimited, holds the arguments
@@ -24,9 +26,12 @@ const (
 	nofileLimitEnv = "DISCGEN_TEST_NOFILE_LIMIT"
 )
 
-// TestNofileChild is the child's entry point; it does nothing unless the
-// test binary was started by buildLimited.
-func TestNofileChild(t *testing.T) {
+func init() { children = append(children, nofileChild) }
+
+// nofileChild is the child's entry point, run by TestMain: in a test
+// binary started by buildLimited, it runs discgen and exits; otherwise it
+// returns.
+func nofileChild() {
 	v := os.Getenv(nofileArgsEnv)
 	if v == "" {
 		return
@@ -58,7 +63,7 @@ func TestNofileChild(t *testing.T) {
 func buildLimited(t *testing.T, dir string, limit int, args ...string) string {
 	t.Helper()
 	a, _ := json.Marshal(args)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestNofileChild$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), nofileArgsEnv+"="+string(a))
 	if limit > 0 {
@@ -126,9 +131,7 @@ func sameTree(t *testing.T, what string, got, want map[string]string) {
 // cold and then warm, to the same bytes, record and report as a build
 // without that limit.
 func TestBuildManyDelegateesUnderFileLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds 3,000 delegatees four times")
-	}
+	testenv.NeedsLong(t) // builds 3,000 delegatees four times
 	const n = 3000
 	var m strings.Builder
 	m.WriteString("version: 1\nsite: {url: https://example.org/}\ndelegations:\n")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/internal/testing/testfs"
 	"github.com/discgen/discgen/publish"
 )
@@ -68,9 +69,7 @@ func progressTree(t *testing.T, n, bad int) string {
 // one status line, redrawn, and prints only the refused tenant; through a
 // pipe it prints a line per tenant, as --progress lines does on a terminal.
 func TestProgressTerminal(t *testing.T) {
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script (util-linux): not installed")
-	}
+	testenv.NeedsTool(t, "script", "util-linux")
 	bin := buildDiscgen(t)
 	dir := progressTree(t, 300, 7)
 	cmdline := func(extra string) string {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // The README's quickstarts, run with the real site generators where they
@@ -28,11 +30,15 @@ func sh(t *testing.T, dir, bindir string, name string, args ...string) string {
 	return string(out)
 }
 
+// needTool marks a quickstart test, of the long tier, that runs name.
 func needTool(t *testing.T, name string) {
 	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s: not installed", name)
+	testenv.NeedsLong(t)
+	pkg := name
+	if name == "node" {
+		pkg = "nodejs npm"
 	}
+	testenv.NeedsTool(t, name, "apt-get install "+pkg+"; .ci/run installs it")
 }
 
 func wantDiscoveryFiles(t *testing.T, out string) {
@@ -96,7 +102,7 @@ func TestQuickstartEleventy(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(eleventy); err != nil {
-		t.Skip("@11ty/eleventy: not installed (.ci/run installs it with npm)")
+		testenv.Missing(t, "@11ty/eleventy: not installed (.ci/run installs it with npm)")
 	}
 	bindir := filepath.Dir(buildDiscgen(t))
 	dir := t.TempDir()
@@ -133,7 +139,7 @@ func TestQuickstartAstro(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(mods, "astro", "astro.js")); err != nil {
-		t.Skip("astro: not installed (.ci/run installs it with npm)")
+		testenv.Missing(t, "astro: not installed (.ci/run installs it with npm)")
 	}
 	bindir := filepath.Dir(buildDiscgen(t))
 	dir := t.TempDir()

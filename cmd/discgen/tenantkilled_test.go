@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // Root's full build journals its batches in the build's state directory,
@@ -104,9 +106,7 @@ func TestRootRecoversKilledTenantBuild(t *testing.T) {
 // build's arguments. It skips unless run as root.
 func rootBuiltTree(t *testing.T) (dir, exe string, full []string) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
-	}
+	testenv.NeedsRoot(t) // needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)
 	dir, exe = tenantUserTree(t)
 	full = []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
 	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // The control panel's save on a shared host runs "discgen build --tenant
@@ -32,9 +34,7 @@ const (
 )
 
 func TestTenantBuildAsItsUser(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
-	}
+	testenv.NeedsRoot(t) // needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)
 	dir, exe := tenantUserTree(t)
 	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
 	alice := func(args ...string) (int, string, string) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,9 +16,7 @@ import (
 // build with a real nginx and verifies it (exit 0), then changes one file
 // on disk and verifies again (exit 1, the file named).
 func TestVerifyNginx(t *testing.T) {
-	if _, err := exec.LookPath("nginx"); err != nil {
-		t.Skip("nginx: not installed")
-	}
+	livetest.NeedsNginx(t)
 	dir := livetest.Dir(t)
 	public, conf := filepath.Join(dir, "public"), filepath.Join(dir, "server")
 	var out, errb bytes.Buffer
@@ -81,9 +78,7 @@ func TestVerifyNginx(t *testing.T) {
 // verifies the Content-Usage header of every file; served with the
 // snippet of a build without preferences, verify notes the missing header.
 func TestVerifyNginxUsage(t *testing.T) {
-	if _, err := exec.LookPath("nginx"); err != nil {
-		t.Skip("nginx: not installed")
-	}
+	livetest.NeedsNginx(t)
 	for _, c := range []struct {
 		name     string
 		buildEnv []string

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,9 +129,7 @@ func tenantHeaders(t *testing.T, port, tenants int, expires bool) {
 }
 
 func TestVerifyTenantsNginx(t *testing.T) {
-	if _, err := exec.LookPath("nginx"); err != nil {
-		t.Skip("nginx: not installed")
-	}
+	livetest.NeedsNginx(t)
 	dir, public, conf := tenantSite(t, 3)
 	include := filepath.Join(dir, "server.conf")
 	testfs.Write(t, include, fmt.Sprintf(`include %s;

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // discgen version names the version, the commit and the Go release: a
@@ -23,10 +25,7 @@ func TestVersion(t *testing.T) {
 		t.Errorf("discgen version printed %q", out.String())
 	}
 
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go: not on PATH")
-	}
+	gobin := testenv.NeedsTool(t, "go", "put the go command on PATH")
 	bin := filepath.Join(t.TempDir(), "discgen")
 	build := exec.Command(gobin, "build", "-trimpath", "-o", bin,
 		"-ldflags", "-X main.releaseVersion=1.2.3 -X main.releaseCommit=0123456789abcdef0123456789abcdef01234567", ".")

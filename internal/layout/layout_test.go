@@ -48,6 +48,7 @@ var internalLevel = map[string]int{
 	"internal/layout":             ground,
 	"internal/testing/livetest":   testHelper,
 	"internal/testing/testcorpus": testHelper,
+	"internal/testing/testenv":    testHelper,
 	"internal/testing/testfs":     testHelper,
 	"internal/release":            release,
 	"internal/release/dist":       release,

@@ -4,8 +4,9 @@
 // build cache, must give the same bytes. From that release the Action's
 // install script installs over a local HTTP server, the npm packages made
 // by ./npm install into an Eleventy project, and the image made by ./image
-// runs under podman. Each test skips, saying why, when a tool it needs
-// (git, goreleaser, npm, podman) is absent; .ci/run installs them.
+// runs under podman. These tests are of the long tier (DISCGEN_LONG=1).
+// Each skips, saying why, when a tool it needs (git, goreleaser, npm,
+// podman) is absent, and fails instead under CI; .ci/run installs them.
 //
 // The subdirectories are the tools the release uses: ./sbom (the SBOM of
 // a binary), ./dist (reading a release directory), ./npm and ./image.

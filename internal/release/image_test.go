@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // podman runs podman with its storage in dir: the vfs driver and cgroupfs,
@@ -43,9 +45,7 @@ func runArgs() []string {
 // absent or cannot run a container here.
 func newPodman(t *testing.T, dir, image string) (podman, string) {
 	t.Helper()
-	if _, err := exec.LookPath("podman"); err != nil {
-		t.Skip("podman: not installed (.ci/run installs it from Debian)")
-	}
+	testenv.NeedsTool(t, "podman", "apt-get install podman runc; .ci/run installs it")
 	p := podman{base: []string{"--root", filepath.Join(dir, "root"), "--runroot", filepath.Join(dir, "run"),
 		"--storage-driver", "vfs", "--cgroup-manager", "cgroupfs"}}
 	out, err := p.cmd("load", "-q", "-i", image).CombinedOutput()
@@ -65,7 +65,7 @@ func newPodman(t *testing.T, dir, image string) (podman, string) {
 		}
 	}
 	if err != nil {
-		t.Skipf("podman cannot run a container here: %v\n%s", err, probe)
+		testenv.Missing(t, "podman cannot run a container here: %v\n%s", err, probe)
 	}
 	return p, name
 }
@@ -91,9 +91,8 @@ feeds: [{url: /~alice/feed.atom}]
 // its pods' args run in the image with the Job's volumes as directories,
 // builds the site and its tenant.
 func TestImage(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("podman runs Linux images on Linux")
-	}
+	testenv.NeedsLong(t)
+	testenv.NeedsLinux(t) // podman runs Linux images on Linux
 	r := snapshot(t)
 	work := t.TempDir()
 	image := filepath.Join(work, "discgen_oci.tar")

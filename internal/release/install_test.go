@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // serve serves the release directory dist at /vVERSION/ on 127.0.0.1, as
@@ -92,13 +94,12 @@ func runInstall(t *testing.T, version, base, toolCache string) installRun {
 // a second run takes it from there without a request. A corrupt archive
 // fails with an annotation and leaves nothing installed.
 func TestActionInstallRelease(t *testing.T) {
+	testenv.NeedsLong(t)
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the test serves the linux amd64 archive")
 	}
 	for _, tool := range []string{"bash", "curl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s: not installed", tool)
-		}
+		testenv.NeedsTool(t, tool, "apt-get install "+tool)
 	}
 	r := snapshot(t)
 	base, requests := serve(t, r, nil)

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // run runs a command in dir and fails the test if it fails.
@@ -51,13 +53,12 @@ func tree(t *testing.T, dir string) map[string][32]byte {
 // from the project's postbuild script, after Eleventy, and adds the
 // discovery files without touching Eleventy's.
 func TestNPMPackages(t *testing.T) {
+	testenv.NeedsLong(t)
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the test installs the linux-x64 package")
 	}
 	for _, tool := range []string{"node", "npm", "npx"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s: not installed", tool)
-		}
+		testenv.NeedsTool(t, tool, "apt-get install nodejs npm; .ci/run installs it")
 	}
 	mods := os.Getenv("DISCGEN_NODE_MODULES")
 	if mods == "" {
@@ -68,7 +69,7 @@ func TestNPMPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(eleventy); err != nil {
-		t.Skip("@11ty/eleventy: not installed (.ci/run installs it with npm)")
+		testenv.Missing(t, "@11ty/eleventy: not installed (.ci/run installs it with npm)")
 	}
 	r := snapshot(t)
 	work := t.TempDir()

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // tmpRoot holds what the tests of this package build; TestMain removes it.
@@ -107,15 +109,14 @@ var snap struct {
 	err  error
 }
 
-// snapshot returns the snapshot release the tests share, built once; it
-// skips the test when git or goreleaser is absent.
+// snapshot returns the snapshot release the tests share, built once; its
+// tests are of the long tier, and need git and goreleaser.
 func snapshot(t *testing.T) release {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git: not installed")
-	}
+	testenv.NeedsLong(t)
+	testenv.NeedsTool(t, "git", "apt-get install git")
 	if goreleaserPath() == "" {
-		t.Skip("goreleaser: not installed (.ci/run installs it into .ci/tools/bin)")
+		testenv.Missing(t, "goreleaser: not installed (.ci/run installs it into .ci/tools/bin)")
 	}
 	snap.once.Do(func() {
 		snap.r, snap.err = buildRelease(filepath.Join(tmpRoot, "a", "discgen"), "")
@@ -128,9 +129,10 @@ func snapshot(t *testing.T) release {
 
 // The release configuration is valid as GoReleaser reads it.
 func TestReleaseConfig(t *testing.T) {
+	testenv.NeedsLong(t)
 	gr := goreleaserPath()
 	if gr == "" {
-		t.Skip("goreleaser: not installed (.ci/run installs it into .ci/tools/bin)")
+		testenv.Missing(t, "goreleaser: not installed (.ci/run installs it into .ci/tools/bin)")
 	}
 	cmd := exec.Command(gr, "check", "--config", "../../.goreleaser.yaml")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -208,11 +210,9 @@ func TestSnapshotRelease(t *testing.T) {
 // SBOM and the checksums file. (The second clone checks out the first's
 // commit: HEAD may have moved while the first built.)
 func TestReleaseReproducible(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: a second release build from an empty build cache takes minutes")
-	}
+	testenv.NeedsLong(t) // a second release build from an empty build cache takes minutes
 	if d, ok := t.Deadline(); ok && time.Until(d) < 25*time.Minute {
-		t.Skip("less than 25 minutes to the -timeout: a second release build from an empty build cache can take that long on a busy machine; run with -timeout 60m, as .ci/run does")
+		testenv.Missing(t, "less than 25 minutes to the -timeout: a second release build from an empty build cache can take that long on a busy machine; run with -timeout 60m, as .ci/run does")
 	}
 	a := snapshot(t)
 	b, err := buildRelease(filepath.Join(tmpRoot, "b", "elsewhere", "discgen"), a.commit, "GOCACHE="+filepath.Join(tmpRoot, "gocache-b"))

@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // fakeBinary stands for discgen: it prints its arguments and exits 3.
@@ -124,10 +126,7 @@ func TestShim(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the fake release has a linux amd64 binary")
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node: not installed")
-	}
+	node := testenv.NeedsTool(t, "node", "apt-get install nodejs; .ci/run installs it")
 	out := t.TempDir()
 	dirs, err := write(fakeRelease(t), out)
 	if err != nil {

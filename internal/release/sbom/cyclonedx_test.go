@@ -10,16 +10,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // The SBOM of discgen lists the modules linked into it, with their
 // checksums, the Go release, and the binary's own hash; it is the same for
 // the same binary.
 func TestDocument(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go: not on PATH")
-	}
+	gobin := testenv.NeedsTool(t, "go", "put the go command on PATH")
 	bin := filepath.Join(t.TempDir(), "discgen")
 	build := exec.Command(gobin, "build", "-trimpath", "-o", bin, "../../../cmd/discgen")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")

@@ -1,6 +1,8 @@
 // Package livetest runs real web servers (nginx, Apache, Caddy) on the
 // loopback interface for tests: a directory they may read, a free port,
-// and a process that lives until the test ends.
+// and a process that lives until the test ends. The tests that use them
+// are of the long tier (DISCGEN_LONG=1): without it they skip, and a
+// server missing under CI fails them (see internal/testing/testenv).
 //
 // Only _test.go files import it, as internal/layout checks.
 package livetest
@@ -14,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // Dir returns a new temporary directory that a server's workers, which may
@@ -84,17 +88,29 @@ wait:
 	t.Fatalf("%s did not start listening on %s:\n%s\n%s", cmd.Path, addr, logs, more)
 }
 
+// NeedsNginx returns the path of nginx, for a test of the long tier: it
+// skips the test without DISCGEN_LONG, and when nginx is not installed
+// skips it, or under CI fails it.
+func NeedsNginx(t testing.TB) string {
+	t.Helper()
+	testenv.NeedsLong(t)
+	return testenv.NeedsTool(t, "nginx", "apt-get install nginx-light; .ci/run installs it")
+}
+
+// NeedsCaddy is NeedsNginx for Caddy.
+func NeedsCaddy(t testing.TB) string {
+	t.Helper()
+	testenv.NeedsLong(t)
+	return testenv.NeedsTool(t, "caddy", "apt-get install caddy; .ci/run installs it")
+}
+
 // Nginx serves root with nginx on a free port of 127.0.0.1, with the
 // snippet include in its server block, until the test ends, and returns
 // the port. dir (from Dir) holds nginx's own files. The configuration is
-// checked with nginx -t first. It skips the test when nginx is not
-// installed.
+// checked with nginx -t first. It skips the test as NeedsNginx does.
 func Nginx(t testing.TB, dir, root, include string) int {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		t.Skip("nginx: not installed")
-	}
+	bin := NeedsNginx(t)
 	port := FreePort(t)
 	main := filepath.Join(dir, "nginx.conf")
 	tmp := filepath.Join(dir, "tmp")
@@ -132,14 +148,14 @@ http {
 // expires, rewrite) and those named in modules, runs as nobody when
 // started as root, lets .htaccess files in root set FileInfo and Indexes,
 // and ends with extra. dir (from Dir) holds httpd's own files. It skips
-// the test when httpd or one of the modules is not installed.
+// the test, as NeedsNginx does, when httpd or one of the modules is not
+// installed.
 func Apache(t testing.TB, dir, root string, modules []string, extra string) int {
 	t.Helper()
+	testenv.NeedsLong(t)
 	bin, err := exec.LookPath("apache2")
 	if err != nil {
-		if bin, err = exec.LookPath("httpd"); err != nil {
-			t.Skip("apache2: not installed")
-		}
+		bin = testenv.NeedsTool(t, "httpd", "apt-get install apache2; .ci/run installs it")
 	}
 	mods := ""
 	for _, d := range []string{"/usr/lib/apache2/modules", "/usr/lib64/httpd/modules", "/usr/lib/httpd/modules"} {
@@ -149,13 +165,13 @@ func Apache(t testing.TB, dir, root string, modules []string, extra string) int 
 		}
 	}
 	if mods == "" {
-		t.Skip("Apache module directory with mod_headers.so not found")
+		testenv.Missing(t, "Apache module directory with mod_headers.so not found")
 	}
 	var load strings.Builder
 	for _, m := range append([]string{"mpm_event", "authz_core", "mime", "headers", "expires", "rewrite"}, modules...) {
 		so := filepath.Join(mods, "mod_"+m+".so")
 		if _, err := os.Stat(so); err != nil {
-			t.Skipf("Apache's mod_%s.so not found in %s", m, mods)
+			testenv.Missing(t, "Apache's mod_%s.so not found in %s", m, mods)
 		}
 		fmt.Fprintf(&load, "LoadModule %s_module %s\n", m, so)
 	}
@@ -191,14 +207,10 @@ DocumentRoot %[5]s
 // free port of 127.0.0.1 until the test ends, and returns the port. The
 // global options turn the admin API and automatic HTTPS off and keep
 // Caddy's storage in dir (from Dir), which also holds the Caddyfile;
-// "caddy validate" checks it first. It skips the test when Caddy is not
-// installed.
+// "caddy validate" checks it first. It skips the test as NeedsCaddy does.
 func Caddy(t testing.TB, dir, site string) int {
 	t.Helper()
-	bin, err := exec.LookPath("caddy")
-	if err != nil {
-		t.Skip("caddy: not installed")
-	}
+	bin := NeedsCaddy(t)
 	port := FreePort(t)
 	main := filepath.Join(dir, "Caddyfile")
 	config := fmt.Sprintf(`{

@@ -1,0 +1,96 @@
+// Package testenv says what a test needs of the machine it runs on (the
+// long tier, a command, root, Linux) and what happens when it is missing,
+// in the way of the Go tree's own internal/testenv.
+//
+// The tests have two tiers. go test ./... runs the fast one, about a
+// minute on a 2-core machine. DISCGEN_LONG=1 go test ./... adds the long
+// one: the shared-host limit loops, the kill loops, the concurrency
+// stress, live web servers, the quickstarts, Chromium and the release.
+// The switch is an environment variable rather than -short or a build
+// tag: it reaches the processes a test starts (a re-executed test binary,
+// a script), and unlike a build tag it hides no code from go vet or
+// staticcheck.
+//
+// A test that needs a command calls NeedsTool. On a developer's machine a
+// missing command skips the test with a message that says how to get it;
+// under CI (the CI environment variable set, as .ci/run and GitHub
+// Actions set it) it fails the test, so that CI cannot pass by skipping
+// what it was meant to run. Root is the same. Linux is a property of the
+// machine, not something to install: NeedsLinux always skips elsewhere.
+//
+// Only _test.go files import it, as internal/layout checks.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+)
+
+// LongEnv is the environment variable that turns the long tier on: set to
+// anything but "" or "0".
+const LongEnv = "DISCGEN_LONG"
+
+// Long reports whether the long tier runs (DISCGEN_LONG is set). Tests that
+// only shrink their work in the fast tier, rather than skip, ask it.
+func Long() bool {
+	v := os.Getenv(LongEnv)
+	return v != "" && v != "0"
+}
+
+// CI reports whether the tests run under CI: the CI environment variable
+// is set to anything but "", "0" or "false".
+func CI() bool {
+	v := os.Getenv("CI")
+	return v != "" && v != "0" && v != "false"
+}
+
+// NeedsLong skips the test unless the long tier runs.
+func NeedsLong(t testing.TB) {
+	t.Helper()
+	if !Long() {
+		t.Skip("long tier: run with " + LongEnv + "=1")
+	}
+}
+
+// NeedsTool returns the path of the command name. When it is not on PATH
+// it skips the test, saying how to get it (how, e.g. "apt-get install
+// nginx-light; .ci/run installs it"), or under CI fails it.
+func NeedsTool(t testing.TB, name, how string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, "%s: not installed (%s)", name, how)
+	}
+	return p
+}
+
+// NeedsRoot skips the test, or under CI fails it, unless it runs as root.
+func NeedsRoot(t testing.TB) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		Missing(t, "needs root (CI runs the tests as root)")
+	}
+}
+
+// NeedsLinux skips the test on a system other than Linux.
+func NeedsLinux(t testing.TB) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skipf("needs Linux, not %s", runtime.GOOS)
+	}
+}
+
+// Missing reports that something the test needs is missing from this
+// machine (a file a tool installs, a module of a server): it skips the
+// test, or under CI fails it. The message says what is missing and how to
+// get it.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if CI() {
+		t.Fatalf(format+" (CI is set: a missing requirement fails the test)", args...)
+	} else {
+		t.Skipf(format, args...)
+	}
+}
