@@ -63,7 +63,7 @@ func killedBatch(t *testing.T, e env) *journalLock {
 	}
 	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
 	c.Close()
-	jl := lockJournal(e.state, 0)
+	jl := lockJournal(e.state, 0, false, e.root)
 	if jl.err != nil {
 		t.Fatal(jl.err)
 	}
@@ -391,7 +391,7 @@ func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 	jl.close(true) // the killed build's locks go
 	part := filepath.Join(e.state, journalDir, "2222222222222222"+journalPartExt)
 	mustWrite(t, part, "discgen output journal 1\nrec")
-	batch := lockJournal(e.state, 0)
+	batch := lockJournal(e.state, 0, false, e.root)
 	if batch.err != nil {
 		t.Fatal(batch.err)
 	}

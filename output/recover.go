@@ -37,7 +37,12 @@ import (
 func Recover(stateDir string) (int, *Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	f, err := confined.OpenDir(dir, false)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		// Missing, or another user's that this one may not even list
+		// (root's, mode 0700, beside a tenant's owner): nothing this
+		// build may recover or read. What a batch there left in this
+		// user's roots is refused as not discgen's until that user's
+		// next build recovers it.
 		return 0, nil, nil
 	}
 	if err != nil {
@@ -281,8 +286,8 @@ type Journals struct {
 func ReadJournals(stateDir string) (*Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	names, err := confined.Names(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !confined.Writable(dir) {
+		return nil, nil // as for Recover: another user's
 	}
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %s: %w", dir, err)

@@ -150,13 +150,19 @@ const maxRootState = 16 << 20
 // stateLimit is limit, or maxRootState for a root's own state directory
 // (a path RootStateDir returns).
 func stateLimit(stateDir string, limit int64) int64 {
-	h := filepath.Base(stateDir)
-	cd := filepath.Dir(stateDir)
-	ab := filepath.Dir(cd)
-	if len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4] {
+	if isRootState(stateDir) {
 		return min(limit, maxRootState)
 	}
 	return limit
+}
+
+// isRootState reports whether stateDir is a root's own state directory:
+// a path RootStateDir returns.
+func isRootState(stateDir string) bool {
+	h := filepath.Base(stateDir)
+	cd := filepath.Dir(stateDir)
+	ab := filepath.Dir(cd)
+	return len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4]
 }
 
 // SharedJournal reports whether a build may keep the journal of roots

@@ -120,7 +120,7 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 	in := c.intent(nil)
 	in.addSum("b.txt", fileSum([]byte("b\n")))
 	c.Close()
-	jl := lockJournal(e.state, 0)
+	jl := lockJournal(e.state, 0, false, e.root)
 	if jl.err != nil {
 		t.Fatal(jl.err)
 	}
