@@ -79,24 +79,81 @@ func Recover(stateDir string) (int, *Journals, error) {
 		return 0, j, err
 	}
 	n := 0
+	var left *Journals
+	var roots []error
 	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
-		var errs []error
+		var keep []*record
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in); err != nil {
-				errs = append(errs, err)
+				roots = append(roots, err)
+				keep = append(keep, in)
 				continue
 			}
 			n++
 		}
-		if len(errs) == 0 {
-			if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, fmt.Errorf("state directory: %w", err))
+		if len(keep) > 0 {
+			// What cannot be merged yet (a root whose own state is
+			// locked by its owner, or unusable) stays in the journal,
+			// and the plans own it; the rest is merged.
+			left = left.Add(&Journals{intents: byName(keep)})
+			if len(keep) < len(intents) {
+				return keepOnly(f, file, keep)
 			}
+			return nil
 		}
-		return errors.Join(errs...)
+		if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("state directory: %w", err)
+		}
+		return nil
 	})
 	removeParts(dir, names)
-	return n, nil, errs
+	if errs != nil {
+		return n, left, errors.Join(append([]error{errs}, roots...)...)
+	}
+	if len(roots) > 0 {
+		return n, left, &NotRecovered{Errs: roots}
+	}
+	return n, left, nil
+}
+
+// NotRecovered is Recover's error when the journals were read but what
+// they hold for some roots could not be merged into their records (a
+// root whose own state directory its owner holds locked, or whose record
+// cannot be written): those intents stay in the journal, Recover returns
+// them for the plans to own, and only those roots wait for a later build.
+type NotRecovered struct {
+	Errs []error // one for each intent not merged, naming its root
+}
+
+func (e *NotRecovered) Error() string { return errors.Join(e.Errs...).Error() }
+
+// byName groups intents by the root they name.
+func byName(ins []*record) map[string][]*record {
+	m := map[string][]*record{}
+	for _, in := range ins {
+		m[in.name] = append(m[in.name], in)
+	}
+	return m
+}
+
+// keepOnly replaces the dead journal file, which the caller holds locked,
+// by one holding only the intents keep: a new journal, written whole
+// and renamed before the old one is removed (a build killed in between
+// leaves both, and merging an intent twice owns no more than once).
+func keepOnly(dir *os.File, file string, keep []*record) error {
+	var ins [][]byte
+	for _, in := range keep {
+		ins = append(ins, in.marshal())
+	}
+	jl := &journalLock{stateDir: filepath.Dir(filepath.Dir(file)), f: dir}
+	if err := jl.write(ins, true); err != nil {
+		return err
+	}
+	jl.jf.Close() // dead: the next build's Recover takes it
+	if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	return nil
 }
 
 // removeParts removes the journals a build killed before it renamed them
@@ -201,15 +258,16 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 //
 // An intent for a root that has a state directory of its own
 // (RootStateDir) goes to the record there: the journal was left by a
-// build from before the root had one.
+// build from before the root had one, or by a batch of a build run as
+// root, which journals in its own state directory.
 func mergeIntent(stateDir string, in *record) error {
 	if own := RootStateDir(stateDir, in.name); own != stateDir {
 		if st, err := confined.Lstat(own); err == nil && st.Mode.IsDir() {
-			// The record there is written by batches that journal
-			// elsewhere (its owner's own, or this one holding only
-			// the shared lock of own's journal directory): hold it
-			// exclusive while the record changes.
-			unlock, err := lockOwn(own)
+			// The record there is written by batches that hold its
+			// journal directory's lock (its owner's own build, or one
+			// of this state directory's): hold it while the record
+			// changes, trying once when its owner can take it.
+			unlock, err := lockOwn(own, in.name)
 			if err != nil {
 				return err
 			}
@@ -217,35 +275,39 @@ func mergeIntent(stateDir string, in *record) error {
 			stateDir = own
 		}
 	}
-	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
+	return mergeInto(stateDir, in.name, []*record{in})
+}
+
+// mergeInto adds what the intent records ins, of the root whose record is
+// named name, own to that record in stateDir, and writes it once.
+func mergeInto(stateDir, name string, ins []*record) error {
+	c := &Changes{name: name, opt: Options{StateDir: stateDir}}
 	if err := c.loadRecord(); err != nil || c.v1 != "" {
 		// Unreadable: the intent, made from the record the killed
 		// build read, owns all of it and more.
-		c.rec = newRecord(in.name)
+		c.rec = newRecord(name)
 	}
-	c.rec.absorb(in)
+	for _, in := range ins {
+		c.rec.absorb(in)
+	}
 	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
-	return err
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 // lockOwn takes the exclusive lock of the journal directory of the root's
-// own state directory own, waiting for a batch writing its record.
-func lockOwn(own string) (func(), error) {
+// own state directory own, which its owner may hold: it is then tried
+// once (see confined.LockDir), and the root, named name, is deferred.
+func lockOwn(own, name string) (func(), error) {
 	dir := filepath.Join(own, journalDir)
-	f, err := confined.OpenDir(dir, false)
+	f, err := confined.LockDir(dir, true, false, defaultWait)
 	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil // no batch can hold it
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state directory: %w", err)
-	}
-	busy, err := confined.WaitLock(f, confined.TryLock, defaultWait)
-	if err == nil && busy {
-		err = fmt.Errorf("%s is locked by a build (still after %v); run the build again", dir, defaultWait)
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("state directory: %w", err)
+		return nil, lockError(name, dir, true, err)
 	}
 	return func() { f.Close() }, nil
 }

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,6 +46,13 @@ func command(uid int, name string, args ...string) *exec.Cmd {
 // process holds the lock.
 func Hold(t testing.TB, uid int, path string, shared bool) bool {
 	t.Helper()
+	return HoldUntil(t, uid, path, shared) != nil
+}
+
+// HoldUntil is Hold, and returns the function that releases the lock
+// before the test ends (nil when the user did not get it).
+func HoldUntil(t testing.TB, uid int, path string, shared bool) (release func()) {
+	t.Helper()
 	NeedRoot(t)
 	flock, err := exec.LookPath("flock")
 	if err != nil {
@@ -73,20 +81,24 @@ func Hold(t testing.TB, uid int, path string, shared bool) bool {
 		stdin.Close()
 		cmd.Wait()
 		t.Logf("uid %d could not lock %s: %s", uid, path, strings.TrimSpace(stderr.String()))
-		return false
+		return nil
 	}
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	})
-	return true
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			stdin.Close()
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				<-done
+			}
+		})
+	}
+	t.Cleanup(release)
+	return release
 }
 
 // Sh runs the shell script as the user uid, with args as $1..., and
