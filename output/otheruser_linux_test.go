@@ -3,8 +3,11 @@
 package output
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,4 +78,75 @@ func TestOutputRootIsNoLock(t *testing.T) {
 	}
 	writeBeside(t, root, state)
 	writeBeside(t, root, state)
+}
+
+// A journal in a root's own journal directory is its owner's to write:
+// root's build takes it only as a hint for that root's own record. An
+// intent naming any other record creates nothing (it made one
+// root-owned record, and its fan-out directories, per name, which the
+// owner could not remove), and thousands cost no more than a few.
+func TestOwnJournalIsOnlyAHint(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	state, name := filepath.Join(base, "state"), "users/alice/public_html"
+	root := filepath.Join(base, name)
+	own := RootStateDir(state, name)
+	owner := &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}
+	if _, err := PrepareRootState(own, name, owner); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{StateDir: own, FormerStateDir: state, JournalDir: state, Record: name, Owner: owner, NoSync: true}
+	if _, _, err := Write(root, files("a.txt", "a\n"), opt); err != nil {
+		t.Fatal(err)
+	}
+	entries := func() map[string]bool {
+		m := map[string]bool{}
+		filepath.Walk(state, func(p string, _ os.FileInfo, err error) error {
+			m[p] = true
+			return nil
+		})
+		return m
+	}
+	before := entries()
+
+	// The owner's journal: 5,000 minimal intents naming other records,
+	// and one naming its own, claiming b.txt.
+	var b strings.Builder
+	b.WriteString(journalMagic + "\n")
+	add := func(rec string) {
+		fmt.Fprintf(&b, "record %d\n%s", len(rec), rec)
+	}
+	for i := range 5000 {
+		add(fmt.Sprintf("discgen output record 2\nname other/%d\nstate incomplete\n", i))
+	}
+	add(fmt.Sprintf("discgen output record 2\nname %s\nstate incomplete\nf %x b.txt\n", name, sha256.Sum256([]byte("b\n"))))
+	tmp := filepath.Join(base, "hint.jnl")
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jnl := filepath.Join(own, journalDir, "0123456789abcdef.jnl")
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `cp "$1" "$2"`, tmp, jnl); err != nil {
+		t.Fatalf("the owner's journal: %v\n%s", err, out)
+	}
+
+	start := time.Now()
+	n, _, err := Recover(own)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Recover of the owner's journal took %v", d)
+	}
+	if err != nil || n != 1 {
+		t.Errorf("Recover = %d, %v; want the one intent naming its own record", n, err)
+	}
+	for p := range entries() {
+		if !before[p] && !strings.HasSuffix(p, ".rec") {
+			t.Errorf("Recover of the owner's journal created %s", p)
+		}
+	}
+	if _, err := os.Lstat(jnl); !os.IsNotExist(err) {
+		t.Errorf("the owner's journal is still there: %v", err)
+	}
+	rec, err := readRecordNamed(own, name)
+	if err != nil || rec.complete || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+		t.Errorf("the root's record after its owner's journal: %+v %v", rec, err)
+	}
 }

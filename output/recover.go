@@ -2,6 +2,8 @@ package output
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,10 +80,15 @@ func Recover(stateDir string) (int, *Journals, error) {
 		j, err := readJournals(dir, names, true)
 		return 0, j, err
 	}
+	if isRootState(stateDir) {
+		n, err := recoverOwn(stateDir, dir, names)
+		removeParts(dir, names)
+		return n, nil, err
+	}
 	n := 0
 	var left *Journals
 	var roots []error
-	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
+	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
 		var keep []*record
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in); err != nil {
@@ -154,6 +161,59 @@ func keepOnly(dir *os.File, file string, keep []*record) error {
 		return fmt.Errorf("state directory: %w", err)
 	}
 	return nil
+}
+
+// Bounds of what Recover reads in a root's own state directory, whose
+// owner may write its journal directory: the journals looked at in one
+// Recover (the rest wait for the next build), and the intents merged
+// from them. A build leaves at most one journal, of one intent, each
+// time it is killed.
+const (
+	maxOwnJournals = 64
+	maxOwnIntents  = 64
+)
+
+// recoverOwn is Recover in a root's own state directory (RootStateDir),
+// whose journals its owner may have written: they are only a hint for
+// that root's own record. An intent naming any other record is passed
+// over, at most maxOwnIntents are merged, all into the one record in a
+// single write, and nothing else is created: no other record, no
+// directory, no file the owner cannot remove. Every journal read is
+// removed once its intents are merged.
+func recoverOwn(stateDir, dir string, names []string) (int, error) {
+	slices.Sort(names)
+	var jnls []string
+	for _, name := range names {
+		if strings.HasSuffix(name, journalExt) && len(jnls) < maxOwnJournals {
+			jnls = append(jnls, name)
+		}
+	}
+	self := filepath.Base(stateDir) // the SHA-256 of the record's name
+	var name string
+	var ins []*record
+	var files []string
+	errs := eachJournal(dir, jnls, stateLimit(stateDir, maxJournalSize), true, func(file string, intents []*record) error {
+		for _, in := range intents {
+			h := sha256.Sum256([]byte(in.name))
+			if hex.EncodeToString(h[:]) == self && len(ins) < maxOwnIntents {
+				name = in.name
+				ins = append(ins, in)
+			}
+		}
+		files = append(files, file)
+		return nil
+	})
+	if len(ins) > 0 {
+		if err := mergeInto(stateDir, name, ins); err != nil {
+			return 0, errors.Join(errs, err)
+		}
+	}
+	for _, file := range files {
+		if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = errors.Join(errs, fmt.Errorf("state directory: %w", err))
+		}
+	}
+	return len(ins), errs
 }
 
 // removeParts removes the journals a build killed before it renamed them
