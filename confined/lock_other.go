@@ -46,6 +46,15 @@ func LockFile(dir, name string, wait time.Duration) (*os.File, error) {
 	return os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o600)
 }
 
+// PrivateDir creates dir when missing, and reports true: there are no
+// users to tell apart here.
+func PrivateDir(dir string) (bool, error) {
+	if err := MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+		return false, err
+	}
+	return true, nil
+}
+
 // BusyError is a lock found held; it does not occur here.
 type BusyError struct {
 	Dir     string

@@ -103,6 +103,19 @@ func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, 
 	return f, nil
 }
 
+// PrivateDir makes dir (creating it, mode 0700, when missing) a directory
+// no user but this process's can open, narrowing one of this user's
+// that is wider, and reports whether it is one: false when another user
+// owns it.
+func PrivateDir(dir string) (bool, error) {
+	f, err := openLockDir(dir, true)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	return narrow(f)
+}
+
 // narrow reports whether no user but this process's (and root) can open
 // the directory f: it is this user's and mode 0700, once narrowed to it.
 func narrow(f *os.File) (bool, error) {

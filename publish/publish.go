@@ -257,7 +257,9 @@ func Run(opt Options, report func(*Unit)) Summary {
 		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Unchanged, Diags: diags})
 	}
 	p := &pipeline{opt: opt, site: s, emit: emit, size: size, euid: os.Geteuid()}
-	if opt.Mode == Write {
+	if opt.Mode != Render {
+		// A check reads the verdicts a build keeps where that build
+		// journals.
 		p.sharedJournal = output.SharedJournal(opt.StateDir)
 	}
 	p.run(dels)

@@ -177,3 +177,50 @@ func plantAliceIntent(t *testing.T, dir, rec string) {
 	journal := filepath.Join(dir, "state", "journal", "1123456789abcdef.jnl")
 	mustDo(t, os.WriteFile(journal, fmt.Appendf(nil, "discgen output journal 1\nrecord %d\n%s", len(intent), intent), 0o600))
 }
+
+// Root's verdict about a tenant (why its manifest was refused, kept so
+// that the next builds need not check it again) is kept where the tenant
+// cannot write: what the tenant writes in its own state directory, even
+// under the verdict's own key line, is never printed as root's.
+func TestRootVerdictIsNotTheTenants(t *testing.T) {
+	dir, exe, full := rootBuiltTree(t)
+	alice := "users/alice/public_html"
+	manifest := filepath.Join(dir, alice, "autodisc.yaml")
+	mustDo(t, os.WriteFile(manifest+".save", []byte("version: 1\npath: /~alice/\ndescription: \"a\\nb\"\n"), 0o644))
+	mustDo(t, os.Chown(manifest+".save", aliceUID, aliceUID))
+	mustDo(t, os.Rename(manifest+".save", manifest))
+	code, _, verdict := runAs(t, exe, dir, 0, full...)
+	if code != 1 || !strings.Contains(verdict, alice+"/autodisc.yaml:3:") {
+		t.Fatalf("root's build of alice's invalid manifest: exit %d\n%s", code, verdict)
+	}
+
+	// Wherever root keeps it, alice writes her own verdict under its key
+	// line in her records directory, and tries root's.
+	kept, _ := filepath.Glob(filepath.Join(dir, "state", "*", "*", "*", "*", "*", "*", "*", "*.refused.stat"))
+	more, _ := filepath.Glob(filepath.Join(dir, "state", "refused", "*", "*", "*"))
+	kept = append(kept, more...)
+	if len(kept) != 1 {
+		t.Fatalf("root's verdicts: %v, want one", kept)
+	}
+	head := strings.SplitAfterN(readFile(t, dir, mustRel(t, dir, kept[0])), "\n", 3)
+	forged := head[0] + head[1] + `[{"file":"/etc/shadow","line":1,"col":1,"message":"forged by alice"}]`
+	rec := filepath.Join(dir, recordOf(t, dir, alice))
+	mine := strings.TrimSuffix(rec, ".rec") + ".refused.stat"
+	for _, f := range []string{mine, kept[0]} {
+		out, err := otheruser.Sh(t, aliceUID, `printf '%s' "$2" > "$1.x" && mv -f "$1.x" "$1"`, f, forged)
+		t.Logf("alice writes %s: %v %s", f, err, out)
+	}
+	code, _, stderr := runAs(t, exe, dir, 0, full...)
+	if code != 1 || strings.Contains(stderr, "forged") || stderr != verdict {
+		t.Errorf("root's build beside alice's verdict: exit %d\n%s\nwant root's own verdict:\n%s", code, stderr, verdict)
+	}
+}
+
+func mustRel(t *testing.T, dir, p string) string {
+	t.Helper()
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
+}
