@@ -224,3 +224,112 @@ func mustRel(t *testing.T, dir, p string) string {
 	}
 	return rel
 }
+
+// One tenant's state never stops anyone else's build: beside tenants
+// that each hold or plant what they can in what they own, and another
+// account holding every lock it can open, after a killed root build, a
+// root full build builds the site and every other tenant in the same
+// run, at once, and exits 1 naming only the tenants it could not build.
+func TestRootBuildBesideHostileTenants(t *testing.T) {
+	dir, exe, full := rootBuiltTree(t)
+	const other = 65520 // an account that is no tenant
+	tenants := map[string]int{"carol": 65532, "dave": 65531, "erin": 65530, "frank": 65529, "gina": 65528}
+	for name, uid := range tenants {
+		home := filepath.Join(dir, "users", name)
+		mustDo(t, os.MkdirAll(filepath.Join(home, "public_html"), 0o755))
+		mustDo(t, os.Chown(home, uid, uid))
+		mustDo(t, os.Chown(filepath.Join(home, "public_html"), uid, uid))
+		writeTenant(t, dir, name, uid, name)
+	}
+	tenants["alice"], tenants["bob"] = aliceUID, bobUID
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's build of every tenant: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Root's next build is killed with bob, carol, dave and gina in its
+	// batch.
+	killedRootBatch(t, dir, "bob", "carol", "dave", "gina")
+
+	// alice holds her journal directory's lock and her public_html's.
+	alice := "users/alice/public_html"
+	if !otheruser.Hold(t, aliceUID, filepath.Join(dir, ownState(t, dir, alice), "journal"), false) ||
+		!otheruser.Hold(t, aliceUID, filepath.Join(dir, alice), false) {
+		t.Fatal("alice could not lock what is hers")
+	}
+	// carol puts a directory where root's build wrote her record's
+	// temporary file.
+	sh := func(user, script string, args ...string) {
+		t.Helper()
+		if out, err := otheruser.Sh(t, tenants[user], script, args...); err != nil {
+			t.Fatalf("%s: %v\n%s", user, err, out)
+		}
+	}
+	carolRec := filepath.Join(dir, recordOf(t, dir, "users/carol/public_html"))
+	sh("carol", `mkdir "$1.tmp" && echo x > "$1.tmp/x"`, carolRec)
+	// dave writes a journal of 20,000 intents naming other records.
+	var b strings.Builder
+	b.WriteString("discgen output journal 1\n")
+	for i := range 20_000 {
+		in := fmt.Sprintf("discgen output record 2\nname users/x%d/public_html\nstate incomplete\n", i)
+		fmt.Fprintf(&b, "record %d\n%s", len(in), in)
+	}
+	hint := filepath.Join(dir, "hint.jnl")
+	mustDo(t, os.WriteFile(hint, []byte(b.String()), 0o644))
+	daveJournal := filepath.Join(dir, ownState(t, dir, "users/dave/public_html"), "journal")
+	sh("dave", `cp "$1" "$2/0123456789abcdef.jnl"`, hint, daveJournal)
+	// erin makes her record a directory.
+	erinRec := filepath.Join(dir, recordOf(t, dir, "users/erin/public_html"))
+	sh("erin", `rm -f "$1" && mkdir "$1" && echo x > "$1/x"`, erinRec)
+	// Another account locks every directory it can open.
+	locked := 0
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && otheruser.Hold(t, other, p, false) {
+			locked++
+		}
+		return nil
+	})
+	t.Logf("uid %d holds the lock of %d directories", other, locked)
+
+	for name, uid := range tenants {
+		writeTenant(t, dir, name, uid, name+", saved")
+	}
+	want := map[string]string{alice: "skipped", "users/erin/public_html": "refused"}
+	for round := range 2 {
+		code, stdout, stderr := timedRun(t, exe, dir, full...)
+		var failed []string
+		for _, line := range strings.Split(stderr, "\n") {
+			if rest, ok := strings.CutPrefix(line, "discgen: error: tenant "); ok {
+				failed = append(failed, rest)
+			}
+		}
+		if code != 1 || len(failed) != len(want) {
+			t.Errorf("build %d: exit %d, tenants failed: %q, want %v\nstdout:\n%sstderr:\n%s", round, code, failed, want, stdout, stderr)
+		}
+		for _, f := range failed {
+			tenant, _, _ := strings.Cut(f, " (")
+			if st, ok := want[tenant]; !ok || !strings.HasSuffix(f, " "+st) {
+				t.Errorf("build %d: %s", round, f)
+			}
+		}
+		if round == 0 {
+			for _, name := range []string{"bob", "carol", "dave", "frank", "gina"} {
+				if !strings.Contains(stdout, "users/"+name+"/public_html: 0 added, 1 updated, 0 removed, 2 unchanged\n") {
+					t.Errorf("%s not built:\n%s", name, stdout)
+				}
+			}
+			if !strings.Contains(stdout, "public: 0 added, 0 updated, 0 removed, 3 unchanged\n") {
+				t.Errorf("the site not built:\n%s", stdout)
+			}
+		}
+	}
+	// dave's journal created nothing of root's in his state.
+	var made []string
+	filepath.WalkDir(filepath.Join(dir, ownState(t, dir, "users/dave/public_html")), func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.Contains(p, "/records/") && !strings.HasSuffix(p, ".rec") && !strings.HasSuffix(p, ".stat") && !d.IsDir() {
+			made = append(made, p)
+		}
+		return nil
+	})
+	if dirs, _ := filepath.Glob(filepath.Join(dir, ownState(t, dir, "users/dave/public_html"), "records", "*", "*")); len(dirs) != 1 || len(made) != 0 {
+		t.Errorf("dave's journal made %v and %v", dirs, made)
+	}
+}
