@@ -150,3 +150,33 @@ func TestOwnJournalIsOnlyAHint(t *testing.T) {
 		t.Errorf("the root's record after its owner's journal: %+v %v", rec, err)
 	}
 }
+
+// The directories a build run as root makes for a root's own state are
+// no more open than they must be: the owner's two are 0700 and the
+// owner's, and those on the way 0711, which the owner passes through
+// and no user but root can list.
+func TestRootStateDirsNoMoreOpen(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	state, name := filepath.Join(base, "state"), "users/alice/public_html"
+	own := RootStateDir(state, name)
+	if _, err := PrepareRootState(own, name, &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Dir(filepath.Join(own, filepath.FromSlash(recordBase(name))))
+	want := map[string]os.FileMode{
+		filepath.Join(state, rootsDir): 0o711, filepath.Dir(filepath.Dir(own)): 0o711, filepath.Dir(own): 0o711, own: 0o711,
+		filepath.Join(own, "records"): 0o711, filepath.Dir(rec): 0o711, rec: 0o700, filepath.Join(own, journalDir): 0o700,
+	}
+	for d, m := range want {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != m {
+			t.Errorf("%s: %v %v, want mode %v", d, fi.Mode(), err, m)
+		}
+	}
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, rootsDir)); err == nil {
+		t.Errorf("uid %d listed the roots' state directories: %s", otheruser.Nobody, out)
+	}
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `touch "$1/x" && ls "$2"`, rec, filepath.Join(own, journalDir)); err != nil {
+		t.Errorf("the owner could not reach its own directories: %v\n%s", err, out)
+	}
+}

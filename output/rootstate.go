@@ -95,8 +95,16 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 // makeLeaf creates leaf, below dir, and the directories on the way: dir
 // first (on a first build it is new, and so mostly are its parents
 // roots/ab/cd), then down to leaf.
+//
+// Given an owner, the directories on the way are mode 0711: the owner
+// passes through them to its two, and no user but root can list them
+// (which tenants the host has, which roots are deferred or refused).
 func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
-	if err := confined.MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+	through := os.FileMode(0o755)
+	if owner != nil {
+		through = 0o711
+	}
+	if err := mkdirThrough(dir, through); err != nil {
 		return stateDenied(dir, err)
 	}
 	rel, err := filepath.Rel(dir, leaf)
@@ -106,7 +114,7 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 	d := dir
 	for _, name := range strings.Split(rel, string(filepath.Separator)) {
 		d = filepath.Join(d, name)
-		m := os.FileMode(0o755)
+		m := through
 		if d == leaf {
 			m = mode
 		}
@@ -121,6 +129,31 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 	// mended by the next build's check.
 	if err := confined.Lchown(leaf, owner.UID, owner.GID); err != nil {
 		return stateDenied(dir, err)
+	}
+	return nil
+}
+
+// mkdirThrough creates the root's own state directory dir, and
+// roots/ab/cd on the way, with mode; the build's state directory above
+// them is made as any other.
+func mkdirThrough(dir string, mode os.FileMode) error {
+	err := confined.Mkdir(dir, mode)
+	if !errors.Is(err, fs.ErrNotExist) || !isRootState(dir) {
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+		return err
+	}
+	state := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(dir))))
+	if err := confined.MkdirAll(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	d := state
+	for _, name := range strings.Split(strings.TrimPrefix(dir, state+string(filepath.Separator)), string(filepath.Separator)) {
+		d = filepath.Join(d, name)
+		if err := confined.Mkdir(d, mode); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
 	}
 	return nil
 }
