@@ -23,19 +23,23 @@ import (
 //	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl
 //
 // named by the SHA-256 of the root's record name. The build run by root
-// creates every directory on the way, owned by root, and gives only the
-// two directories that hold files, records/12/34 and journal, to the
-// root's owner, mode 0700. The owner's own build (the control panel's
+// creates every directory on the way, owned by root and mode 0711, and
+// gives only the two directories that hold files, records/12/34 and
+// journal, to the root's owner, mode 0700. The owner's own build (the control panel's
 // --tenant build, run as that user) can then write its record and its
 // journals, and no other user can read, replace or remove them: a user
 // can neither rename nor replace a directory in a directory of root's,
 // so the only input an owner controls is the files in those two
 // directories, which every build of that root opens without following a
-// symlink, never waiting on a FIFO, bounded in size, and replaces rather
-// than writes through (see confined.ReadFile and confined.WriteFile).
-// What such a file can make a build do is confined to that root: a record
-// or journal names paths inside the root, and every path is reached
-// through the root, opened confined.
+// symlink, never waiting on a FIFO, bounded in size, and replaces through
+// a random temporary name rather than writes through (see
+// confined.ReadFile, confined.WriteFile and confined.RandomTemp). What
+// such a file can make a build do is confined to that root: a record or
+// journal names paths inside the root, every path is reached through the
+// root, opened confined, and a journal there counts only for the root's
+// own record (recoverOwn). The journal directory's lock is the root's
+// lock, which the owner can hold: the build run by root tries it once
+// (see output's doc, Threat model).
 
 // rootsDir is the directory of the roots' own state directories.
 const rootsDir = "roots"
