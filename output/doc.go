@@ -90,12 +90,11 @@
 // What holds against them, in the build run as root:
 //
 //   - Nothing they own or can open is waited on. Root's own locks are in
-//     directories only root can open (STATE/journal and STATE/locks,
-//     mode 0700, narrowed when an earlier build made them wider); the
-//     output root is never locked. A lock a tenant's owner can take (its
-//     journal directory) is tried once: if it is held, that root alone
-//     is deferred to the next build, in one line (DeferredError), and the
-//     batch goes on. The owner's own build may wait, a bounded time, for
+//     a directory only root can open (STATE/journal, mode 0700, narrowed
+//     when an earlier build made it wider); the output root is never
+//     locked. A lock a tenant's owner can take (its journal directory)
+//     is tried once: if it is held, that root alone is deferred to the
+//     next build, in one line (DeferredError), and the batch goes on. The owner's own build may wait, a bounded time, for
 //     root's hold on its root: a tenant may wait on root, root never
 //     waits on a tenant.
 //   - Nothing they write is a command. A record, stat cache or journal in
@@ -380,7 +379,7 @@
 // with its parents when missing, and never removed.
 //
 // In the state directory, the directories holding locks or verdicts
-// (journal/, locks/, refused/) are mode 0700, and one of this user's
+// (journal/, refused/) are mode 0700, and one of this user's
 // found wider is narrowed to it; a root's own state directory is as
 // RootStateDir says (0711 on the way, the owner's two 0700); the records'
 // directories are 0755.
@@ -430,8 +429,8 @@
 // Apply takes the root's lock, in the root's state, so that two builds
 // of one root with one state directory never interleave: for a root with
 // a state directory of its own, the exclusive flock of its journal
-// directory; for any other, of STATEDIR/locks/<SHA-256 of the record's
-// name>.lock (locks/ mode 0700). It waits up to Options.LockWait (10
+// directory; for any other, of STATEDIR/journal/<SHA-256 of the
+// record's name>.lock (journal/ is mode 0700). It waits up to Options.LockWait (10
 // seconds by default) and then fails with an error naming the root, but
 // only for a lock no other user can open: one another user can take (a
 // tenant's journal directory, for the build run as root) is tried once,

@@ -303,8 +303,9 @@ func lockJournals(as []*applying) []*journalLock {
 //   - a root with a state directory of its own (RootStateDir): its
 //     journal directory, exclusive, which the root's owner and root may
 //     open, and which a build run as root therefore tries once;
-//   - any other root: the file locks/<SHA-256 of the record name>.lock
-//     in the state directory, whose locks/ directory is mode 0700.
+//   - any other root: the file journal/<SHA-256 of the record name>.lock
+//     in the state directory, whose journal directory is mode 0700 (and
+//     which the state directory's .gitignore already leaves out).
 //
 // Beside a batch of roots with state directories of their own, the
 // exclusive lock also keeps their owners' Recover from merging into the
@@ -330,7 +331,7 @@ func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
 		}
 		locks = append(locks, f)
 	}
-	dir := filepath.Join(c.opt.StateDir, locksDir)
+	dir := filepath.Join(c.opt.StateDir, journalDir)
 	h := sha256.Sum256([]byte(c.name))
 	f, err := confined.LockFile(dir, hex.EncodeToString(h[:])+".lock", wait)
 	if err != nil {
@@ -341,10 +342,6 @@ func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
 	}
 	return append(locks, f), nil
 }
-
-// locksDir holds the locks of the roots without a state directory of
-// their own.
-const locksDir = "locks"
 
 // writeJournals writes, for each state directory, the intents of the
 // roots about to change into one journal. It is flushed on its own only
