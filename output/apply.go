@@ -35,9 +35,10 @@ const (
 // *ProblemError and writes nothing; a problem another build's writes may
 // have caused (a file it wrote after the plan read the record) is checked
 // again under the lock first, and the root planned again when the record
-// changed. Otherwise, holding the output root's lock (and planning again
-// under it when the ownership record or a planned path changed since
-// Plan: another build wrote the root), it:
+// changed. Otherwise, holding the root's lock (lockState: in its state
+// directory, never on the output root itself), and planning again under
+// it when the ownership record or a planned path changed since Plan
+// (another build wrote the root), it:
 //
 //  1. writes a journal holding the root's intent record: every path it
 //     may write with both its old and its new content, every directory it

@@ -54,8 +54,9 @@ import (
 // under a batch: ApplyAll holds it shared from before it checks the
 // records it will replace until those records are written (not through
 // the wait for a flush), or exclusive for a root's own state directory,
-// where it is also the root's lock (lockState); Recover takes it exclusive, without waiting, to
-// merge dead journals into records, and to remove the <random>.new files
+// where it is also the root's lock (lockState); Recover takes it
+// exclusive, without waiting, to merge dead journals into records, and
+// to remove the <random>.new files
 // a build killed before its rename left (a build creates and locks its
 // .new file under the shared lock). When a batch holds it, Recover
 // merges nothing and returns the dead journals read instead, for the
