@@ -429,48 +429,48 @@
 // Apply takes the root's lock, in the root's state, so that two builds
 // of one root with one state directory never interleave: for a root with
 // a state directory of its own, the exclusive flock of its journal
-// directory; for any other, of STATEDIR/journal/<SHA-256 of the
-// record's name>.lock (journal/ is mode 0700). It waits up to Options.LockWait (10
-// seconds by default) and then fails with an error naming the root, but
-// only for a lock no other user can open: one another user can take (a
-// tenant's journal directory, for the build run as root) is tried once,
-// and the root deferred (DeferredError).
+// directory; for any other, that of STATEDIR/journal/<SHA-256 of the
+// record's name>.lock (journal/ is mode 0700). It waits up to
+// Options.LockWait (10 seconds by default) and then fails with an error
+// naming the root, but only for a lock no other user can open: one
+// another user can take (a tenant's journal directory, for the build run
+// as root) is tried once, and the root deferred (DeferredError).
 //
-// The lock is no longer the output root itself, as it was: a flock on a
-// directory is any account's to take that can open it, and an output
-// root is mode 0755 for its web server, so any local account could hold
-// a tenant's, or the site's, and stop its build. Two builds of one root
-// with different state directories are therefore no longer serialised by
-// a lock: each is another owner to the other, whose files it refuses as
-// foreign once they are there (the ownership record), but two such
-// builds planned before either wrote may mix their files. Run them one
-// after the other, or give them one state directory. Plan takes no
-// lock, so another build may write the root between a plan and its
-// Apply, or between the plan's read of the record and its look at the
-// disk (then the other build's files look changed since discgen wrote
-// them). Under the lock, Apply therefore plans the root again when the
-// record or a planned path changed since the plan, and checks a plan
+// The lock used to be the output root itself, whatever state directory
+// each build used (the design's "the lock belongs to the output root"):
+// but a flock on a directory is any account's to take that can open it,
+// and an output root is mode 0755 for its web server, so any local
+// account could hold a tenant's, or the site's, and stop its builds. Two
+// builds of one root with different state directories are therefore no
+// longer serialised by a lock: each is another owner to the other, whose
+// files it refuses as foreign once they are there (the ownership
+// record), but two such builds planned before either wrote may mix their
+// files. Run them one after the other, or give them one state directory.
+//
+// Plan takes no lock, so another build may write the root between a plan
+// and its Apply, or between the plan's read of the record and its look
+// at the disk (then the other build's files look changed since discgen
+// wrote them). Under the lock, Apply therefore plans the root again when
+// the record or a planned path changed since the plan, and checks a plan
 // refused for a symlink, foreign, modified, not-a-directory or
 // not-regular path again: its problems stand only if the record did not
 // change. With one state directory the root holds one build's tree,
 // never a mix, and a build does not fail because another one wrote the
-// same root. A build with another
-// state directory that wrote the root first is another owner: its files
-// are refused as foreign. With Options.Superseded, a tree whose inputs
-// changed since it was made (a user saved the manifest again) is not
-// written over the root: the build that read the newer inputs writes it.
-// Nothing protects against a process other than discgen writing the root
-// meanwhile.
+// same root. A build with another state directory that wrote the root
+// first is another owner: its files are refused as foreign. With
+// Options.Superseded, a tree whose inputs changed since it was made (a
+// user saved the manifest again) is not written over the root: the build
+// that read the newer inputs writes it. Nothing protects against a
+// process other than discgen writing the root meanwhile.
 //
 // Builds with one state directory run at once (a full build, and a
 // control panel's build per save, run as root or as the tenant's owner
 // with a root's own state directory: the locks below are then those of
 // the root's own journal directory, which both take, beside the build's
 // own for the journal of a batch of root's). The journal directory's
-// flock is held
-// shared by each batch from before it checks the records it replaces
-// until they are written (a root's own, exclusive: it is the root's
-// lock); Recover takes it exclusive, without waiting.
+// flock is held shared by each batch from before it checks the records
+// it replaces until they are written (a root's own, exclusive: it is the
+// root's lock); Recover takes it exclusive, without waiting.
 // How Recover tells a running build's journal from a dead one: the build
 // creates its journal as journal/<random>.new, takes an exclusive flock
 // on that file's own descriptor, writes it, renames it to
