@@ -3,7 +3,10 @@
 package confined
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -22,5 +25,41 @@ func Writable(string) bool { return true }
 // openJournalFile opens a journal file for reading.
 func openJournalFile(file string) (*os.File, error) { return os.Open(file) }
 
-// LockShared does nothing either.
-func LockShared(string, time.Duration) (func(), error) { return func() {}, nil }
+// LockDir opens the directory dir (creating it when create is set) and
+// takes no lock: there are none here.
+func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, error) {
+	f, err := os.Open(dir)
+	if create && errors.Is(err, fs.ErrNotExist) {
+		if err = MkdirAll(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
+			f, err = os.Open(dir)
+		}
+	}
+	return f, err
+}
+
+// LockFile opens the file name in dir, both created when missing, and
+// takes no lock.
+func LockFile(dir, name string, wait time.Duration) (*os.File, error) {
+	if err := MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	return os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o600)
+}
+
+// PrivateDir creates dir when missing, and reports true: there are no
+// users to tell apart here.
+func PrivateDir(dir string) (bool, error) {
+	if err := MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+		return false, err
+	}
+	return true, nil
+}
+
+// BusyError is a lock found held; it does not occur here.
+type BusyError struct {
+	Dir     string
+	Waited  time.Duration
+	Foreign bool
+}
+
+func (e *BusyError) Error() string { return e.Dir + " is locked by another process" }

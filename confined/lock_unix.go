@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -60,41 +61,156 @@ func openJournalFile(file string) (*os.File, error) {
 	return f, nil
 }
 
-// LockShared opens the directory dir (creating it when missing) and locks
-// it shared, waiting up to wait for an exclusive holder; unlock releases
-// it. It holds a bare descriptor: a batch of many roots takes one for
-// each.
-func LockShared(dir string, wait time.Duration) (unlock func(), err error) {
-	open := func() (int, error) {
-		return unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+// LockDir opens the directory dir, never through a symlink, creating it
+// (mode 0700, its missing parents 0755) when create is set and it is
+// missing, and takes its lock, exclusive or shared. A directory of this
+// process's user that group or others may open is narrowed to mode 0700
+// first.
+//
+// It waits, up to wait, only on a lock no other user can take: the
+// directory is this user's and mode 0700 (root's lock is root's alone,
+// and a user's own lock can be held by that user or by root). A lock in a
+// directory another user owns, or can open, is tried once: a build run
+// as root never waits on an unprivileged account.
+//
+// When the lock is held, it returns a *BusyError; the caller closes the
+// file returned otherwise.
+func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, error) {
+	f, err := openLockDir(dir, create)
+	if err != nil {
+		return nil, err
 	}
-	fd, err := retry(open)
-	if err == unix.ENOENT {
-		if err = MkdirAll(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
-			fd, err = retry(open)
-		}
+	private, err := narrow(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !private {
+		wait = 0
+	}
+	try := TryLockShared
+	if exclusive {
+		try = TryLock
+	}
+	busy, err := WaitLock(f, try, wait)
+	if err == nil && busy {
+		err = &BusyError{Dir: dir, Waited: wait, Foreign: !private}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state directory: %w", &fs.PathError{Op: "open", Path: dir, Err: err})
+		f.Close()
+		return nil, err
 	}
-	deadline := time.Now().Add(wait)
-	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
-		err = unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB)
-		if err == unix.EINTR {
-			continue
+	return f, nil
+}
+
+// PrivateDir makes dir (creating it, mode 0700, when missing) a directory
+// no user but this process's can open, narrowing one of this user's
+// that is wider, and reports whether it is one: false when another user
+// owns it.
+func PrivateDir(dir string) (bool, error) {
+	f, err := openLockDir(dir, true)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	return narrow(f)
+}
+
+// narrow reports whether no user but this process's (and root) can open
+// the directory f: it is this user's and mode 0700, once narrowed to it.
+func narrow(f *os.File) (bool, error) {
+	var st unix.Stat_t
+	if err := retry0(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
+		return false, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return false, &fs.PathError{Op: "open", Path: f.Name(), Err: syscall.ENOTDIR}
+	}
+	if int(st.Uid) != os.Geteuid() {
+		return false, nil
+	}
+	if st.Mode&0o077 != 0 {
+		if err := retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o700) }); err != nil {
+			return false, nil
 		}
-		if err != unix.EWOULDBLOCK || time.Now().After(deadline) {
-			break
+	}
+	return true, nil
+}
+
+// BusyError is a lock LockDir or LockFile found held.
+type BusyError struct {
+	Dir    string
+	Waited time.Duration
+	// Foreign: another user can take this lock, and it was tried once.
+	Foreign bool
+}
+
+func (e *BusyError) Error() string {
+	if e.Foreign {
+		return fmt.Sprintf("%s is locked by another process", e.Dir)
+	}
+	return fmt.Sprintf("%s is locked by another process (still after %v)", e.Dir, e.Waited)
+}
+
+// LockFile locks, exclusive, the file name in the directory dir, both
+// created when missing (dir mode 0700, the file 0600), as LockDir locks a
+// directory: it waits only when dir is this user's and mode 0700, so that
+// no other user can open the file, and otherwise tries once. The file
+// must be a regular file; it is opened without following a symlink or
+// waiting on a FIFO. The lock is released when the file returned is
+// closed.
+func LockFile(dir, name string, wait time.Duration) (*os.File, error) {
+	d, err := openLockDir(dir, true)
+	if err != nil {
+		return nil, err
+	}
+	private, err := narrow(d)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(dir, name)
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file", file)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !private {
+		wait = 0
+	}
+	busy, err := WaitLock(f, TryLock, wait)
+	if err == nil && busy {
+		err = &BusyError{Dir: file, Waited: wait, Foreign: !private}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// openLockDir opens the directory dir, never through a symlink, creating
+// it (mode 0700, its missing parents 0755) when create is set and it is
+// missing.
+func openLockDir(dir string, create bool) (*os.File, error) {
+	open := func() (*os.File, error) {
+		return os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	}
+	f, err := open()
+	if create && errors.Is(err, fs.ErrNotExist) {
+		if perr := MkdirAll(filepath.Dir(dir), nil); perr != nil && !errors.Is(perr, fs.ErrExist) {
+			return nil, perr
 		}
-		time.Sleep(delay)
+		if err = os.Mkdir(dir, 0o700); err == nil || errors.Is(err, fs.ErrExist) {
+			f, err = open()
+		}
 	}
-	switch {
-	case err == unix.EWOULDBLOCK:
-		unix.Close(fd)
-		return nil, fmt.Errorf("state directory: %s is being recovered by another build (still locked after %v); run the build again", dir, wait)
-	case err != nil:
-		unix.Close(fd)
-		return nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
-	}
-	return func() { unix.Close(fd) }, nil
+	return f, err
 }

@@ -278,8 +278,9 @@ func (t *Root) Remove(p string) error {
 	return dr.Remove(path.Base(p))
 }
 
-// OpenSelf opens the root directory itself, for its lock (TryLock) and
-// as the base of the write path (SetWriteRoot).
+// OpenSelf opens the root directory itself, as the base of the write
+// path (SetWriteRoot). It is no lock: any account that can open the
+// directory could hold that.
 func (t *Root) OpenSelf() (*os.File, error) { return t.r.Open(".") }
 
 // Forget closes the handle on the directory d (about to be removed).

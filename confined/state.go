@@ -1,6 +1,8 @@
 package confined
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -137,6 +139,17 @@ func CreateLocked(name string) (*os.File, error) {
 		return nil, &LockError{err}
 	}
 	return f, nil
+}
+
+// RandomTemp is a temporary name for the file name, in its directory,
+// that no one can foresee: name.<16 random hex digits>.tmp. A file
+// replaced in a directory another user may write (a root's own state
+// directory, which its owner may fill) is written under such a name, so
+// that nothing that user put at a fixed name can stand in the way.
+func RandomTemp(name string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return name + "." + hex.EncodeToString(b[:]) + ".tmp"
 }
 
 // LockError is the failure to lock a file just created.

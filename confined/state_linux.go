@@ -67,14 +67,15 @@ func ReadFile(name string, limit int64) ([]byte, Info, error) {
 // (tmp == name) is opened without following a symlink and rewritten only
 // when it is a regular file with one link; otherwise, or when this
 // process may not write it (a stat cache the build run by root wrote in
-// the directory it gave the owner), it is replaced like a temporary file.
+// the directory it gave the owner), it is replaced through a temporary
+// file of a random name (RandomTemp).
 func WriteFile(tmp, name string, data []byte, sync, wantStat bool) (Info, error) {
 	var fd int
 	var err error
 	if tmp != name {
 		fd, err = createFresh(tmp)
 	} else if fd, err = openInPlace(tmp); err != nil && err != unix.ENOENT {
-		return WriteFile(tmp+".tmp", name, data, sync, wantStat)
+		return WriteFile(RandomTemp(name), name, data, sync, wantStat)
 	}
 	if err != nil {
 		return Info{}, &fs.PathError{Op: "open", Path: tmp, Err: err}

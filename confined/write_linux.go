@@ -40,10 +40,10 @@ type WriteDir struct{ fd int }
 // File is a file being written.
 type File struct{ fd int }
 
-// SetWriteRoot makes the locked root directory lock the base of every
-// write; lock stays open until the writes are done.
-func (t *Root) SetWriteRoot(lock *os.File) {
-	t.wd = wdirs{root: int(lock.Fd()), pins: &dirPins{}}
+// SetWriteRoot makes the root directory dir (from OpenSelf) the base of
+// every write; dir stays open until the writes are done.
+func (t *Root) SetWriteRoot(dir *os.File) {
+	t.wd = wdirs{root: int(dir.Fd()), pins: &dirPins{}}
 }
 
 // WriteDir opens the existing slash directory d below the root, confined

@@ -26,7 +26,7 @@ type WriteDir struct{ r *os.Root }
 
 type File struct{ f *os.File }
 
-func (t *Root) SetWriteRoot(lock *os.File) { t.wd = wdirs{pins: &dirPins{}} }
+func (t *Root) SetWriteRoot(dir *os.File) { t.wd = wdirs{pins: &dirPins{}} }
 
 // WriteDir opens the existing slash directory d below the root, through
 // the root's os.Root. A directory opened before since SetWriteRoot must

@@ -35,9 +35,10 @@ const (
 // *ProblemError and writes nothing; a problem another build's writes may
 // have caused (a file it wrote after the plan read the record) is checked
 // again under the lock first, and the root planned again when the record
-// changed. Otherwise, holding the output root's lock (and planning again
-// under it when the ownership record or a planned path changed since
-// Plan: another build wrote the root), it:
+// changed. Otherwise, holding the root's lock (lockState: in its state
+// directory, never on the output root itself), and planning again under
+// it when the ownership record or a planned path changed since Plan
+// (another build wrote the root), it:
 //
 //  1. writes a journal holding the root's intent record: every path it
 //     may write with both its old and its new content, every directory it
@@ -88,13 +89,13 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 	for i, c := range cs {
 		as[i] = c.begin()
 	}
-	jls := lockJournals(as)
 	// The roots are locked one after the other in the order given, so
 	// that two batches given the same roots in the same order never wait
 	// on each other in a circle; the checks run on several at once.
+	jls := lockJournals(as)
 	for _, a := range as {
 		if !a.done {
-			a.lockRoot()
+			a.openRoot()
 		}
 	}
 	eachRoot(len(as), func(i int) {
@@ -137,8 +138,8 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			a.recorded = err == nil
 		}
 		a.release()
-		if a.own != nil {
-			a.own() // the record is written
+		for _, l := range a.locks {
+			l.Close() // the record is written
 		}
 		a.c.Close()
 		rs[i], errs[i] = a.res, a.err
@@ -156,8 +157,8 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			// stays until a flush of every filesystem they are on.
 			devs := map[uint64]*os.File{jl.dev: jl.f}
 			for _, a := range as {
-				if _, ok := devs[a.dev]; !ok && a.jl == jl && a.intent != nil && a.lock != nil {
-					devs[a.dev] = a.lock
+				if _, ok := devs[a.dev]; !ok && a.jl == jl && a.intent != nil && a.dir != nil {
+					devs[a.dev] = a.dir
 				}
 			}
 			retire(jl, devs)
@@ -165,11 +166,11 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 		}
 		jl.close(keep)
 	}
-	// The roots' locks go last: a retired journal keeps a handle on
-	// their filesystems.
+	// The roots go last: a retired journal keeps a handle on their
+	// filesystems.
 	for _, a := range as {
-		if a.lock != nil {
-			a.lock.Close()
+		if a.dir != nil {
+			a.dir.Close()
 		}
 	}
 	return rs, errs
@@ -207,7 +208,7 @@ type applying struct {
 	res     Result
 	err     error
 	done    bool     // finished early, or failed
-	lock    *os.File // the root, locked
+	dir     *os.File // the root, opened for writing
 	dev     uint64   // the root's filesystem, 0 if unknown
 	todo    []*pending
 	touched map[string]bool // directories whose entries change
@@ -215,9 +216,10 @@ type applying struct {
 	writes  bool         // the record is written: the journal is locked
 	recheck bool         // problems to check again under the lock
 	jl      *journalLock // the state directory's journal, when writes
-	// own is StateDir's journal directory, locked shared, when the
-	// journal is another state directory's (Options.JournalDir).
-	own    func()
+	// locks are the root's own lock (lockState), when its journal is
+	// not in the root's own journal directory, and any other state
+	// directory's lock it holds until its record is written.
+	locks  []*os.File
 	intent []byte // the intent record, once in the journal
 	// recorded: the record (complete, or the intent after a failure) is
 	// written, so the journal no longer needs to hold the intent.
@@ -277,8 +279,9 @@ func (a *applying) count() {
 	}
 }
 
-// lockRoot opens the root when Plan found it missing, and takes its lock.
-func (a *applying) lockRoot() {
+// openRoot opens the root when Plan found it missing, and opens the root
+// itself as the base of every write.
+func (a *applying) openRoot() {
 	c := a.c
 	if c.r == nil {
 		r, _, err := c.openRoot(true)
@@ -292,12 +295,12 @@ func (a *applying) lockRoot() {
 		c.r = r
 	}
 	var err error
-	if a.lock, err = c.lock(); err != nil {
-		a.err, a.done = err, true
+	if a.dir, err = c.r.OpenSelf(); err != nil {
+		a.err, a.done = fmt.Errorf("%s: %w", c.Root, confined.UnwrapPath(err)), true
 		return
 	}
-	c.r.SetWriteRoot(a.lock)
-	if fi, err := a.lock.Stat(); err == nil {
+	c.r.SetWriteRoot(a.dir)
+	if fi, err := a.dir.Stat(); err == nil {
 		a.dev = confined.StatOf(fi).Dev
 	}
 }

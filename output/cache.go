@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -225,9 +227,7 @@ const refusalMagic = "discgen refusal cache 1"
 // bounded list of diagnostics.
 const maxRefusal = 4 << 20
 
-// A refusal cache (".refused.stat" beside the record, machine-local as
-// the stat cache, which the state directory's .gitignore keeps out of
-// version control) holds why a root's input was refused, under the same
+// A refusal cache holds why a root's input was refused, under the same
 // key as the stat cache: while opt.Key is unchanged the input is, and so
 // is the verdict. A build then reports the verdict at the cost of reading
 // this small file, without reading or checking its input again.
@@ -235,9 +235,36 @@ const maxRefusal = 4 << 20
 //	discgen refusal cache 1
 //	key 5f0c...9a
 //	<the caller's bytes>
+//
+// It is kept where no one the verdict is about can write (refusalFile):
+// a root with a state directory of its own, built by a batch that
+// journals in the build's own state directory (Options.JournalDir: the
+// build run as root), has it there, in refused/ab/cd/abcd...ef.stat
+// (refused/ is mode 0700), not in the root's own state directory, whose
+// owner could write there the verdict root's build prints. Any other
+// root (and a root's owner's own build, whose verdict it alone reads)
+// has it beside its record, as abcd...ef.refused.stat, machine-local as
+// the stat cache, which the state directory's .gitignore keeps out of
+// version control.
+
+// refusedDir is the directory of the verdicts a build keeps in its own
+// state directory.
+const refusedDir = "refused"
+
+// refusalFile is where root's verdict is kept, and whether that is the
+// build's own refused/ directory.
+func (c *Changes) refusalFile() (string, bool) {
+	if d := c.opt.JournalDir; d != "" && d != c.opt.StateDir {
+		h := sha256.Sum256([]byte(c.name))
+		x := hex.EncodeToString(h[:])
+		return filepath.Join(d, refusedDir, x[:2], x[2:4], x+".stat"), true
+	}
+	return c.recordFile(".refused.stat"), false
+}
 
 // Refusal returns the bytes SaveRefusal kept for root under opt.Key, and
-// whether there are any. A missing, torn or stale cache gives false.
+// whether there are any. A missing, torn or stale cache gives false, and
+// so does one in a refused/ directory another user owns or can open.
 func Refusal(root string, opt Options) ([]byte, bool) {
 	if opt.Key == "" || opt.StateDir == "" {
 		return nil, false
@@ -246,7 +273,14 @@ func Refusal(root string, opt Options) ([]byte, bool) {
 	if c.setName() != nil {
 		return nil, false
 	}
-	data, _, err := confined.ReadFile(c.recordFile(".refused.stat"), maxRefusal)
+	file, shared := c.refusalFile()
+	if shared {
+		st, err := confined.Lstat(filepath.Join(opt.JournalDir, refusedDir))
+		if o, ok := st.Owner(); err != nil || !st.Mode.IsDir() || st.Mode.Perm()&0o077 != 0 || ok && o.UID != os.Geteuid() {
+			return nil, false
+		}
+	}
+	data, _, err := confined.ReadFile(file, maxRefusal)
 	if err != nil {
 		return nil, false
 	}
@@ -265,8 +299,14 @@ func SaveRefusal(root string, opt Options, data []byte) error {
 	if err := c.setName(); err != nil {
 		return err
 	}
+	file, shared := c.refusalFile()
+	if shared {
+		if private, err := confined.PrivateDir(filepath.Join(opt.JournalDir, refusedDir)); err != nil || !private {
+			return err
+		}
+	}
 	out := append([]byte(refusalMagic+"\nkey "+keyHash(opt.Key)+"\n"), data...)
-	_, err := c.writeState(c.recordFile(".refused.stat"), out, false, false, false)
+	_, err := c.writeState(file, out, false, false, false)
 	return err
 }
 
@@ -279,7 +319,8 @@ func ClearRefusal(root string, opt Options) error {
 	if err := c.setName(); err != nil {
 		return err
 	}
-	if err := confined.Remove(c.recordFile(".refused.stat")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	file, _ := c.refusalFile()
+	if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("state directory: %w", err)
 	}
 	return nil

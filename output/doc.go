@@ -69,6 +69,64 @@
 // removal, lock and flush is package confined's, whose doc states what it
 // guarantees and which tests show it.
 //
+// # Threat model
+//
+// On a shared host the build run as root writes every tenant's root; each
+// tenant's owner, an unprivileged account, may run its own build of its
+// root (the control panel's save); and other local accounts exist. Every
+// one of them is hostile, may collude with others, and acts while a
+// build runs. What they control:
+//
+//   - a tenant's owner: its manifest, its output root and all below it,
+//     the two directories of its own state directory root's build gives
+//     it (its record's and its journal directory, see RootStateDir) and
+//     every name in them, and its processes, which may hold any lock they
+//     can open for ever, or be killed at any moment;
+//   - any account: the flock of every file and directory it can open,
+//     which is all that is world-readable: a 0755 output root (a
+//     userdir's public_html, the site's own output directory), a state
+//     directory of mode 0755.
+//
+// What holds against them, in the build run as root:
+//
+//   - Nothing they own or can open is waited on. Root's own locks are in
+//     a directory only root can open (STATE/journal, mode 0700, narrowed
+//     when an earlier build made it wider); the output root is never
+//     locked. A lock a tenant's owner can take (its journal directory)
+//     is tried once: if it is held, that root alone is deferred to the
+//     next build, in one line (DeferredError), and the batch goes on. The owner's own build may wait, a bounded time, for
+//     root's hold on its root: a tenant may wait on root, root never
+//     waits on a tenant.
+//   - Nothing they write is a command. A record, stat cache or journal in
+//     a root's own state directory is input: opened without following a
+//     symlink or waiting on a FIFO, a regular file, bounded in size, and
+//     about that root alone. Its journals are a hint for its own record:
+//     an intent naming another record is passed over, at most 64
+//     journals and 64 intents are taken in one recovery, merged in one
+//     write, and root creates nothing there but that root's record and
+//     stat cache, which the owner can remove.
+//   - Nothing root writes goes through a name they control: a file root
+//     replaces in a root's own state directory is written under a random
+//     temporary name (O_EXCL|O_NOFOLLOW), and whatever stands at a fixed
+//     name (a directory where the record goes) refuses that root alone.
+//   - Root's verdict about a root is root's: a refused tenant's reasons
+//     are kept in STATE/refused (mode 0700), never read from where its
+//     owner can write (see The stat cache).
+//   - One root's state never stops another's build: start-up recovery of
+//     a killed build's journal merges what it can and keeps in the
+//     journal only the intents one root's state keeps it from merging
+//     (NotRecovered); that root is deferred or refused, every other is
+//     recovered and built in the same run.
+//   - The directories discgen makes are no more open than they must be:
+//     its locks' and verdicts' 0700, a tenant's own two 0700 and the
+//     tenant's, those on the way to them 0711 (passed through, listed by
+//     root alone), an output root's 0755 (a web server reads them).
+//
+// What does not hold: narrowing a directory an earlier build made 0755
+// cannot take back a descriptor an account opened before. Such an
+// account keeps its lock until its process ends; the batches of root's
+// build wait for it (LockWait) and fail meanwhile.
+//
 // # Guarantees
 //
 // Confinement. Every read, write, rename and removal goes through a
@@ -219,48 +277,58 @@
 // root's own directory has one. PrepareRootState, run by the build run as
 // root, creates every directory on the way owned by root, and gives the
 // two that hold files, the record's directory and journal/, to the
-// root's owner (Options.Owner), mode 0700. The owner's own build can then
-// write the record and the journals of its root, and of no other: no
-// other user can read or replace them, and no user can rename or replace
-// a directory of root's on the way. Run by the owner before a build run
+// root's owner (Options.Owner), mode 0700; those on the way are mode
+// 0711. The owner's own build can then write the record and the journals
+// of its root, and of no other: no other user can read or replace them,
+// no user can rename or replace a directory of root's on the way, and
+// none but root can list them. Run by the owner before a build run
 // as root has made it, PrepareRootState fails with a permission error.
 //
 // What the owner can write there is input to the build run as root, and
 // is treated as hostile: every state file is opened without following a
 // symlink and without waiting on a FIFO, and must be a regular file;
-// temporary files are created anew (O_EXCL|O_NOFOLLOW, whatever lay at
-// the name removed first), a stat cache is rewritten in place only when
-// it is a regular file with one link and replaced otherwise, and records,
-// stat caches and all journals together are read up to 16 MiB. A record
+// temporary files have random names and are created anew
+// (O_EXCL|O_NOFOLLOW), a stat cache is rewritten in place only when it
+// is a regular file with one link and replaced otherwise, and records,
+// stat caches and all journals together are read up to 16 MiB. Whatever
+// the owner puts at a name discgen uses (a directory where the record
+// goes) refuses that root, and no other. A record
 // or journal the owner edited is used as it is when it is well formed: it
 // can make discgen claim, replace or remove only paths below that root,
 // each reached through the root opened confined, which the owner can
 // write or remove anyway. One that is not (a path outside the root, a
 // line discgen does not know) is refused at its line, and the root with
 // it, until the owner or the operator removes the record. A journal the
-// owner wrote naming another root's record adds only to a record in the
-// owner's own directory, which no other root reads.
+// owner wrote is only a hint for the root's own record: Recover there
+// merges only the intents naming that record (64 at most, from 64
+// journals at most, the rest waiting for a later build), into that
+// record in one write, passes over every other, and creates nothing else.
 //
 // Journals. A build that may write the build's own state directory (the
 // build run as root) passes it as Options.JournalDir: a batch then writes
 // one journal there for all its roots, as for roots without their own
 // state directories, readable by its user only (it names every root of
-// the batch), and holds each root's own journal directory locked, shared,
-// from before it checks the root's record until the record is written.
-// The owner's build, which may not write there, journals in the root's
-// own journal directory. Recover of the build's own state directory
-// merges an intent for a root that has its own state directory into the
-// record there, holding that root's journal directory locked exclusive
-// (waiting for a batch writing the record). Recover of a root's own state
-// directory costs one read of an empty directory, and the build run as
-// root skips it when PrepareRootState has just made the directory.
+// the batch), and holds each root's own journal directory locked,
+// exclusive, from before it checks the root's record until the record is
+// written: that is the root's lock (see Concurrency), which the owner
+// can take too, so the build run as root tries it once and defers the
+// root when it is held. The owner's build, which may not write there,
+// journals in the root's own journal directory. Recover of the build's
+// own state directory merges an intent for a root that has its own state
+// directory into the record there, holding that root's journal directory
+// locked exclusive, tried once too: an intent it cannot merge (the lock
+// held, the record unwritable) stays in the journal, which keeps only
+// those, the plans own it, and Recover reports the roots as NotRecovered
+// while the build goes on. Recover of a root's own state directory costs
+// one read of an empty directory, and the build run as root skips it when
+// PrepareRootState has just made the directory.
 //
 // Recover run by a build that may not write the journal directory (the
 // owner's build, beside the build's own state directory, which is root's)
 // merges nothing there: like a build beside a running batch, it returns
 // the dead journals it can read for its plans to own, and a build that
-// may write recovers them. Those it may not read (root's batches) are
-// passed over: what such a batch left in the owner's root is then not
+// may write recovers them. Those it may not read (root's batches, in a
+// directory of mode 0700 it cannot even list) are passed over: what such a batch left in the owner's root is then not
 // owned, and refused as changed since discgen wrote it, until root's next
 // build recovers the journal.
 //
@@ -287,11 +355,20 @@
 // reset of the change time or a write within the filesystem's timestamp
 // granularity of discgen's own.
 //
-// Beside it, abcd...ef.refused.stat (machine-local too, and matched by
-// *.stat) keeps why a root's input was refused, under Options.Key:
-// Refusal gives it back while the key is the same (SaveRefusal,
-// ClearRefusal), so that input refused once costs the next builds one
-// small read until it changes.
+// The refusal cache keeps why a root's input was refused, under
+// Options.Key: Refusal gives it back while the key is the same
+// (SaveRefusal, ClearRefusal), so that input refused once costs the next
+// builds one small read until it changes. It is the verdict of the build
+// that keeps it, and is kept where no one it is about can write: a build
+// that journals in the build's own state directory (Options.JournalDir,
+// the build run as root) keeps the verdict of a root with a state
+// directory of its own there, in STATEDIR/refused/ab/cd/abcd...ef.stat
+// (refused/ mode 0700, read only when it is this user's and mode 0700),
+// not in the root's own state directory, whose owner could rewrite it
+// under its key line and have root's build print that owner's text as
+// root's. Any other build keeps it beside the record, as
+// abcd...ef.refused.stat (machine-local too, and matched by *.stat): the
+// owner's own build there, which root's never reads.
 //
 // # Directories
 //
@@ -300,6 +377,12 @@
 // more, and it is empty; a directory holding someone else's file stays,
 // and is removed by a later build once it is empty. The root is created
 // with its parents when missing, and never removed.
+//
+// In the state directory, the directories holding locks or verdicts
+// (journal/, refused/) are mode 0700, and one of this user's
+// found wider is narrowed to it; a root's own state directory is as
+// RootStateDir says (0711 on the way, the owner's two 0700); the records'
+// directories are 0755.
 //
 // # Descriptors
 //
@@ -338,38 +421,56 @@
 // new bytes); a larger one is treated as different and not discgen's. The
 // ownership record is read up to 256 MiB, and journals together up to
 // 1 GiB; in a root's own state directory, each record and stat cache, and
-// the journals together, up to 16 MiB.
+// the journals together, up to 16 MiB, and one recovery there looks at 64
+// journals and merges 64 intents at most.
 //
 // # Concurrency, and what is not handled
 //
-// Apply locks the output root itself (flock on the root directory, on
-// Unix), whatever state directory the build uses, so two builds of one
-// root never interleave; it waits up to Options.LockWait (10 seconds by
-// default) and then fails with an error naming the root. Plan takes no
-// lock, so another build may write the root between a plan and its
-// Apply, or between the plan's read of the record and its look at the
-// disk (then the other build's files look changed since discgen wrote
-// them). Under the lock, Apply therefore plans the root again when the
-// record or a planned path changed since the plan, and checks a plan
+// Apply takes the root's lock, in the root's state, so that two builds
+// of one root with one state directory never interleave: for a root with
+// a state directory of its own, the exclusive flock of its journal
+// directory; for any other, that of STATEDIR/journal/<SHA-256 of the
+// record's name>.lock (journal/ is mode 0700). It waits up to
+// Options.LockWait (10 seconds by default) and then fails with an error
+// naming the root, but only for a lock no other user can open: one
+// another user can take (a tenant's journal directory, for the build run
+// as root) is tried once, and the root deferred (DeferredError).
+//
+// The lock used to be the output root itself, whatever state directory
+// each build used (the design's "the lock belongs to the output root"):
+// but a flock on a directory is any account's to take that can open it,
+// and an output root is mode 0755 for its web server, so any local
+// account could hold a tenant's, or the site's, and stop its builds. Two
+// builds of one root with different state directories are therefore no
+// longer serialised by a lock: each is another owner to the other, whose
+// files it refuses as foreign once they are there (the ownership
+// record), but two such builds planned before either wrote may mix their
+// files. Run them one after the other, or give them one state directory.
+//
+// Plan takes no lock, so another build may write the root between a plan
+// and its Apply, or between the plan's read of the record and its look
+// at the disk (then the other build's files look changed since discgen
+// wrote them). Under the lock, Apply therefore plans the root again when
+// the record or a planned path changed since the plan, and checks a plan
 // refused for a symlink, foreign, modified, not-a-directory or
 // not-regular path again: its problems stand only if the record did not
-// change. The root holds one build's tree, never a mix, and a build does
-// not fail because another one wrote the same root. A build with another
-// state directory that wrote the root first is another owner: its files
-// are refused as foreign. With Options.Superseded, a tree whose inputs
-// changed since it was made (a user saved the manifest again) is not
-// written over the root: the build that read the newer inputs writes it.
-// Nothing protects against a process other than discgen writing the root
-// meanwhile.
+// change. With one state directory the root holds one build's tree,
+// never a mix, and a build does not fail because another one wrote the
+// same root. A build with another state directory that wrote the root
+// first is another owner: its files are refused as foreign. With
+// Options.Superseded, a tree whose inputs changed since it was made (a
+// user saved the manifest again) is not written over the root: the build
+// that read the newer inputs writes it. Nothing protects against a
+// process other than discgen writing the root meanwhile.
 //
 // Builds with one state directory run at once (a full build, and a
 // control panel's build per save, run as root or as the tenant's owner
 // with a root's own state directory: the locks below are then those of
 // the root's own journal directory, which both take, beside the build's
 // own for the journal of a batch of root's). The journal directory's
-// flock is held
-// shared by each batch from before it checks the records it replaces
-// until they are written; Recover takes it exclusive, without waiting.
+// flock is held shared by each batch from before it checks the records
+// it replaces until they are written (a root's own, exclusive: it is the
+// root's lock); Recover takes it exclusive, without waiting.
 // How Recover tells a running build's journal from a dead one: the build
 // creates its journal as journal/<random>.new, takes an exclusive flock
 // on that file's own descriptor, writes it, renames it to

@@ -149,7 +149,7 @@ func flushAll(as []*applying, need func(*applying) bool, first bool) {
 		g := groups[dev]
 		var locks []*os.File
 		for _, a := range g {
-			locks = append(locks, a.lock)
+			locks = append(locks, a.dir)
 		}
 		n := flushStarting(dev)
 		err := confined.FlushFS(locks, nil)

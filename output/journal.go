@@ -3,8 +3,11 @@ package output
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -50,8 +53,10 @@ import (
 // The journal directory's lock keeps Recover from changing a record
 // under a batch: ApplyAll holds it shared from before it checks the
 // records it will replace until those records are written (not through
-// the wait for a flush); Recover takes it exclusive, without waiting, to
-// merge dead journals into records, and to remove the <random>.new files
+// the wait for a flush), or exclusive for a root's own state directory,
+// where it is also the root's lock (lockState); Recover takes it
+// exclusive, without waiting, to merge dead journals into records, and
+// to remove the <random>.new files
 // a build killed before its rename left (a build creates and locks its
 // .new file under the shared lock). When a batch holds it, Recover
 // merges nothing and returns the dead journals read instead, for the
@@ -125,30 +130,53 @@ type journalLock struct {
 	err      error    // the directory could not be opened or locked
 }
 
-// lockJournal opens (creating when missing) and locks shared the journal
-// directory of stateDir, waiting up to wait for a recovery in progress.
-func lockJournal(stateDir string, wait time.Duration) *journalLock {
+// lockJournal opens (creating when missing, mode 0700) and locks the
+// journal directory of stateDir: shared while a batch of roots journals
+// there, exclusive when it is the journal directory of root's own state
+// directory, whose exclusive lock is root's lock (see lockState). It
+// waits up to wait only for a lock no other user can take.
+func lockJournal(stateDir string, wait time.Duration, exclusive bool, root string) *journalLock {
 	jl := &journalLock{stateDir: stateDir}
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := confined.OpenDir(dir, true)
+	f, err := confined.LockDir(dir, exclusive, true, wait)
 	if err != nil {
-		jl.err = fmt.Errorf("state directory: %w", err)
+		jl.err = lockError(root, dir, exclusive, err)
 		return jl
 	}
 	if fi, err := f.Stat(); err == nil {
 		jl.dev = confined.StatOf(fi).Dev
 	}
-	switch busy, err := confined.WaitLock(f, confined.TryLockShared, wait); {
-	case err != nil:
-		f.Close()
-		jl.err = fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
-	case busy:
-		f.Close()
-		jl.err = fmt.Errorf("state directory: %s is being recovered by another build (still locked after %v); run the build again", dir, wait)
-	default:
-		jl.f = f
-	}
+	jl.f = f
 	return jl
+}
+
+// lockError says why the lock of dir, exclusive (a root's) or shared (a
+// batch's journal directory), could not be taken for root.
+func lockError(root, dir string, exclusive bool, err error) error {
+	var be *confined.BusyError
+	switch {
+	case errors.As(err, &be) && be.Foreign:
+		return &DeferredError{Root: root}
+	case errors.As(err, &be) && exclusive:
+		return fmt.Errorf("%s: another build is writing this output root (still locked after %v); run the build again when it has finished", root, be.Waited)
+	case errors.As(err, &be):
+		return fmt.Errorf("state directory: %s is being recovered by another build (still locked after %v); run the build again", dir, be.Waited)
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("state directory: %w", err)
+	}
+	return fmt.Errorf("state directory: cannot lock %s: %w", dir, confined.UnwrapPath(err))
+}
+
+// DeferredError is a root not written because its lock, one another user
+// can take (a tenant's own state directory, which its owner's build
+// locks), was held: a build run as root tries such a lock once and
+// leaves the root to its next build, rather than wait on that user.
+type DeferredError struct {
+	Root string
+}
+
+func (e *DeferredError) Error() string {
+	return e.Root + ": its state is locked by another process (its owner's build?); deferred to the next build"
 }
 
 // write writes the batch's journal; with sync it is flushed on its own
@@ -206,10 +234,12 @@ func (jl *journalLock) close(keep bool) {
 	}
 }
 
-// lockJournals locks, shared, the journal directory of each state
-// directory whose records the batch writes, before any record is checked,
-// so that Recover cannot change a record between its check and its
-// replacement. A root whose journal directory cannot be locked fails.
+// lockJournals takes, before any record is checked, the locks of the
+// batch's roots, in the order given: each root's own lock (lockState),
+// and the journal directory of each state directory whose records the
+// batch writes, shared, so that Recover cannot change a record between
+// its check and its replacement. A root whose locks cannot be taken
+// fails; one whose lock another user holds is deferred (DeferredError).
 func lockJournals(as []*applying) []*journalLock {
 	var jls []*journalLock
 	for _, a := range as {
@@ -227,6 +257,16 @@ func lockJournals(as []*applying) []*journalLock {
 		}
 		wait := cmp.Or(a.c.opt.LockWait, defaultWait)
 		jdir := cmp.Or(a.c.opt.JournalDir, a.c.opt.StateDir)
+		if isRootState(a.c.opt.StateDir) && jdir == a.c.opt.StateDir {
+			// The owner's build: its journal directory is the
+			// root's own, and its exclusive lock the root's.
+			a.jl = lockJournal(jdir, wait, true, a.c.Root)
+			jls = append(jls, a.jl)
+			if a.jl.err != nil {
+				a.err, a.done = a.jl.err, true
+			}
+			continue
+		}
 		for _, jl := range jls {
 			if jl.stateDir == jdir {
 				a.jl = jl
@@ -234,23 +274,74 @@ func lockJournals(as []*applying) []*journalLock {
 			}
 		}
 		if a.jl == nil {
-			a.jl = lockJournal(jdir, wait)
+			a.jl = lockJournal(jdir, wait, false, a.c.Root)
 			jls = append(jls, a.jl)
 		}
-		if a.jl.err != nil {
-			a.err, a.done = a.jl.err, true
+		if err := a.jl.err; err != nil {
+			var de *DeferredError
+			if errors.As(err, &de) {
+				err = &DeferredError{Root: a.c.Root}
+			}
+			a.err, a.done = err, true
 			continue
 		}
-		if jdir != a.c.opt.StateDir {
-			own, err := confined.LockShared(filepath.Join(a.c.opt.StateDir, journalDir), wait)
-			if err != nil {
-				a.err, a.done = err, true
-				continue
-			}
-			a.own = own
+		locks, err := a.c.lockState(wait)
+		if err != nil {
+			a.err, a.done = err, true
+			continue
 		}
+		a.locks = locks
 	}
 	return jls
+}
+
+// lockState takes the root's lock, which keeps two builds with the same
+// state directory from writing the root at once, for a batch that
+// journals elsewhere than the root's own journal directory. The lock is
+// in the state directory, where only its users can open it, never on the
+// output root itself, which any account may open:
+//
+//   - a root with a state directory of its own (RootStateDir): its
+//     journal directory, exclusive, which the root's owner and root may
+//     open, and which a build run as root therefore tries once;
+//   - any other root: the file journal/<SHA-256 of the record name>.lock
+//     in the state directory, whose journal directory is mode 0700 (and
+//     which the state directory's .gitignore already leaves out).
+//
+// Beside a batch of roots with state directories of their own, the
+// exclusive lock also keeps their owners' Recover from merging into the
+// records the batch writes, as the journal directory's shared lock does
+// for the build's own.
+func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
+	if isRootState(c.opt.StateDir) {
+		dir := filepath.Join(c.opt.StateDir, journalDir)
+		f, err := confined.LockDir(dir, true, true, wait)
+		if err != nil {
+			return nil, lockError(c.Root, dir, true, err)
+		}
+		return []*os.File{f}, nil
+	}
+	var locks []*os.File
+	if c.opt.JournalDir != "" && c.opt.JournalDir != c.opt.StateDir {
+		// The record's state directory is not the batch's: its
+		// journal directory is held shared too, as the batch's is.
+		dir := filepath.Join(c.opt.StateDir, journalDir)
+		f, err := confined.LockDir(dir, false, true, wait)
+		if err != nil {
+			return nil, lockError(c.Root, dir, false, err)
+		}
+		locks = append(locks, f)
+	}
+	dir := filepath.Join(c.opt.StateDir, journalDir)
+	h := sha256.Sum256([]byte(c.name))
+	f, err := confined.LockFile(dir, hex.EncodeToString(h[:])+".lock", wait)
+	if err != nil {
+		for _, l := range locks {
+			l.Close()
+		}
+		return nil, lockError(c.Root, dir, true, err)
+	}
+	return append(locks, f), nil
 }
 
 // writeJournals writes, for each state directory, the intents of the

@@ -63,7 +63,7 @@ func killedBatch(t *testing.T, e env) *journalLock {
 	}
 	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
 	c.Close()
-	jl := lockJournal(e.state, 0)
+	jl := lockJournal(e.state, 0, false, e.root)
 	if jl.err != nil {
 		t.Fatal(jl.err)
 	}
@@ -290,18 +290,19 @@ func TestBatchWaitsForRecovery(t *testing.T) {
 
 // The handle a waiting journal keeps on a filesystem does not keep a
 // root's lock: once ApplyAll closes its lock, another build can lock the
-// root.
+// root, and a handle reopened from a locked directory holds no lock.
 func TestKeptHandleHoldsNoLock(t *testing.T) {
 	e := newEnv(t)
 	opt := e.opt()
 	opt.NoSync = false
 	apply(t, e, files("a.txt", "1\n"), opt)
+	holdLock(t, e.state, e.root)() // fails the test when still held
 	f, err := os.Open(e.root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if busy, err := confined.TryLock(f); busy || err != nil {
-		t.Fatalf("root still locked after Apply: busy=%v %v", busy, err)
+		t.Fatalf("root locked after Apply: busy=%v %v", busy, err)
 	}
 	if confined.SyncDirs {
 		return
@@ -391,7 +392,7 @@ func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 	jl.close(true) // the killed build's locks go
 	part := filepath.Join(e.state, journalDir, "2222222222222222"+journalPartExt)
 	mustWrite(t, part, "discgen output journal 1\nrec")
-	batch := lockJournal(e.state, 0)
+	batch := lockJournal(e.state, 0, false, e.root)
 	if batch.err != nil {
 		t.Fatal(batch.err)
 	}

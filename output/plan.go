@@ -31,7 +31,9 @@ type Options struct {
 	// own, shared by a batch of roots that each keep their record in a
 	// state directory of their own, so that the batch writes one journal,
 	// not one for each root. Apply still holds StateDir's journal
-	// directory locked, shared, while it checks and writes the record.
+	// directory locked while it checks and writes the record: exclusive,
+	// as the root's lock, for a root's own state directory. Such a build
+	// also keeps its verdicts (SaveRefusal) there, not in StateDir.
 	JournalDir string
 	// Replace takes over files discgen did not write, or that were changed
 	// since it wrote them: they are overwritten when the tree produces
@@ -75,7 +77,9 @@ type Options struct {
 	// build's batch kept it from merging them.
 	Journals *Journals
 	// LockWait bounds how long Apply waits for another build of the same
-	// output root to finish; 0 means 10 seconds.
+	// output root (with the same state directory) to finish; 0 means 10
+	// seconds. A lock another user can take is tried once, whatever
+	// LockWait says.
 	LockWait time.Duration
 	// Superseded, when set, is called by Apply once it holds the root's
 	// lock, before it writes anything: true means the inputs the tree

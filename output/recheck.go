@@ -1,11 +1,9 @@
 package output
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 
 	"github.com/discgen/discgen/confined"
@@ -47,7 +45,7 @@ func (a *applying) replan() error {
 	c.r.CloseDirs()
 	n.r.SetOwn(c.opt.Dir == nil)
 	*c = *n
-	c.r.SetWriteRoot(a.lock)
+	c.r.SetWriteRoot(a.dir)
 	a.recheck = false
 	if err := c.Err(); err != nil {
 		a.err, a.done = err, true
@@ -55,26 +53,6 @@ func (a *applying) replan() error {
 	}
 	a.count()
 	return nil
-}
-
-// lock opens the output root itself and takes its lock, so that builds of
-// one root never interleave whatever state directory each uses. It waits
-// up to Options.LockWait for another build to finish.
-func (c *Changes) lock() (*os.File, error) {
-	f, err := c.r.OpenSelf()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Root, confined.UnwrapPath(err))
-	}
-	wait := cmp.Or(c.opt.LockWait, defaultWait)
-	switch busy, err := confined.WaitLock(f, confined.TryLock, wait); {
-	case err != nil:
-		f.Close()
-		return nil, fmt.Errorf("%s: cannot lock the output root: %w", c.Root, err)
-	case busy:
-		f.Close()
-		return nil, fmt.Errorf("%s: another build is writing this output root (still locked after %v); run the build again when it has finished", c.Root, wait)
-	}
-	return f, nil
 }
 
 // checkRecord refuses a plan whose record another build changed since.

@@ -353,14 +353,20 @@ const stateIgnore = "# Written by discgen. Commit the .rec ownership records; th
 
 // writeState writes data to the state file name (an OS path), creating
 // the directories on the way when missing. A record is replaced
-// atomically: a fixed temporary name beside it, then a rename; with sync
-// the file and its directory are flushed. A stat cache (inPlace) is
-// rewritten in place: a torn one lacks its end line and is ignored. With
-// wantStat it returns the stat of the file as left on disk.
+// atomically: a temporary name beside it, then a rename; with sync the
+// file and its directory are flushed. The temporary name is name.tmp in
+// the build's own state directory, which a killed build's next one
+// overwrites, and a random one (confined.RandomTemp) in a root's own,
+// whose owner may have put anything at a fixed name. A stat cache
+// (inPlace) is rewritten in place: a torn one lacks its end line and is
+// ignored. With wantStat it returns the stat of the file as left on disk.
 func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat bool) (confined.Info, error) {
 	tmp := name + ".tmp"
-	if inPlace {
+	switch {
+	case inPlace:
 		tmp = name
+	case isRootState(c.opt.StateDir):
+		tmp = confined.RandomTemp(name)
 	}
 	st, err := confined.WriteFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {

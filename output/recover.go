@@ -2,6 +2,8 @@ package output
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,7 +39,12 @@ import (
 func Recover(stateDir string) (int, *Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	f, err := confined.OpenDir(dir, false)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		// Missing, or another user's that this one may not even list
+		// (root's, mode 0700, beside a tenant's owner): nothing this
+		// build may recover or read. What a batch there left in this
+		// user's roots is refused as not discgen's until that user's
+		// next build recovers it.
 		return 0, nil, nil
 	}
 	if err != nil {
@@ -73,25 +80,140 @@ func Recover(stateDir string) (int, *Journals, error) {
 		j, err := readJournals(dir, names, true)
 		return 0, j, err
 	}
+	if isRootState(stateDir) {
+		n, err := recoverOwn(stateDir, dir, names)
+		removeParts(dir, names)
+		return n, nil, err
+	}
 	n := 0
-	errs := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(file string, intents []*record) error {
-		var errs []error
+	var left *Journals
+	var roots []error
+	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
+		var keep []*record
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in); err != nil {
-				errs = append(errs, err)
+				roots = append(roots, err)
+				keep = append(keep, in)
 				continue
 			}
 			n++
 		}
-		if len(errs) == 0 {
-			if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, fmt.Errorf("state directory: %w", err))
+		if len(keep) > 0 {
+			// What cannot be merged yet (a root whose own state is
+			// locked by its owner, or unusable) stays in the journal,
+			// and the plans own it; the rest is merged.
+			left = left.Add(&Journals{intents: byName(keep)})
+			if len(keep) < len(intents) {
+				return keepOnly(f, file, keep)
 			}
+			return nil
 		}
-		return errors.Join(errs...)
+		if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("state directory: %w", err)
+		}
+		return nil
 	})
 	removeParts(dir, names)
-	return n, nil, errs
+	if errs != nil {
+		return n, left, errors.Join(append([]error{errs}, roots...)...)
+	}
+	if len(roots) > 0 {
+		return n, left, &NotRecovered{Errs: roots}
+	}
+	return n, left, nil
+}
+
+// NotRecovered is Recover's error when the journals were read but what
+// they hold for some roots could not be merged into their records (a
+// root whose own state directory its owner holds locked, or whose record
+// cannot be written): those intents stay in the journal, Recover returns
+// them for the plans to own, and only those roots wait for a later build.
+type NotRecovered struct {
+	Errs []error // one for each intent not merged, naming its root
+}
+
+func (e *NotRecovered) Error() string { return errors.Join(e.Errs...).Error() }
+
+// byName groups intents by the root they name.
+func byName(ins []*record) map[string][]*record {
+	m := map[string][]*record{}
+	for _, in := range ins {
+		m[in.name] = append(m[in.name], in)
+	}
+	return m
+}
+
+// keepOnly replaces the dead journal file, which the caller holds locked,
+// by one holding only the intents keep: a new journal, written whole
+// and renamed before the old one is removed (a build killed in between
+// leaves both, and merging an intent twice owns no more than once).
+func keepOnly(dir *os.File, file string, keep []*record) error {
+	var ins [][]byte
+	for _, in := range keep {
+		ins = append(ins, in.marshal())
+	}
+	jl := &journalLock{stateDir: filepath.Dir(filepath.Dir(file)), f: dir}
+	if err := jl.write(ins, true); err != nil {
+		return err
+	}
+	jl.jf.Close() // dead: the next build's Recover takes it
+	if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	return nil
+}
+
+// Bounds of what Recover reads in a root's own state directory, whose
+// owner may write its journal directory: the journals looked at in one
+// Recover (the rest wait for the next build), and the intents merged
+// from them. A build leaves at most one journal, of one intent, each
+// time it is killed.
+const (
+	maxOwnJournals = 64
+	maxOwnIntents  = 64
+)
+
+// recoverOwn is Recover in a root's own state directory (RootStateDir),
+// whose journals its owner may have written: they are only a hint for
+// that root's own record. An intent naming any other record is passed
+// over, at most maxOwnIntents are merged, all into the one record in a
+// single write, and nothing else is created: no other record, no
+// directory, no file the owner cannot remove. Every journal read is
+// removed once its intents are merged.
+func recoverOwn(stateDir, dir string, names []string) (int, error) {
+	slices.Sort(names)
+	var jnls []string
+	for _, name := range names {
+		if strings.HasSuffix(name, journalExt) && len(jnls) < maxOwnJournals {
+			jnls = append(jnls, name)
+		}
+	}
+	self := filepath.Base(stateDir) // the SHA-256 of the record's name
+	var name string
+	var ins []*record
+	var files []string
+	errs := eachJournal(dir, jnls, stateLimit(stateDir, maxJournalSize), true, func(file string, intents []*record) error {
+		for _, in := range intents {
+			h := sha256.Sum256([]byte(in.name))
+			if hex.EncodeToString(h[:]) == self && len(ins) < maxOwnIntents {
+				name = in.name
+				ins = append(ins, in)
+			}
+		}
+		files = append(files, file)
+		return nil
+	})
+	if len(ins) > 0 {
+		if err := mergeInto(stateDir, name, ins); err != nil {
+			return 0, errors.Join(errs, err)
+		}
+	}
+	for _, file := range files {
+		if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = errors.Join(errs, fmt.Errorf("state directory: %w", err))
+		}
+	}
+	return len(ins), errs
 }
 
 // removeParts removes the journals a build killed before it renamed them
@@ -196,15 +318,16 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 //
 // An intent for a root that has a state directory of its own
 // (RootStateDir) goes to the record there: the journal was left by a
-// build from before the root had one.
+// build from before the root had one, or by a batch of a build run as
+// root, which journals in its own state directory.
 func mergeIntent(stateDir string, in *record) error {
 	if own := RootStateDir(stateDir, in.name); own != stateDir {
 		if st, err := confined.Lstat(own); err == nil && st.Mode.IsDir() {
-			// The record there is written by batches that journal
-			// elsewhere (its owner's own, or this one holding only
-			// the shared lock of own's journal directory): hold it
-			// exclusive while the record changes.
-			unlock, err := lockOwn(own)
+			// The record there is written by batches that hold its
+			// journal directory's lock (its owner's own build, or one
+			// of this state directory's): hold it while the record
+			// changes, trying once when its owner can take it.
+			unlock, err := lockOwn(own, in.name)
 			if err != nil {
 				return err
 			}
@@ -212,35 +335,39 @@ func mergeIntent(stateDir string, in *record) error {
 			stateDir = own
 		}
 	}
-	c := &Changes{name: in.name, opt: Options{StateDir: stateDir}}
+	return mergeInto(stateDir, in.name, []*record{in})
+}
+
+// mergeInto adds what the intent records ins, of the root whose record is
+// named name, own to that record in stateDir, and writes it once.
+func mergeInto(stateDir, name string, ins []*record) error {
+	c := &Changes{name: name, opt: Options{StateDir: stateDir}}
 	if err := c.loadRecord(); err != nil || c.v1 != "" {
 		// Unreadable: the intent, made from the record the killed
 		// build read, owns all of it and more.
-		c.rec = newRecord(in.name)
+		c.rec = newRecord(name)
 	}
-	c.rec.absorb(in)
+	for _, in := range ins {
+		c.rec.absorb(in)
+	}
 	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
-	return err
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 // lockOwn takes the exclusive lock of the journal directory of the root's
-// own state directory own, waiting for a batch writing its record.
-func lockOwn(own string) (func(), error) {
+// own state directory own, which its owner may hold: it is then tried
+// once (see confined.LockDir), and the root, named name, is deferred.
+func lockOwn(own, name string) (func(), error) {
 	dir := filepath.Join(own, journalDir)
-	f, err := confined.OpenDir(dir, false)
+	f, err := confined.LockDir(dir, true, false, defaultWait)
 	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil // no batch can hold it
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state directory: %w", err)
-	}
-	busy, err := confined.WaitLock(f, confined.TryLock, defaultWait)
-	if err == nil && busy {
-		err = fmt.Errorf("%s is locked by a build (still after %v); run the build again", dir, defaultWait)
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("state directory: %w", err)
+		return nil, lockError(name, dir, true, err)
 	}
 	return func() { f.Close() }, nil
 }
@@ -281,8 +408,8 @@ type Journals struct {
 func ReadJournals(stateDir string) (*Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	names, err := confined.Names(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !confined.Writable(dir) {
+		return nil, nil // as for Recover: another user's
 	}
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %s: %w", dir, err)

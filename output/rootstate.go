@@ -23,19 +23,23 @@ import (
 //	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl
 //
 // named by the SHA-256 of the root's record name. The build run by root
-// creates every directory on the way, owned by root, and gives only the
-// two directories that hold files, records/12/34 and journal, to the
-// root's owner, mode 0700. The owner's own build (the control panel's
+// creates every directory on the way, owned by root and mode 0711, and
+// gives only the two directories that hold files, records/12/34 and
+// journal, to the root's owner, mode 0700. The owner's own build (the control panel's
 // --tenant build, run as that user) can then write its record and its
 // journals, and no other user can read, replace or remove them: a user
 // can neither rename nor replace a directory in a directory of root's,
 // so the only input an owner controls is the files in those two
 // directories, which every build of that root opens without following a
-// symlink, never waiting on a FIFO, bounded in size, and replaces rather
-// than writes through (see confined.ReadFile and confined.WriteFile).
-// What such a file can make a build do is confined to that root: a record
-// or journal names paths inside the root, and every path is reached
-// through the root, opened confined.
+// symlink, never waiting on a FIFO, bounded in size, and replaces through
+// a random temporary name rather than writes through (see
+// confined.ReadFile, confined.WriteFile and confined.RandomTemp). What
+// such a file can make a build do is confined to that root: a record or
+// journal names paths inside the root, every path is reached through the
+// root, opened confined, and a journal there counts only for the root's
+// own record (recoverOwn). The journal directory's lock is the root's
+// lock, which the owner can hold: the build run by root tries it once
+// (see output's doc, Threat model).
 
 // rootsDir is the directory of the roots' own state directories.
 const rootsDir = "roots"
@@ -95,8 +99,16 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 // makeLeaf creates leaf, below dir, and the directories on the way: dir
 // first (on a first build it is new, and so mostly are its parents
 // roots/ab/cd), then down to leaf.
+//
+// Given an owner, the directories on the way are mode 0711: the owner
+// passes through them to its two, and no user but root can list them
+// (which tenants the host has, which roots are deferred or refused).
 func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
-	if err := confined.MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+	through := os.FileMode(0o755)
+	if owner != nil {
+		through = 0o711
+	}
+	if err := mkdirThrough(dir, through); err != nil {
 		return stateDenied(dir, err)
 	}
 	rel, err := filepath.Rel(dir, leaf)
@@ -106,7 +118,7 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 	d := dir
 	for _, name := range strings.Split(rel, string(filepath.Separator)) {
 		d = filepath.Join(d, name)
-		m := os.FileMode(0o755)
+		m := through
 		if d == leaf {
 			m = mode
 		}
@@ -121,6 +133,31 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 	// mended by the next build's check.
 	if err := confined.Lchown(leaf, owner.UID, owner.GID); err != nil {
 		return stateDenied(dir, err)
+	}
+	return nil
+}
+
+// mkdirThrough creates the root's own state directory dir, and
+// roots/ab/cd on the way, with mode; the build's state directory above
+// them is made as any other.
+func mkdirThrough(dir string, mode os.FileMode) error {
+	err := confined.Mkdir(dir, mode)
+	if !errors.Is(err, fs.ErrNotExist) || !isRootState(dir) {
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+		return err
+	}
+	state := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(dir))))
+	if err := confined.MkdirAll(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	d := state
+	for _, name := range strings.Split(strings.TrimPrefix(dir, state+string(filepath.Separator)), string(filepath.Separator)) {
+		d = filepath.Join(d, name)
+		if err := confined.Mkdir(d, mode); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
 	}
 	return nil
 }
@@ -150,13 +187,19 @@ const maxRootState = 16 << 20
 // stateLimit is limit, or maxRootState for a root's own state directory
 // (a path RootStateDir returns).
 func stateLimit(stateDir string, limit int64) int64 {
-	h := filepath.Base(stateDir)
-	cd := filepath.Dir(stateDir)
-	ab := filepath.Dir(cd)
-	if len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4] {
+	if isRootState(stateDir) {
 		return min(limit, maxRootState)
 	}
 	return limit
+}
+
+// isRootState reports whether stateDir is a root's own state directory:
+// a path RootStateDir returns.
+func isRootState(stateDir string) bool {
+	h := filepath.Base(stateDir)
+	cd := filepath.Dir(stateDir)
+	ab := filepath.Dir(cd)
+	return len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4]
 }
 
 // SharedJournal reports whether a build may keep the journal of roots

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -120,7 +121,7 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 	in := c.intent(nil)
 	in.addSum("b.txt", fileSum([]byte("b\n")))
 	c.Close()
-	jl := lockJournal(e.state, 0)
+	jl := lockJournal(e.state, 0, false, e.root)
 	if jl.err != nil {
 		t.Fatal(jl.err)
 	}
@@ -194,5 +195,63 @@ func TestPrepareRootStateMadeOnce(t *testing.T) {
 	var st syscall.Stat_t
 	if err := syscall.Stat(base, &st); err != nil || st.Mode&0o777 != 0o755 {
 		t.Errorf("record directory mode %o, %v", st.Mode&0o777, err)
+	}
+}
+
+// Recover merges what it can of a killed batch's journal: a root whose
+// record cannot be written (a directory stands where it goes) keeps its
+// intent in the journal, which keeps nothing else, the plans own it, and
+// the error names that root alone (NotRecovered), not the build's.
+func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
+	e := newEnv(t)
+	cs, own := ownRoots(t, e, 3)
+	var ins [][]byte
+	for _, c := range cs {
+		in := c.intent(nil)
+		in.addSum("b.txt", fileSum([]byte("b\n")))
+		ins = append(ins, in.marshal())
+		c.Close()
+	}
+	jl := lockJournal(e.state, 0, false, e.root)
+	if jl.err != nil {
+		t.Fatal(jl.err)
+	}
+	if err := jl.write(ins, false); err != nil {
+		t.Fatal(err)
+	}
+	jl.close(true) // killed: the journal stays, unlocked
+	bad := filepath.Join(own[1], filepath.FromSlash(recordBase("r1")+".rec"))
+	mustWrite(t, filepath.Join(bad, "x"), "x\n")
+
+	n, j, err := Recover(e.state)
+	var nr *NotRecovered
+	if n != 2 || !errors.As(err, &nr) || len(nr.Errs) != 1 || !strings.HasPrefix(nr.Errs[0].Error(), "r1: ") {
+		t.Fatalf("Recover = %d, %v; want r0 and r2 recovered, r1 not", n, err)
+	}
+	if j.Roots() != 1 || len(j.intents["r1"]) != 1 {
+		t.Errorf("the intents left to own: %+v", j)
+	}
+	for _, i := range []int{0, 2} {
+		name := fmt.Sprintf("r%d", i)
+		if rec, err := readRecordNamed(own[i], name); err != nil || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+			t.Errorf("%s's record: %+v %v", name, rec, err)
+		}
+	}
+	js := journals(t, e.state)
+	if len(js) != 1 {
+		t.Fatalf("journals: %v", js)
+	}
+	data, err := os.ReadFile(js[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := parseJournal(data, js[0])
+	if err != nil || len(recs) != 1 || recs[0].name != "r1" {
+		t.Errorf("the journal kept %d intents (%v), want r1's alone", len(recs), err)
+	}
+	// Once the record can be written, the next recovery merges it.
+	os.RemoveAll(bad)
+	if n, _, err := Recover(e.state); n != 1 || err != nil || len(journals(t, e.state)) != 0 {
+		t.Errorf("Recover once r1's record can be written = %d, %v", n, err)
 	}
 }

@@ -158,8 +158,9 @@ func TestRefusedVerdictKept(t *testing.T) {
 		t.Errorf("manifests read %v times, want bad and alice once each", read)
 	}
 	verdicts := func() []string {
-		// In the tenant's own state directory (output.RootStateDir).
-		m, _ := filepath.Glob(filepath.Join(dir, ".state", "roots", "*", "*", "*", "records", "*", "*", "*.refused.stat"))
+		// In the build's own state directory, where no tenant can
+		// write, not in the tenant's own (output.RootStateDir).
+		m, _ := filepath.Glob(filepath.Join(dir, ".state", "refused", "*", "*", "*.stat"))
 		return m
 	}
 	if v := verdicts(); len(v) != 1 {

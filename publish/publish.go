@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"errors"
 	"os"
 	"sync"
 	"time"
@@ -228,6 +229,16 @@ func Run(opt Options, report func(*Unit)) Summary {
 		// planned: merged into the records, or, while another build is
 		// applying a batch, owned by the plans through the journals.
 		_, j, err := output.Recover(opt.StateDir)
+		var nr *output.NotRecovered
+		if errors.As(err, &nr) {
+			// One root's state (a tenant holding its lock, or an
+			// unusable record) stops that root alone: its intent
+			// stays in the journal, and the root waits its turn.
+			for _, e := range nr.Errs {
+				diags.Warnf(diag.Pos{File: opt.Manifest}, "", "%v: what an interrupted build left for it stays in the journal until it can be recovered", e)
+			}
+			err = nil
+		}
 		if err != nil {
 			sum.Failed = true
 			report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
@@ -246,7 +257,9 @@ func Run(opt Options, report func(*Unit)) Summary {
 		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Unchanged, Diags: diags})
 	}
 	p := &pipeline{opt: opt, site: s, emit: emit, size: size, euid: os.Geteuid()}
-	if opt.Mode == Write {
+	if opt.Mode != Render {
+		// A check reads the verdicts a build keeps where that build
+		// journals.
 		p.sharedJournal = output.SharedJournal(opt.StateDir)
 	}
 	p.run(dels)

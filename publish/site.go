@@ -216,12 +216,22 @@ func settle(u *Unit, r output.Result, err error) {
 	u.Result = r
 	switch {
 	case err != nil:
-		u.Problem = err
-		u.Status = Refused
+		fail(u, err)
 	case r.Added+r.Updated+r.Removed+r.Adopted == 0:
 		u.Status = Unchanged
 	default:
 		u.Status = Built
+	}
+}
+
+// fail ends u for err: refused, or skipped when err defers it to the
+// next build (a lock its owner holds).
+func fail(u *Unit, err error) {
+	u.Problem = err
+	u.Status = Refused
+	var de *output.DeferredError
+	if errors.As(err, &de) {
+		u.Status = Skipped
 	}
 }
 

@@ -167,8 +167,7 @@ func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 	}
 	o, err := p.ownState(o)
 	if err != nil {
-		u.Problem = err
-		u.Status = Refused
+		fail(u, err)
 		return false
 	}
 	ch, err := output.Plan(j.show, t, o)

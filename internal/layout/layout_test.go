@@ -47,6 +47,7 @@ var internalLevel = map[string]int{
 	"internal/rfc3986":            ground,
 	"internal/layout":             ground,
 	"internal/testing/livetest":   testHelper,
+	"internal/testing/otheruser":  testHelper,
 	"internal/testing/testcorpus": testHelper,
 	"internal/testing/testenv":    testHelper,
 	"internal/testing/testfs":     testHelper,

@@ -1,0 +1,182 @@
+//go:build linux
+
+package output
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discgen/discgen/internal/testing/livetest"
+	"github.com/discgen/discgen/internal/testing/otheruser"
+)
+
+// What another local account can open, it can lock: nothing a build run
+// as root waits on may be such a thing. Each test has the account (the
+// user nobody) take what it can, then times root's build beside it.
+
+// writeBeside writes a small tree into root with state, and fails the
+// test unless it succeeds within a second: a build that waits on another
+// account's lock takes LockWait (2 s here) and fails.
+func writeBeside(t *testing.T, root, state string) {
+	t.Helper()
+	start := time.Now()
+	_, _, err := Write(root, files("a.txt", "a "+time.Now().String()+"\n"), Options{StateDir: state, NoSync: true, LockWait: 2 * time.Second})
+	if err != nil {
+		t.Errorf("root's build beside another account's lock: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("root's build beside another account's lock took %v", d)
+	}
+}
+
+// Root's journal directory (STATE/journal) is root's alone, mode 0700,
+// and one an earlier build made 0755 is narrowed: no other account can
+// open it, and so none can lock it.
+func TestJournalDirIsRootsAlone(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	root, state := filepath.Join(base, "public"), filepath.Join(base, "state")
+	jdir := filepath.Join(state, journalDir)
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(jdir, 0o755)
+	writeBeside(t, root, state)
+	if fi, err := os.Stat(jdir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s after root's build: %v %v, want mode 0700", jdir, fi.Mode(), err)
+	}
+	if otheruser.Hold(t, otheruser.Nobody, jdir, false) {
+		t.Errorf("uid %d opened and locked root's journal directory", otheruser.Nobody)
+	}
+	writeBeside(t, root, state)
+	// A new state directory gets its journal directory 0700 at once.
+	state2 := filepath.Join(base, "state2")
+	writeBeside(t, filepath.Join(base, "public2"), state2)
+	if fi, err := os.Stat(filepath.Join(state2, journalDir)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("a new journal directory: %v %v, want mode 0700", fi.Mode(), err)
+	}
+}
+
+// The output root is no lock: any account can open a 0755 directory (a
+// userdir's public_html, the site's output directory) and hold its
+// flock, and root's build goes on beside it.
+func TestOutputRootIsNoLock(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	root, state := filepath.Join(base, "public"), filepath.Join(base, "state")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(root, 0o755)
+	if !otheruser.Hold(t, otheruser.Nobody, root, false) {
+		t.Fatalf("uid %d could not lock %s, which every account can open", otheruser.Nobody, root)
+	}
+	writeBeside(t, root, state)
+	writeBeside(t, root, state)
+}
+
+// A journal in a root's own journal directory is its owner's to write:
+// root's build takes it only as a hint for that root's own record. An
+// intent naming any other record creates nothing (it made one
+// root-owned record, and its fan-out directories, per name, which the
+// owner could not remove), and thousands cost no more than a few.
+func TestOwnJournalIsOnlyAHint(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	state, name := filepath.Join(base, "state"), "users/alice/public_html"
+	root := filepath.Join(base, name)
+	own := RootStateDir(state, name)
+	owner := &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}
+	if _, err := PrepareRootState(own, name, owner); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{StateDir: own, FormerStateDir: state, JournalDir: state, Record: name, Owner: owner, NoSync: true}
+	if _, _, err := Write(root, files("a.txt", "a\n"), opt); err != nil {
+		t.Fatal(err)
+	}
+	entries := func() map[string]bool {
+		m := map[string]bool{}
+		filepath.Walk(state, func(p string, _ os.FileInfo, err error) error {
+			m[p] = true
+			return nil
+		})
+		return m
+	}
+	before := entries()
+
+	// The owner's journal: 5,000 minimal intents naming other records,
+	// and one naming its own, claiming b.txt.
+	var b strings.Builder
+	b.WriteString(journalMagic + "\n")
+	add := func(rec string) {
+		fmt.Fprintf(&b, "record %d\n%s", len(rec), rec)
+	}
+	for i := range 5000 {
+		add(fmt.Sprintf("discgen output record 2\nname other/%d\nstate incomplete\n", i))
+	}
+	add(fmt.Sprintf("discgen output record 2\nname %s\nstate incomplete\nf %x b.txt\n", name, sha256.Sum256([]byte("b\n"))))
+	tmp := filepath.Join(base, "hint.jnl")
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jnl := filepath.Join(own, journalDir, "0123456789abcdef.jnl")
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `cp "$1" "$2"`, tmp, jnl); err != nil {
+		t.Fatalf("the owner's journal: %v\n%s", err, out)
+	}
+
+	start := time.Now()
+	n, _, err := Recover(own)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Recover of the owner's journal took %v", d)
+	}
+	if err != nil || n != 1 {
+		t.Errorf("Recover = %d, %v; want the one intent naming its own record", n, err)
+	}
+	for p := range entries() {
+		if !before[p] && !strings.HasSuffix(p, ".rec") {
+			t.Errorf("Recover of the owner's journal created %s", p)
+		}
+	}
+	if _, err := os.Lstat(jnl); !os.IsNotExist(err) {
+		t.Errorf("the owner's journal is still there: %v", err)
+	}
+	rec, err := readRecordNamed(own, name)
+	if err != nil || rec.complete || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+		t.Errorf("the root's record after its owner's journal: %+v %v", rec, err)
+	}
+}
+
+// The directories a build run as root makes for a root's own state are
+// no more open than they must be: the owner's two are 0700 and the
+// owner's, and those on the way 0711, which the owner passes through
+// and no user but root can list.
+func TestRootStateDirsNoMoreOpen(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	state, name := filepath.Join(base, "state"), "users/alice/public_html"
+	own := RootStateDir(state, name)
+	if _, err := PrepareRootState(own, name, &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Dir(filepath.Join(own, filepath.FromSlash(recordBase(name))))
+	want := map[string]os.FileMode{
+		filepath.Join(state, rootsDir): 0o711, filepath.Dir(filepath.Dir(own)): 0o711, filepath.Dir(own): 0o711, own: 0o711,
+		filepath.Join(own, "records"): 0o711, filepath.Dir(rec): 0o711, rec: 0o700, filepath.Join(own, journalDir): 0o700,
+	}
+	for d, m := range want {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != m {
+			t.Errorf("%s: %v %v, want mode %v", d, fi.Mode(), err, m)
+		}
+	}
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, rootsDir)); err == nil {
+		t.Errorf("uid %d listed the roots' state directories: %s", otheruser.Nobody, out)
+	}
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `touch "$1/x" && ls "$2"`, rec, filepath.Join(own, journalDir)); err != nil {
+		t.Errorf("the owner could not reach its own directories: %v\n%s", err, out)
+	}
+}
