@@ -16,17 +16,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // Nobody is the unprivileged account the tests use when any will do.
 const Nobody = 65534
 
-// NeedRoot skips the test unless it runs as root.
+// NeedRoot skips the test unless it runs as root (and fails it under CI,
+// which runs as root).
 func NeedRoot(t testing.TB) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to act as another user (CI runs as root)")
-	}
+	testenv.NeedsRoot(t)
 }
 
 // command is name with args run as the user uid (and its group of the
@@ -52,10 +53,7 @@ func Hold(t testing.TB, uid int, path string, shared bool) bool {
 func HoldUntil(t testing.TB, uid int, path string, shared bool) (release func()) {
 	t.Helper()
 	NeedRoot(t)
-	flock, err := exec.LookPath("flock")
-	if err != nil {
-		t.Skip("flock(1): not installed")
-	}
+	flock := testenv.NeedsTool(t, "flock", "util-linux: apt-get install util-linux")
 	how := "-x"
 	if shared {
 		how = "-s"
