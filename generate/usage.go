@@ -114,3 +114,124 @@ func usageLines(r robots.UsageReading) string {
 	}
 	return " (robots.txt lines " + strings.Join(parts, ", ") + ")"
 }
+
+// usageDiags checks what the robots.txt preference lines of each group (and
+// of the "*" record that carries the site's usage) can say: a path
+// Content-Usage cannot write under one it can is refused, since its
+// readers would read the other path's preferences there; a category some
+// path overrides is left out of Content-Signal (robots.Usage.SignalPrefs),
+// with a warning at the path that overrides it.
+func usageDiags(doc *manifest.Doc[manifest.Site]) diag.List {
+	var errs diag.List
+	m := doc.Value
+	warned := map[string]bool{}
+	check := func(gi int, u *robots.Usage) {
+		if u == nil {
+			return
+		}
+		if path, under := u.Unwritable(); path != "" && u.ContentUsage {
+			at := usagePathKey(m, gi, path, "path")
+			if !warned[at] {
+				warned[at] = true
+				errs.Errorf(doc.Pos.Of(at), at, "%s states nothing Content-Usage can say (train_ai or search, its own or its group's), so it has no Content-Usage line, and a reader of Content-Usage would read the preferences of %s there: give it train_ai or search", path, under)
+			}
+		}
+		if !u.ContentSignal {
+			return
+		}
+		for _, c := range u.SignalLeftOut() {
+			for _, p := range u.Paths {
+				v := c.Get(p.Prefs)
+				if v == robots.PrefUnset || v == c.Get(u.Prefs) {
+					continue
+				}
+				at := usagePathKey(m, gi, robots.Canonical(p.Path), c.Manifest)
+				if warned[at] {
+					break
+				}
+				warned[at] = true
+				others := "Content-Usage and the Content-Usage header say it per path"
+				if c.ContentUsage == "" {
+					others = "no other form can say " + c.Manifest + ", so it is not written at all"
+				} else if !u.ContentUsage {
+					others = "formats has no content-usage, so it is not written at all"
+				}
+				errs.Warnf(doc.Pos.Of(at), at, "%s is left out of Content-Signal: %s says %s where its group says %s, and Content-Signal has no path, so a value it gave would be read here too; crawlers that read only Content-Signal see no %s preference anywhere; %s",
+					c.Manifest, p.Path, v, c.Get(u.Prefs), c.Manifest, others)
+				break
+			}
+		}
+	}
+	for i, g := range m.Agents {
+		check(i, EffectiveUsage(m.Usage, g.Usage))
+	}
+	check(-1, EffectiveUsage(m.Usage, nil))
+	return errs
+}
+
+// usagePathKey returns the manifest key of field of the path-scoped
+// preference for canonical path that group gi's effective usage takes:
+// the group's own, else the site's (gi -1: the site's).
+func usagePathKey(m *manifest.Site, gi int, path, field string) string {
+	if gi >= 0 && m.Agents[gi].Usage != nil {
+		ps := m.Agents[gi].Usage.Paths
+		for j := len(ps) - 1; j >= 0; j-- {
+			if robots.Canonical(ps[j].Path) == path {
+				return manifest.Key(manifest.Index(manifest.Key(manifest.Key(manifest.Index("agents", gi), "usage"), "paths"), j), field)
+			}
+		}
+	}
+	if m.Usage != nil {
+		ps := m.Usage.Paths
+		for j := len(ps) - 1; j >= 0; j-- {
+			if robots.Canonical(ps[j].Path) == path {
+				return manifest.Key(manifest.Index(manifest.Key("usage", "paths"), j), field)
+			}
+		}
+	}
+	return "usage"
+}
+
+// HeaderUsage returns the preferences the Content-Usage header says: a
+// response is the same for every crawler, so it says the site's usage
+// without the categories a group gives another value anywhere (a crawler
+// of that group would read the site's value where its own differs). A
+// category left out is warned at the group that changes it. When what is
+// left has a path the header cannot write under one it can
+// (robots.Usage.Unwritable), no header is sent, with a warning.
+func HeaderUsage(doc *manifest.Doc[manifest.Site]) (*robots.Usage, diag.List) {
+	var errs diag.List
+	m := doc.Value
+	h := EffectiveUsage(m.Usage, nil)
+	if h == nil {
+		return nil, nil
+	}
+	dropped := map[string]bool{}
+	for i, g := range m.Agents {
+		if g.Usage == nil {
+			continue
+		}
+		eg := EffectiveUsage(m.Usage, g.Usage)
+		for _, c := range robots.Categories {
+			if c.ContentUsage == "" || dropped[c.Manifest] || h.Agrees(eg, c) {
+				continue
+			}
+			dropped[c.Manifest] = true
+			h = h.Without(c)
+			at := manifest.Key(manifest.Index("agents", i), "usage")
+			if g.Usage.TrainAI != "" && c.Manifest == "train_ai" || g.Usage.Search != "" && c.Manifest == "search" {
+				at = manifest.Key(at, c.Manifest)
+			}
+			errs.Warnf(doc.Pos.Of(at), at, "%s is left out of the Content-Usage header (--server): a response is the same for every crawler, and this group's %s differs from the site's usage, so crawlers that read the header see no %s preference; robots.txt says it per group",
+				c.Manifest, c.Manifest, c.Manifest)
+			if h == nil {
+				return nil, errs
+			}
+		}
+	}
+	if path, under := h.Unwritable(); path != "" {
+		errs.Warnf(doc.Pos.Of("usage"), "usage", "no Content-Usage header is sent (--server): without the categories the groups change, %s states nothing the header can say and lies under %s, whose value a reader would read there", path, under)
+		return nil, errs
+	}
+	return h, errs
+}

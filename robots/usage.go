@@ -22,8 +22,11 @@ import (
 //     "Content-Signal: search=yes, ai-input=yes, ai-train=no".
 //
 // The forms differ in what they can say: Content-Signal has no path and
-// aipref (vocab-07) has no category for ai-input. Usage.Unsaid lists what
-// a usage cannot say in the forms it is written in, for a warning.
+// aipref (vocab-07) has no category for ai-input. No form says what the
+// manifest does not: a category a path overrides is left out of
+// Content-Signal (Usage.SignalPrefs), rather than said there for every
+// path, and a reader of both forms (a "no" in either wins) reads each
+// path's value from Content-Usage alone.
 
 // Pref is one preference: not stated, yes (allowed) or no.
 type Pref uint8
@@ -183,8 +186,10 @@ func (u *Usage) IsZero() bool {
 
 // Lines returns the preference lines a group with u carries: the group's
 // Content-Usage, one Content-Usage per path (by path, shortest first, its
-// preferences over the group's; a path that says what the group says is
-// not written), then Content-Signal.
+// preferences over the group's), then Content-Signal (SignalPrefs: the
+// group's preferences no path overrides). A path that says what the group
+// says is not written unless a shorter path it may lie under says
+// otherwise: a reader of Content-Usage would read that one there.
 func (u *Usage) Lines() []string {
 	if u == nil {
 		return nil
@@ -195,18 +200,111 @@ func (u *Usage) Lines() []string {
 		if base != "" {
 			out = append(out, "Content-Usage: "+base)
 		}
-		for _, p := range u.sortedPaths() {
-			if v := ContentUsageValue(p.Prefs.Over(u.Prefs)); v != "" && v != base {
-				out = append(out, "Content-Usage: "+Canonical(p.Path)+" "+v)
+		paths := u.sortedPaths()
+		for i, p := range paths {
+			v := ContentUsageValue(p.Prefs.Over(u.Prefs))
+			if v == "" || v == base && !u.shadows(paths[:i], p.Path, base) {
+				continue
 			}
+			out = append(out, "Content-Usage: "+Canonical(p.Path)+" "+v)
 		}
 	}
 	if u.ContentSignal {
-		if v := ContentSignalValue(u.Prefs); v != "" {
+		if v := ContentSignalValue(u.SignalPrefs()); v != "" {
 			out = append(out, "Content-Signal: "+v)
 		}
 	}
 	return out
+}
+
+// shadows reports whether one of shorter, whose Content-Usage value is not
+// base, may match a URL that path matches.
+func (u *Usage) shadows(shorter []UsagePath, path, base string) bool {
+	for _, q := range shorter {
+		if ContentUsageValue(q.Prefs.Over(u.Prefs)) != base && mayOverlap(Canonical(q.Path), Canonical(path)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayOverlap reports whether two canonical patterns may match one URL
+// path: one's literal start (up to its first "*" or "$") begins the
+// other's. It may say true where they cannot; never false where they can.
+func mayOverlap(a, b string) bool {
+	lit := func(p string) string {
+		if i := strings.IndexAny(p, "*$"); i >= 0 {
+			return p[:i]
+		}
+		return p
+	}
+	a, b = lit(a), lit(b)
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}
+
+// SignalPrefs returns the group's preferences Content-Signal says: those
+// no path overrides with another value. Content-Signal has no path, so a
+// value it gave would be read on every path, the overriding ones too; a
+// category left out is one Content-Signal says nothing about, and
+// SignalLeftOut names it.
+func (u *Usage) SignalPrefs() Prefs {
+	if u == nil {
+		return Prefs{}
+	}
+	p := u.Prefs
+	for _, c := range u.SignalLeftOut() {
+		c.set(&p, PrefUnset)
+	}
+	return p
+}
+
+// SignalLeftOut returns the categories some path of u states with a value
+// other than the group's: Content-Signal, which has no path, says nothing
+// of them.
+func (u *Usage) SignalLeftOut() []Category {
+	if u == nil {
+		return nil
+	}
+	var out []Category
+	for _, c := range Categories {
+		for _, p := range u.sortedPaths() {
+			if v := c.get(p.Prefs); v != PrefUnset && v != c.get(u.Prefs) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Unwritable returns the canonical paths of u that Content-Usage cannot
+// say: a path that states nothing Content-Usage can say (train_ai or
+// search, its own or the group's) has no line, so a reader of Content-Usage
+// reads there the preferences of a path it lies under (first, that path).
+func (u *Usage) Unwritable() (path, under string) {
+	if u == nil {
+		return "", ""
+	}
+	paths := u.sortedPaths()
+	for i, p := range paths {
+		if ContentUsageValue(p.Prefs.Over(u.Prefs)) != "" {
+			continue
+		}
+		for _, q := range paths[:i] {
+			if ContentUsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+				return Canonical(p.Path), Canonical(q.Path)
+			}
+		}
+		for _, q := range paths[i+1:] { // as long, with a wildcard
+			if len(Canonical(q.Path)) > len(Canonical(p.Path)) {
+				break
+			}
+			if ContentUsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+				return Canonical(p.Path), Canonical(q.Path)
+			}
+		}
+	}
+	return "", ""
 }
 
 // sortedPaths returns the path-scoped preferences by canonical path,
@@ -256,29 +354,48 @@ func (u *Usage) Effective(path string) (Prefs, string) {
 	return u.Paths[best].Prefs.Over(u.Prefs), Canonical(u.Paths[best].Path)
 }
 
-// Unsaid returns what u states that its forms cannot say: "ai_input" when
-// Content-Usage is the only form (aipref has no such category), "paths"
-// when Content-Signal is the only form (it has no path). With both forms,
-// ai_input is still said by Content-Signal only and paths by Content-Usage
-// only; a preference neither form can carry is listed too.
-func (u *Usage) Unsaid() []string {
+// Agrees reports whether u and v give category c the same value at every
+// URL path. It may say false where they do (paths that change nothing
+// count), never true where they do not.
+func (u *Usage) Agrees(v *Usage, c Category) bool { return u.profile(c) == v.profile(c) }
+
+// profile describes the value u gives c at each URL path: the group's
+// alone when no path changes it, else the group's and each path's.
+func (u *Usage) profile(c Category) string {
 	if u == nil {
+		return PrefUnset.String()
+	}
+	d := c.get(u.Prefs)
+	var b strings.Builder
+	constant := true
+	for _, p := range u.sortedPaths() {
+		v := c.get(p.Prefs.Over(u.Prefs))
+		constant = constant && v == d
+		fmt.Fprintf(&b, " %s=%s", Canonical(p.Path), v)
+	}
+	if constant {
+		return d.String()
+	}
+	return d.String() + b.String()
+}
+
+// Without returns a copy of u that states nothing of the categories cs,
+// nil when it then states nothing.
+func (u *Usage) Without(cs ...Category) *Usage {
+	c := u.clone()
+	if c == nil {
 		return nil
 	}
-	var out []string
-	hasInput := u.Prefs.AIInput != PrefUnset
-	hasPaths := false
-	for _, p := range u.Paths {
-		hasInput = hasInput || p.Prefs.AIInput != PrefUnset
-		hasPaths = hasPaths || !p.Prefs.IsZero()
+	for _, cat := range cs {
+		cat.set(&c.Prefs, PrefUnset)
+		for i := range c.Paths {
+			cat.set(&c.Paths[i].Prefs, PrefUnset)
+		}
 	}
-	if hasInput && !u.ContentSignal {
-		out = append(out, "ai_input")
+	if c.IsZero() {
+		return nil
 	}
-	if hasPaths && !u.ContentUsage {
-		out = append(out, "paths")
-	}
-	return out
+	return c
 }
 
 // clone returns a copy of u that shares nothing with it.

@@ -21,26 +21,28 @@ func TestUsageLines(t *testing.T) {
 		},
 		ContentUsage: true, ContentSignal: true,
 	}
+	// Every category is overridden by a path: Content-Signal, which has
+	// no path, says none of them.
 	want := []string{
 		"Content-Usage: train-ai=n, search=y",
 		"Content-Usage: /blog/ train-ai=y, search=y",
 		"Content-Usage: /caf%C3%A9/ train-ai=n, search=n",
 		"Content-Usage: /blog/private/ train-ai=n, search=n",
-		"Content-Signal: search=yes, ai-input=yes, ai-train=no",
 	}
 	if got := u.Lines(); !slices.Equal(got, want) {
 		t.Errorf("Lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if got := u.SignalLeftOut(); len(got) != 3 {
+		t.Errorf("SignalLeftOut = %v, want every category", got)
+	}
 	u.ContentUsage = false
-	if got := u.Lines(); !slices.Equal(got, want[4:]) {
+	if got := u.Lines(); len(got) != 0 {
 		t.Errorf("Content-Signal only: %q", got)
 	}
-	if got := u.Unsaid(); !slices.Equal(got, []string{"paths"}) {
-		t.Errorf("Unsaid with Content-Signal only = %q", got)
-	}
-	u.ContentUsage, u.ContentSignal = true, false
-	if got := u.Unsaid(); !slices.Equal(got, []string{"ai_input"}) {
-		t.Errorf("Unsaid with Content-Usage only = %q", got)
+	u.ContentUsage = true
+	kept := &Usage{Prefs: u.Prefs, Paths: []UsagePath{{Path: "/blog/", Prefs: Prefs{TrainAI: PrefYes}}}, ContentSignal: true}
+	if got := kept.Lines(); !slices.Equal(got, []string{"Content-Signal: search=yes, ai-input=yes"}) {
+		t.Errorf("Content-Signal with train_ai overridden at /blog/: %q", got)
 	}
 	for path, want := range map[string]string{
 		"/":                  "train_ai=no, search=yes, ai_input=yes",
