@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,9 +38,9 @@ func EffectiveUsage(site, group *manifest.Usage) *robots.Usage {
 		if m == nil {
 			continue
 		}
-		u.Prefs = robots.PrefsOf(m.TrainAI, m.Search, m.AIInput).Over(u.Prefs)
+		u.Prefs = aipref.PrefsOf(m.TrainAI, m.Search, m.AIInput).Over(u.Prefs)
 		for _, p := range m.Paths {
-			u.Paths = append(u.Paths, robots.UsagePath{Path: p.Path, Prefs: robots.PrefsOf(p.TrainAI, p.Search, p.AIInput)})
+			u.Paths = append(u.Paths, robots.UsagePath{Path: p.Path, Prefs: aipref.PrefsOf(p.TrainAI, p.Search, p.AIInput)})
 		}
 		if len(m.Formats) > 0 {
 			formats = m.Formats
@@ -70,7 +71,7 @@ func checkExpectUsage(doc *manifest.Doc[manifest.Site], f *robots.File, i int, e
 		return nil
 	}
 	ep := manifest.Index("expect", i)
-	want := robots.PrefsOf(e.Usage.TrainAI, e.Usage.Search, e.Usage.AIInput)
+	want := aipref.PrefsOf(e.Usage.TrainAI, e.Usage.Search, e.Usage.AIInput)
 	for j, u := range expectUsageURLs(e) {
 		at := manifest.Key(ep, "usage")
 		if len(e.URLs) > 0 {
@@ -90,9 +91,9 @@ func checkExpectUsage(doc *manifest.Doc[manifest.Site], f *robots.File, i int, e
 			r = f.UsageOperator(*op, u)
 		}
 		got := r.Combined()
-		for _, c := range robots.Categories {
+		for _, c := range aipref.Categories {
 			w := c.Get(want)
-			if w == robots.PrefUnset || c.Get(got) == w {
+			if w == aipref.PrefUnset || c.Get(got) == w {
 				continue
 			}
 			errs.Errorf(doc.Pos.Of(at), at, "%s reads %s=%s at %s, expected %s%s", e.Agent, c.Manifest, c.Get(got), u, w, usageLines(r))
@@ -142,7 +143,7 @@ func usageDiags(doc *manifest.Doc[manifest.Site]) diag.List {
 		for _, c := range u.SignalLeftOut() {
 			for _, p := range u.Paths {
 				v := c.Get(p.Prefs)
-				if v == robots.PrefUnset || v == c.Get(u.Prefs) {
+				if v == aipref.PrefUnset || v == c.Get(u.Prefs) {
 					continue
 				}
 				at := usagePathKey(m, gi, robots.Canonical(p.Path), c.Manifest)
@@ -212,7 +213,7 @@ func HeaderUsage(doc *manifest.Doc[manifest.Site]) (*robots.Usage, diag.List) {
 			continue
 		}
 		eg := EffectiveUsage(m.Usage, g.Usage)
-		for _, c := range robots.Categories {
+		for _, c := range aipref.Categories {
 			if c.ContentUsage == "" || dropped[c.Manifest] || h.Agrees(eg, c) {
 				continue
 			}

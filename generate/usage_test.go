@@ -2,6 +2,7 @@ package generate
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"os"
 	"strings"
 	"testing"
@@ -38,8 +39,8 @@ func TestExampleOpenEveryGroup(t *testing.T) {
 	for _, g := range f.Groups {
 		var cu, cs bool
 		for _, l := range g.UsageOf().Lines {
-			cu = cu || l.Form == robots.UsageContentUsage && l.Path == "" && l.Prefs.TrainAI == robots.PrefNo
-			cs = cs || l.Form == robots.UsageContentSignal && l.Prefs.TrainAI == robots.PrefNo
+			cu = cu || l.Form == robots.UsageContentUsage && l.Path == "" && l.Prefs.TrainAI == aipref.PrefNo
+			cs = cs || l.Form == robots.UsageContentSignal && l.Prefs.TrainAI == aipref.PrefNo
 		}
 		if !cu || !cs {
 			t.Errorf("group of line %d (%s) lacks train-ai=n or ai-train=no", g.Agents[0].Num, g.Agents[0].Value)
@@ -50,7 +51,7 @@ func TestExampleOpenEveryGroup(t *testing.T) {
 			}
 		}
 		a := g.Agents[0].Value
-		if u := f.Usage(a, "/org/plans.html"); u.Combined().TrainAI != robots.PrefNo {
+		if u := f.Usage(a, "/org/plans.html"); u.Combined().TrainAI != aipref.PrefNo {
 			t.Errorf("%s reads %s", a, u.Combined())
 		}
 	}
@@ -148,14 +149,14 @@ expect:
 					w, _ := want.Effective(url)
 					r := f.Usage(agent, url)
 					hp, _ := access.Usage.Effective(url)
-					for reader, got := range map[string]robots.Prefs{
+					for reader, got := range map[string]aipref.Prefs{
 						"Content-Usage":  r.ContentUsage,
 						"Content-Signal": r.ContentSignal,
 						"both":           r.Combined(),
 						"header":         hp,
 					} {
-						for _, c := range robots.Categories {
-							if g := c.Get(got); g != robots.PrefUnset && g != c.Get(w) {
+						for _, c := range aipref.Categories {
+							if g := c.Get(got); g != aipref.PrefUnset && g != c.Get(w) {
 								t.Errorf("%s at %s: a reader of %s reads %s=%s, the manifest says %s\n%s", agent, url, reader, c.Manifest, g, c.Get(w), data)
 							}
 						}

@@ -2,24 +2,17 @@ package robots
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
 )
 
 // Usage preferences say what may be done with what a crawler fetched;
-// Allow and Disallow say only what it may fetch. Two wire forms carry them
-// in robots.txt and both are written:
-//
-//   - Content-Usage, from the IETF AI Preferences drafts
-//     draft-ietf-aipref-attach-05 (the rule, optionally with a path, and
-//     the HTTP header) and draft-ietf-aipref-vocab-07 (the categories
-//     train-ai and search, the values y and n, and the value format: an
-//     RFC 9651 structured-field dictionary). "Content-Usage: train-ai=n"
-//     or "Content-Usage: /blog/ train-ai=y".
-//   - Content-Signal, from contentsignals.org and
-//     draft-romm-aipref-contentsignals-00: the categories search, ai-input
-//     and ai-train, the values yes and no, no path.
-//     "Content-Signal: search=yes, ai-input=yes, ai-train=no".
+// Allow and Disallow say only what it may fetch. The vocabulary and its
+// two forms are package aipref's; this file attaches them to robots.txt
+// groups, as draft-ietf-aipref-attach-05 section 4 says for Content-Usage
+// (a rule, optionally with a path: "Content-Usage: /blog/ train-ai=y")
+// and contentsignals.org for Content-Signal (a path-less line).
 //
 // The forms differ in what they can say: Content-Signal has no path and
 // aipref (vocab-07) has no category for ai-input. No form says what the
@@ -28,141 +21,16 @@ import (
 // path, and a reader of both forms (a "no" in either wins) reads each
 // path's value from Content-Usage alone.
 
-// Pref is one preference: not stated, yes (allowed) or no.
-type Pref uint8
-
-const (
-	PrefUnset Pref = iota
-	PrefYes
-	PrefNo
-)
-
-func (p Pref) String() string {
-	switch p {
-	case PrefYes:
-		return "yes"
-	case PrefNo:
-		return "no"
-	}
-	return "unset"
-}
-
-// PrefOf returns the preference a manifest word states: "yes", "no", and
-// anything else (an absent preference) unset.
-func PrefOf(word string) Pref {
-	switch word {
-	case "yes":
-		return PrefYes
-	case "no":
-		return PrefNo
-	}
-	return PrefUnset
-}
-
-// Prefs holds a preference for each category discgen knows.
-type Prefs struct {
-	TrainAI, Search, AIInput Pref
-}
-
-// PrefsOf returns the preferences the manifest words train, search and
-// input state, each read by PrefOf.
-func PrefsOf(train, search, input string) Prefs {
-	return Prefs{TrainAI: PrefOf(train), Search: PrefOf(search), AIInput: PrefOf(input)}
-}
-
-// IsZero reports whether no preference is stated.
-func (p Prefs) IsZero() bool { return p == Prefs{} }
-
-// Over returns p with base's preferences where p states none.
-func (p Prefs) Over(base Prefs) Prefs {
-	if p.TrainAI == PrefUnset {
-		p.TrainAI = base.TrainAI
-	}
-	if p.Search == PrefUnset {
-		p.Search = base.Search
-	}
-	if p.AIInput == PrefUnset {
-		p.AIInput = base.AIInput
-	}
-	return p
-}
-
-// String gives the stated preferences in the manifest's words, such as
-// "train_ai=no, search=yes", or "none".
-func (p Prefs) String() string {
-	var parts []string
-	for _, c := range Categories {
-		if v := c.get(p); v != PrefUnset {
-			parts = append(parts, c.Manifest+"="+v.String())
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Category is one category of use and its label in each form; an empty
-// label means the form has no such category.
-type Category struct {
-	Manifest      string // the manifest's key: train_ai
-	ContentUsage  string // draft-ietf-aipref-vocab-07 label: train-ai
-	ContentSignal string // contentsignals.org label: ai-train
-	get           func(Prefs) Pref
-	set           func(*Prefs, Pref)
-}
-
-// Get returns p's preference for the category.
-func (c Category) Get(p Prefs) Pref { return c.get(p) }
-
-// Categories are the categories discgen writes, in the order Content-Usage
-// values list them (the vocabulary's table order); Content-Signal values
-// use signalOrder.
-var Categories = []Category{
-	{"train_ai", "train-ai", "ai-train", func(p Prefs) Pref { return p.TrainAI }, func(p *Prefs, v Pref) { p.TrainAI = v }},
-	{"search", "search", "search", func(p Prefs) Pref { return p.Search }, func(p *Prefs, v Pref) { p.Search = v }},
-	{"ai_input", "", "ai-input", func(p Prefs) Pref { return p.AIInput }, func(p *Prefs, v Pref) { p.AIInput = v }},
-}
-
-// signalOrder is the order of contentsignals.org's example policy:
-// search, ai-input, ai-train.
-var signalOrder = []int{1, 2, 0}
-
-// ContentUsageValue returns the Content-Usage dictionary for p
-// ("train-ai=n, search=y"), or "" when p states nothing aipref can say.
-func ContentUsageValue(p Prefs) string {
-	var parts []string
-	for _, c := range Categories {
-		if v := c.get(p); v != PrefUnset && c.ContentUsage != "" {
-			parts = append(parts, c.ContentUsage+"="+map[Pref]string{PrefYes: "y", PrefNo: "n"}[v])
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// ContentSignalValue returns the Content-Signal value for p
-// ("search=yes, ai-train=no"), or "" when p states nothing.
-func ContentSignalValue(p Prefs) string {
-	var parts []string
-	for _, i := range signalOrder {
-		c := Categories[i]
-		if v := c.get(p); v != PrefUnset {
-			parts = append(parts, c.ContentSignal+"="+v.String())
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 // UsagePath is a path-scoped preference: Prefs, over the group's, for the
 // URLs the path matches (longest match, as Allow and Disallow).
 type UsagePath struct {
 	Path  string
-	Prefs Prefs
+	Prefs aipref.Prefs
 }
 
 // Usage is what one group says about the use of what its crawlers fetch.
 type Usage struct {
-	Prefs Prefs
+	Prefs aipref.Prefs
 	Paths []UsagePath
 	// ContentUsage and ContentSignal choose the forms written.
 	ContentUsage, ContentSignal bool
@@ -196,13 +64,13 @@ func (u *Usage) Lines() []string {
 	}
 	var out []string
 	if u.ContentUsage {
-		base := ContentUsageValue(u.Prefs)
+		base := aipref.UsageValue(u.Prefs)
 		if base != "" {
 			out = append(out, "Content-Usage: "+base)
 		}
 		paths := u.sortedPaths()
 		for i, p := range paths {
-			v := ContentUsageValue(p.Prefs.Over(u.Prefs))
+			v := aipref.UsageValue(p.Prefs.Over(u.Prefs))
 			if v == "" || v == base && !u.shadows(paths[:i], p.Path, base) {
 				continue
 			}
@@ -210,7 +78,7 @@ func (u *Usage) Lines() []string {
 		}
 	}
 	if u.ContentSignal {
-		if v := ContentSignalValue(u.SignalPrefs()); v != "" {
+		if v := aipref.SignalValue(u.SignalPrefs()); v != "" {
 			out = append(out, "Content-Signal: "+v)
 		}
 	}
@@ -221,7 +89,7 @@ func (u *Usage) Lines() []string {
 // base, may match a URL that path matches.
 func (u *Usage) shadows(shorter []UsagePath, path, base string) bool {
 	for _, q := range shorter {
-		if ContentUsageValue(q.Prefs.Over(u.Prefs)) != base && mayOverlap(Canonical(q.Path), Canonical(path)) {
+		if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != base && mayOverlap(Canonical(q.Path), Canonical(path)) {
 			return true
 		}
 	}
@@ -247,13 +115,13 @@ func mayOverlap(a, b string) bool {
 // value it gave would be read on every path, the overriding ones too; a
 // category left out is one Content-Signal says nothing about, and
 // SignalLeftOut names it.
-func (u *Usage) SignalPrefs() Prefs {
+func (u *Usage) SignalPrefs() aipref.Prefs {
 	if u == nil {
-		return Prefs{}
+		return aipref.Prefs{}
 	}
 	p := u.Prefs
 	for _, c := range u.SignalLeftOut() {
-		c.set(&p, PrefUnset)
+		c.Set(&p, aipref.PrefUnset)
 	}
 	return p
 }
@@ -261,14 +129,14 @@ func (u *Usage) SignalPrefs() Prefs {
 // SignalLeftOut returns the categories some path of u states with a value
 // other than the group's: Content-Signal, which has no path, says nothing
 // of them.
-func (u *Usage) SignalLeftOut() []Category {
+func (u *Usage) SignalLeftOut() []aipref.Category {
 	if u == nil {
 		return nil
 	}
-	var out []Category
-	for _, c := range Categories {
+	var out []aipref.Category
+	for _, c := range aipref.Categories {
 		for _, p := range u.sortedPaths() {
-			if v := c.get(p.Prefs); v != PrefUnset && v != c.get(u.Prefs) {
+			if v := c.Get(p.Prefs); v != aipref.PrefUnset && v != c.Get(u.Prefs) {
 				out = append(out, c)
 				break
 			}
@@ -287,11 +155,11 @@ func (u *Usage) Unwritable() (path, under string) {
 	}
 	paths := u.sortedPaths()
 	for i, p := range paths {
-		if ContentUsageValue(p.Prefs.Over(u.Prefs)) != "" {
+		if aipref.UsageValue(p.Prefs.Over(u.Prefs)) != "" {
 			continue
 		}
 		for _, q := range paths[:i] {
-			if ContentUsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
 				return Canonical(p.Path), Canonical(q.Path)
 			}
 		}
@@ -299,7 +167,7 @@ func (u *Usage) Unwritable() (path, under string) {
 			if len(Canonical(q.Path)) > len(Canonical(p.Path)) {
 				break
 			}
-			if ContentUsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
 				return Canonical(p.Path), Canonical(q.Path)
 			}
 		}
@@ -335,9 +203,9 @@ func (u *Usage) sortedPaths() []UsagePath {
 // under those of the longest path-scoped preference matching it (RFC 9309
 // matching, as draft-ietf-aipref-attach-05 section 4.1 asks), and the
 // path that decided ("" for the group's own).
-func (u *Usage) Effective(path string) (Prefs, string) {
+func (u *Usage) Effective(path string) (aipref.Prefs, string) {
 	if u == nil {
-		return Prefs{}, ""
+		return aipref.Prefs{}, ""
 	}
 	path = Canonical(path)
 	var m matcher
@@ -357,19 +225,19 @@ func (u *Usage) Effective(path string) (Prefs, string) {
 // Agrees reports whether u and v give category c the same value at every
 // URL path. It may say false where they do (paths that change nothing
 // count), never true where they do not.
-func (u *Usage) Agrees(v *Usage, c Category) bool { return u.profile(c) == v.profile(c) }
+func (u *Usage) Agrees(v *Usage, c aipref.Category) bool { return u.profile(c) == v.profile(c) }
 
 // profile describes the value u gives c at each URL path: the group's
 // alone when no path changes it, else the group's and each path's.
-func (u *Usage) profile(c Category) string {
+func (u *Usage) profile(c aipref.Category) string {
 	if u == nil {
-		return PrefUnset.String()
+		return aipref.PrefUnset.String()
 	}
-	d := c.get(u.Prefs)
+	d := c.Get(u.Prefs)
 	var b strings.Builder
 	constant := true
 	for _, p := range u.sortedPaths() {
-		v := c.get(p.Prefs.Over(u.Prefs))
+		v := c.Get(p.Prefs.Over(u.Prefs))
 		constant = constant && v == d
 		fmt.Fprintf(&b, " %s=%s", Canonical(p.Path), v)
 	}
@@ -381,15 +249,15 @@ func (u *Usage) profile(c Category) string {
 
 // Without returns a copy of u that states nothing of the categories cs,
 // nil when it then states nothing.
-func (u *Usage) Without(cs ...Category) *Usage {
+func (u *Usage) Without(cs ...aipref.Category) *Usage {
 	c := u.clone()
 	if c == nil {
 		return nil
 	}
 	for _, cat := range cs {
-		cat.set(&c.Prefs, PrefUnset)
+		cat.Set(&c.Prefs, aipref.PrefUnset)
 		for i := range c.Paths {
-			cat.set(&c.Paths[i].Prefs, PrefUnset)
+			cat.Set(&c.Paths[i].Prefs, aipref.PrefUnset)
 		}
 	}
 	if c.IsZero() {

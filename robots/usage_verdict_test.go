@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -12,9 +13,9 @@ import (
 )
 
 // prefs returns random preferences, often with nothing stated.
-func (g gen) prefs() Prefs {
-	v := func() Pref { return Pref(g.r.IntN(3)) }
-	return Prefs{TrainAI: v(), Search: v(), AIInput: v()}
+func (g gen) prefs() aipref.Prefs {
+	v := func() aipref.Pref { return aipref.Pref(g.r.IntN(3)) }
+	return aipref.Prefs{TrainAI: v(), Search: v(), AIInput: v()}
 }
 
 // usage returns random usage preferences: some for the group, some per

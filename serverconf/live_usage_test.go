@@ -2,6 +2,7 @@ package serverconf
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,19 +15,19 @@ import (
 // longest match (/blog/ then /blog/private/), a wildcard with an end anchor
 // and a UTF-8 path matched decoded.
 var usageSite = &robots.Usage{
-	Prefs: robots.Prefs{TrainAI: robots.PrefNo, Search: robots.PrefYes, AIInput: robots.PrefYes},
+	Prefs: aipref.Prefs{TrainAI: aipref.PrefNo, Search: aipref.PrefYes, AIInput: aipref.PrefYes},
 	Paths: []robots.UsagePath{
-		{Path: "/blog/private/", Prefs: robots.Prefs{Search: robots.PrefNo}},
-		{Path: "/blog/", Prefs: robots.Prefs{TrainAI: robots.PrefYes}},
-		{Path: "/*.pdf$", Prefs: robots.Prefs{TrainAI: robots.PrefYes, Search: robots.PrefNo}},
-		{Path: "/caf%C3%A9/", Prefs: robots.Prefs{Search: robots.PrefNo}},
+		{Path: "/blog/private/", Prefs: aipref.Prefs{Search: aipref.PrefNo}},
+		{Path: "/blog/", Prefs: aipref.Prefs{TrainAI: aipref.PrefYes}},
+		{Path: "/*.pdf$", Prefs: aipref.Prefs{TrainAI: aipref.PrefYes, Search: aipref.PrefNo}},
+		{Path: "/caf%C3%A9/", Prefs: aipref.Prefs{Search: aipref.PrefNo}},
 	},
 	ContentUsage: true, ContentSignal: true,
 }
 
 // usageOnlyPaths states preferences for one path only: elsewhere no header.
 var usageOnlyPaths = &robots.Usage{
-	Paths:        []robots.UsagePath{{Path: "/blog/", Prefs: robots.Prefs{TrainAI: robots.PrefNo}}},
+	Paths:        []robots.UsagePath{{Path: "/blog/", Prefs: aipref.Prefs{TrainAI: aipref.PrefNo}}},
 	ContentUsage: true,
 }
 

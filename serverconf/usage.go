@@ -2,6 +2,7 @@ package serverconf
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
 
@@ -46,7 +47,7 @@ func usageRules(u *robots.Usage) []usageRule {
 		return nil
 	}
 	var out []usageRule
-	base := robots.ContentUsageValue(u.Prefs)
+	base := aipref.UsageValue(u.Prefs)
 	if base != "" {
 		out = append(out, usageRule{"", base})
 	}
@@ -54,7 +55,7 @@ func usageRules(u *robots.Usage) []usageRule {
 	seen := map[string]int{}
 	for _, p := range u.Paths {
 		c := robots.Canonical(p.Path)
-		v := robots.ContentUsageValue(p.Prefs.Over(u.Prefs))
+		v := aipref.UsageValue(p.Prefs.Over(u.Prefs))
 		if i, ok := seen[c]; ok {
 			paths[i].value = v
 			continue
