@@ -3,6 +3,7 @@ package adopt
 import (
 	"fmt"
 	"github.com/discgen/discgen/aipref"
+	"strings"
 
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
@@ -21,13 +22,28 @@ type usageImport struct {
 }
 
 // add reads one preference line. It reports false, with why, for a line
-// the manifest cannot hold as written (a value readers would not read as
-// meant, Content-Signal's use=, a path that is no path), which the caller
-// keeps as a comment.
-func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string) {
-	if len(ul.Problems) > 0 {
-		return false, ul.Problems[0]
+// the manifest cannot hold at all (a value that is no dictionary, no
+// preference read from it, a path that is no path), which the caller keeps
+// as a comment. A line whose known preferences the manifest holds but
+// which says more (members the vocabulary cannot use, a key given twice,
+// Content-Signal's use) is carried over with those preferences, and
+// partly says what is left out, one sentence each, for a warning at the
+// line and the line kept as a comment.
+func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string, partly []string) {
+	for _, p := range ul.Problems {
+		if strings.HasPrefix(p, aipref.NotADictionary) || ul.Prefs.IsZero() {
+			return false, p, nil
+		}
 	}
+	partly = ul.Problems
+	if ul.Use != "" {
+		partly = append(partly, "use="+ul.Use+" is not carried over: the manifest has no key for Content-Signal's use")
+	}
+	ok, why = ui.addPrefs(ul)
+	return ok, why, partly
+}
+
+func (ui *usageImport) addPrefs(ul robots.UsageLine) (ok bool, why string) {
 	if ul.Form == robots.UsageContentSignal {
 		if ul.Prefs.IsZero() {
 			return false, "it states no search, ai-input or ai-train preference"
