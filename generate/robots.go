@@ -252,7 +252,6 @@ func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List)
 	for _, f := range fs {
 		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
 	}
-	u, uerrs := HeaderUsage(doc)
-	errs.Append(uerrs)
+	u, _ := HeaderUsage(doc) // its warnings are for --server builds
 	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u}, errs
 }

@@ -199,36 +199,36 @@ func usagePathKey(m *manifest.Site, gi int, path, field string) string {
 // of that group would read the site's value where its own differs). A
 // category left out is warned at the group that changes it. When what is
 // left has a path the header cannot write under one it can
-// (robots.Usage.Unwritable), no header is sent, with a warning.
+// (robots.Usage.Unwritable), no header is sent, with a warning. The
+// warnings are for builds that write --server configuration.
 func HeaderUsage(doc *manifest.Doc[manifest.Site]) (*robots.Usage, diag.List) {
 	var errs diag.List
 	m := doc.Value
-	h := EffectiveUsage(m.Usage, nil)
-	if h == nil {
-		return nil, nil
-	}
-	dropped := map[string]bool{}
+	site := EffectiveUsage(m.Usage, nil)
+	var dropped []aipref.Category
+	isDropped := map[string]bool{}
 	for i, g := range m.Agents {
 		if g.Usage == nil {
 			continue
 		}
 		eg := EffectiveUsage(m.Usage, g.Usage)
 		for _, c := range aipref.Categories {
-			if c.ContentUsage == "" || dropped[c.Manifest] || h.Agrees(eg, c) {
+			if c.ContentUsage == "" || isDropped[c.Manifest] || site.Agrees(eg, c) {
 				continue
 			}
-			dropped[c.Manifest] = true
-			h = h.Without(c)
+			isDropped[c.Manifest] = true
+			dropped = append(dropped, c)
 			at := manifest.Key(manifest.Index("agents", i), "usage")
 			if g.Usage.TrainAI != "" && c.Manifest == "train_ai" || g.Usage.Search != "" && c.Manifest == "search" {
 				at = manifest.Key(at, c.Manifest)
 			}
 			errs.Warnf(doc.Pos.Of(at), at, "%s is left out of the Content-Usage header (--server): a response is the same for every crawler, and this group's %s differs from the site's usage, so crawlers that read the header see no %s preference; robots.txt says it per group",
 				c.Manifest, c.Manifest, c.Manifest)
-			if h == nil {
-				return nil, errs
-			}
 		}
+	}
+	h := site.Without(dropped...)
+	if h == nil {
+		return nil, errs
 	}
 	if path, under := h.Unwritable(); path != "" {
 		errs.Warnf(doc.Pos.Of("usage"), "usage", "no Content-Usage header is sent (--server): without the categories the groups change, %s states nothing the header can say and lies under %s, whose value a reader would read there", path, under)
