@@ -113,3 +113,30 @@ func TestUsageHeadersFile(t *testing.T) {
 		t.Errorf("Warnings for servers that match every path = %q", w)
 	}
 }
+
+// _headers joins the values of every matching rule, so a longer path
+// cannot unset a key a shorter one states: such a key is left out of
+// every rule, with a warning, rather than read at a path the manifest
+// says nothing of it.
+func TestUsageHeadersFileCannotUnset(t *testing.T) {
+	u := &robots.Usage{
+		Prefs: aipref.Prefs{TrainAI: aipref.PrefNo},
+		Paths: []robots.UsagePath{
+			{Path: "/", Prefs: aipref.Prefs{Search: aipref.PrefNo}},
+			{Path: "/a/", Prefs: aipref.Prefs{AIInput: aipref.PrefNo}},
+		},
+		ContentUsage: true,
+	}
+	a := Access{Usage: u}
+	public, _, err := RenderAccess(tree.Tree{"robots.txt": {Data: []byte("User-agent: *\nDisallow:\n")}}, []Kind{Headers}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(public[HeadersFile].Data)
+	if strings.Contains(got, "search") || !strings.Contains(got, "\n/a/*\n  Content-Usage: train-ai=n\n") {
+		t.Errorf("_headers:\n%s", got)
+	}
+	if w := Warnings([]Kind{Headers}, a); len(w) != 1 || !strings.Contains(w[0], "cannot unset search at /a/") {
+		t.Errorf("Warnings = %q", w)
+	}
+}
