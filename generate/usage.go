@@ -157,8 +157,12 @@ func usageDiags(doc *manifest.Doc[manifest.Site]) diag.List {
 				} else if !u.ContentUsage {
 					others = "formats has no content-usage, so it is not written at all"
 				}
-				errs.Warnf(doc.Pos.Of(at), at, "%s is left out of Content-Signal: %s says %s where its group says %s, and Content-Signal has no path, so a value it gave would be read here too; crawlers that read only Content-Signal see no %s preference anywhere; %s",
-					c.Manifest, p.Path, v, c.Get(u.Prefs), c.Manifest, others)
+				group := "its group says " + c.Get(u.Prefs).String()
+				if c.Get(u.Prefs) == aipref.PrefUnset {
+					group = "its group states none"
+				}
+				errs.Warnf(doc.Pos.Of(at), at, "%s is left out of Content-Signal: %s says %s where %s, and Content-Signal has no path, so a value it gave would be read here too; crawlers that read only Content-Signal see no %s preference anywhere; %s",
+					c.Manifest, p.Path, v, group, c.Manifest, others)
 				break
 			}
 		}
