@@ -2,6 +2,7 @@ package generate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -18,16 +19,15 @@ import (
 	"github.com/discgen/discgen/validate"
 )
 
-// structuredHeaders returns the directory of the npm package
-// structured-headers (version 2), an RFC 9651 parser written in another
-// language, for tests that use it as an oracle: $DISCGEN_NODE_MODULES, or
-// .ci/tools/node_modules, where .ci/run installs it. Without node or the
-// package the test skips, saying how to get them, except in CI ($CI set),
-// where it fails.
-func structuredHeaders(t *testing.T) string {
+// npmPackage returns the directory of the npm package name (major
+// version major), which tests run with node as an oracle written in
+// another language: under $DISCGEN_NODE_MODULES, or .ci/tools/node_modules,
+// where .ci/run installs it. Without node or the package the test skips,
+// saying how to get them, except in CI ($CI set), where it fails.
+func npmPackage(t *testing.T, name, major string) string {
 	t.Helper()
 	missing := func(why string) {
-		msg := why + ": the RFC 9651 oracle is missing; install it with `npm install --prefix .ci/tools structured-headers@2` (.ci/run does)"
+		msg := fmt.Sprintf("%s: install it with `npm install --prefix .ci/tools %s@%s` (.ci/run does)", why, name, major)
 		if os.Getenv("CI") != "" {
 			t.Fatal(msg)
 		}
@@ -40,17 +40,17 @@ func structuredHeaders(t *testing.T) string {
 	if dir == "" {
 		dir = filepath.Join("..", ".ci", "tools", "node_modules")
 	}
-	dir, err := filepath.Abs(filepath.Join(dir, "structured-headers"))
+	dir, err := filepath.Abs(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
-		missing("structured-headers is not installed in " + filepath.Dir(dir))
+		missing(name + " is not installed in " + filepath.Dir(dir))
 	}
 	var pkg struct{ Version string }
-	if json.Unmarshal(data, &pkg) != nil || !strings.HasPrefix(pkg.Version, "2.") {
-		missing("structured-headers in " + filepath.Dir(dir) + " is not version 2 (" + pkg.Version + ")")
+	if json.Unmarshal(data, &pkg) != nil || !strings.HasPrefix(pkg.Version, major+".") {
+		missing(name + " in " + filepath.Dir(dir) + " is not version " + major + " (" + pkg.Version + ")")
 	}
 	return dir
 }
@@ -132,7 +132,7 @@ func runStructuredHeaders(t *testing.T, dir string, values []string) []sfvReadin
 // as with discgen: both read each as a dictionary or neither, and the
 // vocabulary finds the same preferences in both readings.
 func TestUsageValuesIndependentParser(t *testing.T) {
-	dir := structuredHeaders(t)
+	dir := npmPackage(t, "structured-headers", "2")
 	usageVals := map[string]bool{}
 	signalVals := map[string]bool{}
 	g := ugen{rand.New(rand.NewPCG(usageDefaultSeed, 0x7573616765))}
