@@ -60,7 +60,7 @@ func Robots(file string, data []byte, opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.addRobots(rp, "agents")
-	r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host = rp.sitemaps, rp.mobile, rp.host
+	r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host, r.Site.Usage = rp.sitemaps, rp.mobile, rp.host, rp.usage
 	r.urls = append(r.urls, rp.sitemaps...)
 	return r, r.finish(opt)
 }

@@ -99,7 +99,7 @@ func (d *dirImport) run(opt Options) error {
 			return err
 		}
 		r.addRobots(rp, "agents")
-		r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host = rp.sitemaps, rp.mobile, rp.host
+		r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host, r.Site.Usage = rp.sitemaps, rp.mobile, rp.host, rp.usage
 		r.urls = append(r.urls, rp.sitemaps...)
 	}
 	body := &manifest.Delegatee{}
@@ -231,8 +231,8 @@ func (d *dirImport) autodiscRobots(p, dir string, body *manifest.Delegatee, mpat
 		d.err = cmp.Or(d.err, err)
 		return
 	}
-	if len(rp.sitemaps) > 0 || len(rp.mobile) > 0 || rp.host != "" {
-		d.warn(p, 0, "a delegatee's robots.txt holds agents only: its Sitemap, Mobile-agent-server and Host lines are left out")
+	if len(rp.sitemaps) > 0 || len(rp.mobile) > 0 || rp.host != "" || rp.usage != nil {
+		d.warn(p, 0, "a delegatee's robots.txt holds agents only: its Sitemap, Mobile-agent-server and Host lines, and preference lines outside every group, are left out")
 	}
 	body.Agents = rp.groups
 	d.r.Diags.Append(rp.diags)

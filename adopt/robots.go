@@ -36,6 +36,9 @@ type robotsPart struct {
 	sitemaps []string
 	mobile   []manifest.MobileAgent
 	host     string
+	// usage is the preference lines outside every group, offered as the
+	// site's usage.
+	usage *manifest.Usage
 	// comments are keyed by group index (-1: before the groups, or the
 	// file's other lines).
 	comments map[int][]string
@@ -184,10 +187,24 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 		}
 	}
 
+	var orphanUsage usageImport
 	for _, l := range f.Orphans {
-		warn(l.Num, "%s: %s is outside any group; every reader ignores it: kept as a comment", l.Key, l.Value)
 		rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d, outside any group: %s: %s", l.Num, l.Key, l.Value))
+		if ul, ok := robots.ParseUsageLine(l); ok {
+			if ok, why, partly := orphanUsage.add(ul); ok {
+				warn(l.Num, "%s: %s is outside every group, so every reader ignores it: offered as the site's usage, which the manifest writes in every group; kept as a comment too", l.Key, l.Value)
+				for _, p := range partly {
+					warn(l.Num, "%s: %s", l.Key, p)
+				}
+				continue
+			} else {
+				warn(l.Num, "%s: %s is outside every group, so every reader ignores it, and %s: kept as a comment", l.Key, l.Value, why)
+				continue
+			}
+		}
+		warn(l.Num, "%s: %s is outside any group; every reader ignores it: kept as a comment", l.Key, l.Value)
 	}
+	rp.usage = orphanUsage.usage()
 	for _, l := range f.Sitemaps {
 		u, err := url.Parse(l.Value)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(l.Value, " \t") || !plain(l.Value) {
@@ -358,9 +375,16 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 	}()
 	for _, l := range g.Other {
 		if ul, ok := robots.ParseUsageLine(l); ok {
-			if ok, why := ui.add(ul); !ok {
+			ok, why, partly := ui.add(ul)
+			switch {
+			case !ok:
 				warn(l.Num, "%s: %s: kept as a comment", l.Key, why)
 				keep(l, "not carried over")
+			case len(partly) > 0:
+				for _, p := range partly {
+					warn(l.Num, "%s: %s: its other preferences are carried over, the line kept as a comment", l.Key, p)
+				}
+				keep(l, "carried over in part")
 			}
 			continue
 		}

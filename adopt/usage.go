@@ -2,6 +2,8 @@ package adopt
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
+	"strings"
 
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
@@ -14,19 +16,34 @@ type usageImport struct {
 	u          manifest.Usage
 	cu, cs     bool
 	paths      map[string]int // path -> index in u.Paths
-	prefs      robots.Prefs   // what the lines without a path say, both forms
-	fromSignal robots.Prefs   // what Content-Signal said, to tell a conflict
-	fromUsage  robots.Prefs
+	prefs      aipref.Prefs   // what the lines without a path say, both forms
+	fromSignal aipref.Prefs   // what Content-Signal said, to tell a conflict
+	fromUsage  aipref.Prefs
 }
 
 // add reads one preference line. It reports false, with why, for a line
-// the manifest cannot hold as written (a value readers would not read as
-// meant, Content-Signal's use=, a path that is no path), which the caller
-// keeps as a comment.
-func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string) {
-	if len(ul.Problems) > 0 {
-		return false, ul.Problems[0]
+// the manifest cannot hold at all (a value that is no dictionary, no
+// preference read from it, a path that is no path), which the caller keeps
+// as a comment. A line whose known preferences the manifest holds but
+// which says more (members the vocabulary cannot use, a key given twice,
+// Content-Signal's use) is carried over with those preferences, and
+// partly says what is left out, one sentence each, for a warning at the
+// line and the line kept as a comment.
+func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string, partly []string) {
+	for _, p := range ul.Problems {
+		if strings.HasPrefix(p, aipref.NotADictionary) || ul.Prefs.IsZero() {
+			return false, p, nil
+		}
 	}
+	partly = ul.Problems
+	if ul.Use != "" {
+		partly = append(partly, "use="+ul.Use+" is not carried over: the manifest has no key for Content-Signal's use")
+	}
+	ok, why = ui.addPrefs(ul)
+	return ok, why, partly
+}
+
+func (ui *usageImport) addPrefs(ul robots.UsageLine) (ok bool, why string) {
 	if ul.Form == robots.UsageContentSignal {
 		if ul.Prefs.IsZero() {
 			return false, "it states no search, ai-input or ai-train preference"
@@ -51,7 +68,7 @@ func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string) {
 			ui.u.Paths = append(ui.u.Paths, manifest.UsagePath{Path: ul.Path})
 		}
 		p := &ui.u.Paths[i]
-		old := robots.PrefsOf(p.TrainAI, p.Search, p.AIInput)
+		old := aipref.PrefsOf(p.TrainAI, p.Search, p.AIInput)
 		p.TrainAI, p.Search, p.AIInput = words(merge(old, ul.Prefs))
 		return true, ""
 	}
@@ -66,9 +83,9 @@ func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string) {
 // reads both would.
 func (ui *usageImport) conflict() []string {
 	var out []string
-	for _, c := range robots.Categories {
+	for _, c := range aipref.Categories {
 		a, b := c.Get(ui.fromUsage), c.Get(ui.fromSignal)
-		if a != robots.PrefUnset && b != robots.PrefUnset && a != b {
+		if a != aipref.PrefUnset && b != aipref.PrefUnset && a != b {
 			out = append(out, c.Manifest)
 		}
 	}
@@ -94,13 +111,13 @@ func (ui *usageImport) usage() *manifest.Usage {
 
 // merge returns a's preferences with b's added, a "no" winning a conflict
 // (draft-ietf-aipref-vocab-07 section 7.1).
-func merge(a, b robots.Prefs) robots.Prefs {
-	return robots.UsageReading{ContentUsage: a, ContentSignal: b}.Combined()
+func merge(a, b aipref.Prefs) aipref.Prefs {
+	return aipref.Combine(a, b)
 }
 
-func words(p robots.Prefs) (train, search, input string) {
-	w := func(v robots.Pref) string {
-		if v == robots.PrefUnset {
+func words(p aipref.Prefs) (train, search, input string) {
+	w := func(v aipref.Pref) string {
+		if v == aipref.PrefUnset {
 			return ""
 		}
 		return v.String()
@@ -120,8 +137,8 @@ func mergeUsage(have, add *manifest.Usage) *manifest.Usage {
 		return &c
 	}
 	out := *have
-	hp := robots.PrefsOf(have.TrainAI, have.Search, have.AIInput)
-	out.TrainAI, out.Search, out.AIInput = words(hp.Over(robots.PrefsOf(add.TrainAI, add.Search, add.AIInput)))
+	hp := aipref.PrefsOf(have.TrainAI, have.Search, have.AIInput)
+	out.TrainAI, out.Search, out.AIInput = words(hp.Over(aipref.PrefsOf(add.TrainAI, add.Search, add.AIInput)))
 	out.Paths = append(append([]manifest.UsagePath(nil), add.Paths...), have.Paths...)
 	if len(have.Formats) == 0 || len(add.Formats) == 0 || have.Formats[0] != add.Formats[0] {
 		out.Formats = nil

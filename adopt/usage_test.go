@@ -69,3 +69,61 @@ func TestImportUsageKept(t *testing.T) {
 		t.Errorf("no warning at line 4: %v", res.Diags)
 	}
 }
+
+// TestImportUsageKeepsWhatItReads: a preference line with members the
+// vocabulary cannot use (an unknown key, a value other than y or n, a key
+// given twice, Content-Signal's use) keeps every preference it states,
+// each problem warned at its line, and the rebuilt file says what a reader
+// read in the original; a Content-Signal before the first User-agent is
+// offered as the site's usage, with a warning that it was outside every
+// group.
+func TestImportUsageKeepsWhatItReads(t *testing.T) {
+	for _, c := range []struct {
+		name, file string
+		wantYAML   []string
+		warnLines  map[int]string
+	}{
+		{"unknown key", "User-agent: *\nDisallow:\nContent-Usage: train-ai=n, foo=y\n",
+			[]string{"train_ai: no"}, map[int]string{3: "unknown category \"foo\""}},
+		{"invalid value", "User-agent: *\nDisallow:\nContent-Usage: train-ai=n, search=yes\n",
+			[]string{"train_ai: no"}, map[int]string{3: "\"search\" has the value \"yes\""}},
+		{"repeated key", "User-agent: *\nDisallow:\nContent-Usage: train-ai=y, train-ai=n\n",
+			[]string{"train_ai: no"}, map[int]string{3: "more than once"}},
+		{"use", "User-agent: *\nDisallow:\nContent-Signal: search=yes, ai-train=no, use=reference\n",
+			[]string{"train_ai: no", "search: yes"}, map[int]string{3: "use=reference"}},
+		{"outside every group", "Content-Signal: ai-train=no\n\nUser-agent: *\nDisallow:\n",
+			[]string{"usage:\n  train_ai: no"}, map[int]string{1: "outside every group"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Robots("robots.txt", []byte(c.file), Options{SiteURL: "https://example.com/", Now: goldenNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := string(res.YAML)
+			for _, w := range c.wantYAML {
+				if !strings.Contains(y, w) {
+					t.Errorf("manifest lacks %q:\n%s", w, y)
+				}
+			}
+			for line, w := range c.warnLines {
+				found := false
+				for _, d := range res.Diags {
+					found = found || d.Pos.Line == line && strings.Contains(d.Message, w)
+				}
+				if !found {
+					t.Errorf("no warning at line %d saying %q: %v", line, w, res.Diags)
+				}
+			}
+			if c.name == "outside every group" {
+				return // readers ignored it: the rebuilt file says more, as warned
+			}
+			rebuilt, _ := roundTrip(t, c.name, []byte(c.file))
+			of, rf := robots.Parse([]byte(c.file)), robots.Parse([]byte(rebuilt))
+			for _, u := range []string{"/", "/a"} {
+				if want, got := of.Usage("otherbot", u).Combined(), rf.Usage("otherbot", u).Combined(); want != got {
+					t.Errorf("%s reads %s in the original, %s rebuilt\n%s", u, want, got, rebuilt)
+				}
+			}
+		})
+	}
+}

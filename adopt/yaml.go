@@ -146,6 +146,9 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 	if len(m.Agents) > 0 {
 		root.add("agents", groups(c, "agents", m.Agents))
 	}
+	if m.Usage != nil {
+		root.add("usage", usageNode(c, "usage", m.Usage))
+	}
 	if len(m.MobileAgents) > 0 {
 		root.add("mobile_agents", seq(c, "mobile_agents", len(m.MobileAgents), func(i int, p string) *yaml.Node {
 			e := newMapping(c, p)

@@ -63,6 +63,9 @@ func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 		}
 		return nil, errs
 	}
+	if errs.Append(usageDiags(doc)); errs.HasErrors() {
+		return nil, errs
+	}
 	data, err := robots.Emit(sitePolicy(m))
 	if err != nil {
 		errs.Errorf(doc.Pos.Of("agents"), "agents", "cannot write robots.txt: %v", err)
@@ -249,5 +252,6 @@ func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List)
 	for _, f := range fs {
 		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
 	}
-	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: EffectiveUsage(m.Usage, nil)}, errs
+	u, _ := HeaderUsage(doc) // its warnings are for --server builds
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u}, errs
 }

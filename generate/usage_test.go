@@ -2,6 +2,7 @@ package generate
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"os"
 	"strings"
 	"testing"
@@ -38,8 +39,8 @@ func TestExampleOpenEveryGroup(t *testing.T) {
 	for _, g := range f.Groups {
 		var cu, cs bool
 		for _, l := range g.UsageOf().Lines {
-			cu = cu || l.Form == robots.UsageContentUsage && l.Path == "" && l.Prefs.TrainAI == robots.PrefNo
-			cs = cs || l.Form == robots.UsageContentSignal && l.Prefs.TrainAI == robots.PrefNo
+			cu = cu || l.Form == robots.UsageContentUsage && l.Path == "" && l.Prefs.TrainAI == aipref.PrefNo
+			cs = cs || l.Form == robots.UsageContentSignal && l.Prefs.TrainAI == aipref.PrefNo
 		}
 		if !cu || !cs {
 			t.Errorf("group of line %d (%s) lacks train-ai=n or ai-train=no", g.Agents[0].Num, g.Agents[0].Value)
@@ -50,7 +51,7 @@ func TestExampleOpenEveryGroup(t *testing.T) {
 			}
 		}
 		a := g.Agents[0].Value
-		if u := f.Usage(a, "/org/plans.html"); u.Combined().TrainAI != robots.PrefNo {
+		if u := f.Usage(a, "/org/plans.html"); u.Combined().TrainAI != aipref.PrefNo {
 			t.Errorf("%s reads %s", a, u.Combined())
 		}
 	}
@@ -95,5 +96,73 @@ func TestExpectUsageWorkBounded(t *testing.T) {
 	_, errs := siteRobots(doc)
 	if !strings.Contains(fmt.Sprint(errs), "matching steps") {
 		t.Errorf("errors: %v", errs)
+	}
+}
+
+// TestUsageNoContradiction builds the manifests of the README's example
+// and of a path's "no" under a site-wide "yes": at every URL, a reader of
+// Content-Usage alone, of Content-Signal alone, of both together (a "no"
+// wins) and of the Content-Usage header reads no preference other than
+// the manifest's, and an expect entry asking the manifest's value passes.
+func TestUsageNoContradiction(t *testing.T) {
+	for name, src := range map[string]string{
+		"a path's yes": `usage: {train_ai: no, search: yes, paths: [{path: /blog/, train_ai: yes}]}
+agents: [{names: [GPTBot], disallow: [/drafts/], usage: {search: no}}]
+expect:
+  - {agent: GPTBot, usage: {train_ai: yes, search: no}, urls: [/blog/a]}
+  - {agent: otherbot, usage: {train_ai: yes, search: yes}, urls: [/blog/a]}
+  - {agent: otherbot, usage: {train_ai: no, search: yes}, urls: [/, /blogger]}
+`,
+		"a path's no": `usage: {ai_input: yes, train_ai: yes, paths: [{path: /docs/, ai_input: no, train_ai: no}]}
+agents: [{names: ["*"], disallow: []}]
+expect:
+  - {agent: otherbot, usage: {train_ai: no}, urls: [/docs/a]}
+  - {agent: otherbot, usage: {train_ai: yes}, urls: [/, /doc]}
+`,
+		"a path under a path": `usage: {train_ai: no, paths: [{path: /a/, train_ai: yes}, {path: /a/b/, train_ai: no}]}
+agents: [{names: ["*"], disallow: []}]
+expect:
+  - {agent: otherbot, usage: {train_ai: no}, urls: [/a/b/c, /]}
+  - {agent: otherbot, usage: {train_ai: yes}, urls: [/a/c]}
+`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc := load(t, "version: 1\nsite: {url: \"https://example.org/\"}\n"+src)
+			data, errs := siteRobots(doc)
+			if errs.HasErrors() {
+				t.Fatalf("%v\n%s", errs, data)
+			}
+			f := robots.Parse(data)
+			access, _ := SiteAccess(doc)
+			for _, agent := range []string{"GPTBot", "otherbot"} {
+				g := doc.Value.Usage
+				for _, ag := range doc.Value.Agents {
+					if ag.Names[0] == agent {
+						g = ag.Usage
+					}
+				}
+				want := EffectiveUsage(doc.Value.Usage, g)
+				if g == doc.Value.Usage {
+					want = EffectiveUsage(doc.Value.Usage, nil)
+				}
+				for _, url := range []string{"/", "/blog/", "/blog/a", "/blogger", "/docs/a", "/doc", "/a/", "/a/c", "/a/b/c"} {
+					w, _ := want.Effective(url)
+					r := f.Usage(agent, url)
+					hp, _ := access.Usage.Effective(url)
+					for reader, got := range map[string]aipref.Prefs{
+						"Content-Usage":  r.ContentUsage,
+						"Content-Signal": r.ContentSignal,
+						"both":           r.Combined(),
+						"header":         hp,
+					} {
+						for _, c := range aipref.Categories {
+							if g := c.Get(got); g != aipref.PrefUnset && g != c.Get(w) {
+								t.Errorf("%s at %s: a reader of %s reads %s=%s, the manifest says %s\n%s", agent, url, reader, c.Manifest, g, c.Get(w), data)
+							}
+						}
+					}
+				}
+			}
+		})
 	}
 }

@@ -12,10 +12,15 @@
 // may skip when its context is short; the proposal gives that one name a
 // meaning, so [Optional] is compared exactly.
 //
-// Every title, summary, section name and note is one line. [Inline]
-// escapes the markdown characters that could open a heading, a link, an
-// image, emphasis, code, an HTML tag or an entity, or end the link text,
-// so a value is read as the text it is and nothing more. URLs are written
+// Every title, summary, section name and note is one line, written as it
+// is: the llmstxt.org reference parser (AnswerDotAI/llms-txt) reads the
+// file with regular expressions and no markdown unescaping, so an escaped
+// value would reach it with its backslashes. [Unreadable] says why a value
+// cannot be written so that both it and a CommonMark reader read it as
+// given (markup a pair of delimiters would open, a bracket in link text,
+// ...), for validation to refuse; [Render] escapes such a value with
+// [Inline] all the same, so that no value, validated or not, changes the
+// file's structure. URLs are written
 // as link destinations in which spaces, parentheses, angle brackets and
 // backslashes are percent-encoded ([Destination]). [Heading] finds a
 // heading in the details, which would open a section of its own.

@@ -33,22 +33,22 @@ type Link struct {
 // space and blank lines at either end removed and line breaks made LF.
 func Render(d Doc) []byte {
 	var b strings.Builder
-	b.WriteString("# " + Inline(d.Title) + "\n")
+	b.WriteString("# " + value(FieldTitle, d.Title) + "\n")
 	if d.Summary != "" {
-		b.WriteString("\n> " + Inline(d.Summary) + "\n")
+		b.WriteString("\n> " + value(FieldSummary, d.Summary) + "\n")
 	}
 	if det := details(d.Details); det != "" {
 		b.WriteString("\n" + det + "\n")
 	}
 	for _, s := range d.Sections {
-		b.WriteString("\n## " + Inline(s.Name) + "\n")
+		b.WriteString("\n## " + value(FieldSection, s.Name) + "\n")
 		if len(s.Links) > 0 {
 			b.WriteString("\n")
 		}
 		for _, l := range s.Links {
-			b.WriteString("- [" + Inline(l.Title) + "](" + Destination(l.URL) + ")")
+			b.WriteString("- [" + value(FieldLink, l.Title) + "](" + Destination(l.URL) + ")")
 			if l.Notes != "" {
-				b.WriteString(": " + Inline(l.Notes))
+				b.WriteString(": " + value(FieldNotes, l.Notes))
 			}
 			b.WriteString("\n")
 		}
@@ -74,6 +74,17 @@ func details(s string) string {
 // sequence, GFM strikethrough and tables), and a backslash before any
 // ASCII punctuation character stands for the character itself.
 const special = "\\`*_[]<>#&~|!"
+
+// value writes a one-line value of field f: as it is when both readers
+// read it so (Unreadable), which validation makes the case for every
+// manifest; escaped for markdown otherwise, so that a value no validation
+// saw still cannot change the file's structure.
+func value(f Field, s string) string {
+	if Unreadable(f, s) == "" {
+		return s
+	}
+	return Inline(s)
+}
 
 // Inline escapes s for one line of markdown text: a heading, the
 // blockquote, link text or a note.

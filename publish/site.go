@@ -64,6 +64,10 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		s.Tree = t
 		access, errs := generate.SiteAccess(doc)
 		diags.Append(errs)
+		if len(opt.Server) > 0 {
+			_, errs := generate.HeaderUsage(doc)
+			diags.Append(errs)
+		}
 		s.Access = access
 		s.Access.Tenants = s.tenantSpaces()
 	}

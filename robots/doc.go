@@ -31,10 +31,10 @@
 // Usage preferences (usage.go) say what may be done with what a crawler
 // fetched: a PolicyGroup's Usage is written as Content-Usage
 // (draft-ietf-aipref-attach-05, draft-ietf-aipref-vocab-07) and
-// Content-Signal (contentsignals.org) lines in each of its records;
-// ParseUsageLine reads them back (a strict RFC 9651 dictionary parser,
-// sfdict.go) for lint (R032-R035, lintusage.go), import and File.Usage,
-// which answers what an agent reads for a URL.
+// Content-Signal (contentsignals.org) lines in each of its records, their
+// values by package aipref; ParseUsageLine reads them back (the path here,
+// the RFC 9651 dictionary by aipref) for lint (R032-R035, lintusage.go),
+// import and File.Usage, which answers what an agent reads for a URL.
 //
 // Some operators document readings beyond RFC 9309's choice of group
 // (fallback.go, with the chains as data in fallbacks.json, each with its

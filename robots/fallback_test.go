@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"github.com/discgen/discgen/aipref"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,7 +109,7 @@ func TestFallbackUsage(t *testing.T) {
 		t.Fatalf("reading %+v, %v", r, ok)
 	}
 	u := f.UsageOperator(r, "/a")
-	if u.Combined().TrainAI != PrefNo || len(u.Lines) != 1 || u.Lines[0].Num != 3 {
+	if u.Combined().TrainAI != aipref.PrefNo || len(u.Lines) != 1 || u.Lines[0].Num != 3 {
 		t.Errorf("usage %+v, want ai-train=no from line 3", u)
 	}
 	if d := r.Describe() + " " + r.Fallback.Documented(); !strings.Contains(d, "obeys the Googlebot group") || !strings.Contains(d, "as documented at https://") {

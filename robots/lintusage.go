@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"sort"
 	"strings"
 )
@@ -40,13 +41,13 @@ func lintUsage(f *File, x *lintIndex, add func(string, int, string, ...any)) {
 		for _, ul := range f.Groups[gi].UsageOf().Lines {
 			for _, p := range ul.Problems {
 				code := CodeUsageValue
-				if strings.Contains(p, "more than once") {
+				if strings.HasSuffix(p, aipref.Repeated) {
 					code = CodeUsageRepeated
 				}
 				add(code, ul.Num, "%s: %s", ul.Form, p)
 			}
-			for _, c := range Categories {
-				if c.get(ul.Prefs) != PrefUnset {
+			for _, c := range aipref.Categories {
+				if c.Get(ul.Prefs) != aipref.PrefUnset {
 					stated[gi][c.Manifest] = true
 				}
 			}
@@ -58,8 +59,8 @@ func lintUsage(f *File, x *lintIndex, add func(string, int, string, ...any)) {
 				}
 				continue
 			}
-			for _, c := range Categories {
-				if c.get(ul.Prefs) == PrefUnset {
+			for _, c := range aipref.Categories {
+				if c.Get(ul.Prefs) == aipref.PrefUnset {
 					continue
 				}
 				if first, ok := signalKeys[c.ContentSignal]; ok {

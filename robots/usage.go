@@ -2,164 +2,35 @@ package robots
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
 )
 
 // Usage preferences say what may be done with what a crawler fetched;
-// Allow and Disallow say only what it may fetch. Two wire forms carry them
-// in robots.txt and both are written:
-//
-//   - Content-Usage, from the IETF AI Preferences drafts
-//     draft-ietf-aipref-attach-05 (the rule, optionally with a path, and
-//     the HTTP header) and draft-ietf-aipref-vocab-07 (the categories
-//     train-ai and search, the values y and n, and the value format: an
-//     RFC 9651 structured-field dictionary). "Content-Usage: train-ai=n"
-//     or "Content-Usage: /blog/ train-ai=y".
-//   - Content-Signal, from contentsignals.org and
-//     draft-romm-aipref-contentsignals-00: the categories search, ai-input
-//     and ai-train, the values yes and no, no path.
-//     "Content-Signal: search=yes, ai-input=yes, ai-train=no".
+// Allow and Disallow say only what it may fetch. The vocabulary and its
+// two forms are package aipref's; this file attaches them to robots.txt
+// groups, as draft-ietf-aipref-attach-05 section 4 says for Content-Usage
+// (a rule, optionally with a path: "Content-Usage: /blog/ train-ai=y")
+// and contentsignals.org for Content-Signal (a path-less line).
 //
 // The forms differ in what they can say: Content-Signal has no path and
-// aipref (vocab-07) has no category for ai-input. Usage.Unsaid lists what
-// a usage cannot say in the forms it is written in, for a warning.
-
-// Pref is one preference: not stated, yes (allowed) or no.
-type Pref uint8
-
-const (
-	PrefUnset Pref = iota
-	PrefYes
-	PrefNo
-)
-
-func (p Pref) String() string {
-	switch p {
-	case PrefYes:
-		return "yes"
-	case PrefNo:
-		return "no"
-	}
-	return "unset"
-}
-
-// PrefOf returns the preference a manifest word states: "yes", "no", and
-// anything else (an absent preference) unset.
-func PrefOf(word string) Pref {
-	switch word {
-	case "yes":
-		return PrefYes
-	case "no":
-		return PrefNo
-	}
-	return PrefUnset
-}
-
-// Prefs holds a preference for each category discgen knows.
-type Prefs struct {
-	TrainAI, Search, AIInput Pref
-}
-
-// PrefsOf returns the preferences the manifest words train, search and
-// input state, each read by PrefOf.
-func PrefsOf(train, search, input string) Prefs {
-	return Prefs{TrainAI: PrefOf(train), Search: PrefOf(search), AIInput: PrefOf(input)}
-}
-
-// IsZero reports whether no preference is stated.
-func (p Prefs) IsZero() bool { return p == Prefs{} }
-
-// Over returns p with base's preferences where p states none.
-func (p Prefs) Over(base Prefs) Prefs {
-	if p.TrainAI == PrefUnset {
-		p.TrainAI = base.TrainAI
-	}
-	if p.Search == PrefUnset {
-		p.Search = base.Search
-	}
-	if p.AIInput == PrefUnset {
-		p.AIInput = base.AIInput
-	}
-	return p
-}
-
-// String gives the stated preferences in the manifest's words, such as
-// "train_ai=no, search=yes", or "none".
-func (p Prefs) String() string {
-	var parts []string
-	for _, c := range Categories {
-		if v := c.get(p); v != PrefUnset {
-			parts = append(parts, c.Manifest+"="+v.String())
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Category is one category of use and its label in each form; an empty
-// label means the form has no such category.
-type Category struct {
-	Manifest      string // the manifest's key: train_ai
-	ContentUsage  string // draft-ietf-aipref-vocab-07 label: train-ai
-	ContentSignal string // contentsignals.org label: ai-train
-	get           func(Prefs) Pref
-	set           func(*Prefs, Pref)
-}
-
-// Get returns p's preference for the category.
-func (c Category) Get(p Prefs) Pref { return c.get(p) }
-
-// Categories are the categories discgen writes, in the order Content-Usage
-// values list them (the vocabulary's table order); Content-Signal values
-// use signalOrder.
-var Categories = []Category{
-	{"train_ai", "train-ai", "ai-train", func(p Prefs) Pref { return p.TrainAI }, func(p *Prefs, v Pref) { p.TrainAI = v }},
-	{"search", "search", "search", func(p Prefs) Pref { return p.Search }, func(p *Prefs, v Pref) { p.Search = v }},
-	{"ai_input", "", "ai-input", func(p Prefs) Pref { return p.AIInput }, func(p *Prefs, v Pref) { p.AIInput = v }},
-}
-
-// signalOrder is the order of contentsignals.org's example policy:
-// search, ai-input, ai-train.
-var signalOrder = []int{1, 2, 0}
-
-// ContentUsageValue returns the Content-Usage dictionary for p
-// ("train-ai=n, search=y"), or "" when p states nothing aipref can say.
-func ContentUsageValue(p Prefs) string {
-	var parts []string
-	for _, c := range Categories {
-		if v := c.get(p); v != PrefUnset && c.ContentUsage != "" {
-			parts = append(parts, c.ContentUsage+"="+map[Pref]string{PrefYes: "y", PrefNo: "n"}[v])
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// ContentSignalValue returns the Content-Signal value for p
-// ("search=yes, ai-train=no"), or "" when p states nothing.
-func ContentSignalValue(p Prefs) string {
-	var parts []string
-	for _, i := range signalOrder {
-		c := Categories[i]
-		if v := c.get(p); v != PrefUnset {
-			parts = append(parts, c.ContentSignal+"="+v.String())
-		}
-	}
-	return strings.Join(parts, ", ")
-}
+// aipref (vocab-07) has no category for ai-input. No form says what the
+// manifest does not: a category a path overrides is left out of
+// Content-Signal (Usage.SignalPrefs), rather than said there for every
+// path, and a reader of both forms (a "no" in either wins) reads each
+// path's value from Content-Usage alone.
 
 // UsagePath is a path-scoped preference: Prefs, over the group's, for the
 // URLs the path matches (longest match, as Allow and Disallow).
 type UsagePath struct {
 	Path  string
-	Prefs Prefs
+	Prefs aipref.Prefs
 }
 
 // Usage is what one group says about the use of what its crawlers fetch.
 type Usage struct {
-	Prefs Prefs
+	Prefs aipref.Prefs
 	Paths []UsagePath
 	// ContentUsage and ContentSignal choose the forms written.
 	ContentUsage, ContentSignal bool
@@ -183,30 +54,125 @@ func (u *Usage) IsZero() bool {
 
 // Lines returns the preference lines a group with u carries: the group's
 // Content-Usage, one Content-Usage per path (by path, shortest first, its
-// preferences over the group's; a path that says what the group says is
-// not written), then Content-Signal.
+// preferences over the group's), then Content-Signal (SignalPrefs: the
+// group's preferences no path overrides). A path that says what the group
+// says is not written unless a shorter path it may lie under says
+// otherwise: a reader of Content-Usage would read that one there.
 func (u *Usage) Lines() []string {
 	if u == nil {
 		return nil
 	}
 	var out []string
 	if u.ContentUsage {
-		base := ContentUsageValue(u.Prefs)
+		base := aipref.UsageValue(u.Prefs)
 		if base != "" {
 			out = append(out, "Content-Usage: "+base)
 		}
-		for _, p := range u.sortedPaths() {
-			if v := ContentUsageValue(p.Prefs.Over(u.Prefs)); v != "" && v != base {
-				out = append(out, "Content-Usage: "+Canonical(p.Path)+" "+v)
+		paths := u.sortedPaths()
+		for i, p := range paths {
+			v := aipref.UsageValue(p.Prefs.Over(u.Prefs))
+			if v == "" || v == base && !u.shadows(paths[:i], p.Path, base) {
+				continue
 			}
+			out = append(out, "Content-Usage: "+Canonical(p.Path)+" "+v)
 		}
 	}
 	if u.ContentSignal {
-		if v := ContentSignalValue(u.Prefs); v != "" {
+		if v := aipref.SignalValue(u.SignalPrefs()); v != "" {
 			out = append(out, "Content-Signal: "+v)
 		}
 	}
 	return out
+}
+
+// shadows reports whether one of shorter, whose Content-Usage value is not
+// base, may match a URL that path matches.
+func (u *Usage) shadows(shorter []UsagePath, path, base string) bool {
+	for _, q := range shorter {
+		if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != base && mayOverlap(Canonical(q.Path), Canonical(path)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayOverlap reports whether two canonical patterns may match one URL
+// path: one's literal start (up to its first "*" or "$") begins the
+// other's. It may say true where they cannot; never false where they can.
+func mayOverlap(a, b string) bool {
+	lit := func(p string) string {
+		if i := strings.IndexAny(p, "*$"); i >= 0 {
+			return p[:i]
+		}
+		return p
+	}
+	a, b = lit(a), lit(b)
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}
+
+// SignalPrefs returns the group's preferences Content-Signal says: those
+// no path overrides with another value. Content-Signal has no path, so a
+// value it gave would be read on every path, the overriding ones too; a
+// category left out is one Content-Signal says nothing about, and
+// SignalLeftOut names it.
+func (u *Usage) SignalPrefs() aipref.Prefs {
+	if u == nil {
+		return aipref.Prefs{}
+	}
+	p := u.Prefs
+	for _, c := range u.SignalLeftOut() {
+		c.Set(&p, aipref.PrefUnset)
+	}
+	return p
+}
+
+// SignalLeftOut returns the categories some path of u states with a value
+// other than the group's: Content-Signal, which has no path, says nothing
+// of them.
+func (u *Usage) SignalLeftOut() []aipref.Category {
+	if u == nil {
+		return nil
+	}
+	var out []aipref.Category
+	for _, c := range aipref.Categories {
+		for _, p := range u.sortedPaths() {
+			if v := c.Get(p.Prefs); v != aipref.PrefUnset && v != c.Get(u.Prefs) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Unwritable returns the canonical paths of u that Content-Usage cannot
+// say: a path that states nothing Content-Usage can say (train_ai or
+// search, its own or the group's) has no line, so a reader of Content-Usage
+// reads there the preferences of a path it lies under (first, that path).
+func (u *Usage) Unwritable() (path, under string) {
+	if u == nil {
+		return "", ""
+	}
+	paths := u.sortedPaths()
+	for i, p := range paths {
+		if aipref.UsageValue(p.Prefs.Over(u.Prefs)) != "" {
+			continue
+		}
+		for _, q := range paths[:i] {
+			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+				return Canonical(p.Path), Canonical(q.Path)
+			}
+		}
+		for _, q := range paths[i+1:] { // as long, with a wildcard
+			if len(Canonical(q.Path)) > len(Canonical(p.Path)) {
+				break
+			}
+			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+				return Canonical(p.Path), Canonical(q.Path)
+			}
+		}
+	}
+	return "", ""
 }
 
 // sortedPaths returns the path-scoped preferences by canonical path,
@@ -237,9 +203,9 @@ func (u *Usage) sortedPaths() []UsagePath {
 // under those of the longest path-scoped preference matching it (RFC 9309
 // matching, as draft-ietf-aipref-attach-05 section 4.1 asks), and the
 // path that decided ("" for the group's own).
-func (u *Usage) Effective(path string) (Prefs, string) {
+func (u *Usage) Effective(path string) (aipref.Prefs, string) {
 	if u == nil {
-		return Prefs{}, ""
+		return aipref.Prefs{}, ""
 	}
 	path = Canonical(path)
 	var m matcher
@@ -256,29 +222,48 @@ func (u *Usage) Effective(path string) (Prefs, string) {
 	return u.Paths[best].Prefs.Over(u.Prefs), Canonical(u.Paths[best].Path)
 }
 
-// Unsaid returns what u states that its forms cannot say: "ai_input" when
-// Content-Usage is the only form (aipref has no such category), "paths"
-// when Content-Signal is the only form (it has no path). With both forms,
-// ai_input is still said by Content-Signal only and paths by Content-Usage
-// only; a preference neither form can carry is listed too.
-func (u *Usage) Unsaid() []string {
+// Agrees reports whether u and v give category c the same value at every
+// URL path. It may say false where they do (paths that change nothing
+// count), never true where they do not.
+func (u *Usage) Agrees(v *Usage, c aipref.Category) bool { return u.profile(c) == v.profile(c) }
+
+// profile describes the value u gives c at each URL path: the group's
+// alone when no path changes it, else the group's and each path's.
+func (u *Usage) profile(c aipref.Category) string {
 	if u == nil {
+		return aipref.PrefUnset.String()
+	}
+	d := c.Get(u.Prefs)
+	var b strings.Builder
+	constant := true
+	for _, p := range u.sortedPaths() {
+		v := c.Get(p.Prefs.Over(u.Prefs))
+		constant = constant && v == d
+		fmt.Fprintf(&b, " %s=%s", Canonical(p.Path), v)
+	}
+	if constant {
+		return d.String()
+	}
+	return d.String() + b.String()
+}
+
+// Without returns a copy of u that states nothing of the categories cs,
+// nil when it then states nothing.
+func (u *Usage) Without(cs ...aipref.Category) *Usage {
+	c := u.clone()
+	if c == nil {
 		return nil
 	}
-	var out []string
-	hasInput := u.Prefs.AIInput != PrefUnset
-	hasPaths := false
-	for _, p := range u.Paths {
-		hasInput = hasInput || p.Prefs.AIInput != PrefUnset
-		hasPaths = hasPaths || !p.Prefs.IsZero()
+	for _, cat := range cs {
+		cat.Set(&c.Prefs, aipref.PrefUnset)
+		for i := range c.Paths {
+			cat.Set(&c.Paths[i].Prefs, aipref.PrefUnset)
+		}
 	}
-	if hasInput && !u.ContentSignal {
-		out = append(out, "ai_input")
+	if c.IsZero() {
+		return nil
 	}
-	if hasPaths && !u.ContentUsage {
-		out = append(out, "paths")
-	}
-	return out
+	return c
 }
 
 // clone returns a copy of u that shares nothing with it.

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"github.com/discgen/discgen/aipref"
 	"strings"
 	"testing"
 )
@@ -8,7 +9,7 @@ import (
 // FuzzUsageLine feeds arbitrary values to the preference line parser that
 // lint, import and check use: it never panics, and a value it reads
 // without problems is read the same after a round trip through the
-// emitter (ContentUsageValue, ContentSignalValue). A second round trip
+// emitter (aipref.UsageValue, aipref.SignalValue). A second round trip
 // starts from preferences drawn from the input: emit then parse gives them
 // back, with no problem.
 func FuzzUsageLine(f *testing.F) {
@@ -28,40 +29,40 @@ func FuzzUsageLine(f *testing.F) {
 			if len(ul.Problems) > 0 {
 				continue
 			}
-			var again Prefs
+			var again aipref.Prefs
 			var problems []string
 			if ul.Form == UsageContentUsage {
 				var path string
-				path, again, problems = ParseContentUsage(strings.TrimSpace(ul.Path + " " + ContentUsageValue(ul.Prefs)))
-				if path != ul.Path && ContentUsageValue(ul.Prefs) != "" {
+				path, again, problems = ParseContentUsage(strings.TrimSpace(ul.Path + " " + aipref.UsageValue(ul.Prefs)))
+				if path != ul.Path && aipref.UsageValue(ul.Prefs) != "" {
 					t.Fatalf("%q: path %q read back as %q", value, ul.Path, path)
 				}
-				if ContentUsageValue(ul.Prefs) == "" {
+				if aipref.UsageValue(ul.Prefs) == "" {
 					continue // nothing to write
 				}
 			} else {
-				if ContentSignalValue(ul.Prefs) == "" {
+				if aipref.SignalValue(ul.Prefs) == "" {
 					continue
 				}
-				again, problems = ParseContentSignal(ContentSignalValue(ul.Prefs))
+				again, _, problems = aipref.ParseSignal(aipref.SignalValue(ul.Prefs))
 			}
 			want := ul.Prefs
 			if ul.Form == UsageContentUsage {
-				want.AIInput = PrefUnset
+				want.AIInput = aipref.PrefUnset
 			}
 			if again != want || len(problems) > 0 {
 				t.Fatalf("%s %q: read %s, emitted and read back %s (%q)", key, value, ul.Prefs, again, problems)
 			}
 		}
-		p := Prefs{TrainAI: Pref(bits % 3), Search: Pref(bits / 3 % 3), AIInput: Pref(bits / 9 % 3)}
-		if v := ContentSignalValue(p); v != "" {
-			if got, problems := ParseContentSignal(v); got != p || len(problems) > 0 {
+		p := aipref.Prefs{TrainAI: aipref.Pref(bits % 3), Search: aipref.Pref(bits / 3 % 3), AIInput: aipref.Pref(bits / 9 % 3)}
+		if v := aipref.SignalValue(p); v != "" {
+			if got, _, problems := aipref.ParseSignal(v); got != p || len(problems) > 0 {
 				t.Fatalf("Content-Signal %q: read back %s (%q), want %s", v, got, problems, p)
 			}
 		}
-		if v := ContentUsageValue(p); v != "" {
+		if v := aipref.UsageValue(p); v != "" {
 			want := p
-			want.AIInput = PrefUnset
+			want.AIInput = aipref.PrefUnset
 			if _, got, problems := ParseContentUsage("/x " + v); got != want || len(problems) > 0 {
 				t.Fatalf("Content-Usage %q: read back %s (%q), want %s", v, got, problems, want)
 			}

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,36 +12,38 @@ import (
 
 func TestUsageLines(t *testing.T) {
 	u := &Usage{
-		Prefs: Prefs{TrainAI: PrefNo, Search: PrefYes, AIInput: PrefYes},
+		Prefs: aipref.Prefs{TrainAI: aipref.PrefNo, Search: aipref.PrefYes, AIInput: aipref.PrefYes},
 		Paths: []UsagePath{
-			{Path: "/blog/private/", Prefs: Prefs{Search: PrefNo}},
-			{Path: "/blog/", Prefs: Prefs{TrainAI: PrefYes}},
-			{Path: "/same/", Prefs: Prefs{TrainAI: PrefNo}},     // says what the group says: not written
-			{Path: "/input/", Prefs: Prefs{AIInput: PrefNo}},    // nothing aipref can say: not written
-			{Path: "/caf\u00e9/", Prefs: Prefs{Search: PrefNo}}, // written canonical
+			{Path: "/blog/private/", Prefs: aipref.Prefs{Search: aipref.PrefNo}},
+			{Path: "/blog/", Prefs: aipref.Prefs{TrainAI: aipref.PrefYes}},
+			{Path: "/same/", Prefs: aipref.Prefs{TrainAI: aipref.PrefNo}},     // says what the group says: not written
+			{Path: "/input/", Prefs: aipref.Prefs{AIInput: aipref.PrefNo}},    // nothing aipref can say: not written
+			{Path: "/caf\u00e9/", Prefs: aipref.Prefs{Search: aipref.PrefNo}}, // written canonical
 		},
 		ContentUsage: true, ContentSignal: true,
 	}
+	// Every category is overridden by a path: Content-Signal, which has
+	// no path, says none of them.
 	want := []string{
 		"Content-Usage: train-ai=n, search=y",
 		"Content-Usage: /blog/ train-ai=y, search=y",
 		"Content-Usage: /caf%C3%A9/ train-ai=n, search=n",
 		"Content-Usage: /blog/private/ train-ai=n, search=n",
-		"Content-Signal: search=yes, ai-input=yes, ai-train=no",
 	}
 	if got := u.Lines(); !slices.Equal(got, want) {
 		t.Errorf("Lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if got := u.SignalLeftOut(); len(got) != 3 {
+		t.Errorf("SignalLeftOut = %v, want every category", got)
+	}
 	u.ContentUsage = false
-	if got := u.Lines(); !slices.Equal(got, want[4:]) {
+	if got := u.Lines(); len(got) != 0 {
 		t.Errorf("Content-Signal only: %q", got)
 	}
-	if got := u.Unsaid(); !slices.Equal(got, []string{"paths"}) {
-		t.Errorf("Unsaid with Content-Signal only = %q", got)
-	}
-	u.ContentUsage, u.ContentSignal = true, false
-	if got := u.Unsaid(); !slices.Equal(got, []string{"ai_input"}) {
-		t.Errorf("Unsaid with Content-Usage only = %q", got)
+	u.ContentUsage = true
+	kept := &Usage{Prefs: u.Prefs, Paths: []UsagePath{{Path: "/blog/", Prefs: aipref.Prefs{TrainAI: aipref.PrefYes}}}, ContentSignal: true}
+	if got := kept.Lines(); !slices.Equal(got, []string{"Content-Signal: search=yes, ai-input=yes"}) {
+		t.Errorf("Content-Signal with train_ai overridden at /blog/: %q", got)
 	}
 	for path, want := range map[string]string{
 		"/":                  "train_ai=no, search=yes, ai_input=yes",
@@ -71,10 +74,18 @@ func TestParseContentUsage(t *testing.T) {
 		{"train-ai", "", "none", []string{"true (no \"=\")"}},
 		{"train-ai=\"n\"", "", "none", []string{"not y or n"}},
 		{"ai-train=n", "", "none", []string{"unknown category \"ai-train\""}},
-		{"Train-AI=n", "", "none", []string{"upper-case"}},
-		{"train-ai=n,", "", "none", []string{"trailing"}},
-		{"train-ai=n search=y", "", "none", []string{"expected \",\""}},
+		{"Train-AI=n", "", "none", []string{"keys are lower case"}},
+		{"train-ai=n,", "", "none", []string{"invalid dictionary format"}},
+		{"train-ai=n search=y", "", "none", []string{"character 11"}},
 		{"/only-a-path", "/only-a-path", "none", []string{"no preference"}},
+		// RFC 9651 in full: a member the vocabulary cannot use is
+		// ignored, never the line.
+		{"train-ai=(y), search=n", "", "search=no", []string{"inner list"}},
+		{"search=@1700000000, train-ai=n", "", "train_ai=no", []string{"not y or n"}},
+		{"search=%\"abc\", train-ai=n", "", "train_ai=no", []string{"not y or n"}},
+		{"search=:AQID:, train-ai=n", "", "train_ai=no", []string{"not y or n"}},
+		{"tdm=(a b);x=1, train-ai=n;q=?0", "", "train_ai=no", []string{"unknown category"}},
+		{"train-ai=n, search=\"a,b\", search=y", "", "train_ai=no, search=yes", []string{"more than once"}},
 		{"", "", "none", []string{"no preference"}},
 	} {
 		path, p, problems := ParseContentUsage(c.value)
@@ -86,25 +97,6 @@ func TestParseContentUsage(t *testing.T) {
 			if !strings.Contains(problems[i], want) {
 				t.Errorf("ParseContentUsage(%q): problem %q, want it to say %q", c.value, problems[i], want)
 			}
-		}
-	}
-}
-
-func TestParseContentSignal(t *testing.T) {
-	for _, c := range []struct {
-		value, prefs string
-		problems     int
-	}{
-		{"search=yes, ai-input=yes, ai-train=no", "train_ai=no, search=yes, ai_input=yes", 0},
-		{"search=yes,ai-train=no,use=reference", "train_ai=no, search=yes", 0}, // Cloudflare's managed file
-		{"use=forever", "none", 1},
-		{"ai-train=n", "none", 1},
-		{"ai-training=no", "none", 1},
-		{"search=yes, search=no", "search=no", 1},
-	} {
-		p, problems := ParseContentSignal(c.value)
-		if p.String() != c.prefs || len(problems) != c.problems {
-			t.Errorf("ParseContentSignal(%q) = %s, %q; want %s, %d problems", c.value, p, problems, c.prefs, c.problems)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
 )
@@ -39,7 +40,9 @@ type UsageLine struct {
 	// Path is the Content-Usage rule's path, "" when absent (the rule
 	// applies to every path).
 	Path  string
-	Prefs Prefs
+	Prefs aipref.Prefs
+	// Use is a Content-Signal's "use" value (aipref.ParseSignal).
+	Use string
 	// Problems are what a reader of the line would not understand as the
 	// author meant: a value that is not a dictionary (every preference of
 	// the line unknown), unknown categories, values other than y/n
@@ -58,7 +61,7 @@ func ParseUsageLine(l Line) (UsageLine, bool) {
 	if form == UsageContentUsage {
 		u.Path, u.Prefs, u.Problems = ParseContentUsage(l.Value)
 	} else {
-		u.Prefs, u.Problems = ParseContentSignal(l.Value)
+		u.Prefs, u.Use, u.Problems = aipref.ParseSignal(l.Value)
 	}
 	return u, true
 }
@@ -66,92 +69,18 @@ func ParseUsageLine(l Line) (UsageLine, bool) {
 // ParseContentUsage reads the value of a Content-Usage rule as
 // draft-ietf-aipref-attach-05 section 4.2 says: a value that starts with
 // "/" has a path, up to the first space or tab; the rest is a statement of
-// preference, an RFC 9651 dictionary read as draft-ietf-aipref-vocab-07
-// section 6.5 reads it (train-ai and search, Tokens y and n; anything
-// else leaves the category unknown).
-func ParseContentUsage(value string) (path string, p Prefs, problems []string) {
+// preference, read by aipref.ParseUsage.
+func ParseContentUsage(value string) (path string, p aipref.Prefs, problems []string) {
 	value = strings.Trim(value, " \t")
 	if strings.HasPrefix(value, "/") {
 		i := strings.IndexAny(value, " \t")
 		if i < 0 {
-			return value, Prefs{}, []string{"a path with no preference after it"}
+			return value, aipref.Prefs{}, []string{"a path with no preference after it"}
 		}
 		path, value = value[:i], strings.TrimLeft(value[i:], " \t")
 	}
-	p, problems = readDict(value, func(label string) (Category, bool) {
-		for _, c := range Categories {
-			if c.ContentUsage != "" && c.ContentUsage == label {
-				return c, true
-			}
-		}
-		return Category{}, false
-	}, "y", "n", "train-ai, search")
+	p, problems = aipref.ParseUsage(value)
 	return path, p, problems
-}
-
-// ParseContentSignal reads the value of a Content-Signal line
-// (contentsignals.org, draft-romm-aipref-contentsignals-00): search,
-// ai-input and ai-train, values yes and no, as a dictionary.
-func ParseContentSignal(value string) (Prefs, []string) {
-	value = strings.Trim(value, " \t")
-	return readDict(value, func(label string) (Category, bool) {
-		for _, c := range Categories {
-			if c.ContentSignal == label {
-				return c, true
-			}
-		}
-		return Category{}, false
-	}, "yes", "no", "search, ai-input, ai-train, use")
-}
-
-// signalUse holds the values of Content-Signal's "use" key, which
-// Cloudflare's managed robots.txt writes ("use=reference"): how content
-// may be used where a use is allowed. It states no preference discgen
-// models; lint accepts it.
-var signalUse = map[string]bool{"immediate": true, "reference": true, "full": true}
-
-func readDict(value string, lookup func(string) (Category, bool), yes, no, known string) (Prefs, []string) {
-	var p Prefs
-	var problems []string
-	if value == "" {
-		return p, []string{"no preference given"}
-	}
-	members, dups, err := parseDict(value)
-	if err != nil {
-		return p, []string{"not a structured-field dictionary (" + err.Error() + "): every preference of the line is unknown"}
-	}
-	for _, d := range dups {
-		problems = append(problems, "\""+d+"\" is given more than once: only the last counts")
-	}
-	for _, m := range members {
-		c, ok := lookup(m.Key)
-		if !ok && m.Key == "use" && yes == "yes" {
-			if m.Kind != sfToken || !signalUse[m.Value] {
-				problems = append(problems, "\"use\" has the value "+quoteValue(m)+", not immediate, reference or full")
-			}
-			continue
-		}
-		if !ok {
-			problems = append(problems, "unknown category \""+m.Key+"\" (known: "+known+"): readers ignore it")
-			continue
-		}
-		switch {
-		case m.Kind == sfToken && m.Value == yes:
-			c.set(&p, PrefYes)
-		case m.Kind == sfToken && m.Value == no:
-			c.set(&p, PrefNo)
-		default:
-			problems = append(problems, "\""+m.Key+"\" has the value "+quoteValue(m)+", not "+yes+" or "+no+": its preference is unknown")
-		}
-	}
-	return p, problems
-}
-
-func quoteValue(m sfMember) string {
-	if m.Kind == sfBoolean && m.Value == "?1" {
-		return "true (no \"=\")"
-	}
-	return "\"" + m.Value + "\""
 }
 
 // GroupUsage is what one group's preference lines say.
@@ -177,11 +106,11 @@ type UsageReading struct {
 	// without a path matches every path with length 0); Lines lists every
 	// Content-Usage line of that length that matches, as the draft applies
 	// them together (vocab-07 section 7.1: a "no" wins).
-	ContentUsage      Prefs
+	ContentUsage      aipref.Prefs
 	ContentUsageLines []int
 	// ContentSignal is from the group's Content-Signal lines (the last
 	// one stating each category), with their line numbers.
-	ContentSignal      Prefs
+	ContentSignal      aipref.Prefs
 	ContentSignalLines []int
 	// Lines are the lines above, in file order.
 	Lines []UsageLine
@@ -190,22 +119,9 @@ type UsageReading struct {
 // Text returns the line as written: "Content-Usage: /blog/ train-ai=y".
 func (u UsageLine) Text() string { return u.Key + ": " + u.Value }
 
-// Combined returns the preferences both forms say together: each
-// category's "no" wins over a "yes", as vocab-07 section 7.1 combines
-// preferences.
-func (r UsageReading) Combined() Prefs {
-	var out Prefs
-	for _, c := range Categories {
-		a, b := c.get(r.ContentUsage), c.get(r.ContentSignal)
-		switch {
-		case a == PrefNo || b == PrefNo:
-			c.set(&out, PrefNo)
-		case a == PrefYes || b == PrefYes:
-			c.set(&out, PrefYes)
-		}
-	}
-	return out
-}
+// Combined returns the preferences both forms say together
+// (aipref.Combine: each category's "no" wins over a "yes").
+func (r UsageReading) Combined() aipref.Prefs { return aipref.Combine(r.ContentUsage, r.ContentSignal) }
 
 // Usage returns the preferences an agent reads for a URL under RFC 9309:
 // from the groups Match uses for it. It says nothing of whether the agent
@@ -240,7 +156,7 @@ func (f *File) usageOver(groups []int, url string) UsageReading {
 			r.ContentUsage = l.Prefs
 			r.ContentUsageLines = []int{l.Num}
 		case len(pat) == best:
-			r.ContentUsage = UsageReading{ContentUsage: r.ContentUsage, ContentSignal: l.Prefs}.Combined()
+			r.ContentUsage = aipref.Combine(r.ContentUsage, l.Prefs)
 			r.ContentUsageLines = append(r.ContentUsageLines, l.Num)
 		}
 	}

@@ -21,12 +21,15 @@ import (
 // can tell an api-catalog from any other linkset without reading it. Both
 // keep the one-day lifetime of the other root files.
 //
-// When the tree holds an api-catalog, the site's home page "/" also gets
+// The api-catalog's own response carries
 //
 //	Link: </.well-known/api-catalog>; rel="api-catalog"
 //
-// the link relation RFC 9727 registers, so that a client that fetches the
-// home page (or only asks for its headers) finds the catalog. "/" is
+// as RFC 9727 section 2 asks (for GET and HEAD alike), with the file's
+// other headers in every format (FileLinks). When the tree holds an
+// api-catalog, the site's home page "/" gets the same header, the link
+// relation RFC 9727 registers, so that a client that fetches the home page
+// (or only asks for its headers) finds the catalog. "/" is
 // usually served from an index file through an internal redirect, which
 // changes the path a rule sees; each format therefore matches the
 // request as the client sent it:
@@ -71,6 +74,27 @@ func HomeLinks(t tree.Tree) []string {
 		return []string{apiCatalogLink}
 	}
 	return nil
+}
+
+// FileLinks returns the Link header values the response for tree path p
+// carries in every format here: the api-catalog's link to itself, which
+// RFC 9727 section 2 asks of its own response (HEAD included); none for
+// any other file.
+func FileLinks(t tree.Tree, p string) []string {
+	if _, ok := t[p]; ok && p == apiCatalogPath {
+		return []string{apiCatalogLink}
+	}
+	return nil
+}
+
+// profileOf returns the headers of the file at tree path p, served from
+// target (p itself, or the target of its symbolic link).
+func profileOf(p, target string) profile {
+	pr := classify(target)
+	if p == apiCatalogPath {
+		pr.Link = apiCatalogLink
+	}
+	return pr
 }
 
 // quoted writes s as a double-quoted string of nginx, Apache and Caddy

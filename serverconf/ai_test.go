@@ -64,3 +64,42 @@ func TestQuoted(t *testing.T) {
 		t.Errorf("quoted: %s", got)
 	}
 }
+
+// TestAICatalogOwnLink: RFC 9727 section 2 says the response to a request
+// for /.well-known/api-catalog (HEAD included) carries
+// Link: </.well-known/api-catalog>; rel="api-catalog"; every format sends
+// it with the catalog's own headers.
+func TestAICatalogOwnLink(t *testing.T) {
+	public, separate, err := Render(aiTree(), Kinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := `</.well-known/api-catalog>; rel="api-catalog"`
+	q := quoted(link)
+	for name, c := range map[string]struct {
+		data        []byte
+		start, want string
+	}{
+		"_headers":  {public[HeadersFile].Data, "\n/.well-known/api-catalog\n", "  Link: " + link + "\n"},
+		".htaccess": {public[HtaccessFile].Data, "<If \"%{REQUEST_URI} == '/.well-known/api-catalog'\">\n", "        Header set Link " + q + "\n"},
+		"nginx":     {separate[NginxFile].Data, "location = /.well-known/api-catalog {\n", "    add_header Link " + q + ";\n"},
+		"caddy":     {separate[CaddyFile].Data, "\tpath /.well-known/api-catalog\n", "\tLink " + q + "\n"},
+	} {
+		s := string(c.data)
+		i := strings.Index(s, c.start)
+		if i < 0 {
+			t.Errorf("%s: no rule for the api-catalog:\n%s", name, s)
+			continue
+		}
+		block := s[i:]
+		if j := strings.Index(block[1:], "\n\n"); j >= 0 {
+			block = block[:j+2]
+		}
+		if !strings.Contains(block, c.want) {
+			t.Errorf("%s: the api-catalog's rule lacks %q:\n%s", name, c.want, block)
+		}
+	}
+	if l := FileLinks(aiTree(), apiCatalogPath); len(l) != 1 || l[0] != link {
+		t.Errorf("FileLinks = %q", l)
+	}
+}

@@ -47,6 +47,9 @@ var byWellKnownName = map[string]string{
 type profile struct {
 	ContentType  string
 	CacheControl string
+	// Link is a Link header value the file's own response carries: the
+	// api-catalog's link to itself (ai.go), "" for none.
+	Link string
 }
 
 // maxAge returns the seconds of the profile's Cache-Control max-age, from
@@ -58,12 +61,16 @@ func (p profile) maxAge() string {
 // fields returns the profile as header name and value pairs, in the order
 // every format writes them.
 func (p profile) fields() [][2]string {
-	return [][2]string{
+	f := [][2]string{
 		{"Content-Type", p.ContentType},
 		{"Cache-Control", p.CacheControl},
 		{"X-Content-Type-Options", nosniff},
 		{"Access-Control-Allow-Origin", anyOrigin},
 	}
+	if p.Link != "" {
+		f = append(f, [2]string{"Link", p.Link})
+	}
+	return f
 }
 
 // classify returns the headers of the file served at tree path p.
@@ -71,7 +78,7 @@ func classify(p string) profile {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	if ct, ok := byRootName[p]; ok {
-		return profile{ct, oneDay}
+		return profile{ContentType: ct, CacheControl: oneDay}
 	}
 	ct, ok := byExtension[strings.ToLower(path.Ext(name))]
 	if !ok {
@@ -84,13 +91,13 @@ func classify(p string) profile {
 	}
 	switch {
 	case p == "robots.txt":
-		return profile{textPlain, oneDay}
+		return profile{ContentType: textPlain, CacheControl: oneDay}
 	case p == "data.txt":
-		return profile{textPlain, sevenDay}
+		return profile{ContentType: textPlain, CacheControl: sevenDay}
 	case dir == "autodisc" || strings.HasSuffix(dir, "/autodisc"):
-		return profile{ct, sevenDay}
+		return profile{ContentType: ct, CacheControl: sevenDay}
 	}
-	return profile{ct, oneDay}
+	return profile{ContentType: ct, CacheControl: oneDay}
 }
 
 // maxLinks bounds how many symbolic links resolve follows for one entry.

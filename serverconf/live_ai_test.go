@@ -11,7 +11,7 @@ import (
 // The real servers serve llms.txt and the api-catalog with their media
 // types (checkServed compares every file's headers with the table), and
 // send the api-catalog Link header on the home page "/", served from its
-// index file, and nowhere else.
+// index file, and on the api-catalog itself, and nowhere else.
 
 var homePage = tree.Tree{"index.html": {Data: []byte("<!doctype html><title>home</title>\n")}}
 
@@ -34,8 +34,9 @@ func TestLiveAICaddy(t *testing.T) {
 }
 
 // checkHomeLink requests "/" (with GET and HEAD, and with a query) and
-// expects the Link header once; other paths, the index file by its own
-// name included, must not carry it.
+// the api-catalog itself (GET and HEAD: RFC 9727 section 2) and expects
+// the Link header once; other paths, the index file by its own name
+// included, must not carry it.
 func checkHomeLink(t *testing.T, port int) {
 	t.Helper()
 	want := HomeLinks(aiTree())[0]
@@ -44,6 +45,7 @@ func checkHomeLink(t *testing.T, port int) {
 		link         bool
 	}{
 		{"GET", "/", true}, {"HEAD", "/", true}, {"GET", "/?utm=x", true},
+		{"GET", "/.well-known/api-catalog", true}, {"HEAD", "/.well-known/api-catalog", true},
 		{"GET", "/index.html", false}, {"GET", "/robots.txt", false}, {"GET", "/llms.txt", false},
 	} {
 		req, err := http.NewRequest(c.method, fmt.Sprintf("http://127.0.0.1:%d%s", port, c.path), nil)

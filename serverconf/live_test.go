@@ -51,7 +51,7 @@ func checkServed(t *testing.T, port int, tr tree.Tree, expires bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := classify(target)
+		want := profileOf(p, target)
 		url := fmt.Sprintf("http://127.0.0.1:%d%s", port, escapedPath(p))
 		resp, err := http.Get(url)
 		if err != nil {

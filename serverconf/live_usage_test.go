@@ -2,6 +2,7 @@ package serverconf
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,19 +15,19 @@ import (
 // longest match (/blog/ then /blog/private/), a wildcard with an end anchor
 // and a UTF-8 path matched decoded.
 var usageSite = &robots.Usage{
-	Prefs: robots.Prefs{TrainAI: robots.PrefNo, Search: robots.PrefYes, AIInput: robots.PrefYes},
+	Prefs: aipref.Prefs{TrainAI: aipref.PrefNo, Search: aipref.PrefYes, AIInput: aipref.PrefYes},
 	Paths: []robots.UsagePath{
-		{Path: "/blog/private/", Prefs: robots.Prefs{Search: robots.PrefNo}},
-		{Path: "/blog/", Prefs: robots.Prefs{TrainAI: robots.PrefYes}},
-		{Path: "/*.pdf$", Prefs: robots.Prefs{TrainAI: robots.PrefYes, Search: robots.PrefNo}},
-		{Path: "/caf%C3%A9/", Prefs: robots.Prefs{Search: robots.PrefNo}},
+		{Path: "/blog/private/", Prefs: aipref.Prefs{Search: aipref.PrefNo}},
+		{Path: "/blog/", Prefs: aipref.Prefs{TrainAI: aipref.PrefYes}},
+		{Path: "/*.pdf$", Prefs: aipref.Prefs{TrainAI: aipref.PrefYes, Search: aipref.PrefNo}},
+		{Path: "/caf%C3%A9/", Prefs: aipref.Prefs{Search: aipref.PrefNo}},
 	},
 	ContentUsage: true, ContentSignal: true,
 }
 
 // usageOnlyPaths states preferences for one path only: elsewhere no header.
 var usageOnlyPaths = &robots.Usage{
-	Paths:        []robots.UsagePath{{Path: "/blog/", Prefs: robots.Prefs{TrainAI: robots.PrefNo}}},
+	Paths:        []robots.UsagePath{{Path: "/blog/", Prefs: aipref.Prefs{TrainAI: aipref.PrefNo}}},
 	ContentUsage: true,
 }
 
@@ -110,5 +111,32 @@ func TestUsageHeadersFile(t *testing.T) {
 	}
 	if w := Warnings([]Kind{Nginx, Htaccess, Caddy}, a); len(w) != 0 {
 		t.Errorf("Warnings for servers that match every path = %q", w)
+	}
+}
+
+// _headers joins the values of every matching rule, so a longer path
+// cannot unset a key a shorter one states: such a key is left out of
+// every rule, with a warning, rather than read at a path the manifest
+// says nothing of it.
+func TestUsageHeadersFileCannotUnset(t *testing.T) {
+	u := &robots.Usage{
+		Prefs: aipref.Prefs{TrainAI: aipref.PrefNo},
+		Paths: []robots.UsagePath{
+			{Path: "/", Prefs: aipref.Prefs{Search: aipref.PrefNo}},
+			{Path: "/a/", Prefs: aipref.Prefs{AIInput: aipref.PrefNo}},
+		},
+		ContentUsage: true,
+	}
+	a := Access{Usage: u}
+	public, _, err := RenderAccess(tree.Tree{"robots.txt": {Data: []byte("User-agent: *\nDisallow:\n")}}, []Kind{Headers}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(public[HeadersFile].Data)
+	if strings.Contains(got, "search") || !strings.Contains(got, "\n/a/*\n  Content-Usage: train-ai=n\n") {
+		t.Errorf("_headers:\n%s", got)
+	}
+	if w := Warnings([]Kind{Headers}, a); len(w) != 1 || !strings.Contains(w[0], "cannot unset search at /a/") {
+		t.Errorf("Warnings = %q", w)
 	}
 }

@@ -41,7 +41,7 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 			errs = append(errs, err)
 			continue
 		}
-		files = append(files, file{p, classify(target)})
+		files = append(files, file{p, profileOf(p, target)})
 	}
 	errs = append(errs, CheckAccess(kinds, a)...)
 	seen := map[Kind]bool{}
@@ -138,7 +138,7 @@ func renderHtaccess(b *strings.Builder, files []file) {
 		b.WriteString("    </IfModule>\n")
 		b.WriteString("    <IfModule mod_headers.c>\n")
 		for _, h := range f.fields()[1:] {
-			fmt.Fprintf(b, "        Header set %s \"%s\"\n", h[0], h[1])
+			fmt.Fprintf(b, "        Header set %s %s\n", h[0], quoted(h[1]))
 		}
 		b.WriteString("    </IfModule>\n")
 		b.WriteString("</If>\n")
@@ -162,7 +162,7 @@ func renderNginx(b *strings.Builder, files []file, noindex, usage bool) {
 		// lifetime) and "Cache-Control: max-age" with the same lifetime.
 		fmt.Fprintf(b, "    expires %ss;\n", f.maxAge())
 		for _, h := range f.fields()[2:] {
-			fmt.Fprintf(b, "    add_header %s \"%s\";\n", h[0], h[1])
+			fmt.Fprintf(b, "    add_header %s %s;\n", h[0], quoted(h[1]))
 		}
 		nginxServerHeaders(b, noindex, usage)
 		b.WriteString("}\n")

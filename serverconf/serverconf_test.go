@@ -260,10 +260,10 @@ func TestSymlinkHeaders(t *testing.T) {
 		"data.txt":             {Link: "autodisc/index.txt"},
 	}
 	for p, want := range map[string]profile{
-		"autodisc/robots.txt": {textPlain, oneDay},
-		"autodisc/chain.txt":  {textPlain, oneDay},
-		"autodisc/gpc":        {appJSON, oneDay},
-		"data.txt":            {textPlain, sevenDay},
+		"autodisc/robots.txt": {ContentType: textPlain, CacheControl: oneDay},
+		"autodisc/chain.txt":  {ContentType: textPlain, CacheControl: oneDay},
+		"autodisc/gpc":        {ContentType: appJSON, CacheControl: oneDay},
+		"data.txt":            {ContentType: textPlain, CacheControl: sevenDay},
 	} {
 		target, err := resolve(tr, p)
 		if err != nil {

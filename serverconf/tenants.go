@@ -203,7 +203,7 @@ var tenantExtensions = []string{".jrd", ".json", ".txt", ".xml"}
 
 // autodiscProfile is the profile of a tenant's autodisc file of media type
 // ct.
-func autodiscProfile(ct string) profile { return profile{ct, sevenDay} }
+func autodiscProfile(ct string) profile { return profile{ContentType: ct, CacheControl: sevenDay} }
 
 func nginxTenants(b *strings.Builder, spaces []TenantSpace, noindex, usage bool) {
 	for _, ts := range spaces {

@@ -2,6 +2,7 @@ package serverconf
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
 
@@ -31,12 +32,14 @@ import (
 // path ("/*", "/blog/*"): Netlify and Cloudflare Pages join the values of
 // every matching rule with ", ", and a dictionary keeps the last value of
 // a key, so the longest path, written last, decides; a path with "*"
-// inside or "$" is left out there, with a warning (Warnings).
+// inside or "$" is left out there, with a warning (Warnings), and so is a
+// key a longer path cannot unset (headersRules).
 
 // usageRule is one value of the header and the canonical path it applies
 // to ("" for every path).
 type usageRule struct {
 	path, value string
+	prefs       aipref.Prefs
 }
 
 // usageRules returns the header values of u, from the site's (path "") to
@@ -46,21 +49,22 @@ func usageRules(u *robots.Usage) []usageRule {
 		return nil
 	}
 	var out []usageRule
-	base := robots.ContentUsageValue(u.Prefs)
+	base := aipref.UsageValue(u.Prefs)
 	if base != "" {
-		out = append(out, usageRule{"", base})
+		out = append(out, usageRule{"", base, u.Prefs})
 	}
 	var paths []usageRule
 	seen := map[string]int{}
 	for _, p := range u.Paths {
 		c := robots.Canonical(p.Path)
-		v := robots.ContentUsageValue(p.Prefs.Over(u.Prefs))
+		pp := p.Prefs.Over(u.Prefs)
+		v := aipref.UsageValue(pp)
 		if i, ok := seen[c]; ok {
-			paths[i].value = v
+			paths[i].value, paths[i].prefs = v, pp
 			continue
 		}
 		seen[c] = len(paths)
-		paths = append(paths, usageRule{c, v})
+		paths = append(paths, usageRule{c, v, pp})
 	}
 	slices.SortStableFunc(paths, func(a, b usageRule) int {
 		if len(a.path) != len(b.path) {
@@ -76,7 +80,7 @@ func usageRules(u *robots.Usage) []usageRule {
 	if len(out) > 0 && out[0].path != "" {
 		// No site value: paths without a preference get no header, but a
 		// path's value must still be replaced by a longer path's only.
-		out = append([]usageRule{{"", ""}}, out...)
+		out = append([]usageRule{{}}, out...)
 	}
 	return out
 }
@@ -166,13 +170,68 @@ func caddyUsage(b *strings.Builder, u *robots.Usage) {
 }
 
 func headersUsage(b *strings.Builder, u *robots.Usage) {
-	for _, r := range usageRules(u) {
+	rules, dropped := headersRules(u)
+	for _, r := range rules {
 		p, ok := headersPath(r.path)
-		if !ok || r.value == "" {
+		if !ok {
 			continue // Warnings says so
 		}
-		fmt.Fprintf(b, "\n%s\n  Content-Usage: %s\n", p, r.value)
+		var c []aipref.Category
+		for _, d := range dropped {
+			c = append(c, d.cat)
+		}
+		v := aipref.UsageValue(without(r.prefs, c))
+		if v == "" {
+			continue
+		}
+		fmt.Fprintf(b, "\n%s\n  Content-Usage: %s\n", p, v)
 	}
+}
+
+// headersDrop is a category _headers leaves out: the path of a rule that
+// cannot unset it, and the shorter one whose value would reach there.
+type headersDrop struct {
+	cat         aipref.Category
+	path, under string
+}
+
+// headersRules returns the header's rules for _headers and the categories
+// it leaves out. Netlify and Cloudflare Pages join the values of every
+// matching rule, so a longer path replaces a shorter one's value for the
+// keys it states, but cannot unset one it does not state: a category that
+// a shorter rule states and a longer rule under it does not is left out of
+// every rule (Warnings says so).
+func headersRules(u *robots.Usage) ([]usageRule, []headersDrop) {
+	rules := usageRules(u)
+	var dropped []headersDrop
+	for _, c := range aipref.Categories {
+		if c.ContentUsage == "" {
+			continue
+		}
+	find:
+		for i, r := range rules {
+			pi, ok := headersPath(r.path)
+			if !ok || c.Get(r.prefs) != aipref.PrefUnset {
+				continue
+			}
+			for _, q := range rules[:i] {
+				pq, ok := headersPath(q.path)
+				if ok && c.Get(q.prefs) != aipref.PrefUnset && strings.HasPrefix(strings.TrimSuffix(pi, "*"), strings.TrimSuffix(pq, "*")) {
+					dropped = append(dropped, headersDrop{c, r.path, q.path})
+					break find
+				}
+			}
+		}
+	}
+	return rules, dropped
+}
+
+// without returns p stating nothing of cs.
+func without(p aipref.Prefs, cs []aipref.Category) aipref.Prefs {
+	for _, c := range cs {
+		c.Set(&p, aipref.PrefUnset)
+	}
+	return p
 }
 
 // usageWarnings says what kinds cannot write of u's header.
@@ -187,6 +246,14 @@ func usageWarnings(kinds []Kind, u *robots.Usage) []string {
 			if _, ok := headersPath(r.path); !ok {
 				out = append(out, fmt.Sprintf("_headers cannot match %q (a \"*\" inside, \"$\" or \":\"): its Content-Usage header is not written there", r.path))
 			}
+		}
+		_, dropped := headersRules(u)
+		for _, d := range dropped {
+			under := d.under
+			if under == "" {
+				under = "every path"
+			}
+			out = append(out, fmt.Sprintf("_headers joins the values of every matching rule and cannot unset %s at %s, which %s states: %s is left out of its Content-Usage header", d.cat.Manifest, d.path, under, d.cat.Manifest))
 		}
 	}
 	return out

@@ -17,11 +17,22 @@ var detailsPath = regexp.MustCompile(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]
 
 // llmsTxt checks the llms_txt block. lineSafe has checked every one-line
 // value (titles, the summary, names and notes: one line, nothing
-// invisible but the zero-width characters prose needs); the renderer
-// escapes what markdown would read in them.
+// invisible but the zero-width characters prose needs); llmsValue refuses
+// what markdown or the llmstxt.org reference parser would not read as
+// given, since the file holds each value as it is.
 func (v *checker) llmsTxt(p string, l *manifest.LlmsTxt) {
 	if strings.TrimSpace(l.Title) == "" {
 		v.err(manifest.Key(p, "title"), "the title is blank; llms.txt needs its H1")
+	} else {
+		v.llmsValue(manifest.Key(p, "title"), llmstxt.FieldTitle, l.Title)
+	}
+	if l.Summary != "" {
+		v.llmsValue(manifest.Key(p, "summary"), llmstxt.FieldSummary, l.Summary)
+		if strings.TrimSpace(l.Details) == "" {
+			v.err(manifest.Key(p, "summary"), "a summary needs details after it: the llmstxt.org reference parser reads the blockquote as the summary only when text follows it before the first section, and reads it as details otherwise")
+		}
+	} else if d := strings.TrimLeft(l.Details, " \t\r\n"); strings.HasPrefix(d, ">") {
+		v.err(manifest.Key(p, "details"), "details that start with a quote (\">\") need a summary before them: without one, the llmstxt.org reference parser reads the quote as the summary")
 	}
 	v.llmsDetails(manifest.Key(p, "details"), l.Details)
 	names := map[string]string{}
@@ -42,10 +53,25 @@ func (v *checker) llmsTxt(p string, l *manifest.LlmsTxt) {
 		if len(s.Links) == 0 {
 			v.warn(sp, "section %q has no links", s.Name)
 		}
+		v.llmsValue(np, llmstxt.FieldSection, s.Name)
 		for j, link := range s.Links {
 			lp := manifest.Index(manifest.Key(sp, "links"), j)
+			v.llmsValue(manifest.Key(lp, "title"), llmstxt.FieldLink, link.Title)
+			v.llmsValue(manifest.Key(lp, "notes"), llmstxt.FieldNotes, link.Notes)
 			v.siteRef(manifest.Key(lp, "url"), link.URL, "a link")
 		}
+	}
+}
+
+// llmsValue refuses a one-line value that a markdown reader and the
+// llmstxt.org reference parser would not both read as given
+// (llmstxt.Unreadable): llms.txt writes values as they are.
+func (v *checker) llmsValue(p string, f llmstxt.Field, s string) {
+	if s == "" || v.refused(p) {
+		return
+	}
+	if why := llmstxt.Unreadable(f, s); why != "" {
+		v.err(p, "%s: %s; llms.txt writes values as they are, since the llmstxt.org reference parser reads no markdown escapes, so rephrase it", quoteShort(s), why)
 	}
 }
 
@@ -66,6 +92,7 @@ func (v *checker) llmsDetails(p, s string) {
 			break
 		}
 	}
+	headings := map[int]bool{} // offsets of the heading lines reported
 	// Every heading, each at its line: searching again after one starts
 	// outside any code block, as the heading line itself was.
 	for from := 0; from < len(s); {
@@ -78,7 +105,18 @@ func (v *checker) llmsDetails(p, s string) {
 			what = quoteShort(strings.TrimSpace(line)) + " under a line of text makes that line a heading"
 		}
 		v.add(v.pos.InValue(p, s, from+off), diag.Error, p, "%s: details hold paragraphs and lists only (llmstxt.org), and a heading would start a section of its own; make it a section, or bold text", what)
+		headings[from+off] = true
 		from += off + len(line) + 1
+	}
+	// The llmstxt.org reference parser starts a section at every line
+	// that starts with "##", in a code block too.
+	off := 0
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, "##") && !headings[off] {
+			v.add(v.pos.InValue(p, s, off), diag.Error, p, "%s starts with \"##\", where the llmstxt.org reference parser starts a section, in a code block too; indent it", quoteShort(line))
+			break
+		}
+		off += len(line) + 1
 	}
 }
 

@@ -49,12 +49,11 @@ func (v *checker) usage(path string, u *manifest.Usage) {
 		}
 		stated = true
 	}
-	switch pp := manifest.Key(path, "paths"); {
-	case !stated:
-	case !cu:
-		v.warn(pp, "path-scoped preferences are not written: formats has no content-usage, and Content-Signal has no path")
-	case cs:
-		v.warn(pp, "path-scoped preferences are written as Content-Usage only: Content-Signal has no path, so crawlers that read only Content-Signal get the group's preferences on these paths")
+	// With both forms, a category a path overrides is left out of
+	// Content-Signal, warned by generate at that path (it depends on the
+	// site's and the group's preferences together).
+	if stated && !cu {
+		v.warn(manifest.Key(path, "paths"), "path-scoped preferences are not written: formats has no content-usage, and Content-Signal has no path")
 	}
 }
 

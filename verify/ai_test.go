@@ -35,6 +35,9 @@ func TestVerifyAIMediaTypes(t *testing.T) {
 			if p == path {
 				typ = ct
 			}
+			for _, l := range serverconf.FileLinks(tr, p) {
+				w.Header().Add("Link", l)
+			}
 			w.Header().Set("Content-Type", typ)
 			w.Write(tr[p].Data)
 			return true
@@ -92,6 +95,7 @@ func TestVerifyHomeLink(t *testing.T) {
 			home := func(w http.ResponseWriter, r *http.Request) bool {
 				if r.URL.Path != "/" {
 					if r.URL.Path == "/.well-known/api-catalog" {
+						w.Header().Set("Link", `</.well-known/api-catalog>; rel="api-catalog"`)
 						w.Header().Set("Content-Type", `application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"`)
 						w.Write(tr[".well-known/api-catalog"].Data)
 						return true
@@ -115,6 +119,51 @@ func TestVerifyHomeLink(t *testing.T) {
 			}
 			if c.want != "" && got["/"] == "" {
 				t.Errorf("/: no problem, want %q", c.want)
+			}
+		})
+	}
+}
+
+// TestVerifyCatalogOwnLink: RFC 9727 section 2 asks the response to a
+// request for the api-catalog, HEAD included, to carry its own Link.
+func TestVerifyCatalogOwnLink(t *testing.T) {
+	tr := sampleTree()
+	tr[".well-known/api-catalog"] = tree.Entry{Data: []byte("{\n  \"linkset\": []\n}\n")}
+	link := `</.well-known/api-catalog>; rel="api-catalog"`
+	for _, c := range []struct {
+		name      string
+		get, head bool // whether each method's response carries the link
+		want      string
+	}{
+		{"both", true, true, ""},
+		{"GET only", true, false, "HEAD: no Link header"},
+		{"neither", false, false, "no Link header " + link},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			serve := func(w http.ResponseWriter, r *http.Request) bool {
+				switch r.URL.Path {
+				case "/":
+					w.Header().Set("Link", link)
+					w.Write([]byte("<!doctype html>"))
+					return true
+				case "/.well-known/api-catalog":
+					if r.Method == http.MethodHead && c.head || r.Method != http.MethodHead && c.get {
+						w.Header().Set("Link", link)
+					}
+					w.Header().Set("Content-Type", `application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"`)
+					w.Write(tr[".well-known/api-catalog"].Data)
+					return true
+				}
+				return false
+			}
+			got := problems(run(t, true, tr, serve, Options{}))
+			for p, g := range got {
+				if p != "/.well-known/api-catalog" || c.want == "" || !strings.Contains(g, c.want) {
+					t.Errorf("%s: problems %q, want %q on the api-catalog", p, g, c.want)
+				}
+			}
+			if c.want != "" && got["/.well-known/api-catalog"] == "" {
+				t.Errorf("no problem on the api-catalog, want %q", c.want)
 			}
 		})
 	}

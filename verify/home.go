@@ -56,6 +56,38 @@ func checkHome(ctx context.Context, c *http.Client, origin *url.URL, links []str
 	return r
 }
 
+// checkFileLinks checks the Link values a file's own response must carry
+// (the api-catalog's, RFC 9727 section 2) on resp, the response to GET,
+// and on the response to HEAD, which RFC 9727 names too.
+func checkFileLinks(ctx context.Context, c *http.Client, r *Result, j job, resp *http.Response, timeout time.Duration) {
+	missing := func(method string, h http.Header, base *url.URL) {
+		got := parseLinks(h.Values("Link"))
+		for _, want := range j.links {
+			w := parseLinks([]string{want})
+			if len(w) != 1 || !hasLink(got, w[0], base) {
+				r.fail("%sno Link header %s (RFC 9727 section 2: the api-catalog's own response carries it)", method, want)
+			}
+		}
+	}
+	missing("", resp.Header, resp.Request.URL)
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, r.URL, nil)
+	if err != nil {
+		r.fail("HEAD: %v", err)
+		return
+	}
+	head, err := c.Do(req)
+	if err != nil {
+		r.fail("HEAD: %v", requestError(err, timeout))
+		return
+	}
+	head.Body.Close()
+	if head.StatusCode != http.StatusOK {
+		r.fail("HEAD: status %s, want 200", head.Status)
+		return
+	}
+	missing("HEAD: ", head.Header, head.Request.URL)
+}
+
 // link is one link-value of a Link header (RFC 8288 section 3): its
 // target and its relation types, lower-cased.
 type link struct {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"github.com/discgen/discgen/aipref"
 	"net/http"
 	"strings"
 
@@ -18,7 +19,7 @@ func checkUsageHeader(r *Result, u *robots.Usage, path string, h http.Header) {
 		return
 	}
 	p, _ := u.Effective(path)
-	want := robots.ContentUsageValue(p)
+	want := aipref.UsageValue(p)
 	got := h.Values("Content-Usage")
 	switch {
 	case want == "" && len(got) == 0:

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"github.com/discgen/discgen/aipref"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,8 +13,8 @@ import (
 // right, wrong and missing, and checks what verify says of each.
 func TestVerifyUsageHeader(t *testing.T) {
 	u := &robots.Usage{
-		Prefs:        robots.Prefs{TrainAI: robots.PrefNo, Search: robots.PrefYes},
-		Paths:        []robots.UsagePath{{Path: "/autodisc/", Prefs: robots.Prefs{TrainAI: robots.PrefYes}}},
+		Prefs:        aipref.Prefs{TrainAI: aipref.PrefNo, Search: aipref.PrefYes},
+		Paths:        []robots.UsagePath{{Path: "/autodisc/", Prefs: aipref.Prefs{TrainAI: aipref.PrefYes}}},
 		ContentUsage: true,
 	}
 	header := func(value func(path string) string) func(http.ResponseWriter, *http.Request) bool {

@@ -111,6 +111,7 @@ func (r *Result) fail(format string, args ...any) {
 type job struct {
 	path, want string // URL path; the Content-Type the server must send
 	data       []byte
+	links      []string // Link values its response must carry, GET and HEAD
 }
 
 // Run fetches and checks every file of opt.Roots.
@@ -130,7 +131,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			jobs = append(jobs, job{path: strings.TrimSuffix(root.Prefix, "/") + "/" + p, want: ct, data: data})
+			jobs = append(jobs, job{path: strings.TrimSuffix(root.Prefix, "/") + "/" + p, want: ct, data: data, links: serverconf.FileLinks(root.Tree, p)})
 		}
 	}
 	allowed := map[string]bool{originOf(origin): true}
@@ -241,6 +242,9 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 	}
 	checkType(&r, j.want)
 	checkUsageHeader(&r, opt.Usage, j.path, resp.Header)
+	if len(j.links) > 0 {
+		checkFileLinks(ctx, c, &r, j, resp, timeout)
+	}
 	if (strings.HasPrefix(j.want, "text/") || strings.Contains(j.want, "json")) && !utf8.Valid(body) {
 		r.fail("not valid UTF-8")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/aipref"
 	"strings"
 
 	"github.com/discgen/discgen/robots"
@@ -42,9 +43,9 @@ func usageOf(r robots.UsageReading) *usageJSON {
 		return nil
 	}
 	u := &usageJSON{Prefs: r.Combined().String(), ContentUsage: r.ContentUsage.String(), ContentSignal: r.ContentSignal.String()}
-	for _, c := range robots.Categories {
+	for _, c := range aipref.Categories {
 		a, b := c.Get(r.ContentUsage), c.Get(r.ContentSignal)
-		u.Disagree = u.Disagree || a != robots.PrefUnset && b != robots.PrefUnset && a != b
+		u.Disagree = u.Disagree || a != aipref.PrefUnset && b != aipref.PrefUnset && a != b
 	}
 	for _, l := range r.Lines {
 		u.Lines = append(u.Lines, usageLineRef{l.Num, l.Text()})

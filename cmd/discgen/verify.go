@@ -54,8 +54,9 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if site == nil {
 		return errFailed
 	}
-	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs,
-		Usage: generate.EffectiveUsage(site.Doc.Value.Usage, nil), RedirectOrigins: redirects}
+	header, _ := generate.HeaderUsage(site.Doc)
+	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
+		RedirectOrigins: redirects}
 	if fs.NArg() == 1 {
 		u, err := url.Parse(fs.Arg(0))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {

@@ -28,6 +28,7 @@ func TestVerifyTenants(t *testing.T) {
 	type file struct {
 		data  []byte
 		ctype string
+		links []string // the file's own Link values (the api-catalog's)
 	}
 	served := map[string]file{}
 	add := func(prefix string, tr tree.Tree) {
@@ -40,25 +41,24 @@ func TestVerifyTenants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			served[prefix+p] = file{data, ctype}
+			served[prefix+p] = file{data, ctype, serverconf.FileLinks(tr, p)}
 		}
 	}
 	add("/", res.Tree)
 	for _, tn := range res.Tenants {
 		add(tn.Space.String(), tn.Tree)
 	}
-	// The site's home page, with the api-catalog Link header --server adds.
-	served["/"] = file{[]byte("<!doctype html>\n"), "text/html; charset=utf-8"}
+	// The site's home page, with the api-catalog Link header --server adds
+	// (as on the api-catalog itself).
+	served["/"] = file{[]byte("<!doctype html>\n"), "text/html; charset=utf-8", serverconf.HomeLinks(res.Tree)}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := served[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		for _, l := range serverconf.HomeLinks(res.Tree) {
-			if r.URL.Path == "/" {
-				w.Header().Add("Link", l)
-			}
+		for _, l := range f.links {
+			w.Header().Add("Link", l)
 		}
 		w.Header().Set("Content-Type", f.ctype)
 		w.Write(f.data)
