@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/discgen/discgen/robots"
 )
 
 //go:embed catalogue.json
@@ -62,9 +64,32 @@ type Catalogue struct {
 	// with the reason (Import keeps them out).
 	LeftOut map[string]string `json:"left_out"`
 	Agents  []Agent           `json:"agents"`
+
+	// For the shipped catalogue, which nothing modifies: the agents of
+	// each preset, and the index of the agents' names, made once per
+	// process rather than for every group that names a preset.
+	presets map[string][]Agent
+	names   func() *robots.NameSet
 }
 
-var load = sync.OnceValues(func() (*Catalogue, error) { return Parse(catalogueJSON) })
+var load = sync.OnceValues(func() (*Catalogue, error) {
+	c, err := Parse(catalogueJSON)
+	if err != nil {
+		return nil, err
+	}
+	c.presets = map[string][]Agent{}
+	for p := range c.Purposes {
+		c.presets[p] = nil
+	}
+	for _, a := range c.Agents {
+		c.presets[a.Purpose] = append(c.presets[a.Purpose], a)
+	}
+	for p, as := range c.presets {
+		c.presets[p] = slices.Clip(as)
+	}
+	c.names = sync.OnceValue(c.nameSet)
+	return c, nil
+})
 
 // Default returns the catalogue shipped with discgen.
 func Default() *Catalogue {
@@ -136,10 +161,13 @@ func (c *Catalogue) Presets() []string {
 }
 
 // Preset returns the agents of a preset, in catalogue order, and whether
-// the preset exists.
+// the preset exists. The list may be shared: the caller does not modify it.
 func (c *Catalogue) Preset(name string) ([]Agent, bool) {
 	if _, ok := c.Purposes[name]; !ok {
 		return nil, false
+	}
+	if c.presets != nil {
+		return c.presets[name], true
 	}
 	var out []Agent
 	for _, a := range c.Agents {
@@ -148,6 +176,23 @@ func (c *Catalogue) Preset(name string) ([]Agent, bool) {
 		}
 	}
 	return out, true
+}
+
+// Names returns an index of the catalogue's agent names, for the policies
+// whose groups name presets (robots.Policy.Names).
+func (c *Catalogue) Names() *robots.NameSet {
+	if c.names != nil {
+		return c.names()
+	}
+	return c.nameSet()
+}
+
+func (c *Catalogue) nameSet() *robots.NameSet {
+	names := make([]string, len(c.Agents))
+	for i, a := range c.Agents {
+		names[i] = a.Name
+	}
+	return robots.NewNameSet(names)
 }
 
 // Lookup returns the agent named name (case-insensitively).

@@ -79,7 +79,7 @@ func plan(p Policy) []record {
 		}
 		recs = append(recs, record{agents: []string{a.name}, lower: []string{strings.ToLower(a.name)}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
-	out := orderRecords(recs)
+	out := orderRecords(recs, p.Names)
 	if star == nil && !p.Usage.IsZero() {
 		// No group is for "*": a record of its own carries the site's
 		// preferences to crawlers no group names. It has no rule, so it
@@ -102,17 +102,27 @@ func plan(p Policy) []record {
 // other name ending there (nameIndex.covers). There are at most as many as
 // the names have bytes, where all pairs of names can be quadratic in their
 // number.
-func orderRecords(recs []record) []record {
+//
+// With a NameSet (Policy.Names), the pairs are the same, found with the
+// set's index for the names it holds (see NameSet).
+func orderRecords(recs []record, set *NameSet) []record {
 	n := len(recs)
 	names := make([]string, n)
 	for i, r := range recs {
 		names[i] = r.lower[0]
 	}
-	x := newNameIndex(names)
+	covers := func(j int, f func(i int)) {}
+	if set != nil && !slices.Contains(names, "") {
+		pn := newRecordNames(names, set)
+		covers = pn.covers
+	} else {
+		x := newNameIndex(names)
+		covers = func(j int, f func(i int)) { x.covers(names[j], j, f) }
+	}
 	succ := make([][]int32, n)
 	indeg := make([]int, n)
 	for j := range recs {
-		x.covers(names[j], j, func(i int) {
+		covers(j, func(i int) {
 			succ[i] = append(succ[i], int32(j))
 			indeg[j]++
 		})

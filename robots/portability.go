@@ -226,7 +226,13 @@ func substringNames(p Policy) []Finding {
 		}
 		ruleSet[i] = sets[k]
 	}
-	x := newNameIndex(names)
+	var inside func(j int, f func(i int))
+	if p.Names != nil {
+		inside = newRecordNames(names, p.Names).inside
+	} else {
+		x := newNameIndex(names)
+		inside = func(j int, f func(i int)) { x.inside(names[j], j, f) }
+	}
 	var out []Finding
 	var parts []int
 	for j, b := range recs {
@@ -234,7 +240,7 @@ func substringNames(p Policy) []Finding {
 			continue
 		}
 		parts = parts[:0]
-		x.inside(names[j], j, func(i int) {
+		inside(j, func(i int) {
 			if names[i] != "" && ruleSet[i] != ruleSet[j] {
 				parts = append(parts, i)
 			}

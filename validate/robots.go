@@ -323,6 +323,9 @@ func (v *checker) substringNames(path string, groups []manifest.Group) {
 			}
 		}
 		p.Groups = append(p.Groups, pg)
+		if len(g.Presets) > 0 {
+			p.Names = cat.Names()
+		}
 	}
 	seen := map[string]bool{}
 	var first map[string]string
