@@ -68,8 +68,10 @@ type Catalogue struct {
 	// For the shipped catalogue, which nothing modifies: the agents of
 	// each preset, and the index of the agents' names, made once per
 	// process rather than for every group that names a preset.
-	presets map[string][]Agent
-	names   func() *robots.NameSet
+	presets     map[string][]Agent
+	presetNames map[string][]string // the agents' names, as Expand gives them
+	presetLower map[string][]string // and lower-cased
+	names       func() *robots.NameSet
 }
 
 var load = sync.OnceValues(func() (*Catalogue, error) {
@@ -84,8 +86,14 @@ var load = sync.OnceValues(func() (*Catalogue, error) {
 	for _, a := range c.Agents {
 		c.presets[a.Purpose] = append(c.presets[a.Purpose], a)
 	}
+	c.presetNames, c.presetLower = map[string][]string{}, map[string][]string{}
 	for p, as := range c.presets {
 		c.presets[p] = slices.Clip(as)
+		names, lower := make([]string, len(as)), make([]string, len(as))
+		for i, a := range as {
+			names[i], lower[i] = a.Name, strings.ToLower(a.Name)
+		}
+		c.presetNames[p], c.presetLower[p] = names, lower
 	}
 	c.names = sync.OnceValue(c.nameSet)
 	return c, nil
@@ -234,25 +242,38 @@ func (c *Catalogue) SourceText(a Agent) string {
 // in catalogue order, leaving out those of except (which removes preset
 // agents only) and repeats (names compare case-insensitively, as robots.txt
 // readers compare them). Unknown presets add nothing.
+//
+// The list may be shared (a single preset of the shipped catalogue): the
+// caller does not modify it.
 func (c *Catalogue) Expand(names, presets, except []string) []string {
+	if len(names) == 0 && len(except) == 0 && len(presets) == 1 && c.presetNames != nil {
+		return c.presetNames[presets[0]] // its names are distinct
+	}
 	seen := map[string]bool{}
 	var out []string
-	add := func(n string) {
-		if k := strings.ToLower(n); !seen[k] {
+	add := func(n, k string) {
+		if !seen[k] {
 			seen[k] = true
 			out = append(out, n)
 		}
 	}
 	for _, n := range names {
-		add(n)
+		add(n, strings.ToLower(n))
 	}
 	for _, e := range except {
 		seen[strings.ToLower(e)] = true
 	}
 	for _, p := range presets {
+		if c.presetLower != nil {
+			lower := c.presetLower[p]
+			for i, n := range c.presetNames[p] {
+				add(n, lower[i])
+			}
+			continue
+		}
 		as, _ := c.Preset(p)
 		for _, a := range as {
-			add(a.Name)
+			add(a.Name, strings.ToLower(a.Name))
 		}
 	}
 	return out

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -98,8 +100,10 @@ type Crawler struct {
 type Index struct {
 	crawlers []Crawler
 	lower    []string
-	words    int              // uint64 words in a set
-	byPair   map[uint16]int32 // two lower-cased bytes -> offset of their set in sets
+	id       map[string]int32            // lower-cased name -> index
+	held     []atomic.Pointer[[]Crawler] // Holding of each indexed name, once asked
+	words    int                         // uint64 words in a set
+	byPair   map[uint16]int32            // two lower-cased bytes -> offset of their set in sets
 	sets     []uint64
 	longest  int
 }
@@ -107,19 +111,19 @@ type Index struct {
 // NewIndex indexes crawlers. Names compare case-insensitively; a name
 // given twice is indexed once (the first).
 func NewIndex(crawlers []Crawler) *Index {
-	ix := &Index{byPair: map[uint16]int32{}}
-	seen := map[string]bool{}
+	ix := &Index{byPair: map[uint16]int32{}, id: map[string]int32{}}
 	for _, c := range crawlers {
 		k := strings.ToLower(c.Name)
-		if k == "" || seen[k] {
+		if _, ok := ix.id[k]; ok || k == "" {
 			continue
 		}
-		seen[k] = true
+		ix.id[k] = int32(len(ix.crawlers))
 		ix.crawlers = append(ix.crawlers, c)
 		ix.lower = append(ix.lower, k)
 		ix.longest = max(ix.longest, len(k))
 	}
 	ix.words = (len(ix.crawlers) + 63) / 64
+	ix.held = make([]atomic.Pointer[[]Crawler], len(ix.crawlers))
 	for n, k := range ix.lower {
 		for i := 0; i+1 < len(k); i++ {
 			p := pair(k[i:])
@@ -138,12 +142,26 @@ func NewIndex(crawlers []Crawler) *Index {
 func pair(s string) uint16 { return uint16(s[0])<<8 | uint16(s[1]) }
 
 // Holding returns the known crawlers whose names hold name as a proper
-// part (case-insensitively), in the order they were indexed.
+// part (case-insensitively), in the order they were indexed. The answer
+// for an indexed name (every preset's agent is one) is kept, and shared
+// by later calls: the caller does not modify it.
 func (ix *Index) Holding(name string) []Crawler {
 	k := strings.ToLower(name)
 	if k == "" || len(k) >= ix.longest {
 		return nil
 	}
+	if i, ok := ix.id[k]; ok {
+		if p := ix.held[i].Load(); p != nil {
+			return *p
+		}
+		out := slices.Clip(ix.holding(k))
+		ix.held[i].Store(&out)
+		return out
+	}
+	return ix.holding(k)
+}
+
+func (ix *Index) holding(k string) []Crawler {
 	var out []Crawler
 	hold := func(n int) {
 		if c := ix.crawlers[n]; len(c.Name) != len(k) && strings.Contains(ix.lower[n], k) {

@@ -87,6 +87,9 @@ func TestIndexHoldingMatchesBruteForce(t *testing.T) {
 			}
 		}
 		held := ix.Holding(p)
+		if again := ix.Holding(strings.ToUpper(p)); !slices.Equal(again, held) {
+			t.Errorf("Holding(%q) = %v, then %v", p, held, again)
+		}
 		at := -1
 		for _, c := range held {
 			i := slices.IndexFunc(ix.crawlers, func(d Crawler) bool { return d.Name == c.Name })

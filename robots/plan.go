@@ -20,8 +20,13 @@ type record struct {
 func plan(p Policy) []record {
 	p = p.inherited()
 	type agent struct {
-		name   string
-		cfg    config
+		name, lower string
+		cfg         config
+		// Until a second group gives the agent rules or extensions, cfg
+		// shares its first group's (read only: first); then owned is set,
+		// cfg has copies of its own and rules and exts index them.
+		first  *groupRules
+		owned  bool
 		rules  map[PathRule]bool
 		exts   map[Extension]bool
 		star   bool
@@ -30,32 +35,45 @@ func plan(p Policy) []record {
 	var agents []*agent
 	byName := map[string]*agent{}
 	for _, g := range p.Groups {
+		gr := newGroupRules(g)
 		for _, name := range g.Agents {
 			k := strings.ToLower(name)
 			a := byName[k]
 			if a == nil {
-				a = &agent{name: name, rules: map[PathRule]bool{}, exts: map[Extension]bool{},
-					star: name == "*", origin: len(agents)}
+				a = &agent{name: name, lower: k, star: name == "*", origin: len(agents), first: gr}
+				a.cfg.rules, a.cfg.extensions = gr.rules, gr.exts
 				byName[k] = a
 				agents = append(agents, a)
-			}
-			for _, r := range g.Rules {
-				cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
-				if cr.Path != "" && !a.rules[cr] {
-					a.rules[cr] = true
-					a.cfg.rules = append(a.cfg.rules, cr)
+			} else if len(gr.rules) > 0 || len(gr.exts) > 0 {
+				if !a.owned {
+					a.owned = true
+					a.rules = map[PathRule]bool{}
+					for _, r := range a.cfg.rules {
+						a.rules[r] = true
+					}
+					a.exts = map[Extension]bool{}
+					for _, e := range a.cfg.extensions {
+						a.exts[e] = true
+					}
+					a.cfg.rules, a.cfg.extensions = slices.Clone(a.cfg.rules), slices.Clone(a.cfg.extensions)
+				}
+				for _, r := range gr.rules {
+					if !a.rules[r] {
+						a.rules[r] = true
+						a.cfg.rules = append(a.cfg.rules, r)
+					}
+				}
+				for _, e := range gr.exts {
+					if !a.exts[e] {
+						a.exts[e] = true
+						a.cfg.extensions = append(a.cfg.extensions, e)
+					}
 				}
 			}
 			if a.cfg.crawlDelay == "" {
 				a.cfg.crawlDelay = g.CrawlDelay
 			}
 			a.cfg.usage = mergeUsage(a.cfg.usage, g.Usage)
-			for _, e := range g.Extensions {
-				if !a.exts[e] {
-					a.exts[e] = true
-					a.cfg.extensions = append(a.cfg.extensions, e)
-				}
-			}
 		}
 	}
 
@@ -63,6 +81,10 @@ func plan(p Policy) []record {
 	// the tie under RFC 9309 and comes first for the other readers), so it
 	// is left out.
 	for _, a := range agents {
+		if !a.owned {
+			a.cfg.rules = a.first.pruned
+			continue
+		}
 		a.cfg.rules = slices.DeleteFunc(a.cfg.rules, func(r PathRule) bool {
 			return !r.Allow && a.rules[PathRule{Allow: true, Path: r.Path}]
 		})
@@ -77,7 +99,7 @@ func plan(p Policy) []record {
 			star = &record{agents: []string{"*"}, cfg: &a.cfg}
 			continue
 		}
-		recs = append(recs, record{agents: []string{a.name}, lower: []string{strings.ToLower(a.name)}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
+		recs = append(recs, record{agents: []string{a.name}, lower: []string{a.lower}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
 	out := orderRecords(recs, p.Names)
 	if star == nil && !p.Usage.IsZero() {
@@ -90,6 +112,48 @@ func plan(p Policy) []record {
 		out = append(out, *star)
 	}
 	return out
+}
+
+// groupRules are a group's rules made canonical, without empty paths and
+// repeats, and its extensions without repeats, in order: what each of its
+// agents gets from it, found once for all of them. pruned is rules without
+// the Disallows that an Allow of the same path overrides.
+type groupRules struct {
+	rules, pruned []PathRule
+	exts          []Extension
+}
+
+func newGroupRules(g PolicyGroup) *groupRules {
+	gr := &groupRules{}
+	seen := map[PathRule]bool{}
+	for _, r := range g.Rules {
+		cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
+		if cr.Path != "" && !seen[cr] {
+			seen[cr] = true
+			gr.rules = append(gr.rules, cr)
+		}
+	}
+	gr.rules = slices.Clip(gr.rules)
+	gr.pruned = gr.rules
+	for _, r := range gr.rules {
+		if !r.Allow && seen[PathRule{Allow: true, Path: r.Path}] {
+			gr.pruned = slices.DeleteFunc(slices.Clone(gr.rules), func(r PathRule) bool {
+				return !r.Allow && seen[PathRule{Allow: true, Path: r.Path}]
+			})
+			break
+		}
+	}
+	if len(g.Extensions) > 0 {
+		seenExt := map[Extension]bool{}
+		for _, e := range g.Extensions {
+			if !seenExt[e] {
+				seenExt[e] = true
+				gr.exts = append(gr.exts, e)
+			}
+		}
+		gr.exts = slices.Clip(gr.exts)
+	}
+	return gr
 }
 
 // orderRecords sorts records so that a record naming a comes before every

@@ -212,19 +212,24 @@ const maxSubstringFindings = 100
 func substringNames(p Policy) []Finding {
 	recs := plan(p)
 	names := make([]string, len(recs))
-	ruleSet := make([]int, len(recs)) // records with equal rule sets share a number
-	sets := map[string]int{}
 	for i, r := range recs {
-		if r.agents[0] == "*" {
-			names[i] = "" // never part of a name, nor holding one
-			continue
+		if r.agents[0] != "*" {
+			names[i] = r.lower[0] // "*" is never part of a name, nor holds one
 		}
-		names[i] = r.lower[0]
-		k := ruleKey(r.cfg)
-		if _, ok := sets[k]; !ok {
-			sets[k] = len(sets)
+	}
+	// Records with equal rule sets share a number, found only for the
+	// records of a pair: most names are part of no other.
+	ruleSets := make([]int, len(recs)) // number + 1, 0 until found
+	sets := map[string]int{}
+	ruleSet := func(i int) int {
+		if ruleSets[i] == 0 {
+			k := ruleKey(recs[i].cfg)
+			if _, ok := sets[k]; !ok {
+				sets[k] = len(sets) + 1
+			}
+			ruleSets[i] = sets[k]
 		}
-		ruleSet[i] = sets[k]
+		return ruleSets[i]
 	}
 	var inside func(j int, f func(i int))
 	if p.Names != nil {
@@ -241,7 +246,7 @@ func substringNames(p Policy) []Finding {
 		}
 		parts = parts[:0]
 		inside(j, func(i int) {
-			if names[i] != "" && ruleSet[i] != ruleSet[j] {
+			if names[i] != "" && ruleSet(i) != ruleSet(j) {
 				parts = append(parts, i)
 			}
 		})

@@ -399,8 +399,10 @@ func (v *checker) presets(gp string, g manifest.Group) {
 		}
 		var partial []string
 		for _, a := range as {
-			inPresets[strings.ToLower(a.Name)] = true
-			if robots.GoogleReading(a.Name) != "" {
+			if len(g.ExceptAgents) > 0 {
+				inPresets[strings.ToLower(a.Name)] = true
+			}
+			if a.Name != "*" && !robots.IsProductToken(a.Name) { // robots.GoogleReading has a message
 				partial = append(partial, fmt.Sprintf("%s (as %q)", a.Name, robots.ProductToken(a.Name)))
 			}
 		}
