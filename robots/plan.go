@@ -73,7 +73,11 @@ func plan(p Policy) []record {
 			if a.cfg.crawlDelay == "" {
 				a.cfg.crawlDelay = g.CrawlDelay
 			}
-			a.cfg.usage = mergeUsage(a.cfg.usage, g.Usage)
+			if a.cfg.usage == nil {
+				a.cfg.usage = gr.usage
+			} else {
+				a.cfg.usage = mergeUsage(a.cfg.usage, g.Usage)
+			}
 		}
 	}
 
@@ -115,16 +119,19 @@ func plan(p Policy) []record {
 }
 
 // groupRules are a group's rules made canonical, without empty paths and
-// repeats, and its extensions without repeats, in order: what each of its
-// agents gets from it, found once for all of them. pruned is rules without
+// repeats, its extensions without repeats, in order, and its usage: what
+// each of its agents gets from it, found once for all of them. A record's
+// config shares them (read only) until another group adds to them, so
+// that Emit writes the lines of a group's agents once. pruned is rules without
 // the Disallows that an Allow of the same path overrides.
 type groupRules struct {
 	rules, pruned []PathRule
 	exts          []Extension
+	usage         *Usage // a copy of the group's, shared by its agents until merged
 }
 
 func newGroupRules(g PolicyGroup) *groupRules {
-	gr := &groupRules{}
+	gr := &groupRules{usage: g.Usage.clone()}
 	seen := map[PathRule]bool{}
 	for _, r := range g.Rules {
 		cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
