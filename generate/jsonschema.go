@@ -4,9 +4,8 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/jsonschema"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/wellknown"
 )

@@ -14,9 +14,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/jsonschema"
 )
 
 // Schemas a well-known JSON file can be checked against: the ones discgen
