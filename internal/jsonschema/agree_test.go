@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	upstream "github.com/santhosh-tekuri/jsonschema/v5"
@@ -89,6 +90,18 @@ func TestAgreesWithUpstream(t *testing.T) {
 		name, schema string
 		instances    []string
 	}{"A2A v0.3.0", string(a2a), []string{string(card), `{"name": 3, "skills": [{"id": "a"}]}`}})
+	// The first compilations run at once, so that -race sees the
+	// meta-schemas compiled on first use by concurrent compilers.
+	var wg sync.WaitGroup
+	for _, c := range cases {
+		wg.Go(func() {
+			comp := jsonschema.NewCompiler()
+			if comp.AddResource("https://discgen.invalid/concurrent.json", strings.NewReader(c.schema)) == nil {
+				comp.Compile("https://discgen.invalid/concurrent.json")
+			}
+		})
+	}
+	wg.Wait()
 	for _, c := range cases {
 		url := "https://discgen.invalid/schemas/" + strings.ReplaceAll(c.name, " ", "-") + ".json"
 		ref := ""

@@ -17,6 +17,9 @@ type Compiler struct {
 	// This defaults to latest supported draft (currently 2020-12).
 	Draft     *Draft
 	resources map[string]*resource
+	// loadingMeta marks the compiler of a draft's meta-schema (see
+	// Draft.compileMeta).
+	loadingMeta bool
 
 	// Extensions is used to register extensions.
 	extensions map[string]extension
@@ -123,11 +126,6 @@ func (c *Compiler) MustCompile(url string) *Schema {
 //
 // error returned will be of type *SchemaError
 func (c *Compiler) Compile(url string) (*Schema, error) {
-	metaOnce.Do(loadMetas)
-	return c.compileNoMeta(url)
-}
-
-func (c *Compiler) compileNoMeta(url string) (*Schema, error) {
 	// make url absolute
 	u, err := toAbs(url)
 	if err != nil {
@@ -213,7 +211,7 @@ func (c *Compiler) findResource(url string) (*resource, error) {
 
 func (c *Compiler) compileURL(url string, stack []schemaRef, ptr string) (*Schema, error) {
 	// if url points to a draft, return Draft.meta
-	if d := findDraft(url); d != nil && d.meta != nil {
+	if d := findDraft(url); d != nil && c.metaOf(d) != nil {
 		return d.meta, nil
 	}
 
@@ -317,7 +315,7 @@ func (c *Compiler) compileMap(r *resource, stack []schemaRef, sref schemaRef, re
 		if sch, ok := m["$schema"]; ok {
 			sch := sch.(string)
 			if d := findDraft(sch); d != nil {
-				s.meta = d.meta
+				s.meta = c.metaOf(d)
 			} else {
 				if s.meta, err = c.compileRef(r, stack, "$schema", res, sch); err != nil {
 					return err
@@ -766,7 +764,7 @@ func (c *Compiler) validateSchema(r *resource, v interface{}, vloc string) error
 		return meta.validateValue(v, vloc)
 	}
 
-	if err := validate(r.draft.meta); err != nil {
+	if err := validate(c.metaOf(r.draft)); err != nil {
 		return err
 	}
 	for _, ext := range c.extensions {

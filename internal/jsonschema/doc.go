@@ -47,7 +47,7 @@ To load json-schema from HTTPURL, add following import:
 you can validate yaml documents. see https://play.golang.org/p/sJy1qY7dXgA
 
 This is discgen's copy of github.com/santhosh-tekuri/jsonschema/v5 v5.3.1,
-which compiles the drafts' meta-schemas on first use rather than at
+which compiles each draft's meta-schema on first use rather than at
 initialisation; NOTICE.md lists every change.
 */
 package jsonschema

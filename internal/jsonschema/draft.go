@@ -11,6 +11,9 @@ import (
 type Draft struct {
 	version      int
 	meta         *Schema
+	metaURL      string // the meta-schema's URL and text, compiled
+	metaSrc      string // into meta at first use: see metaOf
+	metaOnce     sync.Once
 	id           string   // property name used to represent schema id.
 	boolSchema   bool     // is boolean valid schema
 	vocab        []string // built-in vocab
@@ -38,18 +41,36 @@ func (d *Draft) String() string {
 	return fmt.Sprintf("Draft%d", d.version)
 }
 
+// loadMeta records the draft's meta-schema; metaOf compiles it when a
+// compilation first needs it. (Upstream v5.3.1 compiles every draft's
+// meta-schema here, in the package's init: about 1 MB and a few
+// milliseconds at the start of every program that imports the package,
+// whether it compiles a schema or not.)
 func (d *Draft) loadMeta(url, schema string) {
+	d.metaURL, d.metaSrc = url, schema
+}
+
+// compileMeta compiles the draft's meta-schema as upstream's loadMeta
+// does. Its compiler reads the drafts' meta fields as they are
+// (loadingMeta), as upstream's compilers at init do: compiling a draft's
+// meta-schema needs no other draft's.
+func (d *Draft) compileMeta() {
 	c := NewCompiler()
 	c.AssertFormat = true
-	if err := c.AddResource(url, strings.NewReader(schema)); err != nil {
+	c.loadingMeta = true
+	if err := c.AddResource(d.metaURL, strings.NewReader(d.metaSrc)); err != nil {
 		panic(err)
 	}
-	meta, err := c.compileNoMeta(url) // not Compile: its metaOnce is running
-	if err != nil {
-		panic(fmt.Sprintf("jsonschema: %#v", err))
-	}
-	d.meta = meta
+	d.meta = c.MustCompile(d.metaURL)
 	d.meta.meta = d.meta
+}
+
+// metaOf returns draft d's meta-schema, compiled on first use.
+func (c *Compiler) metaOf(d *Draft) *Schema {
+	if !c.loadingMeta {
+		d.metaOnce.Do(d.compileMeta)
+	}
+	return d.meta
 }
 
 func (d *Draft) getID(sch interface{}) string {
@@ -295,15 +316,7 @@ func init() {
 
 	subschemas["prefixItems"] = item
 	Draft2020.subschemas = clone(subschemas)
-}
 
-// metaOnce compiles the drafts' meta-schemas, on the first Compile rather
-// than at package initialisation (a change from upstream v5.3.1: they cost
-// every program importing the package about 1 MB and a few milliseconds
-// at start, whether it compiled a schema or not).
-var metaOnce sync.Once
-
-func loadMetas() {
 	Draft4.loadMeta("http://json-schema.org/draft-04/schema", `{
 		"$schema": "http://json-schema.org/draft-04/schema#",
 		"description": "Core schema meta-schema",
