@@ -42,6 +42,8 @@ var internalLevel = map[string]int{
 	"internal/editdist":           ground,
 	"internal/gcpolicy":           ground,
 	"internal/hostlimits":         ground,
+	"internal/jsonschema":         ground,
+	"internal/lazyre":             ground,
 	"internal/limited":            ground,
 	"internal/rawstat":            ground,
 	"internal/rfc3986":            ground,
