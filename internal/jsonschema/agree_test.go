@@ -168,3 +168,33 @@ func TestAgreesWithUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestAssumeValid: a compiler that assumes schemas valid compiles one its
+// meta-schema refuses, and validates a valid one as any compiler does.
+func TestAssumeValid(t *testing.T) {
+	compile := func(assume bool, src string) (*jsonschema.Schema, error) {
+		c := jsonschema.NewCompiler()
+		c.AssumeValid = assume
+		if err := c.AddResource("https://discgen.invalid/s.json", strings.NewReader(src)); err != nil {
+			t.Fatal(err)
+		}
+		return c.Compile("https://discgen.invalid/s.json")
+	}
+	bad := `{"$schema": "http://json-schema.org/draft-07/schema#", "minLength": -1}`
+	if _, err := compile(false, bad); err == nil {
+		t.Error("a schema its meta-schema refuses compiled")
+	}
+	if _, err := compile(true, bad); err != nil {
+		t.Errorf("AssumeValid: %v", err)
+	}
+	good := `{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"type": "string"}}, "required": ["a"]}`
+	for _, assume := range []bool{false, true} {
+		s, err := compile(assume, good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(map[string]any{"a": 1}); err == nil || !strings.Contains(fmt.Sprintf("%#v", err), "expected string, but got number") {
+			t.Errorf("AssumeValid %v: %#v", assume, err)
+		}
+	}
+}
