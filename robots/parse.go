@@ -211,7 +211,20 @@ func (p *parser) line(num int, raw string) {
 		}
 		return
 	}
-	kind, canonical := keyKind(key)
+	var kind Kind
+	var canonical string
+	switch key {
+	// The usual spellings, read without comparing against every key
+	// Google accepts; their canonical name is the key itself.
+	case "Allow", "allow":
+		kind = KindAllow
+	case "Disallow", "disallow":
+		kind = KindDisallow
+	case "User-agent", "user-agent", "User-Agent":
+		kind = KindUserAgent
+	default:
+		kind, canonical = keyKind(key)
+	}
 	l := Line{Num: num, Kind: kind, Key: key, Value: value}
 	if noColon && kind != KindExtension {
 		p.f.Findings = append(p.f.Findings, Finding{Code: CodeNoColon, Severity: diag.Warning, Line: num,
