@@ -3,6 +3,7 @@ package crawlers
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/discgen/discgen/robots"
@@ -59,4 +60,28 @@ func TestNamesChangeNoFinding(t *testing.T) {
 		t.Errorf("only %d findings in all: the policies do not exercise R026", findings)
 	}
 	t.Logf("%d findings", findings)
+}
+
+// TestNamesShared: policies of several goroutines use the catalogue's
+// NameSet, and Holding's kept answers, at once (go test -race), as a
+// build's workers do.
+func TestNamesShared(t *testing.T) {
+	c := Default()
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			p := robots.Policy{Names: c.Names(), Groups: []robots.PolicyGroup{
+				{Agents: c.Expand([]string{"bot", fmt.Sprintf("u%dbot", i)}, []string{"ai-training", "ai-search"}, nil), Rules: []robots.PathRule{{Path: "/a/"}}},
+				{Agents: []string{"GPTBot-News", "Applebot"}, Rules: []robots.PathRule{{Path: "/b/"}}},
+			}}
+			for range 20 {
+				Known().Holding("Applebot")
+				robots.NameFindings(p)
+				if _, err := robots.Emit(p); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -13,7 +13,7 @@ import "strings"
 type NameSet struct {
 	names  []string         // lower-cased, distinct, none empty
 	id     map[string]int32 // lower-cased name -> index into names
-	x      *nameIndex       // over names; read only (its seen and stamp are never used)
+	x      *nameIndex       // over names; read only once built (its seen marks are dropped)
 	inside [][]int32        // for each name, the other names of the set inside it
 }
 

@@ -122,8 +122,8 @@ func plan(p Policy) []record {
 // repeats, its extensions without repeats, in order, and its usage: what
 // each of its agents gets from it, found once for all of them. A record's
 // config shares them (read only) until another group adds to them, so
-// that Emit writes the lines of a group's agents once. pruned is rules without
-// the Disallows that an Allow of the same path overrides.
+// that Emit writes the lines of a group's agents once. pruned is rules
+// without the Disallows that an Allow of the same path overrides.
 type groupRules struct {
 	rules, pruned []PathRule
 	exts          []Extension
