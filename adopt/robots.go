@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/validate"
@@ -62,7 +62,7 @@ type convGroup struct {
 	notes           []string        // YAML comments for lines not carried over
 }
 
-var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var fieldName = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
 // importRobots reads a robots.txt file. file names it in diagnostics. A
 // file past what a manifest may hold (importBounds) is refused with an
@@ -259,7 +259,7 @@ func importBounds(f *robots.File) error {
 	return nil
 }
 
-var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
+var hostRE = lazyre.New(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
 
 // importName is the manifest's name for a User-agent line: "*", the value
 // as written when it is a crawler's name (Googlebot, MJ12bot), else the
@@ -413,7 +413,7 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 	return cg
 }
 
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+var jsonNumber = lazyre.New(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 // neverMatches says why no URL in normal form can match pattern v, or "".
 func neverMatches(v string) string {

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/discgen/discgen/robots"
 )
 
 //go:embed catalogue.json
@@ -62,9 +64,40 @@ type Catalogue struct {
 	// with the reason (Import keeps them out).
 	LeftOut map[string]string `json:"left_out"`
 	Agents  []Agent           `json:"agents"`
+
+	// For the shipped catalogue, which nothing modifies: the agents of
+	// each preset, and the index of the agents' names, made once per
+	// process rather than for every group that names a preset.
+	presets     map[string][]Agent
+	presetNames map[string][]string // the agents' names, as Expand gives them
+	presetLower map[string][]string // and lower-cased
+	names       func() *robots.NameSet
 }
 
-var load = sync.OnceValues(func() (*Catalogue, error) { return Parse(catalogueJSON) })
+var load = sync.OnceValues(func() (*Catalogue, error) {
+	c, err := Parse(catalogueJSON)
+	if err != nil {
+		return nil, err
+	}
+	c.presets = map[string][]Agent{}
+	for p := range c.Purposes {
+		c.presets[p] = nil
+	}
+	for _, a := range c.Agents {
+		c.presets[a.Purpose] = append(c.presets[a.Purpose], a)
+	}
+	c.presetNames, c.presetLower = map[string][]string{}, map[string][]string{}
+	for p, as := range c.presets {
+		c.presets[p] = slices.Clip(as)
+		names, lower := make([]string, len(as)), make([]string, len(as))
+		for i, a := range as {
+			names[i], lower[i] = a.Name, strings.ToLower(a.Name)
+		}
+		c.presetNames[p], c.presetLower[p] = names, lower
+	}
+	c.names = sync.OnceValue(c.nameSet)
+	return c, nil
+})
 
 // Default returns the catalogue shipped with discgen.
 func Default() *Catalogue {
@@ -136,10 +169,13 @@ func (c *Catalogue) Presets() []string {
 }
 
 // Preset returns the agents of a preset, in catalogue order, and whether
-// the preset exists.
+// the preset exists. The list may be shared: the caller does not modify it.
 func (c *Catalogue) Preset(name string) ([]Agent, bool) {
 	if _, ok := c.Purposes[name]; !ok {
 		return nil, false
+	}
+	if c.presets != nil {
+		return c.presets[name], true
 	}
 	var out []Agent
 	for _, a := range c.Agents {
@@ -148,6 +184,23 @@ func (c *Catalogue) Preset(name string) ([]Agent, bool) {
 		}
 	}
 	return out, true
+}
+
+// Names returns an index of the catalogue's agent names, for the policies
+// whose groups name presets (robots.Policy.Names).
+func (c *Catalogue) Names() *robots.NameSet {
+	if c.names != nil {
+		return c.names()
+	}
+	return c.nameSet()
+}
+
+func (c *Catalogue) nameSet() *robots.NameSet {
+	names := make([]string, len(c.Agents))
+	for i, a := range c.Agents {
+		names[i] = a.Name
+	}
+	return robots.NewNameSet(names)
 }
 
 // Lookup returns the agent named name (case-insensitively).
@@ -189,25 +242,38 @@ func (c *Catalogue) SourceText(a Agent) string {
 // in catalogue order, leaving out those of except (which removes preset
 // agents only) and repeats (names compare case-insensitively, as robots.txt
 // readers compare them). Unknown presets add nothing.
+//
+// The list may be shared (a single preset of the shipped catalogue): the
+// caller does not modify it.
 func (c *Catalogue) Expand(names, presets, except []string) []string {
+	if len(names) == 0 && len(except) == 0 && len(presets) == 1 && c.presetNames != nil {
+		return c.presetNames[presets[0]] // its names are distinct
+	}
 	seen := map[string]bool{}
 	var out []string
-	add := func(n string) {
-		if k := strings.ToLower(n); !seen[k] {
+	add := func(n, k string) {
+		if !seen[k] {
 			seen[k] = true
 			out = append(out, n)
 		}
 	}
 	for _, n := range names {
-		add(n)
+		add(n, strings.ToLower(n))
 	}
 	for _, e := range except {
 		seen[strings.ToLower(e)] = true
 	}
 	for _, p := range presets {
+		if c.presetLower != nil {
+			lower := c.presetLower[p]
+			for i, n := range c.presetNames[p] {
+				add(n, lower[i])
+			}
+			continue
+		}
 		as, _ := c.Preset(p)
 		for _, a := range as {
-			add(a.Name)
+			add(a.Name, strings.ToLower(a.Name))
 		}
 	}
 	return out

@@ -58,7 +58,7 @@ func TestNoPresetNameInsideSearchCrawlers(t *testing.T) {
 
 // TestIndexHoldingMatchesBruteForce: for every known name and every part
 // of one, Holding returns exactly the names that hold it, as a comparison
-// of all pairs finds them.
+// of all pairs finds them, in the order of the index.
 func TestIndexHoldingMatchesBruteForce(t *testing.T) {
 	var cs []Crawler
 	for _, a := range Default().Agents {
@@ -86,7 +86,19 @@ func TestIndexHoldingMatchesBruteForce(t *testing.T) {
 				want = append(want, c.Name)
 			}
 		}
-		got := sortedNames(ix.Holding(p))
+		held := ix.Holding(p)
+		if again := ix.Holding(strings.ToUpper(p)); !slices.Equal(again, held) {
+			t.Errorf("Holding(%q) = %v, then %v", p, held, again)
+		}
+		at := -1
+		for _, c := range held {
+			i := slices.IndexFunc(ix.crawlers, func(d Crawler) bool { return d.Name == c.Name })
+			if i <= at {
+				t.Errorf("Holding(%q) = %v: not in the order of the index", p, held)
+			}
+			at = i
+		}
+		got := sortedNames(held)
 		slices.SortFunc(want, byName)
 		if !slices.Equal(got, want) {
 			t.Errorf("Holding(%q) = %v, want %v", p, got, want)

@@ -4,11 +4,10 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/wellknown"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // schemaCache holds the schema files a build has compiled, by path.

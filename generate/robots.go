@@ -31,6 +31,9 @@ func policy(groups []manifest.Group, sitemaps []string, mas []manifest.MobileAge
 			pg.Extensions = append(pg.Extensions, robots.Extension{Field: e.Field, Value: e.Value})
 		}
 		p.Groups = append(p.Groups, pg)
+		if len(g.Presets) > 0 {
+			p.Names = crawlers.Default().Names()
+		}
 	}
 	for _, m := range mas {
 		p.MobileAgents = append(p.MobileAgents, robots.MobileAgent{Path: m.Path, Server: m.Server})

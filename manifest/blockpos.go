@@ -2,10 +2,10 @@ package manifest
 
 import (
 	"bytes"
-	"regexp"
 	"unicode/utf8"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/lazyre"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,7 +16,7 @@ import (
 
 // explicitIndent matches a block scalar header with an indentation
 // indicator, such as "|2", "|-2" or "|2+", with an optional comment.
-var explicitIndent = regexp.MustCompile(`\|[+-]?[1-9][+-]?[ \t]*(?:#.*)?$`)
+var explicitIndent = lazyre.New(`\|[+-]?[1-9][+-]?[ \t]*(?:#.*)?$`)
 
 // noteBlock records where the content of n, the value of e, starts when n
 // is a literal block scalar whose lines map one for one to the source.

@@ -2,11 +2,11 @@ package manifest
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/lazyre"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -20,7 +20,7 @@ import (
 // documents up to maxLocateBytes); then, on that line, the token the
 // message is about.
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlLineRE = lazyre.New(`^yaml: (?:line (\d+): )?(.*)$`)
 
 // scannerProblems are the messages of the YAML scanner; the others come
 // from its parser.

@@ -83,6 +83,14 @@ func Emit(p Policy) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	records := plan(p)
+	// Records of one group share its rules and usage (see groupRules):
+	// their lines are made once.
+	type rulesKey struct {
+		first *PathRule
+		n     int
+	}
+	ruleLines := map[rulesKey][]string{}
+	usageLines := map[*Usage][]string{}
 	for i, r := range records {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -90,14 +98,26 @@ func Emit(p Policy) ([]byte, error) {
 		for _, a := range r.agents {
 			b.WriteString("User-agent: " + a + "\n")
 		}
-		lines := r.cfg.ruleLines()
+		var lines []string
+		if rs := r.cfg.rules; len(rs) > 0 {
+			k := rulesKey{&rs[0], len(rs)}
+			if lines = ruleLines[k]; lines == nil {
+				lines = r.cfg.ruleLines()
+				ruleLines[k] = lines
+			}
+		}
 		if len(lines) == 0 {
 			b.WriteString("Disallow:\n")
 		}
 		for _, l := range lines {
 			b.WriteString(l + "\n")
 		}
-		for _, l := range r.cfg.usage.Lines() {
+		ul, ok := usageLines[r.cfg.usage]
+		if !ok {
+			ul = r.cfg.usage.Lines()
+			usageLines[r.cfg.usage] = ul
+		}
+		for _, l := range ul {
 			b.WriteString(l + "\n")
 		}
 		if r.cfg.crawlDelay != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Some operators document how their crawlers read robots.txt beyond RFC
@@ -47,7 +48,9 @@ func (fb Fallback) Documented() string {
 	return fmt.Sprintf("as documented at %s, recorded %s", fb.Source, fb.Recorded)
 }
 
-var fallbacks = mustFallbacks(fallbacksJSON)
+// fallbacks are read at first use, not when the package is initialised:
+// every discgen command would pay for it.
+var fallbacks = sync.OnceValue(func() []Fallback { return mustFallbacks(fallbacksJSON) })
 
 func mustFallbacks(data []byte) []Fallback {
 	var doc struct {
@@ -65,13 +68,13 @@ func mustFallbacks(data []byte) []Fallback {
 }
 
 // Fallbacks returns every documented fallback and control token.
-func Fallbacks() []Fallback { return append([]Fallback(nil), fallbacks...) }
+func Fallbacks() []Fallback { return append([]Fallback(nil), fallbacks()...) }
 
 // FallbackFor returns what the operator documents for agent's product
 // token (compared case-insensitively), if anything.
 func FallbackFor(agent string) (Fallback, bool) {
 	t := ProductToken(agent)
-	for _, fb := range fallbacks {
+	for _, fb := range fallbacks() {
 		if t != "" && strings.EqualFold(fb.Token, t) {
 			return fb, true
 		}

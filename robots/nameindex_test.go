@@ -116,7 +116,7 @@ func TestOrderRecordsMatchesPairwise(t *testing.T) {
 		for i, s := range names {
 			recs[i] = record{agents: []string{s}, lower: []string{s}, rank: [2]int{perm[i], 0}}
 		}
-		got, want := orderRecords(slices.Clone(recs)), orderQuadratic(recs)
+		got, want := orderRecords(slices.Clone(recs), nil), orderQuadratic(recs)
 		var g, w []string
 		for i := range got {
 			g, w = append(g, got[i].agents[0]), append(w, want[i].agents[0])
@@ -203,5 +203,74 @@ func TestNameWorkLinear(t *testing.T) {
 				t.Errorf("8 times the agents took %v against %v: not linear", large, small)
 			}
 		})
+	}
+}
+
+// randomSet returns a NameSet of some of names and of other names over the
+// same alphabet, so that a policy's names are some in the set, some not.
+func randomSet(r *rand.Rand, names []string, alphabet string) *NameSet {
+	var in []string
+	for _, n := range names {
+		if r.IntN(2) == 0 {
+			in = append(in, strings.ToUpper(n))
+		}
+	}
+	return NewNameSet(append(in, randomNames(r, r.IntN(30), alphabet)...))
+}
+
+// TestOrderRecordsWithNameSet: with a NameSet holding some of the names,
+// and others not in the policy, the order is the one without.
+func TestOrderRecordsWithNameSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		names := randomNames(r, 1+r.IntN(30), "abc")
+		recs := make([]record, len(names))
+		perm := r.Perm(len(names))
+		for i, s := range names {
+			recs[i] = record{agents: []string{s}, lower: []string{s}, rank: [2]int{perm[i], 0}}
+		}
+		set := randomSet(r, names, "abc")
+		got, want := orderRecords(slices.Clone(recs), set), orderRecords(slices.Clone(recs), nil)
+		var g, w []string
+		for i := range got {
+			g, w = append(g, got[i].agents[0]), append(w, want[i].agents[0])
+		}
+		if !slices.Equal(g, w) {
+			t.Fatalf("names %q, set %q: order %q, want %q", names, set.names, g, w)
+		}
+	}
+}
+
+// TestNameFindingsWithNameSet: with a NameSet, NameFindings and Emit give
+// what they give without, for policies of names part of one another with
+// rules shared or not.
+func TestNameFindingsWithNameSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 500 {
+		names := randomNames(r, 1+r.IntN(30), "ab")
+		var p Policy
+		for len(names) > 0 {
+			k := 1 + r.IntN(min(len(names), 4))
+			g := PolicyGroup{Agents: names[:k], Rules: []PathRule{{Path: fmt.Sprintf("/%d", r.IntN(3))}}}
+			if r.IntN(4) == 0 {
+				g.Agents = append(g.Agents, "*")
+			}
+			p.Groups = append(p.Groups, g)
+			names = names[k:]
+		}
+		var all []string
+		for _, g := range p.Groups {
+			all = append(all, g.Agents...)
+		}
+		q := p
+		q.Names = randomSet(r, all, "ab")
+		if got, want := fmt.Sprint(NameFindings(q)), fmt.Sprint(NameFindings(p)); got != want {
+			t.Fatalf("policy %v, set %q:\nfindings %s\nwant %s", p.Groups, q.Names.names, got, want)
+		}
+		got, err1 := Emit(q)
+		want, err2 := Emit(p)
+		if string(got) != string(want) || fmt.Sprint(err1) != fmt.Sprint(err2) {
+			t.Fatalf("policy %v, set %q:\n%s\nwant\n%s", p.Groups, q.Names.names, got, want)
+		}
 	}
 }

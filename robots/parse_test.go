@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -187,5 +188,68 @@ func TestParseGroupsNotEndedByOtherLines(t *testing.T) {
 	}
 	if v := f.Match("c", "/x"); !v.Allowed || v.Line != 0 {
 		t.Errorf("c: %+v, want allowed by no rule", v)
+	}
+}
+
+// TestParseMixedLineEnds: lines end at "\r\n", "\r" or "\n", in any mix; each
+// rule keeps its value and line number.
+func TestParseMixedLineEnds(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	ends := []string{"\n", "\r", "\r\n", "\n\r", "\r\r", "\n\n"}
+	for range 300 {
+		var b strings.Builder
+		b.WriteString("User-agent: *")
+		num := 1
+		type want struct {
+			num  int
+			path string
+		}
+		var wants []want
+		for i := range r.IntN(30) {
+			e := ends[r.IntN(len(ends))]
+			b.WriteString(e)
+			switch e {
+			case "\r\n", "\n", "\r":
+				num++
+			default:
+				num += 2
+			}
+			p := fmt.Sprintf("/p%d", i)
+			b.WriteString("Disallow: " + p)
+			wants = append(wants, want{num, p})
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString(ends[r.IntN(3)])
+			num++
+		}
+		f := Parse([]byte(b.String()))
+		if f.Lines != num {
+			t.Fatalf("%q: %d lines, want %d", b.String(), f.Lines, num)
+		}
+		var rules []Rule
+		for _, g := range f.Groups {
+			rules = append(rules, g.Rules...)
+		}
+		if len(rules) != len(wants) {
+			t.Fatalf("%q: %d rules, want %d", b.String(), len(rules), len(wants))
+		}
+		for i, w := range wants {
+			if rules[i].Num != w.num || rules[i].Value != w.path {
+				t.Fatalf("%q: rule %d is line %d %q, want line %d %q", b.String(), i, rules[i].Num, rules[i].Value, w.num, w.path)
+			}
+		}
+	}
+}
+
+// TestParseGroupsOwnTheirRules: the groups' rules share one array, but an
+// append to one group's rules leaves the next group's alone.
+func TestParseGroupsOwnTheirRules(t *testing.T) {
+	f := Parse([]byte("User-agent: a\nDisallow: /a1\nDisallow: /a2\nUser-agent: b\nDisallow: /b1\n"))
+	if len(f.Groups) != 2 {
+		t.Fatalf("%d groups", len(f.Groups))
+	}
+	_ = append(f.Groups[0].Rules, Rule{Pattern: "/x"})
+	if got := f.Groups[1].Rules[0].Pattern; got != "/b1" {
+		t.Errorf("the second group's rule is %q after an append to the first's", got)
 	}
 }

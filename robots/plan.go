@@ -20,8 +20,13 @@ type record struct {
 func plan(p Policy) []record {
 	p = p.inherited()
 	type agent struct {
-		name   string
-		cfg    config
+		name, lower string
+		cfg         config
+		// Until a second group gives the agent rules or extensions, cfg
+		// shares its first group's (read only: first); then owned is set,
+		// cfg has copies of its own and rules and exts index them.
+		first  *groupRules
+		owned  bool
 		rules  map[PathRule]bool
 		exts   map[Extension]bool
 		star   bool
@@ -30,31 +35,48 @@ func plan(p Policy) []record {
 	var agents []*agent
 	byName := map[string]*agent{}
 	for _, g := range p.Groups {
+		gr := newGroupRules(g)
 		for _, name := range g.Agents {
 			k := strings.ToLower(name)
 			a := byName[k]
 			if a == nil {
-				a = &agent{name: name, rules: map[PathRule]bool{}, exts: map[Extension]bool{},
-					star: name == "*", origin: len(agents)}
+				a = &agent{name: name, lower: k, star: name == "*", origin: len(agents), first: gr}
+				a.cfg.rules, a.cfg.extensions = gr.rules, gr.exts
 				byName[k] = a
 				agents = append(agents, a)
-			}
-			for _, r := range g.Rules {
-				cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
-				if cr.Path != "" && !a.rules[cr] {
-					a.rules[cr] = true
-					a.cfg.rules = append(a.cfg.rules, cr)
+			} else if len(gr.rules) > 0 || len(gr.exts) > 0 {
+				if !a.owned {
+					a.owned = true
+					a.rules = map[PathRule]bool{}
+					for _, r := range a.cfg.rules {
+						a.rules[r] = true
+					}
+					a.exts = map[Extension]bool{}
+					for _, e := range a.cfg.extensions {
+						a.exts[e] = true
+					}
+					a.cfg.rules, a.cfg.extensions = slices.Clone(a.cfg.rules), slices.Clone(a.cfg.extensions)
+				}
+				for _, r := range gr.rules {
+					if !a.rules[r] {
+						a.rules[r] = true
+						a.cfg.rules = append(a.cfg.rules, r)
+					}
+				}
+				for _, e := range gr.exts {
+					if !a.exts[e] {
+						a.exts[e] = true
+						a.cfg.extensions = append(a.cfg.extensions, e)
+					}
 				}
 			}
 			if a.cfg.crawlDelay == "" {
 				a.cfg.crawlDelay = g.CrawlDelay
 			}
-			a.cfg.usage = mergeUsage(a.cfg.usage, g.Usage)
-			for _, e := range g.Extensions {
-				if !a.exts[e] {
-					a.exts[e] = true
-					a.cfg.extensions = append(a.cfg.extensions, e)
-				}
+			if a.cfg.usage == nil {
+				a.cfg.usage = gr.usage
+			} else {
+				a.cfg.usage = mergeUsage(a.cfg.usage, g.Usage)
 			}
 		}
 	}
@@ -63,6 +85,10 @@ func plan(p Policy) []record {
 	// the tie under RFC 9309 and comes first for the other readers), so it
 	// is left out.
 	for _, a := range agents {
+		if !a.owned {
+			a.cfg.rules = a.first.pruned
+			continue
+		}
 		a.cfg.rules = slices.DeleteFunc(a.cfg.rules, func(r PathRule) bool {
 			return !r.Allow && a.rules[PathRule{Allow: true, Path: r.Path}]
 		})
@@ -77,9 +103,9 @@ func plan(p Policy) []record {
 			star = &record{agents: []string{"*"}, cfg: &a.cfg}
 			continue
 		}
-		recs = append(recs, record{agents: []string{a.name}, lower: []string{strings.ToLower(a.name)}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
+		recs = append(recs, record{agents: []string{a.name}, lower: []string{a.lower}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
-	out := orderRecords(recs)
+	out := orderRecords(recs, p.Names)
 	if star == nil && !p.Usage.IsZero() {
 		// No group is for "*": a record of its own carries the site's
 		// preferences to crawlers no group names. It has no rule, so it
@@ -92,6 +118,51 @@ func plan(p Policy) []record {
 	return out
 }
 
+// groupRules are a group's rules made canonical, without empty paths and
+// repeats, its extensions without repeats, in order, and its usage: what
+// each of its agents gets from it, found once for all of them. A record's
+// config shares them (read only) until another group adds to them, so
+// that Emit writes the lines of a group's agents once. pruned is rules
+// without the Disallows that an Allow of the same path overrides.
+type groupRules struct {
+	rules, pruned []PathRule
+	exts          []Extension
+	usage         *Usage // a copy of the group's, shared by its agents until merged
+}
+
+func newGroupRules(g PolicyGroup) *groupRules {
+	gr := &groupRules{usage: g.Usage.clone()}
+	seen := map[PathRule]bool{}
+	for _, r := range g.Rules {
+		cr := PathRule{Allow: r.Allow, Path: Canonical(r.Path)}
+		if cr.Path != "" && !seen[cr] {
+			seen[cr] = true
+			gr.rules = append(gr.rules, cr)
+		}
+	}
+	gr.rules = slices.Clip(gr.rules)
+	gr.pruned = gr.rules
+	for _, r := range gr.rules {
+		if !r.Allow && seen[PathRule{Allow: true, Path: r.Path}] {
+			gr.pruned = slices.DeleteFunc(slices.Clone(gr.rules), func(r PathRule) bool {
+				return !r.Allow && seen[PathRule{Allow: true, Path: r.Path}]
+			})
+			break
+		}
+	}
+	if len(g.Extensions) > 0 {
+		seenExt := map[Extension]bool{}
+		for _, e := range g.Extensions {
+			if !seenExt[e] {
+				seenExt[e] = true
+				gr.exts = append(gr.exts, e)
+			}
+		}
+		gr.exts = slices.Clip(gr.exts)
+	}
+	return gr
+}
+
 // orderRecords sorts records so that a record naming a comes before every
 // other record naming a name that contains a; among records free to go,
 // the lowest rank goes first. Each record names one agent, and names are
@@ -102,17 +173,27 @@ func plan(p Policy) []record {
 // other name ending there (nameIndex.covers). There are at most as many as
 // the names have bytes, where all pairs of names can be quadratic in their
 // number.
-func orderRecords(recs []record) []record {
+//
+// With a NameSet (Policy.Names), the pairs are the same, found with the
+// set's index for the names it holds (see NameSet).
+func orderRecords(recs []record, set *NameSet) []record {
 	n := len(recs)
 	names := make([]string, n)
 	for i, r := range recs {
 		names[i] = r.lower[0]
 	}
-	x := newNameIndex(names)
+	covers := func(j int, f func(i int)) {}
+	if set != nil && !slices.Contains(names, "") {
+		pn := newRecordNames(names, set)
+		covers = pn.covers
+	} else {
+		x := newNameIndex(names)
+		covers = func(j int, f func(i int)) { x.covers(names[j], j, f) }
+	}
 	succ := make([][]int32, n)
 	indeg := make([]int, n)
 	for j := range recs {
-		x.covers(names[j], j, func(i int) {
+		covers(j, func(i int) {
 			succ[i] = append(succ[i], int32(j))
 			indeg[j]++
 		})

@@ -19,6 +19,11 @@ type Policy struct {
 	// verdict changes), for crawlers no group names. Each group carries
 	// its own effective preferences in PolicyGroup.Usage.
 	Usage *Usage
+	// Names, when set, is an index of names that many policies share
+	// (the crawler catalogue's, which presets add): the work on the
+	// names as a whole (the order of records, R026) uses it and indexes
+	// only the policy's other names. It changes no result.
+	Names *NameSet
 }
 
 // PolicyGroup is one entry of the manifest's agents list.

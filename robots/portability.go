@@ -212,21 +212,32 @@ const maxSubstringFindings = 100
 func substringNames(p Policy) []Finding {
 	recs := plan(p)
 	names := make([]string, len(recs))
-	ruleSet := make([]int, len(recs)) // records with equal rule sets share a number
-	sets := map[string]int{}
 	for i, r := range recs {
-		if r.agents[0] == "*" {
-			names[i] = "" // never part of a name, nor holding one
-			continue
+		if r.agents[0] != "*" {
+			names[i] = r.lower[0] // "*" is never part of a name, nor holds one
 		}
-		names[i] = r.lower[0]
-		k := ruleKey(r.cfg)
-		if _, ok := sets[k]; !ok {
-			sets[k] = len(sets)
-		}
-		ruleSet[i] = sets[k]
 	}
-	x := newNameIndex(names)
+	// Records with equal rule sets share a number, found only for the
+	// records of a pair: most names are part of no other.
+	ruleSets := make([]int, len(recs)) // number + 1, 0 until found
+	sets := map[string]int{}
+	ruleSet := func(i int) int {
+		if ruleSets[i] == 0 {
+			k := ruleKey(recs[i].cfg)
+			if _, ok := sets[k]; !ok {
+				sets[k] = len(sets) + 1
+			}
+			ruleSets[i] = sets[k]
+		}
+		return ruleSets[i]
+	}
+	var inside func(j int, f func(i int))
+	if p.Names != nil {
+		inside = newRecordNames(names, p.Names).inside
+	} else {
+		x := newNameIndex(names)
+		inside = func(j int, f func(i int)) { x.inside(names[j], j, f) }
+	}
 	var out []Finding
 	var parts []int
 	for j, b := range recs {
@@ -234,8 +245,8 @@ func substringNames(p Policy) []Finding {
 			continue
 		}
 		parts = parts[:0]
-		x.inside(names[j], j, func(i int) {
-			if names[i] != "" && ruleSet[i] != ruleSet[j] {
+		inside(j, func(i int) {
+			if names[i] != "" && ruleSet(i) != ruleSet(j) {
 				parts = append(parts, i)
 			}
 		})

@@ -2,11 +2,11 @@ package validate
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/discgen/discgen/autodisc"
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -68,7 +68,7 @@ func (v *checker) icons(p string, icons []string) {
 	}
 }
 
-var mediaTypeRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$`)
+var mediaTypeRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$`)
 
 func (v *checker) feeds(p string, feeds []manifest.Feed) {
 	for i, f := range feeds {
@@ -100,7 +100,7 @@ func (v *checker) feedType(p, t string) {
 
 // xName is an extra autodisc file name: seed 000 section 5.1 reserves the
 // "x-" prefix for experimental and unregistered files.
-var xName = regexp.MustCompile(`^x-[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var xName = lazyre.New(`^x-[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 func (v *checker) files(p string, files map[string]manifest.Lines) {
 	for name := range files {

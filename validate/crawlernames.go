@@ -47,9 +47,10 @@ func (v *checker) partOfKnown(path string, groups []manifest.Group) {
 		}
 		for j, p := range g.Presets {
 			as, _ := cat.Preset(p)
+			at := manifest.Index(manifest.Key(gp, "presets"), j)
 			for _, a := range as {
 				if !except[strings.ToLower(a.Name)] {
-					note(a.Name, manifest.Index(manifest.Key(gp, "presets"), j))
+					note(a.Name, at)
 				}
 			}
 		}

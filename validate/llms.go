@@ -2,10 +2,10 @@ package validate
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/llmstxt"
 	"github.com/discgen/discgen/manifest"
 )
@@ -13,7 +13,7 @@ import (
 // detailsPath matches the path of llms_txt.details, in the manifest or in
 // one of its environments: prose of many lines, which lineSafe leaves to
 // llmsDetails.
-var detailsPath = regexp.MustCompile(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])\.)?llms_txt\.details$`)
+var detailsPath = lazyre.New(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])\.)?llms_txt\.details$`)
 
 // llmsTxt checks the llms_txt block. lineSafe has checked every one-line
 // value (titles, the summary, names and notes: one line, nothing

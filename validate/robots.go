@@ -3,19 +3,19 @@ package validate
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/internal/editdist"
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/internal/rfc3986"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 )
 
 // fieldName is a robots.txt field name for an extension line.
-var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var fieldName = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
 // ownKeys are the manifest keys of the robots.txt fields whose meaning an
 // extension line would change.
@@ -222,7 +222,7 @@ func (v *checker) mobileOrder(path string, mas []manifest.MobileAgent, ok []bool
 	}
 }
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+var schemeRE = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*$`)
 
 func (v *checker) mobileServer(path, s string) {
 	scheme, rest, ok := strings.Cut(s, "://")
@@ -254,7 +254,7 @@ func validPort(p string) bool {
 	return n > 0
 }
 
-var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
+var hostRE = lazyre.New(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
 
 func (v *checker) host(path, h string) {
 	if !hostRE.MatchString(h) {
@@ -323,6 +323,9 @@ func (v *checker) substringNames(path string, groups []manifest.Group) {
 			}
 		}
 		p.Groups = append(p.Groups, pg)
+		if len(g.Presets) > 0 {
+			p.Names = cat.Names()
+		}
 	}
 	seen := map[string]bool{}
 	var first map[string]string
@@ -396,8 +399,10 @@ func (v *checker) presets(gp string, g manifest.Group) {
 		}
 		var partial []string
 		for _, a := range as {
-			inPresets[strings.ToLower(a.Name)] = true
-			if robots.GoogleReading(a.Name) != "" {
+			if len(g.ExceptAgents) > 0 {
+				inPresets[strings.ToLower(a.Name)] = true
+			}
+			if a.Name != "*" && !robots.IsProductToken(a.Name) { // robots.GoogleReading has a message
 				partial = append(partial, fmt.Sprintf("%s (as %q)", a.Name, robots.ProductToken(a.Name)))
 			}
 		}

@@ -3,12 +3,12 @@ package validate
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -43,6 +43,9 @@ func (v *checker) lineSafe(inst any, path string) {
 			}
 		}
 	case string:
+		if len(x) <= MaxValueBytes && unsafeText(x, textStrict) == "" {
+			return // safe anywhere: no need to match its path (the strict kind refuses most)
+		}
 		kind := textStrict
 		switch {
 		case bodyPath.MatchString(path):
@@ -65,12 +68,12 @@ func (v *checker) lineSafe(inst any, path string) {
 
 // bodyPath matches the path of a well-known file's content, in the
 // manifest or in one of its environments.
-var bodyPath = regexp.MustCompile(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])\.)?well_known\.files\[\d+\]\.content$`)
+var bodyPath = lazyre.New(`^(?:environments(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])\.)?well_known\.files\[\d+\]\.content$`)
 
 // freeTextPath matches the values that hold prose rather than a path, name
 // or URL: descriptions, dataset titles and the lines of x- files. Some
 // scripts need the zero-width characters U+200B-U+200F in prose.
-var freeTextPath = regexp.MustCompile(`(?:^|\.)(?:description|title|summary|notes)$|(?:^|\.)files\[(?:"(?:[^"\\]|\\.)*")\](?:\[\d+\])?$`)
+var freeTextPath = lazyre.New(`(?:^|\.)(?:description|title|summary|notes)$|(?:^|\.)files\[(?:"(?:[^"\\]|\\.)*")\](?:\[\d+\])?$`)
 
 // textKind says which characters a value may hold.
 type textKind int

@@ -3,10 +3,10 @@ package validate
 import (
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/wellknown"
 )
@@ -85,7 +85,7 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 	v.apiCatalog(manifest.Key(p, "api_catalog"), wk.APICatalog, wk.Files)
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // localPath checks a file path a manifest reads (source, key_file): relative
 // to the manifest and inside its directory. Generation reads it through an

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime"
-	"regexp"
 	"strings"
+
+	"github.com/discgen/discgen/internal/lazyre"
 )
 
 // The api-catalog of RFC 9727 (June 2025) is an RFC 9264 (July 2022)
@@ -99,7 +100,7 @@ func jsonString(s string) string {
 
 // restrictedName is the RFC 6838 section 4.2 grammar of a type or subtype
 // name: up to 127 characters, starting with a letter or digit.
-var restrictedName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
+var restrictedName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
 
 // CheckMediaType returns an error unless s is a media type as RFC 9110
 // section 8.3.1 writes one: type "/" subtype, each an RFC 6838 restricted

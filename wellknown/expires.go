@@ -3,10 +3,11 @@ package wellknown
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/discgen/discgen/internal/lazyre"
 )
 
 // MaxExpiresDuration is the longest duration an expires value may give.
@@ -29,7 +30,7 @@ var durationUnits = map[byte]time.Duration{
 }
 
 // rfc3339Shape is RFC 3339 section 5.6's date-time, upper-cased.
-var rfc3339Shape = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$`)
+var rfc3339Shape = lazyre.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$`)
 
 // ResolveExpires turns a manifest expires value into an absolute time in
 // UTC, truncated to whole seconds (security.txt carries no fractions). The

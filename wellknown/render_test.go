@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the testdata/*.security.txt golden files")
+var update = flag.Bool("update", false, "rewrite the testdata/*.security.txt golden files and the trimmed shipped schemas")
 
 func TestRenderSecurityTxtGolden(t *testing.T) {
 	cases := []struct {

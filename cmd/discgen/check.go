@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/discgen/discgen/internal/gcpolicy"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/robots"
@@ -62,6 +63,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(format, "text", "json"); err != nil {
 		return err
 	}
+	gcpolicy.OneShot()
 	data, err := robotsBytes(file, env, robotsFile, stderr)
 	if err != nil {
 		return err

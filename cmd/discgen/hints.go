@@ -7,10 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 
 	"github.com/discgen/discgen/internal/editdist"
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/output"
 )
 
@@ -44,7 +44,7 @@ func hintMissingManifest(stderr io.Writer, file string) {
 var hugoConfigs = []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json"}
 
 // hugoRobots matches enableRobotsTXT set to true in TOML, YAML or JSON.
-var hugoRobots = regexp.MustCompile(`(?im)^\s*"?enableRobotsTXT"?\s*[=:]\s*true\b`)
+var hugoRobots = lazyre.New(`(?im)^\s*"?enableRobotsTXT"?\s*[=:]\s*true\b`)
 
 // siteGeneratorHints returns hints for problems a site generator causes:
 // Hugo with enableRobotsTXT = true writes its own public/robots.txt, which

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"text/tabwriter"
 	"time"
 
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/internal/editdist"
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/internal/limited"
 )
 
@@ -134,4 +134,4 @@ func importPresets(file, commit, date, out string, stdout io.Writer) error {
 	return writeFileAtomic(out, crawlers.Format(next))
 }
 
-var commitRE = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+var commitRE = lazyre.New(`^[0-9a-f]{7,40}$`)

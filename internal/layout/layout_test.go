@@ -42,6 +42,7 @@ var internalLevel = map[string]int{
 	"internal/editdist":           ground,
 	"internal/gcpolicy":           ground,
 	"internal/hostlimits":         ground,
+	"internal/lazyre":             ground,
 	"internal/limited":            ground,
 	"internal/rawstat":            ground,
 	"internal/rfc3986":            ground,

@@ -29,7 +29,16 @@ func (e *TooLargeError) Error() string {
 
 // Read reads r to its end, refusing more than max bytes.
 func Read(r io.Reader, max int64) ([]byte, error) {
+	return readHint(r, max, 0)
+}
+
+// readHint is Read into a buffer of room for size bytes at first (a
+// regular file's size), so that it is not grown and copied on the way.
+func readHint(r io.Reader, max, size int64) ([]byte, error) {
 	var b bytes.Buffer
+	if size > 0 {
+		b.Grow(int(min(size, max)) + bytes.MinRead)
+	}
 	if _, err := b.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return nil, reason(err)
 	}
@@ -147,7 +156,7 @@ func readRegular(f *os.File, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, &TooLargeError{Max: max}
 	}
-	return Read(f, max)
+	return readHint(f, max, fi.Size())
 }
 
 // reason drops the operation and path an *fs.PathError repeats, keeping

@@ -1,0 +1,178 @@
+package robots
+
+import "strings"
+
+// NameSet is a fixed set of agent names that many policies share, such as
+// a crawler catalogue's, indexed once. A policy that gives it (Policy.Names)
+// has the "is part of" relations among its names found with the set's
+// automaton and its precomputed pairs for the names in the set, and with an
+// automaton over the other names only, built per policy: the cost per
+// policy is then one pass over its names and an index of the names it adds
+// to the set's, not an index of all its names. The results are the same
+// as without the set.
+type NameSet struct {
+	names  []string         // lower-cased, distinct, none empty
+	id     map[string]int32 // lower-cased name -> index into names
+	x      *nameIndex       // over names; read only once built (its seen marks are dropped)
+	inside [][]int32        // for each name, the other names of the set inside it
+}
+
+// NewNameSet indexes names (compared case-insensitively; repeats and
+// empty names are left out).
+func NewNameSet(names []string) *NameSet {
+	s := &NameSet{id: map[string]int32{}}
+	for _, n := range names {
+		k := strings.ToLower(n)
+		if _, ok := s.id[k]; ok || k == "" {
+			continue
+		}
+		s.id[k] = int32(len(s.names))
+		s.names = append(s.names, k)
+	}
+	s.x = newNameIndex(s.names)
+	s.inside = make([][]int32, len(s.names))
+	for i, n := range s.names {
+		s.x.inside(n, i, func(j int) { s.inside[i] = append(s.inside[i], int32(j)) })
+	}
+	s.x.seen = nil // shared by policies built concurrently: never written again
+	return s
+}
+
+// ends calls f with every name of the set ending at each position of s, the
+// longest first at each position, until f returns false for a position.
+func (s *NameSet) ends(str string, f func(end, name int) bool) {
+	x := s.x
+	n := int32(0)
+	for i := 0; i < len(str); i++ {
+		n = x.feed(n, str[i])
+		o := n
+		if x.name[o] < 0 {
+			o = x.dict[o]
+		}
+		for ; o >= 0; o = x.dict[o] {
+			if !f(i, int(x.name[o])) {
+				break
+			}
+		}
+	}
+}
+
+// recordNames answers "which names are part of which" about the distinct
+// names of a policy's records, with the NameSet the policy gives.
+type recordNames struct {
+	names []string // per record, lower-cased; "" for a record left out
+	set   *NameSet
+	setID []int32 // per record, its name's index in set, or -1
+	inSet []int32 // per name of set, the record of that name, or -1
+	extra *nameIndex
+	xrec  []int32 // per name of extra, its record
+	xid   []int32 // per record, its index in extra, or -1
+	seen  []int32 // per record (stamp)
+	stamp int32
+	best  []int32 // covers' scratch
+}
+
+// newRecordNames indexes names, which are distinct; "" marks a record that
+// is never part of a name nor holds one.
+func newRecordNames(names []string, set *NameSet) *recordNames {
+	pn := &recordNames{names: names, set: set, seen: make([]int32, len(names)),
+		setID: make([]int32, len(names)), xid: make([]int32, len(names))}
+	var extra []string
+	pn.inSet = make([]int32, len(set.names))
+	for i := range pn.inSet {
+		pn.inSet[i] = -1
+	}
+	for r, n := range names {
+		pn.setID[r], pn.xid[r] = -1, -1
+		if n == "" {
+			continue
+		}
+		if id, ok := set.id[n]; ok {
+			pn.setID[r] = id
+			pn.inSet[id] = int32(r)
+			continue
+		}
+		pn.xid[r] = int32(len(extra))
+		pn.xrec = append(pn.xrec, int32(r))
+		extra = append(extra, n)
+	}
+	if len(extra) > 0 {
+		pn.extra = newNameIndex(extra)
+	}
+	return pn
+}
+
+// inside calls f with every record whose name is part of record r's name
+// (r left out), once each, in no particular order.
+func (pn *recordNames) inside(r int, f func(i int)) {
+	s := pn.names[r]
+	if s == "" {
+		return
+	}
+	if pn.extra != nil {
+		pn.extra.inside(s, int(pn.xid[r]), func(j int) { f(int(pn.xrec[j])) })
+	}
+	if id := pn.setID[r]; id >= 0 {
+		for _, j := range pn.set.inside[id] {
+			if i := pn.inSet[j]; i >= 0 {
+				f(int(i))
+			}
+		}
+		return
+	}
+	pn.stamp++
+	pn.set.ends(s, func(_, j int) bool {
+		if i := pn.inSet[j]; i >= 0 && pn.seen[i] != pn.stamp {
+			pn.seen[i] = pn.stamp
+			f(int(i))
+		}
+		return true
+	})
+}
+
+// covers calls f as nameIndex.covers does over all the records' names: at
+// each end position in record r's name, the record of the longest other
+// name ending there, once each.
+func (pn *recordNames) covers(r int, f func(i int)) {
+	s := pn.names[r]
+	if s == "" {
+		return
+	}
+	// The longest name ending at each position: the policy's names of
+	// the set (found down the set's dictionary links, the longest first),
+	// and the others (found down extra's).
+	best := append(pn.best[:0], make([]int32, len(s))...) // record + 1, 0 for none
+	pn.best = best
+	pn.set.ends(s, func(end, j int) bool {
+		if i := pn.inSet[j]; i >= 0 && int(i) != r {
+			best[end] = i + 1
+			return false
+		}
+		return true
+	})
+	if x := pn.extra; x != nil {
+		self := pn.xid[r]
+		n := int32(0)
+		for end := 0; end < len(s); end++ {
+			n = x.feed(n, s[end])
+			o := n
+			if x.name[o] < 0 || x.name[o] == self {
+				o = x.dict[o]
+			}
+			if o < 0 {
+				continue
+			}
+			i := pn.xrec[x.name[o]]
+			if b := best[end]; b == 0 || len(pn.names[b-1]) < len(pn.names[i]) {
+				best[end] = i + 1
+			}
+		}
+	}
+	pn.stamp++
+	for _, b := range best {
+		if i := b - 1; i >= 0 && pn.seen[i] != pn.stamp {
+			pn.seen[i] = pn.stamp
+			f(int(i))
+		}
+	}
+}
