@@ -92,11 +92,15 @@
 //   - Nothing they own or can open is waited on. Root's own locks are in
 //     a directory only root can open (STATE/journal, mode 0700, narrowed
 //     when an earlier build made it wider); the output root is never
-//     locked. A lock a tenant's owner can take (its journal directory)
-//     is tried once: if it is held, that root alone is deferred to the
-//     next build, in one line (DeferredError), and the batch goes on. The owner's own build may wait, a bounded time, for
-//     root's hold on its root: a tenant may wait on root, root never
-//     waits on a tenant.
+//     locked. Root's builds of one root (a full build, a save run as
+//     root) wait for each other, a bounded time, on root's lock of that
+//     root there (STATE/journal/<SHA-256 of its record's name>.lock);
+//     holding it, root's build then tries once the lock a tenant's owner
+//     can take too (its journal directory): held then, it is held by the
+//     owner's build, and that root alone is deferred to the next build,
+//     in one line (DeferredError), and the batch goes on. The owner's
+//     own build may wait, a bounded time, for root's hold on its root: a
+//     tenant may wait on root, root never waits on a tenant.
 //   - Nothing they write is a command. A record, stat cache or journal in
 //     a root's own state directory is input: opened without following a
 //     symlink or waiting on a FIFO, a regular file, bounded in size, and
@@ -310,13 +314,15 @@
 // state directories, readable by its user only (it names every root of
 // the batch), and holds each root's own journal directory locked,
 // exclusive, from before it checks the root's record until the record is
-// written: that is the root's lock (see Concurrency), which the owner
-// can take too, so the build run as root tries it once and defers the
-// root when it is held. The owner's build, which may not write there,
-// journals in the root's own journal directory. Recover of the build's
-// own state directory merges an intent for a root that has its own state
-// directory into the record there, holding that root's journal directory
-// locked exclusive, tried once too: an intent it cannot merge (the lock
+// written, having taken root's own lock of the root in the build's
+// journal directory first (see Concurrency): the owner can take the
+// root's journal directory's lock too, so the build run as root tries
+// it once and defers the root when it is held. The owner's build, which
+// may not write there, journals in the root's own journal directory.
+// Recover of the build's own state directory merges an intent for a root
+// that has its own state directory into the record there, holding
+// root's lock of the root and then that root's journal directory locked
+// exclusive, tried once too: an intent it cannot merge (the lock
 // held, the record unwritable) stays in the journal, which keeps only
 // those, the plans own it, and Recover reports the roots as NotRecovered
 // while the build goes on. Recover of a root's own state directory costs
@@ -427,14 +433,20 @@
 // # Concurrency, and what is not handled
 //
 // Apply takes the root's lock, in the root's state, so that two builds
-// of one root with one state directory never interleave: for a root with
-// a state directory of its own, the exclusive flock of its journal
-// directory; for any other, that of STATEDIR/journal/<SHA-256 of the
-// record's name>.lock (journal/ is mode 0700). It waits up to
+// of one root with one state directory never interleave: the exclusive
+// flock of STATEDIR/journal/<SHA-256 of the record's name>.lock
+// (journal/ is mode 0700); for a root with a state directory of its
+// own, that file in the build's state directory (Options.JournalDir, the
+// build run as root) and then the root's own journal directory, whose
+// lock is the only one its owner's build takes. Apply waits up to
 // Options.LockWait (10 seconds by default) and then fails with an error
 // naming the root, but only for a lock no other user can open: one
 // another user can take (a tenant's journal directory, for the build run
-// as root) is tried once, and the root deferred (DeferredError).
+// as root) is tried once, and the root deferred (DeferredError). So
+// root's builds of a tenant (a full build, a save run as root) wait for
+// each other on root's lock file, and once one of them holds it, no
+// build of root's holds the tenant's journal directory: only its
+// owner's build can, and only then is the tenant deferred.
 //
 // The lock used to be the output root itself, whatever state directory
 // each build used (the design's "the lock belongs to the output root"):

@@ -301,47 +301,73 @@ func lockJournals(as []*applying) []*journalLock {
 // in the state directory, where only its users can open it, never on the
 // output root itself, which any account may open:
 //
-//   - a root with a state directory of its own (RootStateDir): its
-//     journal directory, exclusive, which the root's owner and root may
-//     open, and which a build run as root therefore tries once;
-//   - any other root: the file journal/<SHA-256 of the record name>.lock
-//     in the state directory, whose journal directory is mode 0700 (and
-//     which the state directory's .gitignore already leaves out).
+//   - any root: the file journal/<SHA-256 of the record name>.lock in
+//     its state directory, or, for a root with a state directory of its
+//     own, in the batch's (Options.JournalDir): a journal directory of
+//     mode 0700 (which the state directory's .gitignore already leaves
+//     out), so that the builds journaling there, root's, wait for each
+//     other on it, a bounded time;
+//   - a root with a state directory of its own (RootStateDir), then also
+//     its journal directory, exclusive, which the root's owner and root
+//     may open, and which a build run as root therefore tries once: held
+//     while root's own lock is, it is held by the owner's build (or by
+//     a build of root's that does not take root's lock first, an earlier
+//     version's).
 //
 // Beside a batch of roots with state directories of their own, the
 // exclusive lock also keeps their owners' Recover from merging into the
 // records the batch writes, as the journal directory's shared lock does
 // for the build's own.
 func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
-	if isRootState(c.opt.StateDir) {
-		dir := filepath.Join(c.opt.StateDir, journalDir)
-		f, err := confined.LockDir(dir, true, true, wait)
-		if err != nil {
-			return nil, lockError(c.Root, dir, true, err)
-		}
-		return []*os.File{f}, nil
-	}
 	var locks []*os.File
-	if c.opt.JournalDir != "" && c.opt.JournalDir != c.opt.StateDir {
+	fail := func(err error) ([]*os.File, error) {
+		for _, l := range locks {
+			l.Close()
+		}
+		return nil, err
+	}
+	jdir := c.opt.StateDir
+	if isRootState(c.opt.StateDir) {
+		jdir = c.opt.JournalDir // not the root's own: see lockJournals
+	} else if c.opt.JournalDir != "" && c.opt.JournalDir != c.opt.StateDir {
 		// The record's state directory is not the batch's: its
 		// journal directory is held shared too, as the batch's is.
 		dir := filepath.Join(c.opt.StateDir, journalDir)
 		f, err := confined.LockDir(dir, false, true, wait)
 		if err != nil {
-			return nil, lockError(c.Root, dir, false, err)
+			return fail(lockError(c.Root, dir, false, err))
 		}
 		locks = append(locks, f)
 	}
-	dir := filepath.Join(c.opt.StateDir, journalDir)
-	h := sha256.Sum256([]byte(c.name))
-	f, err := confined.LockFile(dir, hex.EncodeToString(h[:])+".lock", wait)
+	f, err := rootLock(jdir, recordHash(c.name), wait)
 	if err != nil {
-		for _, l := range locks {
-			l.Close()
-		}
-		return nil, lockError(c.Root, dir, true, err)
+		return fail(lockError(c.Root, filepath.Join(jdir, journalDir), true, err))
 	}
-	return append(locks, f), nil
+	locks = append(locks, f)
+	if isRootState(c.opt.StateDir) {
+		dir := filepath.Join(c.opt.StateDir, journalDir)
+		f, err := confined.LockDir(dir, true, true, wait)
+		if err != nil {
+			return fail(lockError(c.Root, dir, true, err))
+		}
+		locks = append(locks, f)
+	}
+	return locks, nil
+}
+
+// rootLock takes the lock of the root whose record name has the SHA-256
+// hash (hex) among the builds journaling in stateDir: the file
+// journal/<hash>.lock there, exclusive, waiting up to wait when no other
+// user can open it.
+func rootLock(stateDir, hash string, wait time.Duration) (*os.File, error) {
+	return confined.LockFile(filepath.Join(stateDir, journalDir), hash+".lock", wait)
+}
+
+// recordHash is the SHA-256 of a record's name, in hex: the name of its
+// root's lock, and of its own state directory (RootStateDir).
+func recordHash(name string) string {
+	h := sha256.Sum256([]byte(name))
+	return hex.EncodeToString(h[:])
 }
 
 // writeJournals writes, for each state directory, the intents of the
