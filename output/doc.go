@@ -89,10 +89,11 @@
 //
 // What holds against them, in the build run as root:
 //
-//   - Nothing they own or can open is waited on. Root's own locks are in
-//     a directory only root can open (STATE/journal, mode 0700, narrowed
-//     when an earlier build made it wider); the output root is never
-//     locked. Root's builds of one root (a full build, a save run as
+//   - Nothing they own or can open is waited on. Root's own locks are
+//     files (mode 0600) in a directory only root can open
+//     (STATE/journal, mode 0700, narrowed when an earlier build made it
+//     wider), never that directory itself, which an account may have
+//     opened before it was narrowed; the output root is never locked. Root's builds of one root (a full build, a save run as
 //     root) wait for each other, a bounded time, on root's lock of that
 //     root there (STATE/journal/<SHA-256 of its record's name>.lock);
 //     holding it, root's build then tries once the lock a tenant's owner
@@ -128,8 +129,13 @@
 //
 // What does not hold: narrowing a directory an earlier build made 0755
 // cannot take back a descriptor an account opened before. Such an
-// account keeps its lock until its process ends; the batches of root's
-// build wait for it (LockWait) and fail meanwhile.
+// account can hold that directory's flock, which is no lock of root's
+// (root's are files in it, opened by root alone), and list the
+// directory's names until its process ends: the random names of
+// batches' journals, and the SHA-256 of the record names of the roots
+// root's builds have locked (STATE/journal/<SHA-256>.lock), which names
+// a root only to one who can guess its record's name. It can open none
+// of them.
 //
 // # Guarantees
 //
@@ -386,7 +392,8 @@
 //
 // In the state directory, the directories holding locks or verdicts
 // (journal/, refused/) are mode 0700, and one of this user's
-// found wider is narrowed to it; a root's own state directory is as
+// found wider is narrowed to it (the locks in journal/ are files, mode
+// 0600, narrowed too); a root's own state directory is as
 // RootStateDir says (0711 on the way, the owner's two 0700); the records'
 // directories are 0755.
 //
@@ -480,9 +487,11 @@
 // with a root's own state directory: the locks below are then those of
 // the root's own journal directory, which both take, beside the build's
 // own for the journal of a batch of root's). The journal directory's
-// flock is held shared by each batch from before it checks the records
-// it replaces until they are written (a root's own, exclusive: it is the
-// root's lock); Recover takes it exclusive, without waiting.
+// lock, the flock of its file .lock (journal/.lock, mode 0600; for a
+// root's own, that of the directory itself), is held shared by each
+// batch from before it checks the records it replaces until they are
+// written (a root's own, exclusive: it is the root's lock); Recover
+// takes it exclusive, without waiting.
 // How Recover tells a running build's journal from a dead one: the build
 // creates its journal as journal/<random>.new, takes an exclusive flock
 // on that file's own descriptor, writes it, renames it to

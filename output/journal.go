@@ -50,8 +50,9 @@ import (
 // that died (or by one that failed to write a record and let it go);
 // every other journal is a running build's and is not touched.
 //
-// The journal directory's lock keeps Recover from changing a record
-// under a batch: ApplyAll holds it shared from before it checks the
+// The journal directory's lock (the flock of journal/.lock, or of a
+// root's own journal directory itself) keeps Recover from changing a
+// record under a batch: ApplyAll holds it shared from before it checks the
 // records it will replace until those records are written (not through
 // the wait for a flush), or exclusive for a root's own state directory,
 // where it is also the root's lock (lockState); Recover takes it
@@ -123,22 +124,48 @@ func parseJournal(data []byte, name string) ([]*record, error) {
 // with an exclusive lock from its creation to its removal.
 type journalLock struct {
 	stateDir string
-	f        *os.File
+	f        *os.File // the journal directory
+	lock     *os.File // its lock file (journalLockName), when not f itself
 	file     string   // the batch's journal file (OS path), once written
 	jf       *os.File // the journal file, open and locked, until retired
 	dev      uint64   // the journal directory's filesystem
 	err      error    // the directory could not be opened or locked
 }
 
+// journalLockName is the file in a state directory's journal directory
+// whose flock is the directory's lock: a file, not the directory itself,
+// so that an account that opened the directory while an earlier version
+// left it 0755, and keeps that descriptor, locks nothing a build waits
+// on. A root's own state directory (RootStateDir) is the exception: its
+// journal directory, which its owner may open, is itself the root's lock
+// (lockState).
+const journalLockName = ".lock"
+
+// lockStateDir takes the lock of the journal directory dir of a state
+// directory that is not a root's own: its lock file, exclusive or shared,
+// waiting up to wait only when no other user can open it.
+func lockStateDir(dir string, exclusive bool, wait time.Duration) (*os.File, error) {
+	return confined.LockFile(dir, journalLockName, exclusive, wait)
+}
+
 // lockJournal opens (creating when missing, mode 0700) and locks the
 // journal directory of stateDir: shared while a batch of roots journals
-// there, exclusive when it is the journal directory of root's own state
-// directory, whose exclusive lock is root's lock (see lockState). It
-// waits up to wait only for a lock no other user can take.
+// there (its lock file, lockStateDir), exclusive when it is the journal
+// directory of root's own state directory, whose exclusive lock is the
+// root's lock (see lockState). It waits up to wait only for a lock no
+// other user can take.
 func lockJournal(stateDir string, wait time.Duration, exclusive bool, root string) *journalLock {
 	jl := &journalLock{stateDir: stateDir}
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := confined.LockDir(dir, exclusive, true, wait)
+	var f, lock *os.File
+	var err error
+	if isRootState(stateDir) {
+		f, err = confined.LockDir(dir, exclusive, true, wait)
+	} else if lock, err = lockStateDir(dir, exclusive, wait); err == nil {
+		if f, err = confined.OpenDir(dir, false); err != nil {
+			lock.Close()
+		}
+	}
 	if err != nil {
 		jl.err = lockError(root, dir, exclusive, err)
 		return jl
@@ -146,7 +173,7 @@ func lockJournal(stateDir string, wait time.Duration, exclusive bool, root strin
 	if fi, err := f.Stat(); err == nil {
 		jl.dev = confined.StatOf(fi).Dev
 	}
-	jl.f = f
+	jl.f, jl.lock = f, lock
 	return jl
 }
 
@@ -231,6 +258,9 @@ func (jl *journalLock) close(keep bool) {
 	}
 	if jl.f != nil {
 		jl.f.Close()
+	}
+	if jl.lock != nil {
+		jl.lock.Close()
 	}
 }
 
@@ -333,7 +363,7 @@ func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
 		// The record's state directory is not the batch's: its
 		// journal directory is held shared too, as the batch's is.
 		dir := filepath.Join(c.opt.StateDir, journalDir)
-		f, err := confined.LockDir(dir, false, true, wait)
+		f, err := lockStateDir(dir, false, wait)
 		if err != nil {
 			return fail(lockError(c.Root, dir, false, err))
 		}
@@ -360,7 +390,7 @@ func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
 // journal/<hash>.lock there, exclusive, waiting up to wait when no other
 // user can open it.
 func rootLock(stateDir, hash string, wait time.Duration) (*os.File, error) {
-	return confined.LockFile(filepath.Join(stateDir, journalDir), hash+".lock", wait)
+	return confined.LockFile(filepath.Join(stateDir, journalDir), hash+".lock", true, wait)
 }
 
 // recordHash is the SHA-256 of a record's name, in hex: the name of its

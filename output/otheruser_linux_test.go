@@ -63,6 +63,52 @@ func TestJournalDirIsRootsAlone(t *testing.T) {
 	}
 }
 
+// An account that opened root's journal directory while an earlier
+// version left it 0755 keeps its descriptor once the directory is
+// narrowed, and its flock on it: root's locks are files in the
+// directory, which it cannot open, so root's builds and recoveries go on
+// beside it at once.
+func TestOldJournalDirDescriptorLocksNothing(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	root, state := filepath.Join(base, "public"), filepath.Join(base, "state")
+	jdir := filepath.Join(state, journalDir)
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(state, 0o755)
+	os.Chmod(jdir, 0o755)
+	if !otheruser.Hold(t, otheruser.Nobody, jdir, false) {
+		t.Fatalf("uid %d could not lock %s, mode 0755", otheruser.Nobody, jdir)
+	}
+	writeBeside(t, root, state)
+	if fi, err := os.Stat(jdir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s after root's build: %v %v, want mode 0700", jdir, fi.Mode(), err)
+	}
+	writeBeside(t, root, state)
+	// A killed build's journal is recovered beside the old descriptor.
+	c, err := Plan(root, files("b.txt", "b\n"), Options{StateDir: state, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := c.intent(nil)
+	c.Close()
+	jl := lockJournal(state, 0, false, root)
+	if jl.err != nil {
+		t.Fatal(jl.err)
+	}
+	if err := jl.write([][]byte{in.marshal()}, false); err != nil {
+		t.Fatal(err)
+	}
+	jl.close(true) // killed: the journal stays, unlocked
+	if n, _, err := Recover(state); n != 1 || err != nil {
+		t.Errorf("Recover beside the old descriptor's lock = %d, %v; want 1 root recovered", n, err)
+	}
+	if js := journals(t, state); len(js) != 0 {
+		t.Errorf("journals left: %v", js)
+	}
+}
+
 // The output root is no lock: any account can open a 0755 directory (a
 // userdir's public_html, the site's output directory) and hold its
 // flock, and root's build goes on beside it.

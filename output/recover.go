@@ -79,9 +79,20 @@ func Recover(stateDir string) (int, *Journals, error) {
 			}
 		}
 	}
-	if !busy {
+	switch {
+	case busy:
+	case isRootState(stateDir):
 		if busy, err = confined.TryLock(f); err != nil {
 			return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+		}
+	case confined.Writable(dir):
+		l, err := lockStateDir(dir, true, 0)
+		var be *confined.BusyError
+		if busy = errors.As(err, &be); err != nil && !busy {
+			return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, confined.UnwrapPath(err))
+		}
+		if l != nil {
+			defer l.Close()
 		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
