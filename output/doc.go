@@ -44,7 +44,10 @@
 // every root's temporary files, flushes once per filesystem, then
 // publishes every root and writes its record: one flush per batch (a
 // second one after the renames outside Linux). Results and errors come back by
-// index; one root's failure does not stop the others.
+// index; one root's failure does not stop the others, nor does a panic
+// while ApplyAll works on one root, which is that root's error ("ROOT:
+// internal error (a bug in discgen; please report it): ... (at
+// output/FILE.go:LINE)").
 //
 // # Where things are
 //
@@ -63,7 +66,8 @@
 //     the directories no longer needed.
 //   - journal.go: the journal of a batch's intents, written and locked;
 //     recover.go: what a killed build left, merged or read; flush.go: the
-//     flushes and the journals that wait for them.
+//     flushes and the journals that wait for them; bug.go: a panic made
+//     one root's error.
 //
 // None of them touches the filesystem itself: every open, create, rename,
 // removal, lock and flush is package confined's, whose doc states what it
