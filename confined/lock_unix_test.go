@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -54,4 +56,34 @@ func TestLockFileSharedAndExclusive(t *testing.T) {
 		t.Errorf("shared beside exclusive: %v, want busy", err)
 	}
 	c.Close()
+}
+
+// A lock LockName takes with remove is held by one holder at a time,
+// though each removes the file on release while others wait on it, and
+// leaves no file once released.
+func TestLockNameRemovedAndExclusive(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "journal")
+	var in atomic.Int32
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			for range 40 {
+				l, err := LockName(dir, "r.lock", true, 5*time.Second)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if n := in.Add(1); n != 1 {
+					t.Errorf("%d holders at once", n)
+				}
+				time.Sleep(100 * time.Microsecond)
+				in.Add(-1)
+				l.Close()
+			}
+		})
+	}
+	wg.Wait()
+	if names, err := Names(dir); err != nil || len(names) != 0 {
+		t.Errorf("left in the directory: %v %v", names, err)
+	}
 }

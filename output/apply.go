@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -239,7 +240,7 @@ type applying struct {
 	// locks are the root's own lock (lockState), when its journal is
 	// not in the root's own journal directory, and any other state
 	// directory's lock it holds until its record is written.
-	locks  []*os.File
+	locks  []io.Closer
 	intent []byte // the intent record, once in the journal
 	// recorded: the record (complete, or the intent after a failure) is
 	// written, so the journal no longer needs to hold the intent.

@@ -448,12 +448,14 @@
 // flock of STATEDIR/journal/<SHA-256 of the record's name>.lock
 // (journal/ is mode 0700); for a root with a state directory of its
 // own, that file in the build's state directory (Options.JournalDir, the
-// build run as root) and then the root's own journal directory, whose
-// lock is the only one its owner's build takes. Apply waits up to
-// Options.LockWait (10 seconds by default) and then fails with an error
-// naming the root, but only for a lock no other user can open: one
-// another user can take (a tenant's journal directory, for the build run
-// as root) is tried once, and the root deferred (DeferredError). So
+// build run as root), there only while it is held (so that a build of a
+// million tenants leaves no million files in journal/), and then the
+// root's own journal directory, whose lock is the only one its owner's
+// build takes. Apply waits up to Options.LockWait (10 seconds by
+// default) and then fails with an error naming the root, but only for a
+// lock no other user can open: one another user can take (a tenant's
+// journal directory, for the build run as root) is tried once, and the
+// root deferred (DeferredError). So
 // root's builds of a tenant (a full build, a save run as root) wait for
 // each other on root's lock file, and once one of them holds it, no
 // build of root's holds the tenant's journal directory: only its

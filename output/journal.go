@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -348,9 +349,9 @@ func lockJournals(as []*applying) []*journalLock {
 // exclusive lock also keeps their owners' Recover from merging into the
 // records the batch writes, as the journal directory's shared lock does
 // for the build's own.
-func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
-	var locks []*os.File
-	fail := func(err error) ([]*os.File, error) {
+func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
+	var locks []io.Closer
+	fail := func(err error) ([]io.Closer, error) {
 		for _, l := range locks {
 			l.Close()
 		}
@@ -369,7 +370,7 @@ func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
 		}
 		locks = append(locks, f)
 	}
-	f, err := rootLock(jdir, recordHash(c.name), wait)
+	f, err := rootLock(jdir, recordHash(c.name), isRootState(c.opt.StateDir), wait)
 	if err != nil {
 		return fail(lockError(c.Root, filepath.Join(jdir, journalDir), true, err))
 	}
@@ -388,9 +389,14 @@ func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
 // rootLock takes the lock of the root whose record name has the SHA-256
 // hash (hex) among the builds journaling in stateDir: the file
 // journal/<hash>.lock there, exclusive, waiting up to wait when no other
-// user can open it.
-func rootLock(stateDir, hash string, wait time.Duration) (*os.File, error) {
-	return confined.LockFile(filepath.Join(stateDir, journalDir), hash+".lock", true, wait)
+// user can open it. For a root with a state directory of its own (own),
+// one of a shared host's many tenants, the file is there only while the
+// lock is held (confined.LockName): a build of a million tenants leaves
+// no million files in the journal directory, which Recover lists. Any
+// other root's stays, and a build that changes nothing there leaves the
+// state directory as it was.
+func rootLock(stateDir, hash string, own bool, wait time.Duration) (*confined.NameLock, error) {
+	return confined.LockName(filepath.Join(stateDir, journalDir), hash+".lock", own, wait)
 }
 
 // recordHash is the SHA-256 of a record's name, in hex: the name of its

@@ -69,7 +69,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 		// do, trying it once: the root's own journal directory is
 		// then held only by its owner's build, never by root's.
 		if state := buildStateDir(stateDir); SharedJournal(state) {
-			l, err := rootLock(state, filepath.Base(stateDir), 0)
+			l, err := rootLock(state, filepath.Base(stateDir), true, 0)
 			var be *confined.BusyError
 			if busy = errors.As(err, &be); err != nil && !busy {
 				return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", filepath.Join(state, journalDir), confined.UnwrapPath(err))
@@ -399,7 +399,7 @@ func lockOwn(own, name string) (func(), error) {
 		return func() {}, nil // no batch can hold it
 	}
 	state := buildStateDir(own)
-	l, err := rootLock(state, filepath.Base(own), defaultWait)
+	l, err := rootLock(state, filepath.Base(own), true, defaultWait)
 	if err != nil {
 		return nil, lockError(name, filepath.Join(state, journalDir), true, err)
 	}
