@@ -30,10 +30,10 @@
 //     Root (an os.Root at that very directory, for output).
 //   - Info: what a stat says (mode, size, times, device, inode, owner),
 //     from StatOf or the operations above.
-//   - Locks and flushes: TryLock, TryLockShared, WaitLock, LockDir and
-//     LockFile (which wait only on a lock no other user can open, and
-//     report a held one as a BusyError), PrivateDir, FlushFS, SyncDir,
-//     ReopenDir.
+//   - Locks and flushes: TryLock, TryLockShared, WaitLock, LockDir,
+//     LockFile and LockName (which wait only on a lock no other user can
+//     open, and report a held one as a BusyError), PrivateDir, FlushFS,
+//     SyncDir, ReopenDir.
 //   - The state directory, which the operator names and which is reached
 //     by path: ReadFile and WriteFile (records and caches), MkdirAll,
 //     Mkdir, Lchown, Chmod, OpenDir, Names, CreateLocked and

@@ -1,7 +1,10 @@
 package confined
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -16,5 +19,62 @@ func WaitLock(f *os.File, try func(*os.File) (bool, error), wait time.Duration) 
 			return busy, err
 		}
 		time.Sleep(delay)
+	}
+}
+
+// NameLock is an exclusive lock LockName took.
+type NameLock struct {
+	f    *os.File
+	name string // the file to remove on release, if any
+}
+
+// Close releases the lock, having removed its file first when LockName
+// was asked to.
+func (l *NameLock) Close() error {
+	if l.name != "" {
+		os.Remove(l.name)
+	}
+	return l.f.Close()
+}
+
+// LockName locks, exclusive, the file name in dir as LockFile does, but
+// holds it only once the file it locked is still the one at name: with
+// remove, its holder removes it on release (NameLock.Close), so that a
+// directory holding the locks of many names (one for each root a build
+// writes) holds only those in use, and a waiter that gets the lock of a
+// file removed meanwhile opens the one at name again, within the same
+// wait.
+func LockName(dir, name string, remove bool, wait time.Duration) (*NameLock, error) {
+	file := filepath.Join(dir, name)
+	deadline := time.Now().Add(wait)
+	for {
+		f, err := LockFile(dir, name, true, max(time.Until(deadline), 0))
+		var be *BusyError
+		if errors.As(err, &be) && !be.Foreign {
+			be.Waited = wait
+		}
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		now, nerr := os.Lstat(file)
+		if err == nil && nerr == nil && os.SameFile(fi, now) {
+			l := &NameLock{f: f}
+			if remove {
+				l.name = file
+			}
+			return l, nil
+		}
+		f.Close()
+		if err == nil && nerr != nil && !errors.Is(nerr, fs.ErrNotExist) {
+			err = nerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			// Held by others all along, each removing it.
+			return nil, &BusyError{Dir: file, Waited: wait}
+		}
 	}
 }

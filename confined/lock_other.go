@@ -39,7 +39,7 @@ func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, 
 
 // LockFile opens the file name in dir, both created when missing, and
 // takes no lock.
-func LockFile(dir, name string, wait time.Duration) (*os.File, error) {
+func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, error) {
 	if err := MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}

@@ -152,14 +152,20 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("%s is locked by another process (still after %v)", e.Dir, e.Waited)
 }
 
-// LockFile locks, exclusive, the file name in the directory dir, both
-// created when missing (dir mode 0700, the file 0600), as LockDir locks a
-// directory: it waits only when dir is this user's and mode 0700, so that
+// LockFile locks the file name in the directory dir, exclusive or
+// shared, both created when missing (dir mode 0700, the file 0600), as
+// LockDir locks a directory: it waits only when dir is this user's and
+// mode 0700 (narrowed to it when wider, as LockDir narrows) and the file
+// is this user's and opens to no other (mode 0600, narrowed too), so that
 // no other user can open the file, and otherwise tries once. The file
 // must be a regular file; it is opened without following a symlink or
 // waiting on a FIFO. The lock is released when the file returned is
 // closed.
-func LockFile(dir, name string, wait time.Duration) (*os.File, error) {
+//
+// A lock in a file, not on dir itself, is one nobody holds who opened
+// dir before it was narrowed (an earlier version made it 0755): such a
+// descriptor, kept open, keeps its flock on dir, never on the file.
+func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, error) {
 	d, err := openLockDir(dir, true)
 	if err != nil {
 		return nil, err
@@ -174,9 +180,19 @@ func LockFile(dir, name string, wait time.Duration) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
+	var st unix.Stat_t
+	err = retry0(func() error { return unix.Fstat(int(f.Fd()), &st) })
+	switch {
+	case err != nil:
+		err = &fs.PathError{Op: "stat", Path: file, Err: err}
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
 		err = fmt.Errorf("%s: not a regular file", file)
+	case int(st.Uid) != os.Geteuid():
+		private = false
+	case st.Mode&0o077 != 0:
+		if retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o600) }) != nil {
+			private = false
+		}
 	}
 	if err != nil {
 		f.Close()
@@ -185,7 +201,11 @@ func LockFile(dir, name string, wait time.Duration) (*os.File, error) {
 	if !private {
 		wait = 0
 	}
-	busy, err := WaitLock(f, TryLock, wait)
+	try := TryLockShared
+	if exclusive {
+		try = TryLock
+	}
+	busy, err := WaitLock(f, try, wait)
 	if err == nil && busy {
 		err = &BusyError{Dir: file, Waited: wait, Foreign: !private}
 	}

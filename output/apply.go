@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -98,20 +99,20 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			a.openRoot()
 		}
 	}
-	eachRoot(len(as), func(i int) {
-		if a := as[i]; !a.done {
+	eachApplying(as, func(a *applying) {
+		if !a.done {
 			a.prepare()
 		}
 	})
 	writeJournals(as, jls)
-	eachRoot(len(as), func(i int) {
-		if a := as[i]; !a.done && a.mutate {
+	eachApplying(as, func(a *applying) {
+		if !a.done && a.mutate {
 			a.stage()
 		}
 	})
 	flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
-	eachRoot(len(as), func(i int) {
-		if a := as[i]; !a.done {
+	eachApplying(as, func(a *applying) {
+		if !a.done {
 			if err := a.publishAll(); err != nil {
 				a.fail(err)
 			}
@@ -126,17 +127,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
 	eachRoot(len(as), func(i int) {
 		a := as[i]
-		switch {
-		case a.recorded:
-		case !a.done:
-			a.err = a.c.finish(a.mutate, a.todo)
-			a.recorded = a.err == nil
-		case a.intent != nil:
-			// Failed after its journal was written: its record
-			// becomes its intent, which owns whatever it left.
-			_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, confined.SyncDirs && !a.c.opt.NoSync, false, false)
-			a.recorded = err == nil
-		}
+		a.record()
 		a.release()
 		for _, l := range a.locks {
 			l.Close() // the record is written
@@ -202,6 +193,36 @@ func eachRoot(n int, do func(i int)) {
 	wg.Wait()
 }
 
+// eachApplying runs do for every root of as, on up to rootWorkers
+// goroutines (eachRoot): a panic in do fails that root alone
+// (recoverBug).
+func eachApplying(as []*applying, do func(a *applying)) {
+	eachRoot(len(as), func(i int) {
+		a := as[i]
+		defer a.recoverBug()
+		do(a)
+	})
+}
+
+// record writes the root's record once its batch is done: complete when
+// it was published, its intent when it failed after its journal was
+// written. A panic here fails the root, whose journal then stays for
+// Recover.
+func (a *applying) record() {
+	defer a.recoverBug()
+	switch {
+	case a.recorded:
+	case !a.done:
+		a.err = a.c.finish(a.mutate, a.todo)
+		a.recorded = a.err == nil
+	case a.intent != nil:
+		// Failed after its journal was written: its record
+		// becomes its intent, which owns whatever it left.
+		_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, confined.SyncDirs && !a.c.opt.NoSync, false, false)
+		a.recorded = err == nil
+	}
+}
+
 // applying is one root's Apply between its phases.
 type applying struct {
 	c       *Changes
@@ -219,7 +240,7 @@ type applying struct {
 	// locks are the root's own lock (lockState), when its journal is
 	// not in the root's own journal directory, and any other state
 	// directory's lock it holds until its record is written.
-	locks  []*os.File
+	locks  []io.Closer
 	intent []byte // the intent record, once in the journal
 	// recorded: the record (complete, or the intent after a failure) is
 	// written, so the journal no longer needs to hold the intent.

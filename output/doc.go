@@ -44,7 +44,10 @@
 // every root's temporary files, flushes once per filesystem, then
 // publishes every root and writes its record: one flush per batch (a
 // second one after the renames outside Linux). Results and errors come back by
-// index; one root's failure does not stop the others.
+// index; one root's failure does not stop the others, nor does a panic
+// while ApplyAll works on one root, which is that root's error ("ROOT:
+// internal error (a bug in discgen; please report it): ... (at
+// output/FILE.go:LINE)").
 //
 // # Where things are
 //
@@ -63,7 +66,8 @@
 //     the directories no longer needed.
 //   - journal.go: the journal of a batch's intents, written and locked;
 //     recover.go: what a killed build left, merged or read; flush.go: the
-//     flushes and the journals that wait for them.
+//     flushes and the journals that wait for them; bug.go: a panic made
+//     one root's error.
 //
 // None of them touches the filesystem itself: every open, create, rename,
 // removal, lock and flush is package confined's, whose doc states what it
@@ -89,14 +93,19 @@
 //
 // What holds against them, in the build run as root:
 //
-//   - Nothing they own or can open is waited on. Root's own locks are in
-//     a directory only root can open (STATE/journal, mode 0700, narrowed
-//     when an earlier build made it wider); the output root is never
-//     locked. A lock a tenant's owner can take (its journal directory)
-//     is tried once: if it is held, that root alone is deferred to the
-//     next build, in one line (DeferredError), and the batch goes on. The owner's own build may wait, a bounded time, for
-//     root's hold on its root: a tenant may wait on root, root never
-//     waits on a tenant.
+//   - Nothing they own or can open is waited on. Root's own locks are
+//     files (mode 0600) in a directory only root can open
+//     (STATE/journal, mode 0700, narrowed when an earlier build made it
+//     wider), never that directory itself, which an account may have
+//     opened before it was narrowed; the output root is never locked. Root's builds of one root (a full build, a save run as
+//     root) wait for each other, a bounded time, on root's lock of that
+//     root there (STATE/journal/<SHA-256 of its record's name>.lock);
+//     holding it, root's build then tries once the lock a tenant's owner
+//     can take too (its journal directory): held then, it is held by the
+//     owner's build, and that root alone is deferred to the next build,
+//     in one line (DeferredError), and the batch goes on. The owner's
+//     own build may wait, a bounded time, for root's hold on its root: a
+//     tenant may wait on root, root never waits on a tenant.
 //   - Nothing they write is a command. A record, stat cache or journal in
 //     a root's own state directory is input: opened without following a
 //     symlink or waiting on a FIFO, a regular file, bounded in size, and
@@ -124,8 +133,13 @@
 //
 // What does not hold: narrowing a directory an earlier build made 0755
 // cannot take back a descriptor an account opened before. Such an
-// account keeps its lock until its process ends; the batches of root's
-// build wait for it (LockWait) and fail meanwhile.
+// account can hold that directory's flock, which is no lock of root's
+// (root's are files in it, opened by root alone), and list the
+// directory's names until its process ends: the random names of
+// batches' journals, and the SHA-256 of the record names of the roots
+// root's builds have locked (STATE/journal/<SHA-256>.lock), which names
+// a root only to one who can guess its record's name. It can open none
+// of them.
 //
 // # Guarantees
 //
@@ -310,13 +324,15 @@
 // state directories, readable by its user only (it names every root of
 // the batch), and holds each root's own journal directory locked,
 // exclusive, from before it checks the root's record until the record is
-// written: that is the root's lock (see Concurrency), which the owner
-// can take too, so the build run as root tries it once and defers the
-// root when it is held. The owner's build, which may not write there,
-// journals in the root's own journal directory. Recover of the build's
-// own state directory merges an intent for a root that has its own state
-// directory into the record there, holding that root's journal directory
-// locked exclusive, tried once too: an intent it cannot merge (the lock
+// written, having taken root's own lock of the root in the build's
+// journal directory first (see Concurrency): the owner can take the
+// root's journal directory's lock too, so the build run as root tries
+// it once and defers the root when it is held. The owner's build, which
+// may not write there, journals in the root's own journal directory.
+// Recover of the build's own state directory merges an intent for a root
+// that has its own state directory into the record there, holding
+// root's lock of the root and then that root's journal directory locked
+// exclusive, tried once too: an intent it cannot merge (the lock
 // held, the record unwritable) stays in the journal, which keeps only
 // those, the plans own it, and Recover reports the roots as NotRecovered
 // while the build goes on. Recover of a root's own state directory costs
@@ -380,7 +396,8 @@
 //
 // In the state directory, the directories holding locks or verdicts
 // (journal/, refused/) are mode 0700, and one of this user's
-// found wider is narrowed to it; a root's own state directory is as
+// found wider is narrowed to it (the locks in journal/ are files, mode
+// 0600, narrowed too); a root's own state directory is as
 // RootStateDir says (0711 on the way, the owner's two 0700); the records'
 // directories are 0755.
 //
@@ -427,14 +444,22 @@
 // # Concurrency, and what is not handled
 //
 // Apply takes the root's lock, in the root's state, so that two builds
-// of one root with one state directory never interleave: for a root with
-// a state directory of its own, the exclusive flock of its journal
-// directory; for any other, that of STATEDIR/journal/<SHA-256 of the
-// record's name>.lock (journal/ is mode 0700). It waits up to
-// Options.LockWait (10 seconds by default) and then fails with an error
-// naming the root, but only for a lock no other user can open: one
-// another user can take (a tenant's journal directory, for the build run
-// as root) is tried once, and the root deferred (DeferredError).
+// of one root with one state directory never interleave: the exclusive
+// flock of STATEDIR/journal/<SHA-256 of the record's name>.lock
+// (journal/ is mode 0700); for a root with a state directory of its
+// own, that file in the build's state directory (Options.JournalDir, the
+// build run as root), there only while it is held (so that a build of a
+// million tenants leaves no million files in journal/), and then the
+// root's own journal directory, whose lock is the only one its owner's
+// build takes. Apply waits up to Options.LockWait (10 seconds by
+// default) and then fails with an error naming the root, but only for a
+// lock no other user can open: one another user can take (a tenant's
+// journal directory, for the build run as root) is tried once, and the
+// root deferred (DeferredError). So
+// root's builds of a tenant (a full build, a save run as root) wait for
+// each other on root's lock file, and once one of them holds it, no
+// build of root's holds the tenant's journal directory: only its
+// owner's build can, and only then is the tenant deferred.
 //
 // The lock used to be the output root itself, whatever state directory
 // each build used (the design's "the lock belongs to the output root"):
@@ -468,9 +493,11 @@
 // with a root's own state directory: the locks below are then those of
 // the root's own journal directory, which both take, beside the build's
 // own for the journal of a batch of root's). The journal directory's
-// flock is held shared by each batch from before it checks the records
-// it replaces until they are written (a root's own, exclusive: it is the
-// root's lock); Recover takes it exclusive, without waiting.
+// lock, the flock of its file .lock (journal/.lock, mode 0600; for a
+// root's own, that of the directory itself), is held shared by each
+// batch from before it checks the records it replaces until they are
+// written (a root's own, exclusive: it is the root's lock); Recover
+// takes it exclusive, without waiting.
 // How Recover tells a running build's journal from a dead one: the build
 // creates its journal as journal/<random>.new, takes an exclusive flock
 // on that file's own descriptor, writes it, renames it to

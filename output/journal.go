@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -50,8 +51,9 @@ import (
 // that died (or by one that failed to write a record and let it go);
 // every other journal is a running build's and is not touched.
 //
-// The journal directory's lock keeps Recover from changing a record
-// under a batch: ApplyAll holds it shared from before it checks the
+// The journal directory's lock (the flock of journal/.lock, or of a
+// root's own journal directory itself) keeps Recover from changing a
+// record under a batch: ApplyAll holds it shared from before it checks the
 // records it will replace until those records are written (not through
 // the wait for a flush), or exclusive for a root's own state directory,
 // where it is also the root's lock (lockState); Recover takes it
@@ -123,22 +125,48 @@ func parseJournal(data []byte, name string) ([]*record, error) {
 // with an exclusive lock from its creation to its removal.
 type journalLock struct {
 	stateDir string
-	f        *os.File
+	f        *os.File // the journal directory
+	lock     *os.File // its lock file (journalLockName), when not f itself
 	file     string   // the batch's journal file (OS path), once written
 	jf       *os.File // the journal file, open and locked, until retired
 	dev      uint64   // the journal directory's filesystem
 	err      error    // the directory could not be opened or locked
 }
 
+// journalLockName is the file in a state directory's journal directory
+// whose flock is the directory's lock: a file, not the directory itself,
+// so that an account that opened the directory while an earlier version
+// left it 0755, and keeps that descriptor, locks nothing a build waits
+// on. A root's own state directory (RootStateDir) is the exception: its
+// journal directory, which its owner may open, is itself the root's lock
+// (lockState).
+const journalLockName = ".lock"
+
+// lockStateDir takes the lock of the journal directory dir of a state
+// directory that is not a root's own: its lock file, exclusive or shared,
+// waiting up to wait only when no other user can open it.
+func lockStateDir(dir string, exclusive bool, wait time.Duration) (*os.File, error) {
+	return confined.LockFile(dir, journalLockName, exclusive, wait)
+}
+
 // lockJournal opens (creating when missing, mode 0700) and locks the
 // journal directory of stateDir: shared while a batch of roots journals
-// there, exclusive when it is the journal directory of root's own state
-// directory, whose exclusive lock is root's lock (see lockState). It
-// waits up to wait only for a lock no other user can take.
+// there (its lock file, lockStateDir), exclusive when it is the journal
+// directory of root's own state directory, whose exclusive lock is the
+// root's lock (see lockState). It waits up to wait only for a lock no
+// other user can take.
 func lockJournal(stateDir string, wait time.Duration, exclusive bool, root string) *journalLock {
 	jl := &journalLock{stateDir: stateDir}
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := confined.LockDir(dir, exclusive, true, wait)
+	var f, lock *os.File
+	var err error
+	if isRootState(stateDir) {
+		f, err = confined.LockDir(dir, exclusive, true, wait)
+	} else if lock, err = lockStateDir(dir, exclusive, wait); err == nil {
+		if f, err = confined.OpenDir(dir, false); err != nil {
+			lock.Close()
+		}
+	}
 	if err != nil {
 		jl.err = lockError(root, dir, exclusive, err)
 		return jl
@@ -146,7 +174,7 @@ func lockJournal(stateDir string, wait time.Duration, exclusive bool, root strin
 	if fi, err := f.Stat(); err == nil {
 		jl.dev = confined.StatOf(fi).Dev
 	}
-	jl.f = f
+	jl.f, jl.lock = f, lock
 	return jl
 }
 
@@ -232,6 +260,9 @@ func (jl *journalLock) close(keep bool) {
 	if jl.f != nil {
 		jl.f.Close()
 	}
+	if jl.lock != nil {
+		jl.lock.Close()
+	}
 }
 
 // lockJournals takes, before any record is checked, the locks of the
@@ -301,47 +332,78 @@ func lockJournals(as []*applying) []*journalLock {
 // in the state directory, where only its users can open it, never on the
 // output root itself, which any account may open:
 //
-//   - a root with a state directory of its own (RootStateDir): its
-//     journal directory, exclusive, which the root's owner and root may
-//     open, and which a build run as root therefore tries once;
-//   - any other root: the file journal/<SHA-256 of the record name>.lock
-//     in the state directory, whose journal directory is mode 0700 (and
-//     which the state directory's .gitignore already leaves out).
+//   - any root: the file journal/<SHA-256 of the record name>.lock in
+//     its state directory, or, for a root with a state directory of its
+//     own, in the batch's (Options.JournalDir): a journal directory of
+//     mode 0700 (which the state directory's .gitignore already leaves
+//     out), so that the builds journaling there, root's, wait for each
+//     other on it, a bounded time;
+//   - a root with a state directory of its own (RootStateDir), then also
+//     its journal directory, exclusive, which the root's owner and root
+//     may open, and which a build run as root therefore tries once: held
+//     while root's own lock is, it is held by the owner's build (or by
+//     a build of root's that does not take root's lock first, an earlier
+//     version's).
 //
 // Beside a batch of roots with state directories of their own, the
 // exclusive lock also keeps their owners' Recover from merging into the
 // records the batch writes, as the journal directory's shared lock does
 // for the build's own.
-func (c *Changes) lockState(wait time.Duration) ([]*os.File, error) {
+func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
+	var locks []io.Closer
+	fail := func(err error) ([]io.Closer, error) {
+		for _, l := range locks {
+			l.Close()
+		}
+		return nil, err
+	}
+	jdir := c.opt.StateDir
+	if isRootState(c.opt.StateDir) {
+		jdir = c.opt.JournalDir // not the root's own: see lockJournals
+	} else if c.opt.JournalDir != "" && c.opt.JournalDir != c.opt.StateDir {
+		// The record's state directory is not the batch's: its
+		// journal directory is held shared too, as the batch's is.
+		dir := filepath.Join(c.opt.StateDir, journalDir)
+		f, err := lockStateDir(dir, false, wait)
+		if err != nil {
+			return fail(lockError(c.Root, dir, false, err))
+		}
+		locks = append(locks, f)
+	}
+	f, err := rootLock(jdir, recordHash(c.name), isRootState(c.opt.StateDir), wait)
+	if err != nil {
+		return fail(lockError(c.Root, filepath.Join(jdir, journalDir), true, err))
+	}
+	locks = append(locks, f)
 	if isRootState(c.opt.StateDir) {
 		dir := filepath.Join(c.opt.StateDir, journalDir)
 		f, err := confined.LockDir(dir, true, true, wait)
 		if err != nil {
-			return nil, lockError(c.Root, dir, true, err)
-		}
-		return []*os.File{f}, nil
-	}
-	var locks []*os.File
-	if c.opt.JournalDir != "" && c.opt.JournalDir != c.opt.StateDir {
-		// The record's state directory is not the batch's: its
-		// journal directory is held shared too, as the batch's is.
-		dir := filepath.Join(c.opt.StateDir, journalDir)
-		f, err := confined.LockDir(dir, false, true, wait)
-		if err != nil {
-			return nil, lockError(c.Root, dir, false, err)
+			return fail(lockError(c.Root, dir, true, err))
 		}
 		locks = append(locks, f)
 	}
-	dir := filepath.Join(c.opt.StateDir, journalDir)
-	h := sha256.Sum256([]byte(c.name))
-	f, err := confined.LockFile(dir, hex.EncodeToString(h[:])+".lock", wait)
-	if err != nil {
-		for _, l := range locks {
-			l.Close()
-		}
-		return nil, lockError(c.Root, dir, true, err)
-	}
-	return append(locks, f), nil
+	return locks, nil
+}
+
+// rootLock takes the lock of the root whose record name has the SHA-256
+// hash (hex) among the builds journaling in stateDir: the file
+// journal/<hash>.lock there, exclusive, waiting up to wait when no other
+// user can open it. For a root with a state directory of its own (own),
+// one of a shared host's many tenants, the file is there only while the
+// lock is held (confined.LockName): a build of a million tenants leaves
+// no million files in the journal directory, which Recover lists. Any
+// other root's stays, and a build that changes nothing there leaves the
+// state directory as it was.
+func rootLock(stateDir, hash string, own bool, wait time.Duration) (*confined.NameLock, error) {
+	return confined.LockName(filepath.Join(stateDir, journalDir), hash+".lock", own, wait)
+}
+
+// recordHash is the SHA-256 of a record's name, in hex: the name of its
+// root's lock, and of its own state directory (RootStateDir).
+func recordHash(name string) string {
+	h := sha256.Sum256([]byte(name))
+	return hex.EncodeToString(h[:])
 }
 
 // writeJournals writes, for each state directory, the intents of the

@@ -262,14 +262,15 @@ func TestJournalWaitsForFlush(t *testing.T) {
 	}
 }
 
-// A batch waits for a recovery in progress (the journal directory locked
-// exclusively), up to LockWait, and then fails with nothing written.
+// A batch waits for a recovery in progress (the journal directory's lock
+// file locked exclusively), up to LockWait, and then fails with nothing
+// written.
 func TestBatchWaitsForRecovery(t *testing.T) {
 	e := newEnv(t)
-	if err := os.MkdirAll(filepath.Join(e.state, journalDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(e.state, journalDir), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(e.state, journalDir))
+	f, err := os.OpenFile(filepath.Join(e.state, journalDir, journalLockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}

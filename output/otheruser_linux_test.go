@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,6 +60,52 @@ func TestJournalDirIsRootsAlone(t *testing.T) {
 	writeBeside(t, filepath.Join(base, "public2"), state2)
 	if fi, err := os.Stat(filepath.Join(state2, journalDir)); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("a new journal directory: %v %v, want mode 0700", fi.Mode(), err)
+	}
+}
+
+// An account that opened root's journal directory while an earlier
+// version left it 0755 keeps its descriptor once the directory is
+// narrowed, and its flock on it: root's locks are files in the
+// directory, which it cannot open, so root's builds and recoveries go on
+// beside it at once.
+func TestOldJournalDirDescriptorLocksNothing(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	root, state := filepath.Join(base, "public"), filepath.Join(base, "state")
+	jdir := filepath.Join(state, journalDir)
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(state, 0o755)
+	os.Chmod(jdir, 0o755)
+	if !otheruser.Hold(t, otheruser.Nobody, jdir, false) {
+		t.Fatalf("uid %d could not lock %s, mode 0755", otheruser.Nobody, jdir)
+	}
+	writeBeside(t, root, state)
+	if fi, err := os.Stat(jdir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s after root's build: %v %v, want mode 0700", jdir, fi.Mode(), err)
+	}
+	writeBeside(t, root, state)
+	// A killed build's journal is recovered beside the old descriptor.
+	c, err := Plan(root, files("b.txt", "b\n"), Options{StateDir: state, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := c.intent(nil)
+	c.Close()
+	jl := lockJournal(state, 0, false, root)
+	if jl.err != nil {
+		t.Fatal(jl.err)
+	}
+	if err := jl.write([][]byte{in.marshal()}, false); err != nil {
+		t.Fatal(err)
+	}
+	jl.close(true) // killed: the journal stays, unlocked
+	if n, _, err := Recover(state); n != 1 || err != nil {
+		t.Errorf("Recover beside the old descriptor's lock = %d, %v; want 1 root recovered", n, err)
+	}
+	if js := journals(t, state); len(js) != 0 {
+		t.Errorf("journals left: %v", js)
 	}
 }
 
@@ -178,5 +225,86 @@ func TestRootStateDirsNoMoreOpen(t *testing.T) {
 	}
 	if out, err := otheruser.Sh(t, otheruser.Nobody, `touch "$1/x" && ls "$2"`, rec, filepath.Join(own, journalDir)); err != nil {
 		t.Errorf("the owner could not reach its own directories: %v\n%s", err, out)
+	}
+}
+
+// Root's builds of one tenant wait for each other: a full build run as
+// root beside a save run as root (a control panel's --tenant build) of
+// a tenant whose journal directory its owner can open waits, a bounded
+// time, for the save to end, and then writes that tenant too, rather
+// than take the save's hold for its owner's and defer the tenant.
+func TestRootBuildsOfOneTenantWaitForEachOther(t *testing.T) {
+	otheruser.NeedRoot(t)
+	base := livetest.Dir(t)
+	state := filepath.Join(base, "state")
+	owner := &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}
+	opts := func(name string) Options {
+		own := RootStateDir(state, name)
+		if _, err := PrepareRootState(own, name, owner); err != nil {
+			t.Fatal(err)
+		}
+		return Options{StateDir: own, FormerStateDir: state, JournalDir: state, Record: name, Owner: owner, NoSync: true}
+	}
+	plan := func(name, desc string) *Changes {
+		c, err := Plan(filepath.Join(base, name), files("description.txt", desc), opts(name))
+		if err != nil || c.Err() != nil {
+			t.Fatal(err, c.Err())
+		}
+		return c
+	}
+	alice, bob := "users/alice/public_html", "users/bob/public_html"
+	for _, name := range []string{alice, bob} {
+		if _, errs := ApplyAll([]*Changes{plan(name, "first\n")}); errs[0] != nil {
+			t.Fatal(errs[0])
+		}
+	}
+
+	// The save of alice stops once it holds her locks and has written
+	// her file's temporary copy.
+	held, release := make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	testHook = func(step, p string) error {
+		if step == "write" && first.CompareAndSwap(false, true) {
+			close(held)
+			<-release
+		}
+		return nil
+	}
+	t.Cleanup(func() { testHook = nil })
+	save := make(chan error, 1)
+	go func() {
+		_, errs := ApplyAll([]*Changes{plan(alice, "saved\n")})
+		save <- errs[0]
+	}()
+	<-held
+	full := []*Changes{plan(alice, "saved\n"), plan(bob, "built\n")}
+	time.AfterFunc(300*time.Millisecond, func() { close(release) })
+	start := time.Now()
+	rs, errs := ApplyAll(full)
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Errorf("the full build did not wait for the save (%v)", d)
+	}
+	if err := <-save; err != nil {
+		t.Errorf("the save: %v", err)
+	}
+	for i, name := range []string{alice, bob} {
+		if errs[i] != nil {
+			t.Errorf("the full build of %s beside the save: %v", name, errs[i])
+		}
+	}
+	if rs[1].Updated != 1 {
+		t.Errorf("bob: %+v, want his file updated", rs[1])
+	}
+	for name, want := range map[string]string{alice: "saved\n", bob: "built\n"} {
+		if got := mustRead(t, filepath.Join(base, name, "description.txt")); got != want {
+			t.Errorf("%s/description.txt = %q, want %q", name, got, want)
+		}
+		rec, err := readRecordNamed(RootStateDir(state, name), name)
+		if err != nil || !rec.complete || !rec.owns("description.txt", fileSum([]byte(want))) {
+			t.Errorf("%s's record: %+v %v", name, rec, err)
+		}
+	}
+	if js := journals(t, state); len(js) != 0 {
+		t.Errorf("journals left: %v", js)
 	}
 }

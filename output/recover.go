@@ -62,9 +62,38 @@ func Recover(stateDir string) (int, *Journals, error) {
 	if len(names) == 0 {
 		return 0, nil, nil
 	}
-	busy, err := confined.TryLock(f)
-	if err != nil {
-		return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+	busy := false
+	if isRootState(stateDir) {
+		// A build that journals in the build's own state directory
+		// (root's) takes the root's lock there first, as its batches
+		// do, trying it once: the root's own journal directory is
+		// then held only by its owner's build, never by root's.
+		if state := buildStateDir(stateDir); SharedJournal(state) {
+			l, err := rootLock(state, filepath.Base(stateDir), true, 0)
+			var be *confined.BusyError
+			if busy = errors.As(err, &be); err != nil && !busy {
+				return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", filepath.Join(state, journalDir), confined.UnwrapPath(err))
+			}
+			if l != nil {
+				defer l.Close()
+			}
+		}
+	}
+	switch {
+	case busy:
+	case isRootState(stateDir):
+		if busy, err = confined.TryLock(f); err != nil {
+			return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+		}
+	case confined.Writable(dir):
+		l, err := lockStateDir(dir, true, 0)
+		var be *confined.BusyError
+		if busy = errors.As(err, &be); err != nil && !busy {
+			return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, confined.UnwrapPath(err))
+		}
+		if l != nil {
+			defer l.Close()
+		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
@@ -360,16 +389,30 @@ func mergeInto(stateDir, name string, ins []*record) error {
 // lockOwn takes the exclusive lock of the journal directory of the root's
 // own state directory own, which its owner may hold: it is then tried
 // once (see confined.LockDir), and the root, named name, is deferred.
+//
+// The root's lock among root's builds (rootLock, in the state directory
+// whose journal is being recovered) is taken first, waiting for it, as
+// root's batches take it before the root's own.
 func lockOwn(own, name string) (func(), error) {
 	dir := filepath.Join(own, journalDir)
+	if _, err := confined.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil // no batch can hold it
+	}
+	state := buildStateDir(own)
+	l, err := rootLock(state, filepath.Base(own), true, defaultWait)
+	if err != nil {
+		return nil, lockError(name, filepath.Join(state, journalDir), true, err)
+	}
 	f, err := confined.LockDir(dir, true, false, defaultWait)
 	if errors.Is(err, fs.ErrNotExist) {
+		l.Close()
 		return func() {}, nil // no batch can hold it
 	}
 	if err != nil {
+		l.Close()
 		return nil, lockError(name, dir, true, err)
 	}
-	return func() { f.Close() }, nil
+	return func() { f.Close(); l.Close() }, nil
 }
 
 // absorb adds what the intent record in owns to m, which becomes

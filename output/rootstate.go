@@ -38,8 +38,9 @@ import (
 // journal names paths inside the root, every path is reached through the
 // root, opened confined, and a journal there counts only for the root's
 // own record (recoverOwn). The journal directory's lock is the root's
-// lock, which the owner can hold: the build run by root tries it once
-// (see output's doc, Threat model).
+// lock, which the owner can hold: the build run by root takes its own
+// lock of the root first, in the build's journal directory, and then
+// tries this one once (see output's doc, Threat model).
 
 // rootsDir is the directory of the roots' own state directories.
 const rootsDir = "roots"
@@ -148,7 +149,7 @@ func mkdirThrough(dir string, mode os.FileMode) error {
 		}
 		return err
 	}
-	state := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(dir))))
+	state := buildStateDir(dir)
 	if err := confined.MkdirAll(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
@@ -200,6 +201,13 @@ func isRootState(stateDir string) bool {
 	cd := filepath.Dir(stateDir)
 	ab := filepath.Dir(cd)
 	return len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4]
+}
+
+// buildStateDir is the build's state directory of a root's own state
+// directory (a path RootStateDir returns): STATEDIR of
+// STATEDIR/roots/ab/cd/<hash>.
+func buildStateDir(own string) string {
+	return filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(own))))
 }
 
 // SharedJournal reports whether a build may keep the journal of roots

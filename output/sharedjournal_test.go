@@ -255,3 +255,22 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 		t.Errorf("Recover once r1's record can be written = %d, %v", n, err)
 	}
 }
+
+// Root's lock of each root a build writes is a file in the build's
+// journal directory only while it is held: a build of many roots leaves
+// none there, and Recover, which lists the directory, stays as cheap as
+// ever.
+func TestRootLocksLeaveNoFiles(t *testing.T) {
+	e := newEnv(t)
+	cs, _ := ownRoots(t, e, 5)
+	if _, errs := ApplyAll(cs); errors.Join(errs...) != nil {
+		t.Fatal(errors.Join(errs...))
+	}
+	names, err := confined.Names(filepath.Join(e.state, journalDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Sort(names); !slices.Equal(names, []string{journalLockName}) {
+		t.Errorf("the journal directory after the batch: %v, want only %s", names, journalLockName)
+	}
+}

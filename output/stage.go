@@ -210,6 +210,8 @@ const writeGroup = 64
 // parallel runs do(0) to do(n-1) with a few concurrent workers when the
 // files involved are many (size), in order on one goroutine otherwise. It
 // stops handing out work after the first error and returns every error.
+// A panic in a worker is an error of the root's (see bug.go); on the
+// caller's goroutine, it is the caller's to recover.
 func (c *Changes) parallel(size, n int, do func(i int) error) error {
 	if size <= fewToWrite {
 		for i := range n {
@@ -228,7 +230,7 @@ func (c *Changes) parallel(size, n int, do func(i int) error) error {
 	for range writers {
 		wg.Go(func() {
 			for i := range work {
-				if err := do(i); err != nil {
+				if err := c.protect(do, i); err != nil {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()
@@ -248,6 +250,17 @@ func (c *Changes) parallel(size, n int, do func(i int) error) error {
 	close(work)
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// protect runs do(i) on a worker of parallel, and returns a panic in it
+// as the root's error.
+func (c *Changes) protect(do func(i int) error, i int) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = bugError(c.Root, v)
+		}
+	}()
+	return do(i)
 }
 
 // writeTemp writes one file (or symlink) to its temporary name. A

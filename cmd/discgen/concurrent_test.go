@@ -97,6 +97,24 @@ var saveOutput = regexp.MustCompile(`\A(users/u\d{4}/public_html: \d+ added, \d+
 
 func TestConcurrentSavesBesideFullBuild(t *testing.T) {
 	testenv.NeedsLong(t) // starts hundreds of builds
+	concurrentSaves(t, nil)
+}
+
+// The same on a shared host, where root's builds give each tenant's
+// state to its owner (--tenant-owner), who could hold the lock of its
+// journal directory: root's saves and full builds still wait for each
+// other rather than take each other's hold for the owner's, and defer
+// no tenant.
+func TestConcurrentRootSavesOfOwnedTenants(t *testing.T) {
+	testenv.NeedsLong(t) // starts hundreds of builds
+	testenv.NeedsRoot(t) // gives the tenants' directories to another user
+	concurrentSaves(t, []string{"--tenant-owner"})
+}
+
+// concurrentSaves runs the full builds and saves, all with the
+// arguments more; with --tenant-owner, every tenant's directory is
+// first given to the user nobody.
+func concurrentSaves(t *testing.T, more []string) {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +125,15 @@ func TestConcurrentSavesBesideFullBuild(t *testing.T) {
 	}
 	dir := t.TempDir()
 	concSite(t, dir)
-	if code, _, stderr := concRun(exe, dir, "build", "-f", "site.yaml", "-o", "public"); code != 0 {
+	if slices.Contains(more, "--tenant-owner") {
+		for i := range concTenants {
+			if err := os.Chown(filepath.Dir(concManifest(dir, i)), 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	full := append([]string{"build", "-f", "site.yaml", "-o", "public"}, more...)
+	if code, _, stderr := concRun(exe, dir, full...); code != 0 {
 		t.Fatalf("first build: exit %d\n%s", code, stderr)
 	}
 	start := time.Now()
@@ -118,13 +144,13 @@ func TestConcurrentSavesBesideFullBuild(t *testing.T) {
 		for i := range concTenants {
 			concSave(t, dir, i, fmt.Sprintf("round %d", round))
 		}
-		full := make(chan string, 1)
+		done := make(chan string, 1)
 		go func() {
-			code, stdout, stderr := concRun(exe, dir, "build", "-f", "site.yaml", "-o", "public")
+			code, stdout, stderr := concRun(exe, dir, full...)
 			if code != 0 || stderr != "" || !strings.Contains(stdout, " 0 refused, 0 skipped\n") {
-				full <- fmt.Sprintf("round %d: full build: exit %d\n%s%s", round, code, stderr, lastLine(stdout))
+				done <- fmt.Sprintf("round %d: full build: exit %d\n%s%s", round, code, stderr, lastLine(stdout))
 			}
-			close(full)
+			close(done)
 		}()
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -141,7 +167,7 @@ func TestConcurrentSavesBesideFullBuild(t *testing.T) {
 					concSave(t, dir, i, fmt.Sprintf("round %d saver %d save %d", round, s, k))
 					saves++
 					mu.Unlock()
-					code, stdout, stderr := concRun(exe, dir, "build", "-f", "site.yaml", "--tenant", concManifest(dir, i))
+					code, stdout, stderr := concRun(exe, dir, append([]string{"build", "-f", "site.yaml", "--tenant", concManifest(dir, i)}, more...)...)
 					if code != 0 || stderr != "" || !saveOutput.MatchString(stdout) {
 						t.Errorf("round %d: save of u%04d: exit %d\nstdout:\n%sstderr:\n%s", round, i, code, stdout, stderr)
 					}
@@ -149,7 +175,7 @@ func TestConcurrentSavesBesideFullBuild(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if msg, failed := <-full; failed {
+		if msg, failed := <-done; failed {
 			t.Error(msg)
 		}
 		// Every tenant's files say what its last saved manifest says.
