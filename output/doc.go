@@ -231,13 +231,19 @@
 // temporary files are created anew (O_EXCL|O_NOFOLLOW, whatever lay at
 // the name removed first), a stat cache is rewritten in place only when
 // it is a regular file with one link and replaced otherwise, and records,
-// stat caches and all journals together are read up to 16 MiB. A record
-// or journal the owner edited is used as it is when it is well formed: it
-// can make discgen claim, replace or remove only paths below that root,
-// each reached through the root opened confined, which the owner can
-// write or remove anyway. One that is not (a path outside the root, a
-// line discgen does not know) is refused at its line, and the root with
-// it, until the owner or the operator removes the record. A journal the
+// stat caches and all journals together are read up to 16 MiB. A caller
+// that knows what the root may hold bounds its record further
+// (Options.MaxPaths): past so many lines it is refused at the line that
+// passes them, and past as many KiB it is not read; a stat cache past
+// them is ignored. Options.Reserve lets the caller count what reading and
+// parsing each record and stat cache takes in its memory budget, and
+// wait for room, before it is read. A record or journal the owner edited
+// is used as it is when it is well formed: it can make discgen claim,
+// replace or remove only paths below that root, each reached through the
+// root opened confined, which the owner can write or remove anyway. One
+// that is not (a path outside the root, a line discgen does not know) is
+// refused at its line, and the root with it, until the owner or the
+// operator removes the record. A journal the
 // owner wrote naming another root's record adds only to a record in the
 // owner's own directory, which no other root reads.
 //
@@ -338,7 +344,8 @@
 // new bytes); a larger one is treated as different and not discgen's. The
 // ownership record is read up to 256 MiB, and journals together up to
 // 1 GiB; in a root's own state directory, each record and stat cache, and
-// the journals together, up to 16 MiB.
+// the journals together, up to 16 MiB. With Options.MaxPaths, a record
+// holds at most that many lines after its header and that many KiB.
 //
 // # Concurrency, and what is not handled
 //

@@ -46,7 +46,8 @@ func (p *pipeline) key(j *job) string {
 // until the tenant's own has one.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
-		Superseded: func() bool { return manifestChanged(j) }}
+		Superseded: func() bool { return manifestChanged(j) },
+		MaxPaths:   j.d.limits.recordPaths(), Reserve: p.reserveState}
 	if o.Record != "" {
 		o.StateDir, o.FormerStateDir = output.RootStateDir(p.opt.StateDir, o.Record), p.opt.StateDir
 		if p.sharedJournal {
