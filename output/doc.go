@@ -27,7 +27,9 @@
 //     Key and every output still stats the same. A fresh root costs a
 //     read of one small file and a stat per output, and writes nothing.
 //   - Options.Owner: the user and group given to every file, symlink and
-//     directory Apply creates (--tenant-owner).
+//     directory Apply creates (--tenant-owner). A caller run by a user
+//     other than root sets it only to a group that user is in: no other
+//     may be given, and Apply fails on it.
 //
 // then calls Fresh, and when it says false, Plan and Apply:
 //
