@@ -303,7 +303,9 @@
 //
 // # Directories
 //
-// Apply creates missing directories (mode 0755) and records them. It
+// Apply creates missing directories (mode 0755, whatever the umask, as
+// files get exactly 0644 or the mode of the file they replace: the web
+// server reads them as another user) and records them. It
 // removes a directory only if discgen created it, no output needs it any
 // more, and it is empty; a directory holding someone else's file stays,
 // and is removed by a later build once it is empty. The root is created
