@@ -34,7 +34,7 @@ var handleMethods = map[string]bool{
 // notFileOps are the functions of os a caller may call: they ask who runs
 // discgen, or classify an error, and touch no file.
 var notFileOps = map[string]bool{
-	"Geteuid": true, "Getuid": true, "Getegid": true, "Getgid": true, "Getpid": true,
+	"Geteuid": true, "Getuid": true, "Getegid": true, "Getgid": true, "Getgroups": true, "Getpid": true,
 	"Getenv": true, "LookupEnv": true, "IsNotExist": true, "IsExist": true, "IsPermission": true,
 }
 

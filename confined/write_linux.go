@@ -133,7 +133,11 @@ func (w WriteDir) openDir(name string) (int, error) {
 	})
 }
 
-// Mkdir creates the directory name, mode 0755; fs.ErrExist when it exists.
+// Mkdir creates the directory name, mode 0755 whatever the umask (as a
+// file gets exactly its mode); fs.ErrExist when it exists. The mode is
+// set on the directory opened without following a symlink: in a
+// directory its owner may write, what lies at name once it is created
+// may be something else.
 func (w WriteDir) Mkdir(name string) error {
 	if err := checkName(name); err != nil {
 		return err
@@ -142,7 +146,22 @@ func (w WriteDir) Mkdir(name string) error {
 	if err == unix.EEXIST {
 		return fs.ErrExist
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	fd, err := w.openDir(name)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
+		return err
+	}
+	if st.Mode&0o7777 != 0o755 {
+		return retry0(func() error { return unix.Fchmod(fd, 0o755) })
+	}
+	return nil
 }
 
 // Lchown gives name to uid and gid, not following a symlink.

@@ -60,7 +60,16 @@ func (t *Root) Done(w WriteDir) {
 
 func (t *Root) closeWAll() {}
 
-func (w WriteDir) Mkdir(name string) error { return w.r.Mkdir(name, 0o755) }
+// Mkdir creates the directory name, mode 0755 whatever the umask.
+func (w WriteDir) Mkdir(name string) error {
+	if err := w.r.Mkdir(name, 0o755); err != nil {
+		return err
+	}
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	return w.r.Chmod(name, 0o755)
+}
 
 func (w WriteDir) Lchown(name string, uid, gid int) error {
 	return w.r.Lchown(name, uid, gid)

@@ -141,11 +141,12 @@ func (c *Changes) loadCache() {
 	if !c.recExists {
 		return
 	}
-	data, _, err := confined.ReadFile(c.recordFile(".stat"), stateLimit(c.opt.StateDir, maxRecordSize))
+	data, _, release, err := c.readState(c.opt.StateDir, c.recordFile(".stat"), maxRecordSize)
+	defer release()
 	if err != nil {
 		return
 	}
-	if sc := parseCache(data); sc != nil && sc.rec.Same(c.recStat) {
+	if sc := c.parseCache(data); sc != nil && sc.rec.Same(c.recStat) {
 		c.cache, c.cacheBytes = sc, data
 	}
 }
@@ -169,11 +170,12 @@ func Fresh(root string, opt Options) (bool, error) {
 	if err := c.setName(); err != nil {
 		return false, err
 	}
-	data, _, err := confined.ReadFile(c.recordFile(".stat"), stateLimit(c.opt.StateDir, maxRecordSize))
+	data, _, release, err := c.readState(c.opt.StateDir, c.recordFile(".stat"), maxRecordSize)
+	defer release()
 	if err != nil {
 		return false, nil
 	}
-	sc := parseCache(data)
+	sc := c.parseCache(data)
 	if sc == nil || sc.key != keyHash(opt.Key) {
 		return false, nil
 	}

@@ -27,7 +27,9 @@
 //     Key and every output still stats the same. A fresh root costs a
 //     read of one small file and a stat per output, and writes nothing.
 //   - Options.Owner: the user and group given to every file, symlink and
-//     directory Apply creates (--tenant-owner).
+//     directory Apply creates (--tenant-owner). A caller run by a user
+//     other than root sets it only to a group that user is in: no other
+//     may be given, and Apply fails on it.
 //
 // then calls Fresh, and when it says false, Plan and Apply:
 //
@@ -304,19 +306,25 @@
 // temporary files have random names and are created anew
 // (O_EXCL|O_NOFOLLOW), a stat cache is rewritten in place only when it
 // is a regular file with one link and replaced otherwise, and records,
-// stat caches and all journals together are read up to 16 MiB. Whatever
-// the owner puts at a name discgen uses (a directory where the record
-// goes) refuses that root, and no other. A record
-// or journal the owner edited is used as it is when it is well formed: it
-// can make discgen claim, replace or remove only paths below that root,
-// each reached through the root opened confined, which the owner can
-// write or remove anyway. One that is not (a path outside the root, a
-// line discgen does not know) is refused at its line, and the root with
-// it, until the owner or the operator removes the record. A journal the
-// owner wrote is only a hint for the root's own record: Recover there
-// merges only the intents naming that record (64 at most, from 64
-// journals at most, the rest waiting for a later build), into that
-// record in one write, passes over every other, and creates nothing else.
+// stat caches and all journals together are read up to 16 MiB. A caller
+// that knows what the root may hold bounds its record further
+// (Options.MaxPaths): past so many lines it is refused at the line that
+// passes them, and past as many KiB it is not read; a stat cache past
+// them is ignored. Options.Reserve lets the caller count what reading and
+// parsing each record and stat cache takes in its memory budget, and
+// wait for room, before it is read. Whatever the owner puts at a name
+// discgen uses (a directory where the record goes) refuses that root, and
+// no other. A record or journal the owner edited is used as it is when it
+// is well formed: it can make discgen claim, replace or remove only paths
+// below that root, each reached through the root opened confined, which
+// the owner can write or remove anyway. One that is not (a path outside
+// the root, a line discgen does not know) is refused at its line, and the
+// root with it, until the owner or the operator removes the record. A
+// journal the owner wrote is only a hint for the root's own record:
+// Recover there merges only the intents naming that record (64 at most,
+// from 64 journals at most, the rest waiting for a later build), into
+// that record in one write, passes over every other, and creates nothing
+// else.
 //
 // Journals. A build that may write the build's own state directory (the
 // build run as root) passes it as Options.JournalDir: a batch then writes
@@ -388,7 +396,9 @@
 //
 // # Directories
 //
-// Apply creates missing directories (mode 0755) and records them. It
+// Apply creates missing directories (mode 0755, whatever the umask, as
+// files get exactly 0644 or the mode of the file they replace: the web
+// server reads them as another user) and records them. It
 // removes a directory only if discgen created it, no output needs it any
 // more, and it is empty; a directory holding someone else's file stays,
 // and is removed by a later build once it is empty. The root is created
@@ -439,7 +449,8 @@
 // ownership record is read up to 256 MiB, and journals together up to
 // 1 GiB; in a root's own state directory, each record and stat cache, and
 // the journals together, up to 16 MiB, and one recovery there looks at 64
-// journals and merges 64 intents at most.
+// journals and merges 64 intents at most. With Options.MaxPaths, a record
+// holds at most that many lines after its header and that many KiB.
 //
 // # Concurrency, and what is not handled
 //

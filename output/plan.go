@@ -88,6 +88,22 @@ type Options struct {
 	// Apply then leaves the root as it is and reports Result.Superseded,
 	// rather than put an older tree over a newer one.
 	Superseded func() bool
+	// MaxPaths, when positive, bounds what the root's record may hold:
+	// a record of more lines than MaxPaths after its header (files,
+	// each content left of them, directories, temporary files) is
+	// refused at the line past them, and one larger than MaxPaths KiB
+	// is not read; a stat cache past the same bounds is ignored. For a
+	// root whose record its owner writes (RootStateDir), set from what
+	// the root may hold: reading and checking every path a record names
+	// costs memory and a stat each, and the owner could name millions.
+	MaxPaths int
+	// Reserve, when set, is called before a record or stat cache larger
+	// than 64 KiB is read, with the memory reading and parsing it takes,
+	// in bytes; it may wait until the caller's memory budget has room,
+	// and returns the function that gives the room back, called once
+	// the file is parsed. A file that grew since it was reserved for is
+	// then refused as too large.
+	Reserve func(n int64) (release func())
 }
 
 // Owner is a numeric user and group.

@@ -95,3 +95,17 @@ func hasAlias(data []byte) bool {
 	}
 	return false
 }
+
+// reserveState takes the memory of reading and parsing a tenant's
+// ownership record or stat cache from the build's budget
+// (output.Options.Reserve): a tenant writes them when it saves as its own
+// user, and a build reads one of each for every tenant it plans. Output
+// asks only for those past 64 KiB; smaller ones take from their worker's
+// share, as small manifests do.
+func (p *pipeline) reserveState(n int64) func() {
+	if n <= smallStateCost {
+		return func() {}
+	}
+	got := p.heavy.acquire(n)
+	return func() { p.heavy.release(got) }
+}

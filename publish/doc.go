@@ -24,7 +24,8 @@
 //     component at a time.
 //   - pipeline.go: the workers, and each tenant's load, key and render.
 //   - budget.go: the memory budget a worker draws on, by manifest size,
-//     before it parses.
+//     before it parses, and by the size of a tenant's record and stat
+//     cache before output reads them.
 //   - refusal.go: a refused tenant stays refused, with the same reasons,
 //     until its inputs change.
 //   - limits.go: what a tenant may write (files and bytes).

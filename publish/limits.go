@@ -42,6 +42,14 @@ func limitsOf(d manifest.Delegation, i int) tenantLimits {
 	return l
 }
 
+// recordPaths is the most lines a tenant's ownership record may hold
+// (output.Options.MaxPaths), which the tenant may write when it saves as
+// its own user: the files of the tree it had and of the tree it gets
+// (l.files each), each with one more content a killed build may have
+// left, and as many directories again. A record past it is refused, and
+// its tenant with it, until the tenant removes it.
+func (l tenantLimits) recordPaths() int { return 8*l.files + 64 }
+
 func (l tenantLimits) String() string { return fmt.Sprintf("files %d bytes %d", l.files, l.bytes) }
 
 // xfile is a top-level x- file of a tenant manifest: its manifest path,

@@ -72,7 +72,10 @@ type Options struct {
 	// Shards builds everything.
 	Shard, Shards int
 	// TenantOwner gives every file and directory written in a tenant's
-	// directory the owner of that directory (for a build run as root).
+	// directory the owner and group of that directory (for a build run
+	// as root). A build run by the tenant's own user gives the group
+	// only when the user is in it, and otherwise leaves the group the
+	// system gives.
 	TenantOwner bool
 	// Version is the discgen version: a new version rebuilds every tenant.
 	Version string

@@ -58,6 +58,11 @@ const (
 	// budget: its cost (1 MiB at most) is set aside per worker.
 	smallManifest = 64 << 10
 	smallCost     = smallManifest * costPerByte
+	// smallStateCost is the most a tenant's record or stat cache costs
+	// (output's 4 bytes a byte) and still takes from its worker's share:
+	// read after the tree is rendered, it fits in what the manifest
+	// took from that share.
+	smallStateCost = 256 << 10
 	// defaultBudget is the budget where no limit says less.
 	defaultBudget = 256 << 20
 	// minRoom is the least memory a build needs beyond what the Go

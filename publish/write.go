@@ -9,7 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/tree"
 )
@@ -46,7 +48,8 @@ func (p *pipeline) key(j *job) string {
 // until the tenant's own has one.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
-		Superseded: func() bool { return manifestChanged(j) }}
+		Superseded: func() bool { return manifestChanged(j) },
+		MaxPaths:   j.d.limits.recordPaths(), Reserve: p.reserveState}
 	if o.Record != "" {
 		o.StateDir, o.FormerStateDir = output.RootStateDir(p.opt.StateDir, o.Record), p.opt.StateDir
 		if p.sharedJournal {
@@ -55,10 +58,37 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 	}
 	if p.opt.TenantOwner {
 		if fi, err := j.dirStat(); err == nil {
-			o.Owner = &output.Owner{UID: fi.UID, GID: fi.GID}
+			o.Owner = p.tenantOwner(fi)
 		}
 	}
 	return o
+}
+
+// tenantOwner is the owner --tenant-owner gives what a build creates in
+// a tenant's directory, whose stat is fi: the directory's owner and
+// group, as a set-group-ID directory would, so that whoever reads the
+// tenant's files through the directory's group (the web server, where
+// public_html is user:nobody, mode 0750) reads these too. A build run by
+// a user (the tenant's own save; notOwn left it only its own tenants)
+// gives the directory's group only when the user is in it, since no
+// other user may: otherwise it gives nothing, and what it creates keeps
+// the group the system gives it, the user's own (or the directory's,
+// when the directory is set-group-ID), as the user's other files do.
+func (p *pipeline) tenantOwner(fi confined.Info) *output.Owner {
+	if p.euid > 0 && !inGroup(fi.GID) {
+		return nil
+	}
+	return &output.Owner{UID: fi.UID, GID: fi.GID}
+}
+
+// inGroup reports whether this process may give a file the group gid:
+// its effective group, or one of its supplementary groups.
+func inGroup(gid int) bool {
+	if gid == os.Getegid() {
+		return true
+	}
+	groups, err := os.Getgroups()
+	return err == nil && slices.Contains(groups, gid)
 }
 
 // notOwn says why a build run by a user other than root does not write
