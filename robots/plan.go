@@ -182,7 +182,7 @@ func orderRecords(recs []record, set *NameSet) []record {
 	for i, r := range recs {
 		names[i] = r.lower[0]
 	}
-	covers := func(j int, f func(i int)) {}
+	var covers func(j int, f func(i int))
 	if set != nil && !slices.Contains(names, "") {
 		pn := newRecordNames(names, set)
 		covers = pn.covers

@@ -34,8 +34,7 @@ func trimSchema(t *testing.T, src []byte, root string) []byte {
 	defs := doc["definitions"].(map[string]any)
 	keep := map[string]any{}
 	var schema func(v any) any
-	var schemas func(v any) any
-	schemas = func(v any) any { // a list of schemas, or one
+	schemas := func(v any) any { // a list of schemas, or one
 		l, ok := v.([]any)
 		if !ok {
 			return schema(v)

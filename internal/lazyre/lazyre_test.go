@@ -22,7 +22,8 @@ func TestRegexp(t *testing.T) {
 	if got := r.FindStringSubmatch("abbb"); len(got) != 2 || got[1] != "bbb" {
 		t.Errorf("FindStringSubmatch: %q", got)
 	}
-	if r.Compiled() != r.Compiled() || r.String() != `^a(b+)$` {
+	first, second := r.Compiled(), r.Compiled()
+	if first != second || r.String() != `^a(b+)$` {
 		t.Error("compiled twice, or source lost")
 	}
 	defer func() {
