@@ -96,6 +96,15 @@ func marshalJournal(intents [][]byte) []byte {
 // short (by a power loss before it reached the disk whole) yields the
 // records before the cut, with an error naming it.
 func parseJournal(data []byte, name string) ([]*record, error) {
+	return parseJournalOf(data, name, nil)
+}
+
+// parseJournalOf is parseJournal returning only the records whose name
+// keep accepts (all of them when keep is nil). A record of another name
+// is passed over by its name line alone, unparsed: a journal its owner
+// filled with intents naming other records costs a scan, not a parse of
+// each.
+func parseJournalOf(data []byte, name string, keep func(recName string) bool) ([]*record, error) {
 	rest, ok := bytes.CutPrefix(data, []byte(journalMagic+"\n"))
 	if !ok {
 		return nil, fmt.Errorf("%s: not a discgen journal", name)
@@ -106,6 +115,10 @@ func parseJournal(data []byte, name string) ([]*record, error) {
 		n, err := strconv.Atoi(strings.TrimPrefix(string(line), "record "))
 		if !ok || !bytes.HasPrefix(line, []byte("record ")) || err != nil || n < 0 || n > len(after) {
 			return recs, fmt.Errorf("%s: journal cut short after %d records", name, len(recs))
+		}
+		if keep != nil && !keep(intentName(after[:n])) {
+			rest = after[n:]
+			continue
 		}
 		r, _, err := parseRecord(after[:n], name)
 		if err != nil {
@@ -118,6 +131,21 @@ func parseJournal(data []byte, name string) ([]*record, error) {
 		rest = after[n:]
 	}
 	return recs, nil
+}
+
+// intentName is the name an intent record gives on its second line, or
+// "" when it has none.
+func intentName(rec []byte) string {
+	_, rest, ok := bytes.Cut(rec, []byte("\n"))
+	if !ok {
+		return ""
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	name, ok := bytes.CutPrefix(line, []byte("name "))
+	if !ok {
+		return ""
+	}
+	return string(name)
 }
 
 // journalLock is the journal directory of a state directory, held with a

@@ -206,6 +206,24 @@ func TestParseJournalCutShort(t *testing.T) {
 	}
 }
 
+// A journal read for one record passes over the others by their name
+// line, unparsed: a tenant's journal of intents naming other records costs
+// a scan of it, and a body that would not parse is never looked at.
+func TestParseJournalOfPassesOverOthers(t *testing.T) {
+	own := newRecord("users/alice/public_html")
+	own.complete = false
+	own.addSum("autodisc/index.txt", fileSum([]byte("x")))
+	other := []byte("discgen output record 2\nname users/bob/public_html\nstate incomplete\nnot a record line\n")
+	data := marshalJournal([][]byte{other, own.marshal(), other})
+	if _, err := parseJournal(data, "j"); err == nil {
+		t.Fatal("the whole journal parsed: the other record's body is not what this test needs")
+	}
+	recs, err := parseJournalOf(data, "j", func(name string) bool { return name == own.name })
+	if err != nil || len(recs) != 1 || recs[0].name != own.name || !recs[0].owns("autodisc/index.txt", fileSum([]byte("x"))) {
+		t.Errorf("own record: %v %v", recs, err)
+	}
+}
+
 // A root that fails after its intent reached the journal is left with its
 // intent as its record, so the journal can go.
 func TestFailedRootKeepsIntent(t *testing.T) {

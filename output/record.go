@@ -129,7 +129,7 @@ func parseRecordMax(data []byte, name string, maxPaths int) (r *record, root str
 		return fmt.Errorf("%s:%d: corrupt ownership record: %s", name, line, msg)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024)
+	sc.Buffer(nil, 64*1024) // grows from 4 KiB: a journal holds many small records
 	r = newRecord("")
 	n, v1 := 0, false
 	for sc.Scan() {

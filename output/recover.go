@@ -221,10 +221,13 @@ func recoverOwn(stateDir, dir string, names []string) (int, error) {
 	var name string
 	var ins []*record
 	var files []string
-	errs := eachJournal(dir, jnls, stateLimit(stateDir, maxJournalSize), true, func(file string, intents []*record) error {
+	mine := func(recName string) bool {
+		h := sha256.Sum256([]byte(recName))
+		return hex.EncodeToString(h[:]) == self
+	}
+	errs := eachJournalOf(dir, jnls, stateLimit(stateDir, maxJournalSize), true, mine, func(file string, intents []*record) error {
 		for _, in := range intents {
-			h := sha256.Sum256([]byte(in.name))
-			if hex.EncodeToString(h[:]) == self && len(ins) < maxOwnIntents {
+			if len(ins) < maxOwnIntents {
 				name = in.name
 				ins = append(ins, in)
 			}
@@ -279,6 +282,12 @@ func openDead(file string) (*os.File, error) {
 // locked while fn runs. A journal removed meanwhile is skipped; one that
 // cannot be read is reported and skipped, as are fn's errors.
 func eachJournal(dir string, names []string, limit int64, dead bool, fn func(file string, intents []*record) error) error {
+	return eachJournalOf(dir, names, limit, dead, nil, fn)
+}
+
+// eachJournalOf is eachJournal passing fn only the intents whose record
+// name keep accepts (see parseJournalOf).
+func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func(recName string) bool, fn func(file string, intents []*record) error) error {
 	slices.Sort(names)
 	var errs []error
 	for _, name := range names {
@@ -310,7 +319,7 @@ func eachJournal(dir string, names []string, limit int64, dead bool, fn func(fil
 			continue
 		}
 		limit -= int64(len(data))
-		recs, _ := parseJournal(data, file)
+		recs, _ := parseJournalOf(data, file, keep)
 		err = fn(file, recs)
 		if lock != nil {
 			lock.Close()
@@ -504,7 +513,7 @@ func deadIntents(stateDir, name string, given *Journals) *Journals {
 		return nil
 	}
 	var more []*record
-	eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(_ string, intents []*record) error {
+	eachJournalOf(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(n string) bool { return n == name }, func(_ string, intents []*record) error {
 		for _, in := range intents {
 			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
 				more = append(more, in)
