@@ -67,7 +67,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if f.check && f.dryRun {
 		return usagef("build: --check and --dry-run do not go together")
 	}
-	if err := checkFormat(f.format, "text", "json", "github"); err != nil {
+	if err := checkFormat(f.format, formats["build"]...); err != nil {
 		return err
 	}
 	now, err := parseNow(f.now)
