@@ -95,7 +95,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 
 	// Root's next full build finds everything as the builds left it.
 	code, stdout, stderr = runAs(t, exe, dir, 0, full...)
-	if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "units: 0 built, 3 unchanged, 0 refused, 0 skipped\n") {
+	if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "tenants: 0 built, 2 unchanged, 0 refused, 0 skipped\n") {
 		t.Errorf("root's full build after alice's: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 
@@ -118,7 +118,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	writeTenant(t, dir, "alice", aliceUID, "alice, saved again")
 	code, stdout, stderr = runAs(t, exe, dir, 0, full...)
 	if code != 1 || !strings.Contains(stderr, aliceRec+":8: corrupt ownership record: path not below the output root\n") ||
-		!strings.Contains(stdout, "units: 0 built, 2 unchanged, 1 refused, 0 skipped\n") {
+		!strings.Contains(stdout, "tenants: 0 built, 1 unchanged, 1 refused, 0 skipped\n") {
 		t.Errorf("root's build beside alice's forged record: exit %d\nstdout:\n%sstderr:\n%s\nwant alice refused for her record", code, stdout, stderr)
 	}
 	if got := readFile(t, dir, "users/bob/public_html/autodisc/index.txt"); got != bobIndex {
@@ -147,7 +147,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	if code, stdout, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml"); code != 0 || stderr != "" {
 		t.Errorf("alice's build after root's: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 || !strings.HasSuffix(stdout, "units: 0 built, 3 unchanged, 0 refused, 0 skipped\n") {
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 || !strings.HasSuffix(stdout, "tenants: 0 built, 2 unchanged, 0 refused, 0 skipped\n") {
 		t.Errorf("root's last build: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 }
