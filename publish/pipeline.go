@@ -399,6 +399,7 @@ func (p *pipeline) tenant(j *job) {
 
 	if reason := p.notOwn(j); reason != "" {
 		u.Status = Refused
+		u.NotOwner = true
 		u.Diags.Errorf(pos, "", "%s", reason)
 		return
 	}

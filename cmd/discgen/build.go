@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,7 +122,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p := &unitPrinter{format: f.format, mode: mode, out: f.out, stdout: stdout, stderr: stderr}
+	p := &unitPrinter{format: f.format, mode: mode, out: f.out, named: len(f.tenants) > 0, stdout: stdout, stderr: stderr}
 	if bar {
 		p.bar = newProgressBar(stderr)
 		opt.Found = p.bar.setFound
@@ -199,6 +200,11 @@ type unitPrinter struct {
 	// skipped tenants, for the end of a build at scale.
 	counts [4]int
 	failed [4][]string
+	// named is set for a --tenant build. Without it, the tenants refused
+	// because they belong to other users (a build not run as root) are
+	// counted in notOwner and said once, at the end.
+	named    bool
+	notOwner []string
 	// bar, when set, stands for the built and unchanged tenants
 	// (--progress bar): only what needs attention is printed, above it.
 	bar *progressBar
@@ -225,6 +231,15 @@ type jsonUnit struct {
 }
 
 func (p *unitPrinter) unit(u *publish.Unit) {
+	if u.Kind == publish.Tenant && u.NotOwner && !p.named && p.format != "json" {
+		p.tenants = true
+		p.counts[u.Status]++
+		p.notOwner = append(p.notOwner, oneLine(u.Dir))
+		if p.bar != nil {
+			p.bar.count(u.Status)
+		}
+		return
+	}
 	if u.Kind == publish.Tenant {
 		p.tenants = true
 		p.counts[u.Status]++
@@ -357,6 +372,15 @@ func (p *unitPrinter) end(sum publish.Summary) {
 		t := p.counts
 		fmt.Fprintf(p.stdout, "tenants: %s built, %s unchanged, %s refused, %s skipped\n",
 			thousands(t[publish.Built]), thousands(t[publish.Unchanged]), thousands(t[publish.Refused]), thousands(t[publish.Skipped]))
+	}
+	if n := len(p.notOwner); n > 0 {
+		slices.Sort(p.notOwner)
+		whose := "their directories belong to other users"
+		if n == 1 {
+			whose = "its directory belongs to another user"
+		}
+		fmt.Fprintf(p.stderr, "discgen: error: %s refused: %s (%s), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n",
+			plural(n, "tenant"), whose, listSome(p.notOwner, 3), os.Geteuid())
 	}
 	// At scale the refused and skipped tenants scrolled away (or sat above
 	// the status line): they are named again where the build ends.

@@ -296,3 +296,31 @@ func mustDo(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A full build run by a user other than root, on a host of many users,
+// says in one line why it writes none of the others' tenants and how
+// many, rather than two lines a tenant; its own tenant is built.
+func TestFullBuildAsOneUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
+	}
+	dir, exe := tenantUserTree(t)
+	for i, name := range []string{"carol", "dave", "erin"} {
+		uid := bobUID - 1 - i
+		home := filepath.Join(dir, "users", name)
+		mustDo(t, os.MkdirAll(filepath.Join(home, "public_html"), 0o755))
+		mustDo(t, os.Chown(home, uid, uid))
+		mustDo(t, os.Chown(filepath.Join(home, "public_html"), uid, uid))
+		writeTenant(t, dir, name, uid, name)
+	}
+	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	writeTenant(t, dir, "alice", aliceUID, "alice, saved")
+	code, stdout, stderr := runAs(t, exe, dir, aliceUID, full...)
+	want := fmt.Sprintf("discgen: error: 4 tenants refused: their directories belong to other users (users/bob/public_html, users/carol/public_html, users/dave/public_html and 1 more), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n", aliceUID)
+	if code != 1 || stderr != want || !strings.HasSuffix(stdout, "tenants: 1 built, 0 unchanged, 4 refused, 0 skipped\n") {
+		t.Errorf("alice's full build: exit %d\nstdout:\n%sstderr:\n%swant stderr:\n%s", code, stdout, stderr, want)
+	}
+}
