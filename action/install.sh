@@ -109,7 +109,8 @@ cached=$cached"
       "$dir/discgen" version
       exit 0
     fi
-    mkdir -p "$dir"
+    # The directory is made only to put a binary in: one a failed
+    # download left empty would be kept by the runner's tool cache.
     if [[ $version =~ $release_re ]]; then
       p=$(platform)
       ext=tar.gz
@@ -136,8 +137,10 @@ cached=$cached"
       chmod 755 "$tmp/x/discgen"
       # Into place in one rename, so the tool cache never holds half a
       # binary.
+      mkdir -p "$dir"
       mv "$tmp/x/discgen" "$dir/discgen.tmp" && mv "$dir/discgen.tmp" "$dir/discgen"
     else
+      mkdir -p "$dir"
       export GOBIN=$dir GOTOOLCHAIN=auto GOFLAGS=-mod=readonly CGO_ENABLED=0
       if [[ -z $version ]]; then
         echo "discgen: compiling the action's own source (${GITHUB_ACTION_REF:-no ref} is not a release; set version: to a release to download it instead)"

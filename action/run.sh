@@ -76,8 +76,10 @@ trap 'rm -rf "$tmp"' EXIT
 # For build and check, a dry run first lists what the build would add,
 # update and remove, for the summary and the outputs.
 : >"$tmp/plan"
+plan_status=0
 if [[ $command == build || $command == check ]]; then
   "$bin" build --file "$manifest" --output "$out" "${env_flag[@]}" --dry-run "${extra[@]}" >"$tmp/plan" 2>/dev/null
+  plan_status=$?
 fi
 
 "$bin" "${cmd[@]}" "${extra[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
@@ -92,7 +94,14 @@ planned=$(count '^(add|update|remove) ' "$tmp/plan")
 
 stale=false
 changed=false
-if [[ $command == build || $command == check ]] && [[ $planned -gt 0 ]]; then
+# A dry run that fails and plans nothing was refused the manifest: the
+# output is not what it produces, and what a build will change is known
+# once it is valid.
+unplanned=false
+if [[ $command == build || $command == check ]] && [[ $planned -eq 0 && $plan_status -ne 0 ]]; then
+  unplanned=true
+fi
+if [[ $command == build || $command == check ]] && [[ $planned -gt 0 || $unplanned == true ]]; then
   stale=true
 fi
 written=0
@@ -118,10 +127,12 @@ annotation_lines() {
     while IFS=$'\t' read -r level props msg; do
       file=$(sed -nE 's/(^|.*,)file=([^,]*).*/\2/p' <<<"$props")
       line=$(sed -nE 's/(^|.*,)line=([0-9]+).*/\2/p' <<<"$props")
+      col=$(sed -nE 's/(^|.*,)col=([0-9]+).*/\2/p' <<<"$props")
       where=${file//%3A/:}
       where=${where//%2C/,}
       where=${where//%25/%}
       [[ -n $line ]] && where="$where:$line"
+      [[ -n $line && -n $col ]] && where="$where:$col"
       msg=${msg//%0A/ }
       msg=${msg//%0D/}
       msg=${msg//%25/%}
@@ -148,7 +159,10 @@ summary() {
   if [[ $unwritten == true ]]; then
     printf '**Nothing was written.** discgen writes nothing unless the whole manifest is valid and every file can be written, and this build stopped at the errors below.'
     [[ $planned -gt 0 ]] && printf ' The output is stale: once they are fixed, a build will make these changes.'
+    [[ $unplanned == true ]] && printf ' The output is stale: the changes a build will make are listed once the manifest is valid.'
     printf '\n\n'
+  elif [[ $unplanned == true ]]; then
+    printf 'The output is stale: the changes a build will make are listed once the manifest is valid.\n\n'
   fi
   if [[ $command == build || $command == check ]]; then
     local verb=""

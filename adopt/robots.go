@@ -141,8 +141,15 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 	for _, key := range order {
 		byFirst[confs[key].first] = append(byFirst[confs[key].first], key)
 	}
+	// Tokens with the same merged lines share a group: within an input
+	// group, and across adjacent ones (a built robots.txt writes a group
+	// a token), which keeps the tokens in the file's order.
+	lastSig := ""
 	for gi := range f.Groups {
 		bySig := map[string]int{}
+		if len(rp.groups) > 0 {
+			bySig[lastSig] = len(rp.groups) - 1
+		}
 		for _, key := range byFirst[gi] {
 			c := confs[key]
 			g := merged(c, conv)
@@ -151,6 +158,7 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 			if !ok {
 				idx = len(rp.groups)
 				bySig[sig] = idx
+				lastSig = sig
 				rp.groups = append(rp.groups, g)
 				seen := map[string]bool{}
 				for _, o := range c.groups {
@@ -161,6 +169,9 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 				}
 			} else {
 				rp.groups[idx].Names = append(rp.groups[idx].Names, c.name)
+				if groupOf[gi] < 0 {
+					groupOf[gi] = idx // its comments go with it
+				}
 			}
 			if len(c.groups) > 1 {
 				var lines []string
@@ -456,6 +467,7 @@ func (rp *robotsPart) attachComments(data []byte, f *robots.File, groupOf []int,
 		}
 	}
 	n := 0
+	fromFile := map[int][]string{}
 	for i, line := range raw {
 		num := i + 1
 		h := strings.IndexByte(line, '#')
@@ -486,7 +498,12 @@ func (rp *robotsPart) attachComments(data []byte, f *robots.File, groupOf []int,
 		if target >= 0 {
 			idx = groupOf[target]
 		}
-		rp.comments[idx] = append(rp.comments[idx], text)
+		fromFile[idx] = append(fromFile[idx], text)
+	}
+	// The file's comments, in its order, come before the notes import
+	// added to a group while converting it.
+	for idx, cs := range fromFile {
+		rp.comments[idx] = append(cs, rp.comments[idx]...)
 	}
 	if n > 0 {
 		if n == 1 {

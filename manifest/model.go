@@ -48,6 +48,9 @@ type Group struct {
 	// removes agents the presets would add.
 	Presets      []string `json:"presets,omitempty"`
 	ExceptAgents []string `json:"except_agents,omitempty"`
+	// Acknowledge lists codes of warnings about the names the group's
+	// presets write, which the manifest cannot change (validate.Acknowledgeable).
+	Acknowledge []string `json:"acknowledge,omitempty"`
 	// InheritWildcard gives the group the "*" group's rules as well.
 	InheritWildcard bool `json:"inherit_wildcard,omitempty"`
 	// Enforce makes --server output refuse the group's agents (403)

@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -249,6 +250,9 @@ func (c *converter) scalarItem(n *yaml.Node, e *entry, i, depth int) (any, error
 	return c.scalar(n), nil
 }
 
+// zoned matches a YAML timestamp with a time of day and a time zone.
+var zoned = regexp.MustCompile(`[Tt ][0-9:.]+ *([Zz]|[+-][0-9]{1,2}(:?[0-9]{2})?)$`)
+
 // checkTimestamp warns of a plain scalar that YAML 1.1 reads as a
 // timestamp (2027-06-01, 2027-06-01T00:00:00Z). discgen keeps it the
 // string it was written as, but ajv-cli, PyYAML and other YAML 1.1 readers
@@ -268,6 +272,12 @@ func (c *converter) checkTimestamp(n *yaml.Node, e *entry, item int) {
 	path := e.path()
 	if item >= 0 {
 		path = Index(path, item)
+	}
+	// A security.txt expires without a time of day or a time zone is
+	// refused by validate with its final form, quoted: "quote it" beside
+	// that would advise a value refused in turn.
+	if item < 0 && strings.HasSuffix(path, "security_txt.expires") && !zoned.MatchString(n.Value) {
+		return
 	}
 	c.errs.Warnf(c.at(n), path, "%s is a date to YAML 1.1 readers (ajv-cli, PyYAML), which then find no string here; quote it: %q", n.Value, n.Value)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/discgen/discgen/confined"
@@ -398,6 +399,7 @@ func (p *pipeline) tenant(j *job) {
 
 	if reason := p.notOwn(j); reason != "" {
 		u.Status = Refused
+		u.NotOwner = true
 		u.Diags.Errorf(pos, "", "%s", reason)
 		return
 	}
@@ -517,8 +519,24 @@ func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
 			return
 		}
 	}
+	// The globs there are, so that the reader sees where tenants are
+	// looked for; a few, then how many more.
+	const shown = 4
+	var globs []string
+	for _, d := range dels {
+		if len(globs) < shown {
+			globs = append(globs, d.pat.raw)
+		}
+	}
+	has := "has no tenants glob"
+	if len(globs) > 0 {
+		has = "has " + strings.Join(globs, ", ")
+		if len(dels) > shown {
+			has += fmt.Sprintf(" and %d more", len(dels)-shown)
+		}
+	}
 	var l diag.List
-	l.Errorf(diag.Pos{File: file}, "", "%v (%s)", errNoDelegation, p.opt.Manifest)
+	l.Errorf(diag.Pos{File: file}, "", "%v (%s %s)", errNoDelegation, p.opt.Manifest, has)
 	p.emit(&Unit{Kind: Tenant, Manifest: file, Dir: filepath.Dir(file), Status: Refused, Diags: l})
 }
 

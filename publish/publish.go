@@ -132,6 +132,10 @@ type Unit struct {
 	Status Status
 	// Diags holds the unit's errors and warnings, sorted.
 	Diags diag.List
+	// NotOwner is set on a tenant refused only because its directory
+	// belongs to another user than the one a build not run as root runs
+	// as; Diags says so too.
+	NotOwner bool
 	// Notes are warnings about the run rather than the manifest (what a
 	// --server kind cannot express), printed as discgen: warning: lines.
 	Notes []string

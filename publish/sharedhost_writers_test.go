@@ -88,7 +88,7 @@ func TestHostThreadLimitBusyWriters(t *testing.T) {
 	tool := testenv.NeedsTool(t, "prlimit", "util-linux")
 	bin := discgenStatic(t)
 	ref, out, err := busyRun(t, bin, nil, 0)
-	if err != nil || !strings.Contains(out, "units: 41 built") {
+	if err != nil || !strings.Contains(out, "tenants: 40 built") {
 		t.Fatalf("without limits: %v\n%s", err, tail(out, 2000))
 	}
 	if n := len(ref); n < 40*200 {
@@ -101,7 +101,7 @@ func TestHostThreadLimitBusyWriters(t *testing.T) {
 		switch {
 		case err != nil || strings.Contains(out, "goroutine ") || strings.Contains(out, "fatal error"):
 			t.Errorf("run %d: %v\n%s", i+1, err, crash(out))
-		case !strings.Contains(out, "units: 41 built"):
+		case !strings.Contains(out, "tenants: 40 built"):
 			t.Errorf("run %d: not every tenant built:\n%s", i+1, tail(out, 2000))
 		case len(files) != len(ref):
 			t.Errorf("run %d: %d files, without limits %d", i+1, len(files), len(ref))

@@ -126,6 +126,17 @@ func urls(m *manifest.Site, extra []string) []urlSource {
 		for _, u := range e.Disallowed {
 			add(u, "expect")
 		}
+		// The URLs a usage assertion reads its preferences at ("/"
+		// when it names none).
+		if e.Usage != nil {
+			us := e.URLs
+			if len(us) == 0 {
+				us = []string{"/"}
+			}
+			for _, u := range us {
+				add(u, "expect")
+			}
+		}
 	}
 	for _, g := range m.Agents {
 		for _, r := range append(slices.Clone(g.Allow), g.Disallow...) {

@@ -430,3 +430,22 @@ func TestManyTenants(t *testing.T) {
 		t.Error("a folded tenant's row names its manifest: the glob says where it is")
 	}
 }
+
+// The URLs of an expect entry that asserts usage alone are rows of the
+// matrix, as those of allowed and disallowed are; with no urls, its "/".
+func TestUsageExpectURLs(t *testing.T) {
+	m := &manifest.Site{Site: manifest.SiteInfo{URL: "https://example.org/"}, Expect: []manifest.Expect{
+		{Agent: "GPTBot", Usage: &manifest.UsageExpect{TrainAI: "n"}, URLs: []string{"/articles/", "/shop/"}},
+		{Agent: "CCBot", Usage: &manifest.UsageExpect{TrainAI: "n"}},
+	}}
+	p := Build(Input{Site: m, Tree: tree.Tree{"robots.txt": {Data: []byte("User-agent: *\nDisallow:\n")}}})
+	var got []string
+	for _, r := range p.Rows {
+		got = append(got, r.Path)
+	}
+	for _, want := range []string{"/", "/articles/", "/shop/"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("rows %q lack %s", got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/crawlers"
@@ -26,14 +27,18 @@ const maxHolders = 5
 // one index look-up per distinct name (crawlers.Index).
 func (v *checker) partOfKnown(path string, groups []manifest.Group) {
 	cat := crawlers.Default()
-	type mention struct{ name, path string }
+	type mention struct {
+		name, path string
+		preset     bool // written by a preset, not by the manifest
+		ack        bool // the group acknowledges CodeSubstringName
+	}
 	var order []mention
 	first := map[string]int{} // lower-cased name -> index into order
-	note := func(name, at string) {
+	note := func(name, at string, preset, ack bool) {
 		k := strings.ToLower(name)
 		if _, ok := first[k]; !ok && name != "*" && IsAgentName(name) {
 			first[k] = len(order)
-			order = append(order, mention{name, at})
+			order = append(order, mention{name, at, preset, ack})
 		}
 	}
 	for i, g := range groups {
@@ -43,14 +48,14 @@ func (v *checker) partOfKnown(path string, groups []manifest.Group) {
 			except[strings.ToLower(e)] = true
 		}
 		for j, n := range g.Names {
-			note(n, manifest.Index(manifest.Key(gp, "names"), j))
+			note(n, manifest.Index(manifest.Key(gp, "names"), j), false, false)
 		}
 		for j, p := range g.Presets {
 			as, _ := cat.Preset(p)
 			at := manifest.Index(manifest.Key(gp, "presets"), j)
 			for _, a := range as {
 				if !except[strings.ToLower(a.Name)] {
-					note(a.Name, at)
+					note(a.Name, at, true, slices.Contains(g.Acknowledge, CodeSubstringName))
 				}
 			}
 		}
@@ -64,7 +69,11 @@ func (v *checker) partOfKnown(path string, groups []manifest.Group) {
 				holders = append(holders, c)
 			}
 		}
-		if len(holders) > 0 {
+		switch {
+		case len(holders) == 0 || m.ack:
+		case m.preset:
+			v.warn(m.path, "%s%s", partOfKnownMessage(m.name, holders), ackNote(CodeSubstringName))
+		default:
 			v.warn(m.path, "%s", partOfKnownMessage(m.name, holders))
 		}
 	}

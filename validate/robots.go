@@ -379,6 +379,15 @@ func (v *checker) presets(gp string, g manifest.Group) {
 		}
 		return
 	}
+	for i, code := range g.Acknowledge {
+		if !slices.Contains(Acknowledgeable, code) {
+			msg := fmt.Sprintf("unknown warning code %q", code)
+			if s := editdist.Closest(code, Acknowledgeable); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			v.err(manifest.Index(manifest.Key(gp, "acknowledge"), i), "%s; codes: %s", msg, strings.Join(Acknowledgeable, ", "))
+		}
+	}
 	cat := crawlers.Default()
 	inPresets := map[string]bool{}
 	unknown := false
@@ -406,8 +415,8 @@ func (v *checker) presets(gp string, g manifest.Group) {
 				partial = append(partial, fmt.Sprintf("%s (as %q)", a.Name, robots.ProductToken(a.Name)))
 			}
 		}
-		if len(partial) > 0 {
-			v.warn(pp, "Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %d names of %s in part: %s", len(partial), p, strings.Join(partial, ", "))
+		if len(partial) > 0 && !slices.Contains(g.Acknowledge, CodeGooglePartial) {
+			v.warn(pp, "Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %d names of %s in part: %s%s", len(partial), p, strings.Join(partial, ", "), ackNote(CodeGooglePartial))
 		}
 		if i == 0 && !v.opt.Now.IsZero() {
 			if s := cat.Stale(v.opt.Now); s != "" {
@@ -423,4 +432,21 @@ func (v *checker) presets(gp string, g manifest.Group) {
 	if !unknown && len(cat.Expand(g.Names, g.Presets, g.ExceptAgents)) == 0 {
 		v.err(gp, "the group names no agent once except_agents is applied")
 	}
+}
+
+// Codes of the warnings about the names a preset writes, which a group
+// may acknowledge (manifest.Group.Acknowledge): the catalogue has the
+// names as their operators write them, and the manifest cannot change
+// them.
+const (
+	CodeGooglePartial = "google-partial" // Google's parser reads a name in part
+	CodeSubstringName = "substring-name" // a name is part of another crawler's name
+)
+
+// Acknowledgeable lists the codes a group may acknowledge.
+var Acknowledgeable = []string{CodeGooglePartial, CodeSubstringName}
+
+// ackNote ends a warning about a preset's names with how to silence it.
+func ackNote(code string) string {
+	return "; the preset's names cannot be changed here: acknowledge: [" + code + "] in the group silences this"
 }

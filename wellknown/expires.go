@@ -49,7 +49,8 @@ var rfc3339Shape = lazyre.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-
 // (months, leap years) are left out on purpose: "1y" is exactly 365 days,
 // so the same manifest and the same now always give the same bytes. A date
 // without a time of day or a time zone is refused, with a message that
-// says how to write it.
+// gives its final form, quoted (unquoted, YAML 1.1 readers take it for a
+// date).
 func ResolveExpires(expires string, now time.Time) (time.Time, error) {
 	if expires == "" {
 		return time.Time{}, errors.New("expires is empty")
@@ -68,10 +69,10 @@ func ResolveExpires(expires string, now time.Time) (time.Time, error) {
 		return t.UTC().Truncate(time.Second), nil
 	}
 	if _, err := time.Parse(time.DateOnly, expires); err == nil {
-		return time.Time{}, fmt.Errorf("%q has no time of day; write it as %sT00:00:00Z", expires, expires)
+		return time.Time{}, fmt.Errorf("%q has no time of day; write it quoted, as %q", expires, expires+"T00:00:00Z")
 	}
 	if _, err := time.Parse("2006-01-02T15:04:05", expires); err == nil {
-		return time.Time{}, fmt.Errorf("%q has no time zone; add \"Z\" for UTC", expires)
+		return time.Time{}, fmt.Errorf("%q has no time zone; write it quoted, as %q (UTC)", expires, expires+"Z")
 	}
 	return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)", expires)
 }

@@ -49,8 +49,8 @@ func TestResolveExpires(t *testing.T) {
 func TestResolveExpiresErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", "expires is empty"},
-		{"2027-06-01", `"2027-06-01" has no time of day; write it as 2027-06-01T00:00:00Z`},
-		{"2027-06-01T00:00:00", `"2027-06-01T00:00:00" has no time zone; add "Z" for UTC`},
+		{"2027-06-01", `"2027-06-01" has no time of day; write it quoted, as "2027-06-01T00:00:00Z"`},
+		{"2027-06-01T00:00:00", `"2027-06-01T00:00:00" has no time zone; write it quoted, as "2027-06-01T00:00:00Z" (UTC)`},
 		{"36501d", `duration "36501d" is longer than 100 years`},
 		{"101y", `duration "101y" is longer than 100 years`},
 		{"60d", `duration "60d" is shorter than 61d: it counts from the start of the build's month, so a monthly build could not renew it before it comes within 30 days of expiring; write 61d or more, or an RFC 3339 time`},

@@ -81,7 +81,7 @@ func TestCheckSecurityTxtRules(t *testing.T) {
 		{"expires unparsable", func(s *SecurityTxt) { s.Expires = "soon" },
 			[]string{`expires: "soon" is neither an RFC 3339 timestamp (2027-06-01T00:00:00Z) nor a duration (180d)`}},
 		{"expires date only", func(s *SecurityTxt) { s.Expires = "2027-06-01" },
-			[]string{`expires: "2027-06-01" has no time of day; write it as 2027-06-01T00:00:00Z`}},
+			[]string{`expires: "2027-06-01" has no time of day; write it quoted, as "2027-06-01T00:00:00Z"`}},
 		{"expires in the past", func(s *SecurityTxt) { s.Expires = "2026-01-01T00:00:00Z" },
 			[]string{"expires: expires 2026-01-01T00:00:00Z is in the past (now is 2026-11-22T03:04:05Z)"}},
 		{"expires equal to now", func(s *SecurityTxt) { s.Expires = "2026-11-22T03:04:05Z" },

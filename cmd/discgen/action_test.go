@@ -261,8 +261,19 @@ func TestActionScriptErrors(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^::error file=site.yaml,line=3,col=\d+,title=discgen::agents\[0\]\.names\[0\]: "Google bot"`).MatchString(r.log) {
 		t.Errorf("validate: no annotation at site.yaml:3:\n%s", r.log)
 	}
-	if !strings.Contains(r.summary, "- **error** `site.yaml:3`: agents[0].names[0]: \"Google bot\"") {
+	if !regexp.MustCompile("- \\*\\*error\\*\\* `site.yaml:3:\\d+`: agents\\[0\\]\\.names\\[0\\]: \"Google bot\"").MatchString(r.summary) {
 		t.Errorf("validate's summary does not list the error:\n%s", r.summary)
+	}
+
+	// A build of a manifest refused as invalid writes nothing; the output
+	// is not what a manifest produces, and the summary says why no
+	// change can be listed yet.
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=build")
+	if r.status != 1 || r.outputs != "changed=false\nstale=true\n" {
+		t.Errorf("invalid manifest's build: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
+	}
+	if !strings.Contains(r.summary, "**Nothing was written.**") || !strings.Contains(r.summary, "the changes a build will make are listed once the manifest is valid") {
+		t.Errorf("invalid manifest's build summary:\n%s", r.summary)
 	}
 
 	dir = t.TempDir()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,7 +68,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if f.check && f.dryRun {
 		return usagef("build: --check and --dry-run do not go together")
 	}
-	if err := checkFormat(f.format, "text", "json", "github"); err != nil {
+	if err := checkFormat(f.format, formats["build"]...); err != nil {
 		return err
 	}
 	now, err := parseNow(f.now)
@@ -121,7 +122,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p := &unitPrinter{format: f.format, mode: mode, stdout: stdout, stderr: stderr}
+	p := &unitPrinter{format: f.format, mode: mode, out: f.out, named: len(f.tenants) > 0, stdout: stdout, stderr: stderr}
 	if bar {
 		p.bar = newProgressBar(stderr)
 		opt.Found = p.bar.setFound
@@ -191,9 +192,19 @@ func parseShardIndex(s string) (k, n int, err error) {
 type unitPrinter struct {
 	format         string
 	mode           publish.Mode
+	out            string // the output directory, for the check's line
 	stdout, stderr io.Writer
 	n              int
 	tenants        bool
+	// counts are the tenants' statuses; failed lists the refused and the
+	// skipped tenants, for the end of a build at scale.
+	counts [4]int
+	failed [4][]string
+	// named is set for a --tenant build. Without it, the tenants refused
+	// because they belong to other users (a build not run as root) are
+	// counted in notOwner and said once, at the end.
+	named    bool
+	notOwner []string
 	// bar, when set, stands for the built and unchanged tenants
 	// (--progress bar): only what needs attention is printed, above it.
 	bar *progressBar
@@ -220,8 +231,21 @@ type jsonUnit struct {
 }
 
 func (p *unitPrinter) unit(u *publish.Unit) {
+	if u.Kind == publish.Tenant && u.NotOwner && !p.named && p.format != "json" {
+		p.tenants = true
+		p.counts[u.Status]++
+		p.notOwner = append(p.notOwner, oneLine(u.Dir))
+		if p.bar != nil {
+			p.bar.count(u.Status)
+		}
+		return
+	}
 	if u.Kind == publish.Tenant {
 		p.tenants = true
+		p.counts[u.Status]++
+		if u.Status >= publish.Refused {
+			p.failed[u.Status] = append(p.failed[u.Status], oneLine(u.Dir)+oneLine(spaceNote(u.Space)))
+		}
 	}
 	if p.bar == nil {
 		p.print(u)
@@ -345,9 +369,52 @@ func (p *unitPrinter) end(sum publish.Summary) {
 		p.bar.finish()
 	}
 	if p.tenants && p.mode == publish.Write {
-		fmt.Fprintf(p.stdout, "units: %d built, %d unchanged, %d refused, %d skipped\n",
-			c[publish.Built], c[publish.Unchanged], c[publish.Refused], c[publish.Skipped])
+		t := p.counts
+		fmt.Fprintf(p.stdout, "tenants: %s built, %s unchanged, %s refused, %s skipped\n",
+			thousands(t[publish.Built]), thousands(t[publish.Unchanged]), thousands(t[publish.Refused]), thousands(t[publish.Skipped]))
 	}
+	if n := len(p.notOwner); n > 0 {
+		slices.Sort(p.notOwner)
+		whose := "their directories belong to other users"
+		if n == 1 {
+			whose = "its directory belongs to another user"
+		}
+		fmt.Fprintf(p.stderr, "discgen: error: %s refused: %s (%s), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n",
+			plural(n, "tenant"), whose, listSome(p.notOwner, 3), os.Geteuid())
+	}
+	// At scale the refused and skipped tenants scrolled away (or sat above
+	// the status line): they are named again where the build ends.
+	if p.bar != nil || p.counts[publish.Built]+p.counts[publish.Unchanged]+p.counts[publish.Refused]+p.counts[publish.Skipped] > listAgainAbove {
+		for _, st := range []publish.Status{publish.Refused, publish.Skipped} {
+			if names := p.failed[st]; len(names) > 0 {
+				fmt.Fprintf(p.stderr, "discgen: error: %s %s: %s\n", plural(len(names), "tenant"), st, listSome(names, maxListed))
+			}
+		}
+	}
+	// A check that finds nothing to change says so.
+	if p.format == "text" && p.mode == publish.Check && sum.SiteOK && !sum.Stale && !sum.Failed {
+		fmt.Fprintf(p.stdout, "%s: up to date\n", oneLine(p.out))
+	}
+}
+
+// listAgainAbove is the number of tenants past which the refused and
+// skipped ones are listed again at the end; maxListed bounds that list.
+const listAgainAbove, maxListed = 50, 20
+
+// plural writes "1 tenant" or "2 tenants", with commas.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return thousands(n) + " " + noun + "s"
+}
+
+// listSome joins the first max names, and says how many more there are.
+func listSome(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", thousands(len(names)-max))
 }
 
 // inside reports whether dir is out or below it.

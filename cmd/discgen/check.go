@@ -60,7 +60,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	case fs.NArg() == 0:
 		return usagef("check: give at least one URL")
 	}
-	if err := checkFormat(format, "text", "json"); err != nil {
+	if err := checkFormat(format, formats["check"]...); err != nil {
 		return err
 	}
 	gcpolicy.OneShot()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/crawlers"
+	"github.com/discgen/discgen/serverconf"
 	"github.com/spf13/pflag"
 )
 
@@ -73,6 +74,40 @@ func completionArgs(name string) []string {
 
 var shells = []string{"bash", "zsh", "fish"}
 
+// formats lists each command's --format values, which the command checks.
+var formats = map[string][]string{
+	"build":    {"text", "json", "github"},
+	"check":    {"text", "json"},
+	"lint":     {"text", "json", "github"},
+	"presets":  {"text", "json"},
+	"resolve":  {"text", "json"},
+	"validate": {"text", "json", "github"},
+	"verify":   {"text", "json", "github"},
+}
+
+// flagValues lists the words a command's flag completes to, where they
+// are not files, in order (as every shell offers them).
+func flagValues(name, flag string) []string {
+	v := unsortedFlagValues(name, flag)
+	return slices.Sorted(slices.Values(v))
+}
+
+func unsortedFlagValues(name, flag string) []string {
+	switch {
+	case flag == "format":
+		return formats[name]
+	case name == "build" && flag == "server":
+		var kinds []string
+		for _, k := range serverconf.Kinds {
+			kinds = append(kinds, string(k))
+		}
+		return kinds
+	case name == "build" && flag == "progress":
+		return progressValues
+	}
+	return nil
+}
+
 // sortedCommands returns the commands' names in order, so that the scripts
 // are the same bytes every run.
 func sortedCommands() []string {
@@ -130,15 +165,27 @@ _discgen() {
     COMPREPLY=($(compgen -W %q -- "$cur"))
     return
   fi
-  local flags="" valued="" args=""
+  local flags="" valued="" args="" vals=""
   case ${COMP_WORDS[1]} in
 `, strings.Join(names, " "))
 	for _, n := range append(sortedCommands(), "help") {
-		words, valued := flagWords(commandFlags(n))
-		fmt.Fprintf(w, "    %s) flags=%q valued=%q args=%q ;;\n", n, strings.Join(words, " "), strings.Join(valued, " "), strings.Join(completionArgs(n), " "))
+		flags := commandFlags(n)
+		words, valued := flagWords(flags)
+		fmt.Fprintf(w, "    %s) flags=%q valued=%q args=%q", n, strings.Join(words, " "), strings.Join(valued, " "), strings.Join(completionArgs(n), " "))
+		for _, f := range flags {
+			if vals := flagValues(n, f.Name); len(vals) > 0 {
+				fmt.Fprintf(w, "\n      [[ $prev == --%s ]] && vals=%q", f.Name, strings.Join(vals, " "))
+			}
+		}
+		fmt.Fprint(w, " ;;\n")
 	}
 	fmt.Fprint(w, `  esac
-  # A flag's value: files (the default), never another flag.
+  # A flag's value: its words if it has some, else files (the default),
+  # never another flag.
+  if [[ -n $vals ]]; then
+    COMPREPLY=($(compgen -W "$vals" -- "$cur"))
+    return
+  fi
   [[ " $valued " == *" $prev "* ]] && return
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
@@ -165,6 +212,9 @@ func writeFish(w io.Writer, names []string) {
 			}
 			if f.Value.Type() != "bool" {
 				line += " -r"
+			}
+			if vals := flagValues(n, f.Name); len(vals) > 0 {
+				line += " -f -a " + fishQuote(strings.Join(vals, " "))
 			}
 			fmt.Fprintln(w, line)
 		}

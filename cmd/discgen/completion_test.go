@@ -46,7 +46,13 @@ var completionCases = []struct {
 	{[]string{"discgen", "help", "val"}, []string{"validate"}},
 	// A flag's value is a file (the shell's default), never a flag.
 	{[]string{"discgen", "build", "-f", "--"}, nil},
-	{[]string{"discgen", "build", "--format", ""}, nil},
+	{[]string{"discgen", "build", "-o", ""}, nil},
+	// A flag with a fixed set of values completes to them.
+	{[]string{"discgen", "build", "--format", ""}, []string{"github", "json", "text"}},
+	{[]string{"discgen", "check", "--format", ""}, []string{"json", "text"}},
+	{[]string{"discgen", "validate", "--format", "j"}, []string{"json"}},
+	{[]string{"discgen", "build", "--server", "ng"}, []string{"nginx"}},
+	{[]string{"discgen", "build", "--progress", "b"}, []string{"bar"}},
 }
 
 func TestCompletionBash(t *testing.T) {

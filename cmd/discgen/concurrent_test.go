@@ -93,7 +93,7 @@ func concRun(exe, dir string, args ...string) (int, string, string) {
 
 // saveOutput is all a save prints: its tenant's line when it wrote
 // something, and the count.
-var saveOutput = regexp.MustCompile(`\A(users/u\d{4}/public_html: \d+ added, \d+ updated, \d+ removed, \d+ unchanged\n)?units: [01] built, [01] unchanged, 0 refused, 0 skipped\n\z`)
+var saveOutput = regexp.MustCompile(`\A(users/u\d{4}/public_html: \d+ added, \d+ updated, \d+ removed, \d+ unchanged\n)?tenants: [01] built, [01] unchanged, 0 refused, 0 skipped\n\z`)
 
 func TestConcurrentSavesBesideFullBuild(t *testing.T) {
 	testenv.NeedsLong(t) // starts hundreds of builds

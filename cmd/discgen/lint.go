@@ -31,7 +31,7 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("lint: give at least one file")
 	}
-	if err := checkFormat(format, "text", "json", "github"); err != nil {
+	if err := checkFormat(format, formats["lint"]...); err != nil {
 		return err
 	}
 	var kind lint.Kind

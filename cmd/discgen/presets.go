@@ -36,7 +36,7 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 	if commit != "" || date != "" || out != "" {
 		return usagef("presets: --commit, --date and -o go with --import")
 	}
-	if err := checkFormat(format, "text", "json"); err != nil {
+	if err := checkFormat(format, formats["presets"]...); err != nil {
 		return err
 	}
 	now, err := parseNow(nowFlag)

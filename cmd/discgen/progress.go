@@ -23,6 +23,9 @@ import (
 // At a million tenants the lines form is a million lines; the bar is one.
 const progressModes = "auto, bar or lines"
 
+// progressValues are the --progress values, for completion.
+var progressValues = []string{"auto", "bar", "lines"}
+
 // wantBar decides --progress for a text build: bar or lines.
 func wantBar(mode, format string, stderr io.Writer) (bool, error) {
 	switch mode {

@@ -90,7 +90,9 @@ func TestProgressTerminal(t *testing.T) {
 		"\r\x1b[Ktenants: ",
 		"tenants: 300 of 300 (100%): 299 built, 0 unchanged, 1 refused, 0 skipped",
 		"discgen: error: tenant home/u7 (/~u7/) refused",
-		"units: 300 built, 0 unchanged, 1 refused, 0 skipped",
+		"tenants: 299 built, 0 unchanged, 1 refused, 0 skipped",
+		// Listed again below the status line, where it does not scroll away.
+		"0 skipped\r\ndiscgen: error: 1 tenant refused: home/u7 (/~u7/)\r\n",
 		"exit=1",
 	} {
 		if !strings.Contains(out, want) {

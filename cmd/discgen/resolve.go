@@ -36,7 +36,7 @@ func runResolve(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fset, args); err != nil {
 		return helpOK(err)
 	}
-	if err := checkFormat(format, "text", "json"); err != nil {
+	if err := checkFormat(format, formats["resolve"]...); err != nil {
 		return err
 	}
 	if fset.NArg() != 1 {

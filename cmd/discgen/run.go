@@ -24,8 +24,9 @@ import (
 )
 
 // usageError is a mistake on the command line: exit status 2. hint, if
-// set, is printed before the hint to read the usage.
-type usageError struct{ msg, hint string }
+// set, is printed before the hint to read the usage, which is the usage
+// of cmd when the mistake is in a command's arguments.
+type usageError struct{ msg, hint, cmd string }
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -70,7 +71,11 @@ func report(stderr io.Writer, err error) {
 		if ue.hint != "" {
 			fmt.Fprintf(stderr, "discgen: hint: %s\n", ue.hint)
 		}
-		fmt.Fprintf(stderr, "discgen: hint: run 'discgen -h' for usage\n")
+		if ue.cmd != "" {
+			fmt.Fprintf(stderr, "discgen: hint: run 'discgen %s -h' for usage\n", ue.cmd)
+		} else {
+			fmt.Fprintf(stderr, "discgen: hint: run 'discgen -h' for usage\n")
+		}
 	case errors.As(err, &he):
 		fmt.Fprintf(stderr, "discgen: error: %v\n", he.err)
 		for _, h := range he.hints {
@@ -127,11 +132,15 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	c, ok := commands[args[0]]
 	if !ok {
 		if s := closestCommand(args[0]); s != "" && !strings.HasPrefix(args[0], "-") {
-			return &usageError{fmt.Sprintf("unknown command %q", args[0]), fmt.Sprintf("did you mean 'discgen %s'?", s)}
+			return &usageError{msg: fmt.Sprintf("unknown command %q", args[0]), hint: fmt.Sprintf("did you mean 'discgen %s'?", s)}
 		}
 		return usagef("unknown command %q", args[0])
 	}
-	return c.run(args[1:], stdout, stderr)
+	err := c.run(args[1:], stdout, stderr)
+	if ue := (*usageError)(nil); errors.As(err, &ue) && ue.cmd == "" {
+		ue.cmd = args[0]
+	}
+	return err
 }
 
 // newFlags makes a flag set that prints the command's usage for -h and

@@ -95,7 +95,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 
 	// Root's next full build finds everything as the builds left it.
 	code, stdout, stderr = runAs(t, exe, dir, 0, full...)
-	if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "units: 0 built, 3 unchanged, 0 refused, 0 skipped\n") {
+	if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "tenants: 0 built, 2 unchanged, 0 refused, 0 skipped\n") {
 		t.Errorf("root's full build after alice's: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 
@@ -118,7 +118,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	writeTenant(t, dir, "alice", aliceUID, "alice, saved again")
 	code, stdout, stderr = runAs(t, exe, dir, 0, full...)
 	if code != 1 || !strings.Contains(stderr, aliceRec+":8: corrupt ownership record: path not below the output root\n") ||
-		!strings.Contains(stdout, "units: 0 built, 2 unchanged, 1 refused, 0 skipped\n") {
+		!strings.Contains(stdout, "tenants: 0 built, 1 unchanged, 1 refused, 0 skipped\n") {
 		t.Errorf("root's build beside alice's forged record: exit %d\nstdout:\n%sstderr:\n%s\nwant alice refused for her record", code, stdout, stderr)
 	}
 	if got := readFile(t, dir, "users/bob/public_html/autodisc/index.txt"); got != bobIndex {
@@ -147,7 +147,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	if code, stdout, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml"); code != 0 || stderr != "" {
 		t.Errorf("alice's build after root's: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 || !strings.HasSuffix(stdout, "units: 0 built, 3 unchanged, 0 refused, 0 skipped\n") {
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 || !strings.HasSuffix(stdout, "tenants: 0 built, 2 unchanged, 0 refused, 0 skipped\n") {
 		t.Errorf("root's last build: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -294,5 +294,33 @@ func mustDo(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A full build run by a user other than root, on a host of many users,
+// says in one line why it writes none of the others' tenants and how
+// many, rather than two lines a tenant; its own tenant is built.
+func TestFullBuildAsOneUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
+	}
+	dir, exe := tenantUserTree(t)
+	for i, name := range []string{"carol", "dave", "erin"} {
+		uid := bobUID - 1 - i
+		home := filepath.Join(dir, "users", name)
+		mustDo(t, os.MkdirAll(filepath.Join(home, "public_html"), 0o755))
+		mustDo(t, os.Chown(home, uid, uid))
+		mustDo(t, os.Chown(filepath.Join(home, "public_html"), uid, uid))
+		writeTenant(t, dir, name, uid, name)
+	}
+	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	writeTenant(t, dir, "alice", aliceUID, "alice, saved")
+	code, stdout, stderr := runAs(t, exe, dir, aliceUID, full...)
+	want := fmt.Sprintf("discgen: error: 4 tenants refused: their directories belong to other users (users/bob/public_html, users/carol/public_html, users/dave/public_html and 1 more), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n", aliceUID)
+	if code != 1 || stderr != want || !strings.HasSuffix(stdout, "tenants: 1 built, 0 unchanged, 4 refused, 0 skipped\n") {
+		t.Errorf("alice's full build: exit %d\nstdout:\n%sstderr:\n%swant stderr:\n%s", code, stdout, stderr, want)
 	}
 }

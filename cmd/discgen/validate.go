@@ -20,7 +20,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("validate: unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkFormat(format, "text", "json", "github"); err != nil {
+	if err := checkFormat(format, formats["validate"]...); err != nil {
 		return err
 	}
 	now, err := parseNow(nowFlag)

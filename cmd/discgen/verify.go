@@ -34,7 +34,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 1 {
 		return usagef("verify: give at most one URL")
 	}
-	if err := checkFormat(format, "text", "json", "github"); err != nil {
+	if err := checkFormat(format, formats["verify"]...); err != nil {
 		return err
 	}
 	if jobs < 1 || jobs > 32 {

@@ -2,7 +2,10 @@
 // "did you mean" hints of unknown manifest keys and robots.txt fields.
 package editdist
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Levenshtein is the number of single-byte insertions, deletions and
 // substitutions that turn a into b.
@@ -55,15 +58,33 @@ func Transposed(a, b string) int {
 
 // Closest returns the word of known that s most likely misspells, or "":
 // the nearest (by Transposed) within 2 edits and less than half that
-// word's length, compared case-insensitively. Ties go to the earliest in
-// known.
+// word's length, compared case-insensitively. The same words joined by
+// "_" or "-", in any order (ai_train for train_ai), count as one edit.
+// Ties go to the earliest in known.
 func Closest(s string, known []string) string {
 	best, bestD := "", 3
 	s = strings.ToLower(s)
+	words := sortedWords(s)
 	for _, k := range known {
-		if d := Transposed(s, strings.ToLower(k)); d < bestD && 2*d < len(k) {
+		k0 := strings.ToLower(k)
+		d := Transposed(s, k0)
+		if d > 1 && words != "" && words == sortedWords(k0) {
+			d = 1
+		}
+		if d < bestD && 2*d < len(k) {
 			best, bestD = k, d
 		}
 	}
 	return best
+}
+
+// sortedWords returns the words of s split at "_" and "-", sorted and
+// joined by a space, or "" when s is one word.
+func sortedWords(s string) string {
+	w := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
+	if len(w) < 2 {
+		return ""
+	}
+	slices.Sort(w)
+	return strings.Join(w, " ")
 }

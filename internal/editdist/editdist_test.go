@@ -53,8 +53,13 @@ func TestClosest(t *testing.T) {
 		{"tenants", "tenant"},
 		{"zzzz", ""},
 		{"ty", ""}, // two edits from "type": not less than half of it
+		// The same words in another order, or joined otherwise.
+		{"ai_train", "train_ai"},
+		{"train-ai", "train_ai"},
+		{"input_ai", "ai_input"},
+		{"ai_search", ""},
 	} {
-		if got := Closest(c.s, known); got != c.want {
+		if got := Closest(c.s, append(known, "train_ai", "ai_input", "search")); got != c.want {
 			t.Errorf("Closest(%q) = %q, want %q", c.s, got, c.want)
 		}
 	}

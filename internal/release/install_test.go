@@ -152,6 +152,10 @@ func TestActionInstallRelease(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(failed.outputs["dir"], "discgen")); err == nil {
 		t.Error("a corrupt archive's binary was installed")
 	}
+	// Nor an empty directory, which a cache of the runner's would keep.
+	if _, err := os.Stat(failed.outputs["dir"]); err == nil {
+		t.Errorf("a corrupt archive left %s in the tool cache", failed.outputs["dir"])
+	}
 
 	// A release that is not there: an annotation naming the URL.
 	missing := runInstall(t, "v9.9.9", base, t.TempDir())
