@@ -63,7 +63,7 @@ func TestTenantBuildAsItsUserCPanel(t *testing.T) {
 			webReads(t, pub, webUID, webGID)
 
 			code, stdout, stderr = runAs(t, exe, dir, 0, full...)
-			if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "units: 0 built, 3 unchanged, 0 refused, 0 skipped\n") {
+			if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "tenants: 0 built, 2 unchanged, 0 refused, 0 skipped\n") {
 				t.Errorf("root's build after alice's: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 			}
 			writeTenant(t, dir, "alice", aliceUID, "alice, saved again")

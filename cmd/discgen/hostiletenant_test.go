@@ -83,7 +83,7 @@ func TestRootBuildDefersTenantHoldingItsLock(t *testing.T) {
 	deferred := "discgen: error: " + alice + ": its state is locked by another process (its owner's build?); deferred to the next build\n"
 	code, stdout, stderr := timedRun(t, exe, dir, full...)
 	if code != 1 || !strings.Contains(stderr, deferred) || !strings.Contains(stdout, "users/bob/public_html: 0 added, 1 updated, 0 removed, 2 unchanged\n") ||
-		!strings.HasSuffix(stdout, "units: 1 built, 1 unchanged, 0 refused, 1 skipped\n") || strings.Contains(stderr, "bob") {
+		!strings.HasSuffix(stdout, "tenants: 1 built, 0 unchanged, 0 refused, 1 skipped\n") || strings.Contains(stderr, "bob") {
 		t.Errorf("root's build beside alice's lock: exit %d\nstdout:\n%sstderr:\n%swant alice deferred, bob built", code, stdout, stderr)
 	}
 
@@ -93,7 +93,7 @@ func TestRootBuildDefersTenantHoldingItsLock(t *testing.T) {
 	writeTenant(t, dir, "bob", bobUID, "bob, saved again")
 	code, stdout, stderr = timedRun(t, exe, dir, full...)
 	if code != 1 || !strings.Contains(stderr, deferred) || !strings.Contains(stdout, "users/bob/public_html: 0 added, 1 updated, 0 removed, 2 unchanged\n") ||
-		!strings.HasSuffix(stdout, "units: 1 built, 1 unchanged, 0 refused, 1 skipped\n") {
+		!strings.HasSuffix(stdout, "tenants: 1 built, 0 unchanged, 0 refused, 1 skipped\n") {
 		t.Errorf("root's build after its killed batch, beside alice's lock: exit %d\nstdout:\n%sstderr:\n%swant alice deferred, bob recovered and built", code, stdout, stderr)
 	}
 	if got := readFile(t, dir, "users/bob/public_html/autodisc/description.txt"); got != "bob, saved again\n" {
@@ -129,7 +129,7 @@ func TestRootBuildBesidePlantedRecordNames(t *testing.T) {
 		writeTenant(t, dir, "alice", aliceUID, fmt.Sprintf("alice, saved %d", round))
 		writeTenant(t, dir, "bob", bobUID, fmt.Sprintf("bob, saved %d", round))
 		code, stdout, stderr := runAs(t, exe, dir, 0, full...)
-		if code != 0 || !strings.HasSuffix(stdout, "units: 2 built, 1 unchanged, 0 refused, 0 skipped\n") {
+		if code != 0 || !strings.HasSuffix(stdout, "tenants: 2 built, 0 unchanged, 0 refused, 0 skipped\n") {
 			t.Errorf("root's build %d beside alice's directory at %s.tmp: exit %d\nstdout:\n%sstderr:\n%s", round, rec, code, stdout, stderr)
 		}
 	}
@@ -143,7 +143,7 @@ func TestRootBuildBesidePlantedRecordNames(t *testing.T) {
 	journal := killedRootBatch(t, dir, "bob")
 	writeTenant(t, dir, "bob", bobUID, "bob, saved again")
 	code, stdout, stderr := runAs(t, exe, dir, 0, full...)
-	if code != 1 || !strings.HasSuffix(stdout, "units: 1 built, 1 unchanged, 1 refused, 0 skipped\n") ||
+	if code != 1 || !strings.HasSuffix(stdout, "tenants: 1 built, 0 unchanged, 1 refused, 0 skipped\n") ||
 		!strings.Contains(stderr, "discgen: error: tenant "+alice) || strings.Contains(stderr, "tenant users/bob") {
 		t.Errorf("root's build beside alice's directory at her record: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
@@ -152,7 +152,7 @@ func TestRootBuildBesidePlantedRecordNames(t *testing.T) {
 	}
 	plantAliceIntent(t, dir, rec)
 	code, stdout, stderr = runAs(t, exe, dir, 0, full...)
-	if code != 1 || !strings.HasSuffix(stdout, "units: 0 built, 2 unchanged, 1 refused, 0 skipped\n") || strings.Contains(stderr, "tenant users/bob") {
+	if code != 1 || !strings.HasSuffix(stdout, "tenants: 0 built, 1 unchanged, 1 refused, 0 skipped\n") || strings.Contains(stderr, "tenant users/bob") {
 		t.Errorf("root's build after a killed batch naming alice: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 	// She removes it: her next build by root recovers and builds her.
