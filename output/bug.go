@@ -2,10 +2,8 @@ package output
 
 import (
 	"fmt"
-	"path"
-	"runtime"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/discgen/discgen/internal/bug"
 )
 
 // A panic is a bug in discgen, never a root's doing; but one root's
@@ -17,48 +15,10 @@ import (
 // error (its temporary files removed, or, once its journal is written,
 // its record its intent), and the others are published.
 
-// bugPrefix starts the message of a root failed by a panic.
-const bugPrefix = "internal error (a bug in discgen; please report it): "
-
-// maxPanicText is the most bytes of a panic's value a message shows.
-const maxPanicText = 300
-
 // bugError is the error of root for the panic value v; it is called by
 // a deferred function of the goroutine that panicked, which recovered v.
 func bugError(root string, v any) error {
-	s := fmt.Sprint(v)
-	if len(s) > maxPanicText {
-		cut := maxPanicText
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	if at := panicSite(); at != "" {
-		s += " (at " + at + ")"
-	}
-	return fmt.Errorf("%s: %s%s", root, bugPrefix, s)
-}
-
-// panicSite is where the panic being recovered was raised, as
-// "pkg/file.go:line", or "" when the stack does not say: the first frame
-// outside the runtime below runtime.gopanic.
-func panicSite() string {
-	pcs := make([]uintptr, 64)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
-	below := false
-	for {
-		f, more := frames.Next()
-		switch {
-		case f.Function == "runtime.gopanic":
-			below = true
-		case below && !strings.HasPrefix(f.Function, "runtime."):
-			return path.Join(path.Base(path.Dir(f.File)), path.Base(f.File)) + fmt.Sprintf(":%d", f.Line)
-		}
-		if !more {
-			return ""
-		}
-	}
+	return fmt.Errorf("%s: %s", root, bug.Text(v))
 }
 
 // recoverBug, deferred by a goroutine working on the root of a, fails

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/bug"
 	"github.com/discgen/discgen/output"
 )
 
@@ -117,10 +118,10 @@ func (p *pipeline) applyBatch(b []*pending) {
 	slices.SortFunc(b, func(x, y *pending) int {
 		return cmp.Or(cmp.Compare(x.id.Dev, y.id.Dev), cmp.Compare(x.id.Ino, y.id.Ino))
 	})
-	rs, errs, bug := p.applyAll(b)
+	rs, errs, msg := p.applyAll(b)
 	for i, w := range b {
-		if bug != "" {
-			refuseAsBug(w.u, bug)
+		if msg != "" {
+			refuseAsBug(w.u, msg)
 			w.ch.Close()
 		} else {
 			settle(w.u, rs[i], errs[i])
@@ -133,14 +134,14 @@ func (p *pipeline) applyBatch(b []*pending) {
 
 // applyAll applies a batch's plans. A panic while the batch is applied
 // cannot be laid at one tenant's door: it refuses every tenant of the
-// batch (bug is the message), whose journal the next build recovers as
+// batch (msg is the message), whose journal the next build recovers as
 // after a killed build, and the batcher goes on with the next batch.
-func (p *pipeline) applyAll(b []*pending) (rs []output.Result, errs []error, bug string) {
+func (p *pipeline) applyAll(b []*pending) (rs []output.Result, errs []error, msg string) {
 	defer func() {
 		if v := recover(); v != nil {
-			bug = bugText(v)
+			msg = bug.Text(v)
 			if len(b) > 1 {
-				bug += fmt.Sprintf("; while applying a batch of %d tenants, each refused", len(b))
+				msg += fmt.Sprintf("; while applying a batch of %d tenants, each refused", len(b))
 			}
 		}
 	}()

@@ -14,6 +14,7 @@ import (
 	"github.com/discgen/discgen/confined"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/bug"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
@@ -366,7 +367,7 @@ func (p *pipeline) tenant(j *job) {
 	handed := false // the batcher reports the unit and closes its handles
 	defer func() {
 		if v := recover(); v != nil {
-			refuseAsBug(u, bugText(v))
+			refuseAsBug(u, bug.Text(v))
 		}
 		if handed {
 			return

@@ -39,6 +39,7 @@ const (
 )
 
 var internalLevel = map[string]int{
+	"internal/bug":                ground,
 	"internal/editdist":           ground,
 	"internal/gcpolicy":           ground,
 	"internal/hostlimits":         ground,
