@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/testing/testcorpus"
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/llmstxt"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/tree"
@@ -33,29 +33,8 @@ type referenceReading struct {
 // on each text. Without python3 the test skips, except in CI ($CI set).
 func readReference(t *testing.T, texts []string) []referenceReading {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is not installed: the llmstxt.org reference parser cannot run")
-		}
-		t.Skip("python3 is not installed: the llmstxt.org reference parser cannot run")
-	}
-	in, err := json.Marshal(texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("python3", filepath.Join("..", "llmstxt", "testdata", "reference", "read.py"))
-	cmd.Stdin = strings.NewReader(string(in))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3 read.py: %v\n%s", err, stderr.String())
-	}
-	var res []referenceReading
-	if err := json.Unmarshal(out, &res); err != nil || len(res) != len(texts) {
-		t.Fatalf("read.py printed %d readings for %d files: %v", len(res), len(texts), err)
-	}
-	return res
+	py := testenv.NeedsTool(t, "python3", "apt-get install python3")
+	return readAll[referenceReading](t, exec.Command(py, filepath.Join("..", "llmstxt", "testdata", "reference", "read.py")), texts)
 }
 
 // readCommonMark reads each text with commonmark.js (npm commonmark 0.31),
@@ -64,23 +43,7 @@ func readReference(t *testing.T, texts []string) []referenceReading {
 func readCommonMark(t *testing.T, texts []string) []referenceReading {
 	t.Helper()
 	dir := npmPackage(t, "commonmark", "0.31")
-	in, err := json.Marshal(texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", filepath.Join("..", "llmstxt", "testdata", "reference", "commonmark.js"), filepath.Join(dir, "dist", "commonmark.js"))
-	cmd.Stdin = strings.NewReader(string(in))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node commonmark.js: %v\n%s", err, stderr.String())
-	}
-	var res []referenceReading
-	if err := json.Unmarshal(out, &res); err != nil || len(res) != len(texts) {
-		t.Fatalf("commonmark.js printed %d readings for %d files: %v", len(res), len(texts), err)
-	}
-	return res
+	return readAll[referenceReading](t, exec.Command("node", filepath.Join("..", "llmstxt", "testdata", "reference", "commonmark.js"), filepath.Join(dir, "dist", "commonmark.js")), texts)
 }
 
 // referenceText describes a reading as the manifest's values would be:

@@ -1,8 +1,8 @@
 package generate
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/aipref"
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/serverconf"
@@ -27,15 +28,9 @@ import (
 func npmPackage(t *testing.T, name, major string) string {
 	t.Helper()
 	missing := func(why string) {
-		msg := fmt.Sprintf("%s: install it with `npm install --prefix .ci/tools %s@%s` (.ci/run does)", why, name, major)
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, "%s: install it with `npm install --prefix .ci/tools %s@%s` (.ci/run does)", why, name, major)
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		missing("node is not installed")
-	}
+	testenv.NeedsTool(t, "node", "apt-get install nodejs npm")
 	dir := os.Getenv("DISCGEN_NODE_MODULES")
 	if dir == "" {
 		dir = filepath.Join("..", ".ci", "tools", "node_modules")
@@ -101,25 +96,32 @@ func (s sfvReading) prefsOf(label func(aipref.Category) string, yes, no string) 
 }
 
 func runStructuredHeaders(t *testing.T, dir string, values []string) []sfvReading {
-	in, err := json.Marshal(values)
-	if err != nil {
-		t.Fatal(err)
-	}
 	script := filepath.Join(t.TempDir(), "sfv.cjs")
 	if err := os.WriteFile(script, []byte(sfvScript), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("node", script, filepath.Join(dir, "cjs", "index.cjs")) // the package's CommonJS build
-	cmd.Stdin = strings.NewReader(string(in))
+	// The package's CommonJS build.
+	return readAll[sfvReading](t, exec.Command("node", script, filepath.Join(dir, "cjs", "index.cjs")), values)
+}
+
+// readAll runs an independent reader: cmd reads the JSON array of texts
+// on its standard input and prints a JSON array of one reading each.
+func readAll[R any](t *testing.T, cmd *exec.Cmd, texts []string) []R {
+	t.Helper()
+	in, err := json.Marshal(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdin = bytes.NewReader(in)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.String())
+		t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.String())
 	}
-	var res []sfvReading
-	if err := json.Unmarshal(out, &res); err != nil || len(res) != len(values) {
-		t.Fatalf("node printed %d readings for %d values (%v)", len(res), len(values), err)
+	var res []R
+	if err := json.Unmarshal(out, &res); err != nil || len(res) != len(texts) {
+		t.Fatalf("%s printed %d readings for %d texts: %v", cmd.Args[0], len(res), len(texts), err)
 	}
 	return res
 }
