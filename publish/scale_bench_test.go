@@ -25,9 +25,10 @@ import (
 //	tar-sync  the sync that makes tar's files durable, which a build's
 //	          flushes do for its own (reported beside, not in the floor)
 //	nochange  a second build with nothing changed (three in each run)
-//	changed   a build after 1% of the manifests changed
+//	changed   a build after 1% of the manifests changed: a content
+//	          edit, each one's description
 //	tenant    discgen build --tenant FILE, one tenant (median of five)
-//	tenant-edited  the same, just after that tenant's manifest was
+//	tenant-edited  the same, just after that tenant's description was
 //	          edited, as a control panel runs it on a save
 //	heavy     the first build of another tree of n tenants, of which
 //	          DISCGEN_SCALE_HEAVY (default 300) are heavy: 3.5 MB manifests
@@ -41,7 +42,15 @@ import (
 //
 //	DISCGEN_SCALE=10000,100000 go test ./publish -run '^$' -bench Scale -benchtime 1x -timeout 2h
 //
-// DISCGEN_SCALE_HEAVY=0 leaves out the heavy case.
+// DISCGEN_SCALE_HEAVY=0 leaves out the heavy case. The tenants are
+// realisticSite's, as users write them (presets, usage preferences,
+// named agents, an icon, two feeds, an x- file, varied sizes, one in 20
+// heavier); DISCGEN_SCALE_MIX=uniform gives scaleSite's one small shape,
+// the tenants of the runs recorded before. The trees go under TMPDIR: a
+// disk's file system, not a tmpfs, for figures a host would see.
+//
+// Each step reports its wall time, its CPU time (user and system) and
+// peak RSS; the ratios are to tar -x's wall and CPU time.
 //
 // DISCGEN_SCALE_REPS (default 3) sets how many times each is measured, or
 // NxREPS for one size (100000x1); medians are reported, and the peak RSS
@@ -157,8 +166,9 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			data = append(data, fmt.Sprintf("# changed in run %d\n", rep)...)
-			data = []byte(strings.Replace(string(data), "The pages of", "The changed pages of", 1))
+			// A content edit: the description, which description.txt
+			// and the tenant's other outputs carry.
+			data = editDescription(b, m, data, fmt.Sprintf("changed in run %d", rep))
 			if err := os.WriteFile(m, data, 0o644); err != nil {
 				b.Fatal(err)
 			}
@@ -175,7 +185,7 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			data = fmt.Appendf(data, "# saved in run %d\n", rep)
+			data = editDescription(b, m, data, fmt.Sprintf("saved in run %d.%d", rep, i))
 			if err := os.WriteFile(filepath.Join(site, m), data, 0o644); err != nil {
 				b.Fatal(err)
 			}
@@ -190,6 +200,8 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 				b.Fatal(err)
 			}
 			scaleHost(b, root, n)
+			// Heavy tenants of the same shape in either mix: the
+			// figures compare with the earlier runs'.
 			for i := range h {
 				m := filepath.Join(root, "users", fmt.Sprintf("u%07d", i*n/h), "public_html", "autodisc.yaml")
 				if err := os.WriteFile(m, heavyTenant(fmt.Sprintf("u%07d", i*n/h)), 0o644); err != nil {
@@ -206,11 +218,22 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 	b.ReportMetric(median(tarSync).wall.Seconds(), "tar-sync-s")
 	b.ReportMetric(nc.wall.Seconds(), "nochange-s")
 	b.ReportMetric(ch.wall.Seconds(), "changed1%-s")
+	b.ReportMetric(t.cpu.Seconds(), "tar-x-cpu-s")
+	b.ReportMetric(nc.cpu.Seconds(), "nochange-cpu-s")
+	b.ReportMetric(ch.cpu.Seconds(), "changed-cpu-s")
 	b.ReportMetric(f.wall.Seconds()/t.wall.Seconds(), "full/tar-x")
+	if t.cpu > 0 {
+		b.ReportMetric(f.cpu.Seconds()/t.cpu.Seconds(), "full-cpu/tar-x-cpu")
+		b.ReportMetric(nc.cpu.Seconds()/t.cpu.Seconds(), "nochange-cpu/tar-x-cpu")
+		b.ReportMetric(ch.cpu.Seconds()/t.cpu.Seconds(), "changed-cpu/tar-x-cpu")
+	}
 	b.ReportMetric(nc.wall.Seconds()/t.wall.Seconds(), "nochange/tar-x")
 	b.ReportMetric(ch.wall.Seconds()/t.wall.Seconds(), "changed/tar-x")
 	b.ReportMetric(float64(median(one).wall.Microseconds())/1000, "tenant-ms")
-	b.ReportMetric(float64(median(edited).wall.Microseconds())/1000, "tenant-edited-ms")
+	e := median(edited)
+	b.ReportMetric(float64(e.wall.Microseconds())/1000, "tenant-edited-ms")
+	b.ReportMetric(float64(e.cpu.Microseconds())/1000, "tenant-edited-cpu-ms")
+	b.ReportMetric(float64(e.maxRSS)/(1<<20), "tenant-edited-MB")
 	b.ReportMetric(float64(f.maxRSS)/(1<<20), "full-MB")
 	b.ReportMetric(float64(t.maxRSS)/(1<<20), "tar-x-MB")
 	b.ReportMetric(float64(nc.maxRSS)/(1<<20), "nochange-MB")
@@ -235,10 +258,16 @@ func scaleHeavy(b *testing.B, n int) int {
 	return min(h, n)
 }
 
-// scaleHost writes scaleSite's n tenants, and in each public_html some of
-// the user's own files, which discgen must neither read nor list.
+// scaleHost writes n tenants of the mix DISCGEN_SCALE_MIX names
+// (realisticSite's by default, scaleSite's for "uniform"), and in each
+// public_html some of the user's own files, which discgen must neither
+// read nor list.
 func scaleHost(b testing.TB, dir string, n int) {
-	scaleSite(b, dir, n)
+	if scaleMix(b) == mixUniform {
+		scaleSite(b, dir, n)
+	} else {
+		realisticSite(b, dir, n)
+	}
 	page := []byte(strings.Repeat("<p>A user's own page.</p>\n", 40))
 	for i := range n {
 		web := filepath.Join(dir, "users", fmt.Sprintf("u%07d", i), "public_html")
@@ -268,4 +297,15 @@ func TestGenerateHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	scaleHost(t, dir, n)
+}
+
+// editDescription changes the description of the tenant manifest data
+// (read from m), as a user's edit would: its text, not a comment.
+func editDescription(b testing.TB, m string, data []byte, what string) []byte {
+	b.Helper()
+	s := string(data)
+	if !strings.Contains(s, "The pages") {
+		b.Fatalf("%s: no description to edit", m)
+	}
+	return []byte(strings.Replace(s, "The pages", "The pages ("+what+")", 1))
 }
