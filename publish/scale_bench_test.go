@@ -4,6 +4,7 @@ package publish
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,6 +99,7 @@ type measurement struct {
 	wall   time.Duration
 	cpu    time.Duration // user and system
 	maxRSS int64         // bytes
+	out    string        // the end of its standard output
 }
 
 // runMeasured runs a command and returns its wall time and peak RSS.
@@ -108,14 +110,25 @@ func runMeasured(b *testing.B, dir string, name string, args ...string) measurem
 	cmd.Dir = dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	// Standard output goes to a file, as it would to /dev/null: no pipe
+	// for the process to wait on.
+	stdout, err := os.CreateTemp(b.TempDir(), "stdout")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stdout.Close()
+	cmd.Stdout = stdout
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
 		b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return measurement{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), int64(ru.Maxrss) * 1024}
+	out := make([]byte, 4096)
+	size, _ := stdout.Seek(0, io.SeekEnd)
+	k, _ := stdout.ReadAt(out, max(0, size-int64(len(out))))
+	return measurement{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), int64(ru.Maxrss) * 1024, string(out[:k])}
 }
 
 func median(ms []measurement) measurement {
@@ -124,7 +137,7 @@ func median(ms []measurement) measurement {
 	for _, m := range ms {
 		peak = max(peak, m.maxRSS)
 	}
-	return measurement{ms[len(ms)/2].wall, ms[len(ms)/2].cpu, peak}
+	return measurement{ms[len(ms)/2].wall, ms[len(ms)/2].cpu, peak, ""}
 }
 
 // scaleRun measures one size.
@@ -173,7 +186,11 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 				b.Fatal(err)
 			}
 		}
-		changed = append(changed, runMeasured(b, site, bin, build...))
+		c := runMeasured(b, site, bin, build...)
+		// The edits are seen: every edited tenant built again, the
+		// others unchanged.
+		wantBuilt(b, c, (n+99)/100, "the 1% build")
+		changed = append(changed, c)
 		// What a hosting panel runs when one user saves: --tenant, with
 		// every other tenant still on disk.
 		for i := range 5 {
@@ -189,7 +206,9 @@ func scaleRun(b *testing.B, work, bin string, n, reps int) {
 			if err := os.WriteFile(filepath.Join(site, m), data, 0o644); err != nil {
 				b.Fatal(err)
 			}
-			edited = append(edited, runMeasured(b, site, bin, append(build, "--tenant", m)...))
+			e := runMeasured(b, site, bin, append(build, "--tenant", m)...)
+			wantBuilt(b, e, 1, "--tenant after an edit")
+			edited = append(edited, e)
 		}
 	}
 	var heavy []measurement
@@ -297,6 +316,18 @@ func TestGenerateHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	scaleHost(t, dir, n)
+}
+
+// wantBuilt fails b unless the build m reported built tenants built.
+func wantBuilt(b testing.TB, m measurement, built int, what string) {
+	b.Helper()
+	n := strconv.Itoa(built)
+	for i := len(n) - 3; i > 0; i -= 3 {
+		n = n[:i] + "," + n[i:]
+	}
+	if !strings.Contains(m.out, "tenants: "+n+" built,") {
+		b.Fatalf("%s: want %d tenants built, the build said:\n%s", what, built, m.out)
+	}
 }
 
 // editDescription changes the description of the tenant manifest data
