@@ -1,6 +1,9 @@
 package publish
 
-import "github.com/discgen/discgen/diag"
+import (
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/output"
+)
 
 // A panic is a bug in discgen, never the tenant's doing; but a tenant's
 // manifest may be what reaches it, and one tenant must not stop the
@@ -18,4 +21,24 @@ func refuseAsBug(u *Unit, msg string) {
 	u.Status = Refused
 	u.Tree = nil
 	u.Diags.Errorf(pos, "", "%s", msg)
+}
+
+// recoverBounds is what bounds the build's recovery, before any tenant is
+// planned, of what a killed build left for tenants in their own records
+// (output.RecoverWithin): each record, which its tenant may write, holds
+// no more lines than the largest record a tenant of any delegation may
+// (the tenant's own delegation is known only once the tenants are
+// walked; a tenant's own build, and each plan, bound it by its own), and
+// what reading them takes comes out of the build's memory budget, the
+// pipeline not having started.
+func recoverBounds(dels []*delegation, size sizing) output.Options {
+	most := tenantLimits{files: DefaultTenantFiles}.recordPaths()
+	for _, d := range dels {
+		most = max(most, d.limits.recordPaths())
+	}
+	b := newBudget(size.budget)
+	return output.Options{MaxPaths: most, Reserve: func(n int64) func() {
+		got := b.acquire(n)
+		return func() { b.release(got) }
+	}}
 }
