@@ -10,7 +10,10 @@ import (
 // others. So every goroutine of the pipeline that works for tenants (the
 // workers, the batchers) recovers a panic, refuses the tenants it was
 // working for with a message that says it is a bug and where it
-// happened, and goes on with the next.
+// happened, and goes on with the next. The site's own build recovers
+// one too (the site is refused, every tenant built), and so does the walk
+// of each glob (that glob's walk stops, with one message, the tenants it
+// found are built, and the other globs walked).
 
 // refuseAsBug marks u refused by a panic, msg being bug.Text's message.
 func refuseAsBug(u *Unit, msg string) {
