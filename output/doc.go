@@ -328,7 +328,9 @@
 // to RecoverWithin (Options.MaxPaths, Options.Reserve): a record past
 // them, or one the merge would take past MaxPaths lines, is refused at
 // that line for that root alone, nothing written, and its intent stays
-// in the journal (NotRecovered) while every other root is recovered.
+// in the journal (NotRecovered) while every other root is recovered; a
+// plan given that intent (Options.Journals) refuses the root the same
+// way, until the record is removed.
 // Publish gives a tenant's own recovery its delegation's bound, and the
 // build's recovery of its own journal, run before the tenants are walked
 // and so before a tenant's delegation is known, the largest bound of any

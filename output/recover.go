@@ -408,7 +408,8 @@ func mergeInto(stateDir, name string, ins []*record, opt Options) error {
 	data := c.rec.marshal()
 	file := c.recordFile(".rec")
 	if n := bytes.Count(data, []byte("\n")); opt.MaxPaths > 0 && n > 3+opt.MaxPaths {
-		// The same bound as parseRecordMax's, refused at the same line.
+		// The same bound as parseRecordMax's, refused at the same line
+		// (and by a plan given the intent, Journals.within).
 		return fmt.Errorf("%s: merged with the journal's intent: %w; the intent stays in the journal", name, pastPaths(file, 4+opt.MaxPaths, opt.MaxPaths))
 	}
 	if _, err := c.writeState(file, data, true, false, false); err != nil {
@@ -523,6 +524,20 @@ func (j *Journals) apply(m *record) {
 	for _, in := range j.intents[m.name] {
 		m.absorb(in)
 	}
+}
+
+// within returns an error when the journals name the root of m, which
+// they were applied to, and m, whose record file is file, now holds more
+// lines than maxPaths (when positive): the error Recover gives for such
+// a merge.
+func (j *Journals) within(m *record, file string, maxPaths int) error {
+	if j == nil || maxPaths <= 0 || len(j.intents[m.name]) == 0 {
+		return nil
+	}
+	if n := bytes.Count(m.marshal(), []byte("\n")); n > 3+maxPaths {
+		return fmt.Errorf("merged with the journal's intent: %w", pastPaths(file, 4+maxPaths, maxPaths))
+	}
+	return nil
 }
 
 // deadIntents returns the journals given plus the dead journals of

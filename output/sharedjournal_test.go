@@ -347,6 +347,18 @@ func TestRecoverWithinBounds(t *testing.T) {
 	if len(reserved) != 0 {
 		t.Errorf("reserved %v for records past their bound", reserved)
 	}
+	// A plan owning what the journal left for r1 is refused, as the
+	// merge was: it would write the record past its bound.
+	popt := e.opt()
+	popt.Record, popt.StateDir, popt.JournalDir, popt.MaxPaths, popt.Journals = "r1", own[1], e.state, 8, j
+	c, err := Plan(filepath.Join(e.base, "r1"), files("a.txt", "a\n"), popt)
+	if err == nil {
+		err = c.Err()
+		c.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "more than 8 paths") {
+		t.Errorf("r1 planned with the journal's intent past its bound: %v", err)
+	}
 	// Within larger bounds, both are merged, r2's record once reserved
 	// for.
 	opt.MaxPaths = 1200
