@@ -306,8 +306,8 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 		w.fail(child, Skipped, fmt.Sprintf("cannot open %s: %v", w.show(child), errText(err)))
 		return
 	}
+	defer sub.Close() // also when the walk panics
 	w.level(sub, child, i+1, caps)
-	sub.Close()
 }
 
 // manifest handles a file the last component matched in dir.
