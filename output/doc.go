@@ -324,7 +324,18 @@
 // Recover there merges only the intents naming that record (64 at most,
 // from 64 journals at most, the rest waiting for a later build), into
 // that record in one write, passes over every other, and creates nothing
-// else.
+// else. A merge reads the record within the same bounds as a plan, given
+// to RecoverWithin (Options.MaxPaths, Options.Reserve): a record past
+// them, or one the merge would take past MaxPaths lines, is refused at
+// that line for that root alone, nothing written, and its intent stays
+// in the journal (NotRecovered) while every other root is recovered; a
+// plan given that intent (Options.Journals) refuses the root the same
+// way, until the record is removed.
+// Publish gives a tenant's own recovery its delegation's bound, and the
+// build's recovery of its own journal, run before the tenants are walked
+// and so before a tenant's delegation is known, the largest bound of any
+// delegation (at least the default one's), reserving in the build's
+// memory budget.
 //
 // Journals. A build that may write the build's own state directory (the
 // build run as root) passes it as Options.JournalDir: a batch then writes

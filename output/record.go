@@ -135,7 +135,7 @@ func parseRecordMax(data []byte, name string, maxPaths int) (r *record, root str
 	for sc.Scan() {
 		n++
 		if maxPaths > 0 && n > 3+maxPaths {
-			return nil, "", fmt.Errorf("%s:%d: ownership record names more than %d paths, more than this root may hold", name, n, maxPaths)
+			return nil, "", pastPaths(name, n, maxPaths)
 		}
 		line := sc.Text()
 		switch {
@@ -274,6 +274,17 @@ func defaultRecordName(stateAbs, abs string) (string, error) {
 // maxRecordSize bounds the ownership record read from the state directory.
 const maxRecordSize = 256 << 20
 
+// boundError is the error of a record past the bounds of Options.MaxPaths.
+type boundError string
+
+func (e boundError) Error() string { return string(e) }
+
+// pastPaths is the error of the record file name, whose line (after its
+// header) passes the maxPaths lines it may hold.
+func pastPaths(name string, line, maxPaths int) error {
+	return fmt.Errorf("%s:%d: %w", name, line, boundError(fmt.Sprintf("ownership record names more than %d paths, more than this root may hold", maxPaths)))
+}
+
 // maxPathBytes is what Options.MaxPaths lets a record or stat cache hold
 // for each path it may name, in bytes: a line of the record is 68 bytes
 // and the path, and a path of a published tree is far shorter than this.
@@ -317,7 +328,7 @@ func (c *Changes) readState(dir, file string, limit int64) (data []byte, st conf
 		return nil, confined.Info{}, release, err
 	case fi.Size > limit:
 		return nil, confined.Info{}, release, &fs.PathError{Op: "read", Path: file,
-			Err: fmt.Errorf("%d bytes, more than the %d bytes this root's record may hold; it is not read", fi.Size, limit)}
+			Err: boundError(fmt.Sprintf("%d bytes, more than the %d bytes this root's record may hold; it is not read", fi.Size, limit))}
 	case c.opt.Reserve != nil && fi.Mode.IsRegular():
 		// The file is read up to the size it had when reserved: one
 		// that grew since (a save of its own replaced it) waits for

@@ -37,6 +37,16 @@ import (
 // files the killed build left reported as not discgen's. A journal
 // removed by another build meanwhile is not an error.
 func Recover(stateDir string) (int, *Journals, error) {
+	return RecoverWithin(stateDir, Options{})
+}
+
+// RecoverWithin is Recover reading each record it merges into within the
+// bounds a plan reads it with: opt.MaxPaths and opt.Reserve (its other
+// fields are not used). A merge that would make a record hold more
+// lines than opt.MaxPaths, or a record already past them, is refused for
+// that root alone: its intent stays in the journal, as for a record that
+// cannot be written (NotRecovered), and the record is left as it is.
+func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	f, err := confined.OpenDir(dir, false)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
@@ -110,7 +120,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 		return 0, j, err
 	}
 	if isRootState(stateDir) {
-		n, err := recoverOwn(stateDir, dir, names)
+		n, err := recoverOwn(stateDir, dir, names, opt)
 		removeParts(dir, names)
 		return n, nil, err
 	}
@@ -120,7 +130,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
 		var keep []*record
 		for _, in := range intents {
-			if err := mergeIntent(stateDir, in); err != nil {
+			if err := mergeIntent(stateDir, in, opt); err != nil {
 				roots = append(roots, err)
 				keep = append(keep, in)
 				continue
@@ -209,7 +219,7 @@ const (
 // single write, and nothing else is created: no other record, no
 // directory, no file the owner cannot remove. Every journal read is
 // removed once its intents are merged.
-func recoverOwn(stateDir, dir string, names []string) (int, error) {
+func recoverOwn(stateDir, dir string, names []string, opt Options) (int, error) {
 	slices.Sort(names)
 	var jnls []string
 	for _, name := range names {
@@ -236,7 +246,7 @@ func recoverOwn(stateDir, dir string, names []string) (int, error) {
 		return nil
 	})
 	if len(ins) > 0 {
-		if err := mergeInto(stateDir, name, ins); err != nil {
+		if err := mergeInto(stateDir, name, ins, opt); err != nil {
 			return 0, errors.Join(errs, err)
 		}
 	}
@@ -358,7 +368,7 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // (RootStateDir) goes to the record there: the journal was left by a
 // build from before the root had one, or by a batch of a build run as
 // root, which journals in its own state directory.
-func mergeIntent(stateDir string, in *record) error {
+func mergeIntent(stateDir string, in *record, opt Options) error {
 	if own := RootStateDir(stateDir, in.name); own != stateDir {
 		if st, err := confined.Lstat(own); err == nil && st.Mode.IsDir() {
 			// The record there is written by batches that hold its
@@ -373,14 +383,21 @@ func mergeIntent(stateDir string, in *record) error {
 			stateDir = own
 		}
 	}
-	return mergeInto(stateDir, in.name, []*record{in})
+	return mergeInto(stateDir, in.name, []*record{in}, opt)
 }
 
 // mergeInto adds what the intent records ins, of the root whose record is
-// named name, own to that record in stateDir, and writes it once.
-func mergeInto(stateDir, name string, ins []*record) error {
-	c := &Changes{name: name, opt: Options{StateDir: stateDir}}
-	if err := c.loadRecord(); err != nil || c.v1 != "" {
+// named name, own to that record in stateDir, and writes it once. The
+// record is read within opt.MaxPaths and opt.Reserve, and the merged
+// record must hold no more lines than opt.MaxPaths: past them, nothing is
+// written, and the intents stay where they are.
+func mergeInto(stateDir, name string, ins []*record, opt Options) error {
+	c := &Changes{name: name, opt: Options{StateDir: stateDir, MaxPaths: opt.MaxPaths, Reserve: opt.Reserve}}
+	err := c.loadRecord()
+	if _, ok := errors.AsType[boundError](err); ok {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err != nil || c.v1 != "" {
 		// Unreadable: the intent, made from the record the killed
 		// build read, owns all of it and more.
 		c.rec = newRecord(name)
@@ -388,8 +405,14 @@ func mergeInto(stateDir, name string, ins []*record) error {
 	for _, in := range ins {
 		c.rec.absorb(in)
 	}
-	_, err := c.writeState(c.recordFile(".rec"), c.rec.marshal(), true, false, false)
-	if err != nil {
+	data := c.rec.marshal()
+	file := c.recordFile(".rec")
+	if n := bytes.Count(data, []byte("\n")); opt.MaxPaths > 0 && n > 3+opt.MaxPaths {
+		// The same bound as parseRecordMax's, refused at the same line
+		// (and by a plan given the intent, Journals.within).
+		return fmt.Errorf("%s: merged with the journal's intent: %w; the intent stays in the journal", name, pastPaths(file, 4+opt.MaxPaths, opt.MaxPaths))
+	}
+	if _, err := c.writeState(file, data, true, false, false); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
@@ -501,6 +524,20 @@ func (j *Journals) apply(m *record) {
 	for _, in := range j.intents[m.name] {
 		m.absorb(in)
 	}
+}
+
+// within returns an error when the journals name the root of m, which
+// they were applied to, and m, whose record file is file, now holds more
+// lines than maxPaths (when positive): the error Recover gives for such
+// a merge.
+func (j *Journals) within(m *record, file string, maxPaths int) error {
+	if j == nil || maxPaths <= 0 || len(j.intents[m.name]) == 0 {
+		return nil
+	}
+	if n := bytes.Count(m.marshal(), []byte("\n")); n > 3+maxPaths {
+		return fmt.Errorf("merged with the journal's intent: %w", pastPaths(file, 4+maxPaths, maxPaths))
+	}
+	return nil
 }
 
 // deadIntents returns the journals given plus the dead journals of

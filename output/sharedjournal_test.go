@@ -274,3 +274,98 @@ func TestRootLocksLeaveNoFiles(t *testing.T) {
 		t.Errorf("the journal directory after the batch: %v, want only %s", names, journalLockName)
 	}
 }
+
+// Recovery merges a journal's intent into a root's record within the
+// bounds a plan reads it with (Options.MaxPaths, Options.Reserve given
+// to RecoverWithin): a merge that would make the record name more paths
+// than the root may hold is refused for that root alone, its intent kept
+// in the journal, and every other root recovered; a record past 64 KiB
+// is read only once reserved for.
+func TestRecoverWithinBounds(t *testing.T) {
+	e := newEnv(t)
+	cs, own := ownRoots(t, e, 3)
+	var ins [][]byte
+	for i, c := range cs {
+		in := c.intent(nil)
+		in.addSum("b.txt", fileSum([]byte("b\n")))
+		if i == 1 {
+			for k := range 10 {
+				in.addSum(fmt.Sprintf("p%d.txt", k), fileSum([]byte("p\n")))
+			}
+		}
+		ins = append(ins, in.marshal())
+		c.Close()
+	}
+	// r2's record is large, within its bound: read once reserved for.
+	big := newRecord("r2")
+	for k := range 1000 {
+		big.addSum(fmt.Sprintf("%s%04d.txt", strings.Repeat("n", 100), k), fileSum([]byte("n\n")))
+	}
+	bigFile := filepath.Join(own[2], filepath.FromSlash(recordBase("r2")+".rec"))
+	if err := os.WriteFile(bigFile, big.marshal(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jl := lockJournal(e.state, 0, false, e.root)
+	if jl.err != nil {
+		t.Fatal(jl.err)
+	}
+	if err := jl.write(ins, false); err != nil {
+		t.Fatal(err)
+	}
+	jl.close(true) // killed: the journal stays, unlocked
+
+	var reserved []int64
+	held := 0
+	opt := Options{MaxPaths: 8, Reserve: func(n int64) func() {
+		reserved = append(reserved, n)
+		held++
+		return func() { held-- }
+	}}
+	// r1 would hold a.txt, b.txt and 10 more; r2's record holds 1,000.
+	n, j, err := RecoverWithin(e.state, opt)
+	var nr *NotRecovered
+	if n != 1 || !errors.As(err, &nr) || len(nr.Errs) != 2 {
+		t.Fatalf("Recover = %d, %v; want r0 recovered, r1 and r2 not", n, err)
+	}
+	for i, want := range []string{"r1: ", "r2: "} {
+		if e := nr.Errs[i].Error(); !strings.HasPrefix(e, want) || !strings.Contains(e, "more than") {
+			t.Errorf("error %d: %v, want %q refused past its bound", i, e, want)
+		}
+	}
+	if j.Roots() != 2 || len(j.intents["r1"]) != 1 || len(j.intents["r2"]) != 1 {
+		t.Errorf("the intents left to own: %+v", j)
+	}
+	if rec, err := readRecordNamed(own[0], "r0"); err != nil || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+		t.Errorf("r0's record: %+v %v", rec, err)
+	}
+	if rec, err := readRecordNamed(own[1], "r1"); err != nil || rec.owns("b.txt", fileSum([]byte("b\n"))) {
+		t.Errorf("r1's record, merged past its bound: %+v %v", rec, err)
+	}
+	if rec, err := readRecordNamed(own[2], "r2"); err != nil || len(rec.files) != 1000 {
+		t.Errorf("r2's record, past its bound, was changed: %v", err)
+	}
+	if len(reserved) != 0 {
+		t.Errorf("reserved %v for records past their bound", reserved)
+	}
+	// A plan owning what the journal left for r1 is refused, as the
+	// merge was: it would write the record past its bound.
+	popt := e.opt()
+	popt.Record, popt.StateDir, popt.JournalDir, popt.MaxPaths, popt.Journals = "r1", own[1], e.state, 8, j
+	c, err := Plan(filepath.Join(e.base, "r1"), files("a.txt", "a\n"), popt)
+	if err == nil {
+		err = c.Err()
+		c.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "more than 8 paths") {
+		t.Errorf("r1 planned with the journal's intent past its bound: %v", err)
+	}
+	// Within larger bounds, both are merged, r2's record once reserved
+	// for.
+	opt.MaxPaths = 1200
+	if n, _, err := RecoverWithin(e.state, opt); n != 2 || err != nil || len(journals(t, e.state)) != 0 {
+		t.Fatalf("Recover within larger bounds = %d, %v", n, err)
+	}
+	if fi, err := os.Stat(bigFile); err != nil || len(reserved) != 1 || reserved[0] < fi.Size() || held != 0 {
+		t.Errorf("reserved %v (%d held), want r2's record reserved for and given back", reserved, held)
+	}
+}

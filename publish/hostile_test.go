@@ -65,6 +65,7 @@ type outcome struct {
 	status map[string]Status // tenant directory -> status
 	diags  map[string]diag.List
 	site   *Unit
+	sites  []*Unit // every unit not a tenant's, in order
 }
 
 func (o outcome) with(st Status) []string {
@@ -95,6 +96,7 @@ func publishAt(t testing.TB, dir string, mod func(*Options)) outcome {
 		mu.Lock()
 		defer mu.Unlock()
 		if u.Kind != Tenant {
+			o.sites = append(o.sites, u)
 			if u.Kind == Site {
 				o.site = u
 			}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/diag"
 )
 
 const bugMessage = "internal error (a bug in discgen; please report it): "
@@ -106,5 +108,116 @@ func TestApplyPanic(t *testing.T) {
 	}
 	if len(o.with(Refused)) > 0 {
 		t.Errorf("the next build refused %v", o.with(Refused))
+	}
+}
+
+// A panic while the site's own files are built refuses the site as a bug
+// in discgen, and every tenant is built.
+func TestSitePanic(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"site.yaml": isolationSite}
+	var built []string
+	for _, u := range []string{"alice", "bob", "carol"} {
+		files["users/"+u+"/public_html/autodisc.yaml"] = tenantYAML("~" + u)
+		built = append(built, "users/"+u+"/public_html")
+	}
+	writeFiles(t, dir, files)
+	testHookStage = func(stage, d string) {
+		if stage == "site" {
+			panic("boom at site")
+		}
+	}
+	defer func() { testHookStage = nil }()
+	o := publishAt(t, dir, nil)
+	o.wantOnly(t, built, nil)
+	var msgs []string
+	for _, u := range o.sites {
+		for _, d := range u.Diags {
+			msgs = append(msgs, d.Message)
+		}
+	}
+	if o.site == nil || o.site.Status != Refused || len(msgs) != 1 || !strings.HasPrefix(msgs[0], bugMessage+"boom at site") || !bugAt.MatchString(msgs[0]) {
+		t.Errorf("the site: %+v, %q; want it refused as a bug, once", o.site, msgs)
+	}
+	if !o.sum.Failed {
+		t.Errorf("the run did not fail")
+	}
+}
+
+// A panic while one glob's tenants are walked stops that glob alone, with
+// one message saying it is a bug: the tenants it found are built, and
+// every other glob's.
+func TestWalkPanic(t *testing.T) {
+	dir := t.TempDir()
+	site := isolationSite + `  - path: "/o/*"
+    only: [description.txt, feeds.txt]
+    tenants: "others/*/autodisc.yaml"
+`
+	files := map[string]string{"site.yaml": site}
+	var others []string
+	for _, u := range []string{"alice", "bob", "carol", "dave"} {
+		files["users/"+u+"/public_html/autodisc.yaml"] = tenantYAML("~" + u)
+		files["others/"+u+"/autodisc.yaml"] = tenantYAML("/o/" + u)
+		others = append(others, "others/"+u)
+	}
+	writeFiles(t, dir, files)
+	testHookStage = func(stage, d string) {
+		if stage == "walk" && filepath.Base(filepath.Dir(d)) == "carol" {
+			panic("boom in the walk")
+		}
+	}
+	defer func() { testHookStage = nil }()
+	o := publishAt(t, dir, nil)
+	for _, r := range others {
+		if o.status[r] != Built {
+			t.Errorf("%s: %s %q, want built", r, o.status[r], o.reasons(r))
+		}
+	}
+	if _, ok := o.status["users/carol/public_html"]; ok {
+		t.Errorf("carol, whose walk panicked, reported %s", o.status["users/carol/public_html"])
+	}
+	for r, st := range o.status {
+		if st != Built {
+			t.Errorf("%s: %s %q", r, st, o.reasons(r))
+		}
+	}
+	var msgs []string
+	for _, u := range o.sites {
+		for _, d := range u.Diags {
+			if d.Severity == diag.Error {
+				msgs = append(msgs, d.Message)
+			}
+		}
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "users/*/public_html/autodisc.yaml") || !strings.Contains(msgs[0], bugMessage+"boom in the walk") || !bugAt.MatchString(msgs[0]) {
+		t.Errorf("site errors %q; want one, naming the glob, saying it is a bug", msgs)
+	}
+	if !o.sum.Failed {
+		t.Errorf("the run did not fail")
+	}
+}
+
+// With --tenant files, a panic in the walk to one refuses that file as a
+// bug, and the other files are built.
+func TestNamedWalkPanic(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"site.yaml": isolationSite}
+	var named []string
+	for _, u := range []string{"alice", "bob", "carol"} {
+		files["users/"+u+"/public_html/autodisc.yaml"] = tenantYAML("~" + u)
+		named = append(named, filepath.Join(dir, "users", u, "public_html", "autodisc.yaml"))
+	}
+	writeFiles(t, dir, files)
+	testHookStage = func(stage, d string) {
+		if stage == "walk" && filepath.Base(filepath.Dir(d)) == "bob" {
+			panic("boom in the walk")
+		}
+	}
+	defer func() { testHookStage = nil }()
+	o := publishAt(t, dir, func(opt *Options) { opt.Tenants = named })
+	bob := "users/bob/public_html"
+	o.wantOnly(t, []string{"users/alice/public_html", "users/carol/public_html"}, map[string]string{bob: bugMessage + "boom in the walk"})
+	if !bugAt.MatchString(o.reasons(bob)) {
+		t.Errorf("no location in %q", o.reasons(bob))
 	}
 }

@@ -148,7 +148,17 @@ func (p *pipeline) siteError(d *delegation, format string, args ...any) {
 }
 
 // walk finds the tenants of one delegation.
+//
+// A panic in the walk is a bug in discgen: it stops this glob's walk
+// alone, with one message saying so; the tenants it found are built, the
+// ones it had not reached are not (they are not known), and the other
+// globs are walked.
 func (p *pipeline) walk(d *delegation, send func(*job)) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.siteError(d, "the walk of %q stopped, and the tenants it had not reached are not built: %s", d.pat.raw, bug.Text(v))
+		}
+	}()
 	top, err := confined.OpenTop(d.pat.prefix)
 	if err != nil {
 		if confined.IsAbsent(err) {
@@ -158,9 +168,9 @@ func (p *pipeline) walk(d *delegation, send func(*job)) {
 		p.siteError(d, "cannot walk %q: %v", d.pat.raw, err)
 		return
 	}
+	defer top.Close()
 	w := &walker{p: p, d: d, segs: d.pat.segs, send: send}
 	w.level(top, "", 0, nil)
-	top.Close()
 	if w.found == 0 {
 		p.siteWarn(d, "%q matches no tenant manifest", d.pat.raw)
 	}
@@ -296,8 +306,8 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 		w.fail(child, Skipped, fmt.Sprintf("cannot open %s: %v", w.show(child), errText(err)))
 		return
 	}
+	defer sub.Close() // also when the walk panics
 	w.level(sub, child, i+1, caps)
-	sub.Close()
 }
 
 // manifest handles a file the last component matched in dir.
@@ -316,6 +326,9 @@ func (w *walker) manifest(dir *confined.Dir, rel, name string, caps []string) {
 	}
 	if w.p.site.self.Is(fi) {
 		return // the site manifest itself
+	}
+	if testHookStage != nil {
+		testHookStage("walk", w.show(rel))
 	}
 	w.found++
 	j := &job{d: w.d, rel: rel, show: w.show(rel), name: name, caps: caps, info: fi}
@@ -501,7 +514,20 @@ func (p *pipeline) render(j *job, u *Unit, root *os.Root, space pathspace.Space,
 // one finds the tenant manifest file (a --tenant argument): the first
 // delegation whose glob matches it, then a walk down its literal path from
 // the glob's prefix, confined exactly as in a full walk.
+//
+// A panic in the walk refuses the file as a bug in discgen, unless its
+// tenant was found and handed on, and the other files are walked.
 func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
+	sent := false
+	defer func() {
+		if v := recover(); v != nil && !sent {
+			u := &Unit{Kind: Tenant, Manifest: file, Dir: filepath.Dir(file)}
+			refuseAsBug(u, bug.Text(v))
+			p.emit(u)
+		}
+	}()
+	hand := send
+	send = func(j *job) { sent = true; hand(j) }
 	abs, err := filepath.Abs(file)
 	if err == nil {
 		for _, d := range dels {
@@ -514,9 +540,9 @@ func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
 				send(&job{d: d, show: filepath.Dir(file), name: filepath.Base(file), status: Skipped, reason: fmt.Sprintf("cannot open %s: %v", d.pat.show, errText(err))})
 				return
 			}
+			defer top.Close()
 			w := &walker{p: p, d: d, segs: comps, send: send, named: true}
 			w.level(top, "", 0, caps)
-			top.Close()
 			return
 		}
 	}
@@ -542,6 +568,7 @@ func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
 }
 
 // testHookStage, when set by a test, is called as each tenant reaches a
-// stage of its build ("load", "render", "plan", "apply") with the
-// tenant's directory as messages show it.
+// stage of its build ("walk", "load", "render", "plan", "apply") with the
+// tenant's directory as messages show it, and as the site's own files are
+// built ("site", with the site's output directory).
 var testHookStage func(stage, dir string)

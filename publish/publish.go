@@ -231,11 +231,12 @@ func Run(opt Options, report func(*Unit)) Summary {
 		}
 		opt.journals = j
 	}
+	dels, derrs := s.delegations()
 	if opt.Mode == Write {
 		// What a killed build left is owned again before anything is
 		// planned: merged into the records, or, while another build is
 		// applying a batch, owned by the plans through the journals.
-		_, j, err := output.Recover(opt.StateDir)
+		_, j, err := output.RecoverWithin(opt.StateDir, recoverBounds(dels, size))
 		var nr *output.NotRecovered
 		if errors.As(err, &nr) {
 			// One root's state (a tenant holding its lock, or an
@@ -253,7 +254,6 @@ func Run(opt Options, report func(*Unit)) Summary {
 		}
 		opt.journals = j
 	}
-	dels, derrs := s.delegations()
 	diags.Append(derrs)
 	if len(opt.Tenants) == 0 && (opt.Shards == 0 || opt.Shard == 1) {
 		if len(opt.Server) == 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/discgen/discgen/internal/bug"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -112,33 +113,50 @@ func (s *SiteDoc) serverOnly() diag.List {
 // publish writes (or checks) the site's tree and its server configuration.
 func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 	u := &Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Diags: diags}
-	t := s.Tree
 	var sep tree.Tree
-	if len(opt.Server) > 0 {
-		public, separate, err := serverconf.RenderAccess(t, opt.Server, s.Access)
-		if err != nil {
-			u.Diags.Errorf(diag.Pos{File: opt.Manifest}, "", "--server: %v", err)
-			u.Status = Refused
-			emit(u)
-			return
+	ok := guarded(u, func() {
+		if testHookStage != nil {
+			testHookStage("site", opt.Out)
 		}
-		t = make(tree.Tree, len(s.Tree)+len(public))
-		for p, e := range s.Tree {
-			t[p] = e
+		t := s.Tree
+		if len(opt.Server) > 0 {
+			public, separate, err := serverconf.RenderAccess(t, opt.Server, s.Access)
+			if err != nil {
+				u.Diags.Errorf(diag.Pos{File: opt.Manifest}, "", "--server: %v", err)
+				u.Status = Refused
+				return
+			}
+			t = make(tree.Tree, len(s.Tree)+len(public))
+			for p, e := range s.Tree {
+				t[p] = e
+			}
+			for p, e := range public {
+				t[p] = e
+			}
+			sep = separate
+			u.Notes = append(u.Notes, serverconf.Warnings(opt.Server, s.Access)...)
 		}
-		for p, e := range public {
-			t[p] = e
-		}
-		sep = separate
-		u.Notes = append(u.Notes, serverconf.Warnings(opt.Server, s.Access)...)
-	}
-	publishRoot(opt, u, opt.Out, t)
+		publishRoot(opt, u, opt.Out, t)
+	})
 	emit(u)
-	if len(sep) > 0 {
+	if ok && len(sep) > 0 {
 		v := &Unit{Kind: Server, Dir: opt.ServerDir}
-		publishRoot(opt, v, opt.ServerDir, sep)
+		guarded(v, func() { publishRoot(opt, v, opt.ServerDir, sep) })
 		emit(v)
 	}
+}
+
+// guarded runs fn, which builds u, and reports whether it returned: a
+// panic in it refuses u as a bug in discgen (see refuseAsBug), and the
+// build goes on with the tenants.
+func guarded(u *Unit, fn func()) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			refuseAsBug(u, bug.Text(v))
+		}
+	}()
+	fn()
+	return true
 }
 
 // publishRoot writes (or checks) t into root for u, unless a build finds

@@ -120,7 +120,7 @@ func (p *pipeline) ownState(o output.Options) (output.Options, error) {
 	if err != nil || made {
 		return o, err // a new journal directory holds nothing to recover
 	}
-	_, jr, err := output.Recover(o.StateDir)
+	_, jr, err := output.RecoverWithin(o.StateDir, o) // o's MaxPaths and Reserve
 	if err != nil {
 		return o, err
 	}

@@ -114,3 +114,35 @@ func rootBuiltTree(t *testing.T) (dir, exe string, full []string) {
 	}
 	return dir, exe, full
 }
+
+// A journal in alice's own journal directory is only a hint for her own
+// record, and within its bound: one whose intent would take the record
+// past the lines her delegation lets it hold is not merged. Root's build
+// refuses her alone, with the line past the bound, and leaves her record
+// and journal as they were; the site and the other tenants are built.
+func TestRootRecoveryKeepsTenantRecordWithinBound(t *testing.T) {
+	dir, exe, full := rootBuiltTree(t)
+	recFile := recordOf(t, dir, "users/alice/public_html")
+	rec := readFile(t, dir, recFile)
+	var intent strings.Builder
+	intent.WriteString(strings.Replace(rec, "\nstate complete\n", "\nstate incomplete\n", 1))
+	for i := range 8100 { // the default delegation's records hold 8,064 paths
+		fmt.Fprintf(&intent, "f %x p%05d.txt\n", sha256.Sum256([]byte("p\n")), i)
+	}
+	own, _, _ := strings.Cut(recFile, "/records/")
+	journal := filepath.Join(dir, own, "journal", "0123456789abcdef.jnl")
+	mustDo(t, os.WriteFile(journal, fmt.Appendf(nil, "discgen output journal 1\nrecord %d\n%s", intent.Len(), intent.String()), 0o600))
+	mustDo(t, os.Chown(journal, aliceUID, aliceUID))
+	writeTenant(t, dir, "alice", aliceUID, "alice, saved") // her tenant is built, not fresh
+
+	code, stdout, stderr := runAs(t, exe, dir, 0, full...)
+	if code != 1 || !strings.Contains(stderr, "ownership record names more than 8064 paths") || strings.Count(stderr, "users/") != strings.Count(stderr, "users/alice/") {
+		t.Errorf("root's build beside alice's journal past her bound: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
+	}
+	if got := readFile(t, dir, recFile); got != rec {
+		t.Errorf("alice's record was changed: %d bytes, was %d", len(got), len(rec))
+	}
+	if _, err := os.Stat(journal); err != nil {
+		t.Errorf("alice's journal: %v, want it left", err)
+	}
+}
