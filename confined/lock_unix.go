@@ -81,20 +81,27 @@ func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, 
 		return nil, err
 	}
 	private, err := narrow(f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !private {
-		wait = 0
-	}
-	try := TryLockShared
-	if exclusive {
-		try = TryLock
-	}
-	busy, err := WaitLock(f, try, wait)
-	if err == nil && busy {
-		err = &BusyError{Dir: dir, Waited: wait, Foreign: !private}
+	return lockOpened(f, dir, private, exclusive, wait, err)
+}
+
+// lockOpened takes the lock of f, opened at name, once err (from opening
+// and checking it) is nil: waiting up to wait when private (no other user
+// can open it), trying once otherwise. It closes f on any error, a
+// *BusyError when the lock is held.
+func lockOpened(f *os.File, name string, private, exclusive bool, wait time.Duration, err error) (*os.File, error) {
+	if err == nil {
+		if !private {
+			wait = 0
+		}
+		try := TryLockShared
+		if exclusive {
+			try = TryLock
+		}
+		var busy bool
+		busy, err = WaitLock(f, try, wait)
+		if err == nil && busy {
+			err = &BusyError{Dir: name, Waited: wait, Foreign: !private}
+		}
 	}
 	if err != nil {
 		f.Close()
@@ -194,26 +201,7 @@ func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, e
 			private = false
 		}
 	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !private {
-		wait = 0
-	}
-	try := TryLockShared
-	if exclusive {
-		try = TryLock
-	}
-	busy, err := WaitLock(f, try, wait)
-	if err == nil && busy {
-		err = &BusyError{Dir: file, Waited: wait, Foreign: !private}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return lockOpened(f, file, private, exclusive, wait, err)
 }
 
 // openLockDir opens the directory dir, never through a symlink, creating
