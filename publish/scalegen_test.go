@@ -31,17 +31,8 @@ delegations:
 files:
   x-isp.txt: hosted
 `
-	manifest := filepath.Join(dir, "site.yaml")
-	if err := os.WriteFile(manifest, []byte(site), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	for i := range n {
-		user := fmt.Sprintf("u%07d", i)
-		tdir := filepath.Join(dir, "users", user, "public_html")
-		if err := os.MkdirAll(tdir, 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		body := fmt.Sprintf(`version: 1
+	return writeHost(tb, dir, site, n, func(user string, _ int) []byte {
+		return []byte(fmt.Sprintf(`version: 1
 path: /~%[1]s/
 description: The pages of user %[1]s
 icons: [/~%[1]s/icon.png]
@@ -58,8 +49,26 @@ delegations:
     inline:
       description: The blog of %[1]s
       feeds: [{url: posts.rss}]
-`, user)
-		if err := os.WriteFile(filepath.Join(tdir, "autodisc.yaml"), []byte(body), 0o644); err != nil {
+`, user))
+	})
+}
+
+// writeHost writes, under dir, the site manifest site and n tenant
+// manifests users/uNNNNNNN/public_html/autodisc.yaml, the i-th being
+// tenant("uNNNNNNN", i), and returns the site manifest's path.
+func writeHost(tb testing.TB, dir, site string, n int, tenant func(user string, i int) []byte) string {
+	tb.Helper()
+	manifest := filepath.Join(dir, "site.yaml")
+	if err := os.WriteFile(manifest, []byte(site), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	for i := range n {
+		user := fmt.Sprintf("u%07d", i)
+		tdir := filepath.Join(dir, "users", user, "public_html")
+		if err := os.MkdirAll(tdir, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tdir, "autodisc.yaml"), tenant(user, i), 0o644); err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,21 +68,7 @@ delegations:
 files:
   x-isp.txt: hosted
 `
-	manifest := filepath.Join(dir, "site.yaml")
-	if err := os.WriteFile(manifest, []byte(site), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	for i := range n {
-		user := fmt.Sprintf("u%07d", i)
-		tdir := filepath.Join(dir, "users", user, "public_html")
-		if err := os.MkdirAll(tdir, 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(tdir, "autodisc.yaml"), realisticTenant(user, uint64(i)), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return manifest
+	return writeHost(tb, dir, site, n, func(user string, i int) []byte { return realisticTenant(user, uint64(i)) })
 }
 
 // words make the descriptions; a user's own text, not a repeated one.
