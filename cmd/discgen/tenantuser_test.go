@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -213,22 +212,7 @@ func writeTenant(t *testing.T, dir, user string, uid int, desc string) {
 // number).
 func runAs(t *testing.T, exe, dir string, uid int, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(exe, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME=/nonexistent")
-	if uid != 0 {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("discgen as uid %d: %v", uid, err)
-	}
-	return code, stdout.String(), stderr.String()
+	return runWith(t, exe, dir, uid, uid, nil, args...)
 }
 
 // snapshot is every file and directory under dir but the binary, each
