@@ -39,14 +39,7 @@ func writeBeside(t *testing.T, root, state string) {
 // and one an earlier build made 0755 is narrowed: no other account can
 // open it, and so none can lock it.
 func TestJournalDirIsRootsAlone(t *testing.T) {
-	otheruser.NeedRoot(t)
-	base := livetest.Dir(t)
-	root, state := filepath.Join(base, "public"), filepath.Join(base, "state")
-	jdir := filepath.Join(state, journalDir)
-	if err := os.MkdirAll(jdir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(jdir, 0o755)
+	base, root, state, jdir := oldJournalDir(t)
 	writeBeside(t, root, state)
 	if fi, err := os.Stat(jdir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("%s after root's build: %v %v, want mode 0700", jdir, fi.Mode(), err)
@@ -69,15 +62,7 @@ func TestJournalDirIsRootsAlone(t *testing.T) {
 // directory, which it cannot open, so root's builds and recoveries go on
 // beside it at once.
 func TestOldJournalDirDescriptorLocksNothing(t *testing.T) {
-	otheruser.NeedRoot(t)
-	base := livetest.Dir(t)
-	root, state := filepath.Join(base, "public"), filepath.Join(base, "state")
-	jdir := filepath.Join(state, journalDir)
-	if err := os.MkdirAll(jdir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(state, 0o755)
-	os.Chmod(jdir, 0o755)
+	_, root, state, jdir := oldJournalDir(t)
 	if !otheruser.Hold(t, otheruser.Nobody, jdir, false) {
 		t.Fatalf("uid %d could not lock %s, mode 0755", otheruser.Nobody, jdir)
 	}
@@ -307,4 +292,20 @@ func TestRootBuildsOfOneTenantWaitForEachOther(t *testing.T) {
 	if js := journals(t, state); len(js) != 0 {
 		t.Errorf("journals left: %v", js)
 	}
+}
+
+// oldJournalDir makes, as an earlier version did, a state directory whose
+// journal directory any account can open (both mode 0755), for the root
+// public beside it; it needs root.
+func oldJournalDir(t *testing.T) (base, root, state, jdir string) {
+	otheruser.NeedRoot(t)
+	base = livetest.Dir(t)
+	root, state = filepath.Join(base, "public"), filepath.Join(base, "state")
+	jdir = filepath.Join(state, journalDir)
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(state, 0o755)
+	os.Chmod(jdir, 0o755)
+	return base, root, state, jdir
 }
