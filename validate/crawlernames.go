@@ -50,12 +50,13 @@ func (v *checker) partOfKnown(path string, groups []manifest.Group) {
 		for j, n := range g.Names {
 			note(n, manifest.Index(manifest.Key(gp, "names"), j), false, false)
 		}
+		ack := slices.Contains(g.Acknowledge, CodeSubstringName)
 		for j, p := range g.Presets {
 			as, _ := cat.Preset(p)
 			at := manifest.Index(manifest.Key(gp, "presets"), j)
 			for _, a := range as {
 				if !except[strings.ToLower(a.Name)] {
-					note(a.Name, at, true, slices.Contains(g.Acknowledge, CodeSubstringName))
+					note(a.Name, at, true, ack)
 				}
 			}
 		}
