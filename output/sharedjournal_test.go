@@ -121,14 +121,7 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 	in := c.intent(nil)
 	in.addSum("b.txt", fileSum([]byte("b\n")))
 	c.Close()
-	jl := lockJournal(e.state, 0, false, e.root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
-	}
-	if err := jl.write([][]byte{in.marshal()}, false); err != nil {
-		t.Fatal(err)
-	}
-	jl.close(true) // killed: the journal stays, unlocked
+	leaveJournal(t, e, [][]byte{in.marshal()})
 
 	f, err := os.Open(filepath.Join(own[0], journalDir))
 	if err != nil {
@@ -212,14 +205,7 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 		ins = append(ins, in.marshal())
 		c.Close()
 	}
-	jl := lockJournal(e.state, 0, false, e.root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
-	}
-	if err := jl.write(ins, false); err != nil {
-		t.Fatal(err)
-	}
-	jl.close(true) // killed: the journal stays, unlocked
+	leaveJournal(t, e, ins)
 	bad := filepath.Join(own[1], filepath.FromSlash(recordBase("r1")+".rec"))
 	mustWrite(t, filepath.Join(bad, "x"), "x\n")
 
@@ -305,14 +291,7 @@ func TestRecoverWithinBounds(t *testing.T) {
 	if err := os.WriteFile(bigFile, big.marshal(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	jl := lockJournal(e.state, 0, false, e.root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
-	}
-	if err := jl.write(ins, false); err != nil {
-		t.Fatal(err)
-	}
-	jl.close(true) // killed: the journal stays, unlocked
+	leaveJournal(t, e, ins)
 
 	var reserved []int64
 	held := 0
@@ -368,4 +347,19 @@ func TestRecoverWithinBounds(t *testing.T) {
 	if fi, err := os.Stat(bigFile); err != nil || len(reserved) != 1 || reserved[0] < fi.Size() || held != 0 {
 		t.Errorf("reserved %v (%d held), want r2's record reserved for and given back", reserved, held)
 	}
+}
+
+// leaveJournal writes a batch's journal of the intents ins into e's state
+// directory and lets it go, as a build killed after writing it would:
+// the journal stays, unlocked.
+func leaveJournal(t *testing.T, e env, ins [][]byte) {
+	t.Helper()
+	jl := lockJournal(e.state, 0, false, e.root)
+	if jl.err != nil {
+		t.Fatal(jl.err)
+	}
+	if err := jl.write(ins, false); err != nil {
+		t.Fatal(err)
+	}
+	jl.close(true)
 }
