@@ -165,12 +165,16 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 			return errHelp // pflag has printed the usage
 		}
 		ue := &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err)}
-		// "unknown flag: --chek", or "unknown shorthand flag: 'c' in
-		// -check" for a long name written with one dash.
-		name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-		if !ok && strings.HasPrefix(err.Error(), "unknown shorthand flag: ") {
-			_, arg, _ := strings.Cut(err.Error(), " in -")
-			name, ok = arg, len(arg) > 1
+		// --chek, or -check: a long name written with one dash, which
+		// pflag reads as the shorthand group c, h, e, c, k.
+		var ne *pflag.NotExistError
+		var name string
+		var ok bool
+		if errors.As(err, &ne) {
+			name, ok = ne.GetSpecifiedName(), true
+			if g := ne.GetSpecifiedShortnames(); g != "" {
+				name, ok = g, len(g) > 1
+			}
 		}
 		if ok {
 			name, _, _ = strings.Cut(name, "=")
