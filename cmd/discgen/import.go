@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/adopt"
+	"github.com/discgen/discgen/confined"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -71,7 +72,8 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeFileAtomic writes data to name through a temporary file in the
-// same directory, so name is either old or complete.
+// same directory, so name is either old or complete, and flushes the file
+// and then its directory, so a crash after it returns loses neither.
 func writeFileAtomic(name string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), ".discgen-import-*")
 	if err != nil {
@@ -86,8 +88,15 @@ func writeFileAtomic(name string, data []byte) error {
 		tmp.Close()
 		return err
 	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), name)
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return err
+	}
+	return confined.SyncDir(filepath.Dir(name))
 }
