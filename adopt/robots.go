@@ -62,8 +62,6 @@ type convGroup struct {
 	notes           []string        // YAML comments for lines not carried over
 }
 
-var fieldName = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
 // importRobots reads a robots.txt file. file names it in diagnostics. A
 // file past what a manifest may hold (importBounds) is refused with an
 // error, before any work that grows with its size multiplied.
@@ -228,7 +226,7 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 		}
 	}
 	for i, l := range f.Hosts {
-		if i > 0 || !hostRE.MatchString(l.Value) {
+		if i > 0 || !robots.IsHost(l.Value) {
 			warn(l.Num, "Host: %s: only one host name is kept: kept as a comment", l.Value)
 			rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d: Host: %s", l.Num, l.Value))
 			continue
@@ -269,8 +267,6 @@ func importBounds(f *robots.File) error {
 	}
 	return nil
 }
-
-var hostRE = lazyre.New(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
 
 // importName is the manifest's name for a User-agent line: "*", the value
 // as written when it is a crawler's name (Googlebot, MJ12bot), else the
@@ -413,7 +409,7 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 			}
 			n := json.Number(l.Value)
 			cg.crawlDelay = &n
-		case !fieldName.MatchString(l.Key) || !plain(l.Value):
+		case !robots.IsFieldName(l.Key) || !plain(l.Value):
 			warn(l.Num, "%s is not a field name discgen can write: kept as a comment", l.Key)
 			keep(l, "not carried over")
 		default:

@@ -14,9 +14,6 @@ import (
 	"github.com/discgen/discgen/robots"
 )
 
-// fieldName is a robots.txt field name for an extension line.
-var fieldName = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
 // ownKeys are the manifest keys of the robots.txt fields whose meaning an
 // extension line would change.
 var ownKeys = map[robots.Kind]string{
@@ -93,7 +90,7 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 			ep := manifest.Index(manifest.Key(gp, "extensions"), j)
 			kind := robots.FieldKind(e.Field)
 			switch own, reserved := ownKeys[kind]; {
-			case !fieldName.MatchString(e.Field):
+			case !robots.IsFieldName(e.Field):
 				v.err(manifest.Key(ep, "field"), "%q is not a robots.txt field name (a letter, then letters, digits, \"_\" or \"-\")", e.Field)
 			case reserved && strings.EqualFold(e.Field, kind.String()):
 				v.err(manifest.Key(ep, "field"), "%q has its own manifest key: use %s", e.Field, own)
@@ -254,10 +251,8 @@ func validPort(p string) bool {
 	return n > 0
 }
 
-var hostRE = lazyre.New(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:[0-9]+)?$`)
-
 func (v *checker) host(path, h string) {
-	if !hostRE.MatchString(h) {
+	if !robots.IsHost(h) {
 		v.err(path, "%q is not a host name (such as www.example.org)", h)
 	}
 }
