@@ -64,11 +64,11 @@ func TestUnifiedDiffOfPlan(t *testing.T) {
 +line 21
 --- a/gone.txt
 +++ /dev/null
-@@ -1 +0,0 @@
+@@ -1,1 +0,0 @@
 -bye
 --- a/link
 +++ b/link
-@@ -1 +1 @@
+@@ -1,1 +1,1 @@
 -same.txt
 \ No newline at end of file
 +a.txt
@@ -107,22 +107,6 @@ func TestUnifiedDiffBinary(t *testing.T) {
 	}
 }
 
-// lcs is the length of a longest common subsequence, by dynamic programming.
-func lcs(a, b []string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for i := range a {
-		for j := range b {
-			if a[i] == b[j] {
-				cur[j+1] = prev[j] + 1
-			} else {
-				cur[j+1] = max(cur[j], prev[j+1])
-			}
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 func randLines(r *rand.Rand, n, alphabet int) []string {
 	ls := make([]string, n)
 	for i := range ls {
@@ -131,29 +115,86 @@ func randLines(r *rand.Rand, n, alphabet int) []string {
 	return ls
 }
 
-func TestLineDiffIsMinimalAndCorrect(t *testing.T) {
+// applyUnified applies the hunks of a one-file unified diff d to old, as
+// patch -F0 would: every context and removed line must be where the hunk
+// header says.
+func applyUnified(old, d string) (string, error) {
+	lines := strings.SplitAfter(old, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var out []string
+	at := 0 // next line of old to copy
+	ds := strings.SplitAfter(d, "\n")
+	if len(ds) < 2 || !strings.HasPrefix(ds[0], "--- ") || !strings.HasPrefix(ds[1], "+++ ") {
+		return "", fmt.Errorf("no header")
+	}
+	for i := 2; i < len(ds) && ds[i] != ""; {
+		var a, an, b, bn int
+		h := ds[i]
+		if _, err := fmt.Sscanf(h, "@@ -%d,%d +%d,%d @@\n", &a, &an, &b, &bn); err != nil {
+			return "", fmt.Errorf("hunk header %q: %v", h, err)
+		}
+		start := a - 1
+		if an == 0 {
+			start = a
+		}
+		if start < at {
+			return "", fmt.Errorf("hunk %q overlaps", h)
+		}
+		out = append(out, lines[at:start]...)
+		at = start
+		for i++; i < len(ds) && ds[i] != "" && !strings.HasPrefix(ds[i], "@@"); i++ {
+			l := ds[i]
+			if strings.HasPrefix(l, "\\") { // no newline at the end of the line before
+				if ds[i-1][0] != '-' {
+					out[len(out)-1] = strings.TrimSuffix(out[len(out)-1], "\n")
+				}
+				continue
+			}
+			switch l[0] {
+			case ' ', '-':
+				want := l[1:]
+				if i+1 < len(ds) && strings.HasPrefix(ds[i+1], "\\") {
+					want = strings.TrimSuffix(want, "\n")
+				}
+				if at >= len(lines) || lines[at] != want {
+					return "", fmt.Errorf("line %d: %q does not match", at+1, l)
+				}
+				at++
+				if l[0] == ' ' {
+					out = append(out, l[1:])
+				}
+			case '+':
+				out = append(out, l[1:])
+			default:
+				return "", fmt.Errorf("bad line %q", l)
+			}
+		}
+	}
+	out = append(out, lines[at:]...)
+	return strings.Join(out, ""), nil
+}
+
+// TestUnifiedDiffRebuilds applies the diffs of random pairs of files,
+// with and without final newlines, and checks that each turns the old file
+// into the new one.
+func TestUnifiedDiffRebuilds(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 2000 {
 		a, b := randLines(r, r.IntN(30), 1+r.IntN(6)), randLines(r, r.IntN(30), 1+r.IntN(6))
-		es := lineDiff(a, b)
-		var gotA, gotB []string
-		changes := 0
-		for _, e := range es {
-			if e.op != '+' {
-				gotA = append(gotA, e.line)
-			}
-			if e.op != '-' {
-				gotB = append(gotB, e.line)
-			}
-			if e.op != ' ' {
-				changes++
-			}
+		old, new := strings.Join(a, ""), strings.Join(b, "")
+		if r.IntN(3) == 0 && len(old) > 0 {
+			old = old[:len(old)-1]
 		}
-		if strings.Join(gotA, "") != strings.Join(a, "") || strings.Join(gotB, "") != strings.Join(b, "") {
-			t.Fatalf("case %d: script does not rebuild the inputs\na=%q\nb=%q", i, a, b)
+		if r.IntN(3) == 0 && len(new) > 0 {
+			new = new[:len(new)-1]
 		}
-		if want := len(a) + len(b) - 2*lcs(a, b); changes != want {
-			t.Fatalf("case %d: %d changed lines, minimal is %d\na=%q\nb=%q", i, changes, want, a, b)
+		var d bytes.Buffer
+		writeUnified(&d, "a/f", "b/f", []byte(old), []byte(new))
+		got, err := applyUnified(old, d.String())
+		if err != nil || got != new {
+			t.Fatalf("case %d: %v\nold=%q\nnew=%q\ngot=%q\ndiff:\n%s", i, err, old, new, got, d.String())
 		}
 	}
 }
@@ -172,7 +213,7 @@ func TestUnifiedDiffAppliesWithPatch(t *testing.T) {
 	for i := range n {
 		a, b := randLines(r, r.IntN(80), 1+r.IntN(10)), randLines(r, r.IntN(80), 1+r.IntN(10))
 		if i == 0 {
-			a, b = randLines(r, 4000, 1<<30), randLines(r, 4000, 1<<30) // beyond maxEdits
+			a, b = randLines(r, 4000, 1<<30), randLines(r, 4000, 1<<30) // every line differs
 		}
 		old, new := strings.Join(a, ""), strings.Join(b, "")
 		if r.IntN(3) == 0 && len(old) > 0 {
@@ -196,5 +237,18 @@ func TestUnifiedDiffAppliesWithPatch(t *testing.T) {
 		if got, _ := os.ReadFile(f); string(got) != new {
 			t.Fatalf("case %d: patched file differs\ndiff:\n%s", i, d.String())
 		}
+	}
+}
+
+// BenchmarkUnifiedDiff diffs two files of 4,000 lines that differ in every
+// line.
+func BenchmarkUnifiedDiff(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	old := []byte(strings.Join(randLines(r, 4000, 1<<30), ""))
+	new := []byte(strings.Join(randLines(r, 4000, 1<<30), ""))
+	b.ReportAllocs()
+	for b.Loop() {
+		var d bytes.Buffer
+		writeUnified(&d, "a/f.txt", "b/f.txt", old, new)
 	}
 }
