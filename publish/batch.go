@@ -12,12 +12,14 @@ import (
 	"github.com/discgen/discgen/output"
 )
 
-// Batched writes. A tenant's Apply flushes the filesystem twice (syncfs,
-// before and after its renames), and syncfs flushes the whole disk. The
-// workers therefore only plan; a single batcher applies up to applyBatch
-// plans at once with output.ApplyAll, which flushes twice per batch:
-// every root's temporary files, one flush, every root's renames, one
-// flush, every record completed.
+// Batched writes. Applying a plan flushes the filesystem (syncfs) before
+// its renames, and syncfs flushes the whole disk. The workers therefore
+// only plan; a batcher applies up to applyBatch plans at once with
+// output.ApplyAll, which flushes once per batch on Linux: every root's
+// temporary files, one flush (which also completes the batch before),
+// every root's renames and records. The renames of the last batch are
+// flushed by output.Flush at the end of the build (output/doc.go,
+// "Durability in batches").
 //
 // Memory and descriptors stay bounded and flat in the number of tenants:
 // at most appliers × applyBatch plans wait in the batchers, and each
