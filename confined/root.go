@@ -91,9 +91,11 @@ func (e *WithinError) Error() string { return e.Err.Error() }
 // within set (an absolute path), name is relative to it and reached
 // through an os.Root opened at within, so that no symlink on the way
 // leads outside within. It reports a missing root with a nil Root,
-// creating it with its parents first when create is set (giving each
-// created directory to owner, when set); a root that cannot be used is a
-// *RootError. Other errors are failures to create or open it.
+// creating it with its parents first when create is set; a root that
+// cannot be used is a *RootError. Other errors are failures to create or
+// open it. With owner set, the root it created is given to owner, and
+// only the root: a parent created on the way stays this process's (0755),
+// since without within it may lie outside anything owner owns.
 func OpenRoot(name, within string, create bool, owner *Owner) (*Root, error) {
 	if within == "" {
 		return openFrom(nil, name, create, owner)
