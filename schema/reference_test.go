@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -288,6 +289,49 @@ func TestViolationsBounded(t *testing.T) {
 func BenchmarkCompile(b *testing.B) {
 	for b.Loop() {
 		if _, err := compile(source, "", "/$defs/tenant"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReferenceCompile compiles the same schema with the general
+// library, as a process would if it validated manifests with it.
+func BenchmarkReferenceCompile(b *testing.B) {
+	for b.Loop() {
+		referenceSchemas(b)
+	}
+}
+
+// exampleInstance is examples/site.yaml as a JSON-shaped instance.
+func exampleInstance(b *testing.B) any {
+	data, err := os.ReadFile("../examples/site.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	inst, ok := instance(data)
+	if !ok {
+		b.Fatal("examples/site.yaml is not a JSON value")
+	}
+	return inst
+}
+
+// BenchmarkValidate and BenchmarkReferenceValidate validate the example
+// site, schema compiled once, with this package and with the library.
+func BenchmarkValidate(b *testing.B) {
+	inst := exampleInstance(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if vs, err := Validate(Site, inst); err != nil || len(vs) > 0 {
+			b.Fatal(err, vs)
+		}
+	}
+}
+
+func BenchmarkReferenceValidate(b *testing.B) {
+	inst, ref := exampleInstance(b), referenceSchemas(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := ref[0].Validate(inst); err != nil {
 			b.Fatal(err)
 		}
 	}

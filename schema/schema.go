@@ -10,6 +10,18 @@
 // validation allocates only for what fails. Locations in the instance are
 // chains of steps that share their parents, so the cost of validating a
 // manifest is linear in its size whatever the length of its keys.
+//
+// Why not santhosh-tekuri/jsonschema/v5, which the binary links anyway
+// (for user-supplied schemas and agent cards)? Measured on 2026-11-27
+// (`go test ./schema -run '^$' -bench 'Compile|Validate' -benchmem
+// -count 5`, 2 shared cores, medians): compiling this schema takes
+// 0.55 ms and 468 KB here against 13.0 ms and 3.9 MB with the library
+// (BenchmarkCompile, BenchmarkReferenceCompile), a cost every build pays
+// once; validating examples/site.yaml 68 µs and 23 KB against 419 µs
+// and 156 KB (BenchmarkValidate, BenchmarkReferenceValidate), a cost
+// every tenant of a shared host pays. The library stays the reference:
+// TestAgreesWithReference and FuzzAgreesWithReference hold the two to the
+// same violations.
 package schema
 
 import (
