@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Agents with the same rules share a group, as the README says, across
+// Agents with the same rules share a group, as docs/commands.md says, across
 // adjacent groups too (a built robots.txt writes a group an agent: 29
 // repeated usage blocks for the ai-training preset); groups apart stay
 // apart, so that the built file keeps the input's order. A merged group's

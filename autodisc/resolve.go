@@ -295,7 +295,7 @@ func reason(chain []Level, name string, src pathspace.Source) string {
 // not excepted "are inherited from the delegating directory"; its general
 // rule says a delegated file the delegatee lacks "is not defined". discgen
 // takes the general rule, the one that matches what the delegatee was given
-// authority for (see README, Choices).
+// authority for (see docs/choices.md).
 func notInherited(chain []Level, step int, name string) string {
 	// subdirectories.txt is always delegated and names paths relative to
 	// its own authority: inheriting one would make no sense.

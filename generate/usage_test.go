@@ -99,7 +99,7 @@ func TestExpectUsageWorkBounded(t *testing.T) {
 	}
 }
 
-// TestUsageNoContradiction builds the manifests of the README's example
+// TestUsageNoContradiction builds the manifests of the example of docs/semantics.md
 // and of a path's "no" under a site-wide "yes": at every URL, a reader of
 // Content-Usage alone, of Content-Signal alone, of both together (a "no"
 // wins) and of the Content-Usage header reads no preference other than

@@ -71,7 +71,7 @@ func TestExternalParsers(t *testing.T) {
 				readers = []string{"urllib.robotparser", "protego", "WWW::RobotRules"}
 			case CodeAllowUnread:
 				// Not a validate warning: a documented limit of that
-				// reader (README), counted apart below.
+				// reader (docs/semantics.md), counted apart below.
 				readers = []string{"WWW::RobotRules (no Allow)"}
 			case CodeEmptyQuery:
 				readers = []string{"urllib.robotparser", "protego", "robots-parser", "robots-txt-guard"}
@@ -235,7 +235,7 @@ func realisticNames(p Policy) bool {
 // rule as an unanchored regular expression against the whole URL, so such
 // a rule applies there although no reader of robots.txt would apply it:
 // no order of lines can change that, and it is outside the guarantee for
-// that reader (README, "Readers").
+// that reader (docs/semantics.md, "robots.txt readers").
 func unanchored(f *File, agent, url string) bool {
 	start := len(url) - len(PathOf(url))
 	for _, gi := range f.groupsFor(ProductToken(agent)) {

@@ -300,7 +300,7 @@ func isASCII(s string) bool {
 // listed names part of one another with different rules, which no order of
 // records serves for every reader (R026); and one-character names (R027).
 // R029 (Allow, which Perl's WWW::RobotRules does not read) is not repeated
-// for every manifest that uses Allow: the README names that reader's limit.
+// for every manifest that uses Allow: docs/semantics.md names that reader's limit.
 func (v *checker) substringNames(path string, groups []manifest.Group) {
 	cat := crawlers.Default()
 	var p robots.Policy

@@ -15,7 +15,7 @@ import (
 
 // cPanel's layout: a user's public_html is user:nobody, mode 0750, and the
 // web server, in that group, reads through it. Root's full build with
-// --tenant-owner, then the user's save with the README's command line
+// --tenant-owner, then the user's save with the command line of docs/shared-host.md
 // as the user, then root's build again, work whether the user is in the
 // directory's group or not, and the web server reads every file either
 // build wrote.

@@ -10,7 +10,7 @@ import (
 	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
-// The README's quickstarts, run with the real site generators where they
+// The quickstarts of docs/quickstarts.md, run with the real site generators where they
 // are installed (.ci/run installs Hugo and Jekyll from Debian and Eleventy
 // from npm): the generator writes its output directory, discgen build adds
 // the discovery files, and after the generator runs again build --check
@@ -124,7 +124,7 @@ func TestQuickstartEleventy(t *testing.T) {
 }
 
 // Astro empties dist/ on every build, so discgen runs after each one:
-// here from the project's postbuild script, as the README shows. Astro 5 is
+// here from the project's postbuild script, as docs/quickstarts.md shows. Astro 5 is
 // the newest major that runs on Debian's Node 20 (Astro 6 and later want
 // Node 22). The project is written by hand: npm create astro fetches its
 // templates from GitHub.
@@ -169,7 +169,7 @@ func TestQuickstartAstro(t *testing.T) {
 	// astro build alone empties dist/: the discovery files are gone.
 	sh(t, dir, bindir, "astro", "build")
 	if _, err := os.Stat(filepath.Join(dir, "dist/robots.txt")); err == nil {
-		t.Error("astro build kept dist/robots.txt: the README's advice to run discgen after every build is out of date")
+		t.Error("astro build kept dist/robots.txt: the quickstarts' advice to run discgen after every build is out of date")
 	}
 	sh(t, dir, bindir, "npm", "run", "build")
 	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "dist", "--check")

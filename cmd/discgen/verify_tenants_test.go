@@ -13,7 +13,7 @@ import (
 	"github.com/discgen/discgen/internal/testing/testfs"
 )
 
-// The tenant setups these tests serve, as the README describes them: each
+// The tenant setups these tests serve, as docs/commands.md describes them: each
 // user's public_html under /~NAME/, the site's generated rules included
 // before the server's own userdir rule.
 

@@ -1,10 +1,10 @@
 // Package layout holds no code: its tests keep the module's package
-// layout as the README's layout table draws it.
+// layout as the layout table of CONTRIBUTING.md draws it.
 //
 // They read the import lines of every Go file in the module, for every
 // platform, and fail when a package other than the listed ones imports
 // golang.org/x/sys/unix, when a package under internal/ imports a package
 // above its level, when code other than a test imports the test helpers
-// of internal/testing/, or when the README's layout table misses a
+// of internal/testing/, or when the layout table of CONTRIBUTING.md misses a
 // package or names one that is gone.
 package layout

@@ -219,21 +219,21 @@ func TestTestHelpersOnlyInTests(t *testing.T) {
 	}
 }
 
-// TestReadmeTable checks that the README's layout table has one row for
+// TestLayoutTable checks that the layout table of CONTRIBUTING.md has one row for
 // each package of the module, and none for a package that is gone.
-func TestReadmeTable(t *testing.T) {
+func TestLayoutTable(t *testing.T) {
 	_, files := module(t)
 	dirs := map[string]bool{}
 	for _, f := range files {
 		dirs[f.dir] = true
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "CONTRIBUTING.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(string(readme), "\n## Layout\n")
 	if !ok {
-		t.Fatal("README.md has no \"## Layout\" section")
+		t.Fatal("CONTRIBUTING.md has no \"## Layout\" section")
 	}
 	rows := map[string]bool{}
 	for line := range strings.Lines(table) {
@@ -246,20 +246,20 @@ func TestReadmeTable(t *testing.T) {
 		}
 		name, _, ok = strings.Cut(name, "` |")
 		if !ok {
-			t.Errorf("README layout row %q: want one package a row", strings.TrimSpace(line))
+			t.Errorf("CONTRIBUTING.md layout row %q: want one package a row", strings.TrimSpace(line))
 			continue
 		}
 		if rows[name] {
-			t.Errorf("README layout table: %s has two rows", name)
+			t.Errorf("CONTRIBUTING.md layout table: %s has two rows", name)
 		}
 		rows[name] = true
 		if !dirs[name] {
-			t.Errorf("README layout table: %s is not a package of the module", name)
+			t.Errorf("CONTRIBUTING.md layout table: %s is not a package of the module", name)
 		}
 	}
 	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
 		if dir != "." && !rows[dir] {
-			t.Errorf("README layout table: no row for %s", dir)
+			t.Errorf("CONTRIBUTING.md layout table: no row for %s", dir)
 		}
 	}
 }

@@ -13,11 +13,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// readmeJob returns the README's Kubernetes Job manifest, as YAML and as
+// readmeJob returns the Kubernetes Job manifest of docs/shared-host.md, as YAML and as
 // the JSON value the API would read.
 func readmeJob(t *testing.T) (string, any) {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/shared-host.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,11 +31,11 @@ func readmeJob(t *testing.T) (string, any) {
 		}
 	}
 	if block == "" {
-		t.Fatal("README.md has no ```yaml block with kind: Job")
+		t.Fatal("docs/shared-host.md has no ```yaml block with kind: Job")
 	}
 	var v any
 	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
-		t.Fatalf("the README's Job: %v\n%s", err, block)
+		t.Fatalf("the documented Job: %v\n%s", err, block)
 	}
 	// Through JSON, as the API server sees it (maps with string keys).
 	j, err := json.Marshal(v)
@@ -100,16 +100,16 @@ func decodeJob(t *testing.T, inst any) job {
 	return jb
 }
 
-// The README's Indexed Job is a valid batch/v1 Job (against a subset of
+// The documented Indexed Job is a valid batch/v1 Job (against a subset of
 // the Kubernetes schema, testdata/job.schema.json, whose source it names),
 // mounts only volumes it declares, and runs discgen's image with no shell:
 // args only, the shard from $(JOB_COMPLETION_INDEX), which Kubernetes
 // expands, out of as many as the Job's completions.
-func TestReadmeJob(t *testing.T) {
+func TestDocumentedJob(t *testing.T) {
 	block, inst := readmeJob(t)
 	s := jobSchema(t)
 	if err := s.Validate(inst); err != nil {
-		t.Fatalf("the README's Job:\n%s\n%#v", block, err)
+		t.Fatalf("the documented Job:\n%s\n%#v", block, err)
 	}
 	jb := decodeJob(t, inst)
 	if jb.Spec.CompletionMode != "Indexed" || jb.Spec.Completions < 1 {
