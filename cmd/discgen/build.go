@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/serverconf"
@@ -217,17 +218,17 @@ func (p *unitPrinter) begin() {
 }
 
 type jsonUnit struct {
-	Kind        string     `json:"kind"`
-	Manifest    string     `json:"manifest,omitempty"`
-	Directory   string     `json:"directory"`
-	Space       string     `json:"space,omitempty"`
-	Status      string     `json:"status"`
-	Added       int        `json:"added"`
-	Updated     int        `json:"updated"`
-	Removed     int        `json:"removed"`
-	Problems    []string   `json:"problems,omitempty"`
-	Notes       []string   `json:"notes,omitempty"`
-	Diagnostics []jsonDiag `json:"diagnostics"`
+	Kind        string      `json:"kind"`
+	Manifest    string      `json:"manifest,omitempty"`
+	Directory   string      `json:"directory"`
+	Space       string      `json:"space,omitempty"`
+	Status      string      `json:"status"`
+	Added       int         `json:"added"`
+	Updated     int         `json:"updated"`
+	Removed     int         `json:"removed"`
+	Problems    []string    `json:"problems,omitempty"`
+	Notes       []string    `json:"notes,omitempty"`
+	Diagnostics []diag.JSON `json:"diagnostics"`
 }
 
 func (p *unitPrinter) unit(u *publish.Unit) {
@@ -317,7 +318,7 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 
 func (p *unitPrinter) jsonUnit(u *publish.Unit) {
 	j := jsonUnit{Kind: u.Kind.String(), Manifest: u.Manifest, Directory: u.Dir, Space: u.Space,
-		Status: u.Status.String(), Notes: u.Notes, Diagnostics: jsonDiags(u.Diags)}
+		Status: u.Status.String(), Notes: u.Notes, Diagnostics: u.Diags.JSON()}
 	r := u.Result
 	j.Added, j.Updated, j.Removed = r.Added+r.Adopted, r.Updated, r.Removed
 	if ch := u.Changes; ch != nil {

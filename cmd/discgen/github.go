@@ -1,10 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/output"
 )
 
@@ -28,7 +28,7 @@ func printStaleGitHub(w io.Writer, show string, ch *output.Changes) {
 			continue
 		}
 		file := filepath.Join(show, filepath.FromSlash(c.Path))
-		fmt.Fprintf(w, "::error file=%s,title=discgen::%s\n", ghProp(file), ghData(what+"; run discgen build and commit the result"))
+		diag.Annotate(w, "error", file, 0, 0, what+"; run discgen build and commit the result")
 	}
 }
 
@@ -46,6 +46,6 @@ func printProblemsGitHub(w io.Writer, pe *output.ProblemError) {
 		if p.Hint != "" {
 			msg += "\nhint: " + p.Hint
 		}
-		fmt.Fprintf(w, "::error file=%s,title=discgen::%s\n", ghProp(p.File), ghData(msg))
+		diag.Annotate(w, "error", p.File, 0, 0, msg)
 	}
 }
