@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -72,28 +71,10 @@ func runResolve(args []string, stdout, stderr io.Writer) error {
 		return filepath.Join(dir, filepath.FromSlash(rel))
 	}
 	if format == "json" {
-		return writeResolveJSON(stdout, res, at)
+		return res.WriteJSON(stdout, at)
 	}
-	for _, lv := range res.Chain {
-		where := at(lv.Dir)
-		switch {
-		case lv.Read:
-		case where == "":
-			where = lv.Note
-		default:
-			where += ": " + lv.Note
-		}
-		fmt.Fprintf(stdout, "authority %s (%s)\n", lv.Space, where)
-	}
-	for _, f := range res.Files {
-		switch {
-		case !f.Defined:
-			fmt.Fprintf(stdout, "%s  undefined (%s)\n", f.Name, f.Reason)
-		case f.Reason != "":
-			fmt.Fprintf(stdout, "%s  %s  (%s)\n", f.Name, res.Chain[f.Level].Space, f.Reason)
-		default:
-			fmt.Fprintf(stdout, "%s  %s\n", f.Name, res.Chain[f.Level].Space)
-		}
+	if err := res.WriteText(stdout, at); err != nil {
+		return err
 	}
 	for _, w := range res.Warnings {
 		w.File = at(w.File)
@@ -130,71 +111,4 @@ func unwrapPathErr(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-type resolveJSON struct {
-	Path     string        `json:"path"`
-	Chain    []levelJSON   `json:"chain"`
-	Files    []fileJSON    `json:"files"`
-	Warnings []warningJSON `json:"warnings"`
-}
-
-type levelJSON struct {
-	Space string `json:"space"`
-	Dir   string `json:"dir,omitempty"`
-	Read  bool   `json:"read"`
-	Note  string `json:"note,omitempty"`
-	// The delegation that leads here; absent for the root. Only and
-	// Except are null when the line has no such list: "only": [] is an
-	// only-list of no file.
-	Delegation string   `json:"delegation,omitempty"`
-	Line       int      `json:"line,omitempty"`
-	Only       []string `json:"only"`
-	Except     []string `json:"except"`
-	Granted    string   `json:"granted"`
-	Files      []string `json:"files"`
-}
-
-type fileJSON struct {
-	Name      string  `json:"name"`
-	Authority *string `json:"authority"` // the governing level's space; null when none governs
-	Defined   bool    `json:"defined"`
-	Reason    string  `json:"reason,omitempty"`
-}
-
-type warningJSON struct {
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func writeResolveJSON(w io.Writer, res *autodisc.Result, at func(string) string) error {
-	out := resolveJSON{Path: res.Path, Chain: []levelJSON{}, Files: []fileJSON{}, Warnings: []warningJSON{}}
-	for i, lv := range res.Chain {
-		l := levelJSON{Space: lv.Space.String(), Dir: at(lv.Dir), Read: lv.Read, Note: lv.Note,
-			Granted: lv.Granted.String(), Files: lv.Files}
-		if l.Files == nil {
-			l.Files = []string{}
-		}
-		if i > 0 {
-			l.Delegation, l.Line = lv.Delegation.String(), lv.Line
-			l.Only, l.Except = lv.Grant.Only, lv.Grant.Except
-		}
-		out.Chain = append(out.Chain, l)
-	}
-	for _, f := range res.Files {
-		fj := fileJSON{Name: f.Name, Defined: f.Defined, Reason: f.Reason}
-		if f.Level >= 0 {
-			s := res.Chain[f.Level].Space.String()
-			fj.Authority = &s
-		}
-		out.Files = append(out.Files, fj)
-	}
-	for _, d := range res.Warnings {
-		out.Warnings = append(out.Warnings, warningJSON{File: at(d.File), Line: d.Line, Code: d.Code, Message: d.Message})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/discgen/discgen/autodisc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,7 +152,7 @@ func TestResolveCommandJSON(t *testing.T) {
 	if err != nil || stderr != "" {
 		t.Fatalf("err %v, stderr %q", err, stderr)
 	}
-	var doc resolveJSON
+	var doc autodisc.JSON
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
@@ -167,7 +168,7 @@ func TestResolveCommandJSON(t *testing.T) {
 	if root := doc.Chain[0]; root.Delegation != "" || root.Only != nil || root.Granted != "every file" || len(root.Files) != 7 {
 		t.Errorf("root %+v", root)
 	}
-	files := map[string]fileJSON{}
+	files := map[string]autodisc.JSONFile{}
 	for _, f := range doc.Files {
 		files[f.Name] = f
 	}
