@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/discgen/discgen/autodisc"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/autodisc"
 )
 
 // builtTree builds a site with a "~*" tenant delegation (only-list), an
