@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/serverconf"
@@ -217,20 +216,6 @@ func (p *unitPrinter) begin() {
 	}
 }
 
-type jsonUnit struct {
-	Kind        string      `json:"kind"`
-	Manifest    string      `json:"manifest,omitempty"`
-	Directory   string      `json:"directory"`
-	Space       string      `json:"space,omitempty"`
-	Status      string      `json:"status"`
-	Added       int         `json:"added"`
-	Updated     int         `json:"updated"`
-	Removed     int         `json:"removed"`
-	Problems    []string    `json:"problems,omitempty"`
-	Notes       []string    `json:"notes,omitempty"`
-	Diagnostics []diag.JSON `json:"diagnostics"`
-}
-
 func (p *unitPrinter) unit(u *publish.Unit) {
 	if u.Kind == publish.Tenant && u.NotOwner && !p.named && p.format != "json" {
 		p.tenants = true
@@ -317,31 +302,7 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 }
 
 func (p *unitPrinter) jsonUnit(u *publish.Unit) {
-	j := jsonUnit{Kind: u.Kind.String(), Manifest: u.Manifest, Directory: u.Dir, Space: u.Space,
-		Status: u.Status.String(), Notes: u.Notes, Diagnostics: u.Diags.JSON()}
-	r := u.Result
-	j.Added, j.Updated, j.Removed = r.Added+r.Adopted, r.Updated, r.Removed
-	if ch := u.Changes; ch != nil {
-		for _, c := range ch.List {
-			switch c.Kind {
-			case output.Add, output.Adopt:
-				j.Added++
-			case output.Update:
-				j.Updated++
-			case output.Remove:
-				j.Removed++
-			}
-		}
-	}
-	var pe *output.ProblemError
-	if errors.As(u.Problem, &pe) {
-		for _, pr := range pe.Problems {
-			j.Problems = append(j.Problems, pr.String())
-		}
-	} else if u.Problem != nil {
-		j.Problems = append(j.Problems, u.Problem.Error())
-	}
-	b, _ := json.Marshal(j)
+	b, _ := json.Marshal(u.JSON())
 	sep := ","
 	if p.n == 0 {
 		sep = ""

@@ -1,0 +1,55 @@
+package publish
+
+import (
+	"errors"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/output"
+)
+
+// UnitJSON is a unit as discgen build --format json writes it, one per
+// element of "outputs".
+type UnitJSON struct {
+	Kind        string      `json:"kind"`
+	Manifest    string      `json:"manifest,omitempty"`
+	Directory   string      `json:"directory"`
+	Space       string      `json:"space,omitempty"`
+	Status      string      `json:"status"`
+	Added       int         `json:"added"`
+	Updated     int         `json:"updated"`
+	Removed     int         `json:"removed"`
+	Problems    []string    `json:"problems,omitempty"`
+	Notes       []string    `json:"notes,omitempty"`
+	Diagnostics []diag.JSON `json:"diagnostics"`
+}
+
+// JSON returns the unit's JSON form. The counts are what Apply did in
+// Write mode, or what the plan would do in Check and DryRun modes; an
+// adopted file counts as added.
+func (u *Unit) JSON() UnitJSON {
+	j := UnitJSON{Kind: u.Kind.String(), Manifest: u.Manifest, Directory: u.Dir, Space: u.Space,
+		Status: u.Status.String(), Notes: u.Notes, Diagnostics: u.Diags.JSON()}
+	r := u.Result
+	j.Added, j.Updated, j.Removed = r.Added+r.Adopted, r.Updated, r.Removed
+	if ch := u.Changes; ch != nil {
+		for _, c := range ch.List {
+			switch c.Kind {
+			case output.Add, output.Adopt:
+				j.Added++
+			case output.Update:
+				j.Updated++
+			case output.Remove:
+				j.Removed++
+			}
+		}
+	}
+	var pe *output.ProblemError
+	if errors.As(u.Problem, &pe) {
+		for _, pr := range pe.Problems {
+			j.Problems = append(j.Problems, pr.String())
+		}
+	} else if u.Problem != nil {
+		j.Problems = append(j.Problems, u.Problem.Error())
+	}
+	return j
+}
