@@ -87,9 +87,6 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if shards > 0 && len(f.tenants) > 0 {
-		return usagef("build: --shard and --tenant do not go together")
-	}
 	if f.state == "" {
 		f.state = filepath.Join(filepath.Dir(f.file), ".discgen")
 	}
@@ -99,9 +96,6 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	}
 	if f.serverDir == "" {
 		f.serverDir = filepath.Join(filepath.Dir(f.file), "server")
-	}
-	if len(kinds) > 0 && inside(f.serverDir, f.out) {
-		return usagef("--server-dir %s is inside the output directory %s; server configuration never goes into the published tree", f.serverDir, f.out)
 	}
 
 	mode := publish.Write
@@ -117,6 +111,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
 		Version: buildID(),
+	}
+	if err := opt.Check(); err != nil {
+		return usagef("build: %v", err)
 	}
 	bar, err := wantBar(f.progress, f.format, stderr)
 	if err != nil {
@@ -377,17 +374,6 @@ func listSome(names []string, max int) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", thousands(len(names)-max))
-}
-
-// inside reports whether dir is out or below it.
-func inside(dir, out string) bool {
-	d, err1 := filepath.Abs(dir)
-	o, err2 := filepath.Abs(out)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	rel, err := filepath.Rel(o, d)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // helpOK turns the -h signal into success.
