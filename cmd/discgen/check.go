@@ -44,11 +44,12 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	var file, env, robotsFile, format string
 	var agents []string
 	fs := newFlags("check", checkUsage, stdout)
-	fs.StringVarP(&file, "file", "f", "", "")
-	fs.StringVar(&env, "env", "", "")
-	fs.StringVar(&robotsFile, "robots", "", "")
-	fs.StringArrayVarP(&agents, "agent", "a", nil, "")
-	fs.StringVar(&format, "format", "text", "")
+	fs.StringVarP(&file, "file", "f", "", "build robots.txt from this manifest")
+	fs.StringVar(&env, "env", "", "with -f: apply environments.NAME")
+	fs.StringVar(&robotsFile, "robots", "", "check an existing robots.txt")
+	fs.StringArrayVarP(&agents, "agent", "a", nil, "a crawler's product token; repeat for several")
+	fs.StringVar(&format, "format", "text", "text (default) or json")
+	setArgs(fs, "file", "FILE", "env", "NAME", "robots", "FILE", "agent", "NAME", "format", "FORMAT")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}

@@ -16,11 +16,12 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	var out, siteURL, now string
 	var site, force bool
 	fs := newFlags("import", importUsage, stdout)
-	fs.StringVarP(&out, "output", "o", "-", "")
-	fs.StringVar(&siteURL, "site-url", "", "")
-	fs.BoolVar(&site, "site", false, "")
-	fs.BoolVar(&force, "force", false, "")
-	fs.StringVar(&now, "now", "", "")
+	fs.StringVarP(&out, "output", "o", "-", "where to write the manifest (default: stdout)")
+	fs.BoolVar(&force, "force", false, "replace an existing -o file")
+	fs.BoolVar(&site, "site", false, "with a URL: fetch every discovery file, not only robots.txt")
+	fs.StringVar(&siteURL, "site-url", "", "the manifest's site.url (default: the URL's origin, or the origin the files name)")
+	fs.StringVar(&now, "now", "", "validate security.txt's Expires at TIME")
+	setArgs(fs, "output", "FILE", "site-url", "URL", "now", "TIME")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}

@@ -21,10 +21,11 @@ const maxKeyFile = 1 << 20
 func runLint(args []string, stdout, stderr io.Writer) error {
 	var format, nowFlag, keyFile, typeFlag string
 	fs := newFlags("lint", lintUsage, stdout)
-	fs.StringVar(&format, "format", "text", "")
-	fs.StringVar(&nowFlag, "now", "", "")
-	fs.StringVar(&keyFile, "key", "", "")
-	fs.StringVar(&typeFlag, "type", "", "")
+	fs.StringVar(&format, "format", "text", "text (default), json, or github")
+	fs.StringVar(&nowFlag, "now", "", "the time security.txt's Expires is checked against (as for build)")
+	fs.StringVar(&keyFile, "key", "", "verify the OpenPGP signature of each security.txt with this public key (gpg --export --armor KEYID)")
+	fs.StringVar(&typeFlag, "type", "", "lint every file as KIND: robots.txt, security.txt, index.txt, icons.txt, description.txt, feeds.txt or subdirectories.txt")
+	setArgs(fs, "format", "FORMAT", "now", "TIME", "key", "PUBKEY", "type", "KIND")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}

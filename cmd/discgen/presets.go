@@ -18,12 +18,13 @@ import (
 func runPresets(args []string, stdout, stderr io.Writer) error {
 	var format, nowFlag, list, commit, date, out string
 	fs := newFlags("presets", presetsUsage, stdout)
-	fs.StringVar(&format, "format", "text", "")
-	fs.StringVar(&nowFlag, "now", "", "")
-	fs.StringVar(&list, "import", "", "")
-	fs.StringVar(&commit, "commit", "", "")
-	fs.StringVar(&date, "date", "", "")
-	fs.StringVarP(&out, "output", "o", "", "")
+	fs.StringVar(&format, "format", "text", "text (default) or json")
+	fs.StringVar(&nowFlag, "now", "", "the time the catalogue's age is counted to")
+	fs.StringVar(&list, "import", "", "a robots.json of the ai.robots.txt list")
+	fs.StringVar(&commit, "commit", "", "the list's git commit (with --import)")
+	fs.StringVar(&date, "date", "", "the day of that commit, YYYY-MM-DD (with --import)")
+	fs.StringVarP(&out, "output", "o", "", "write the refreshed catalogue (with --import)")
+	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}

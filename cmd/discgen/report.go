@@ -12,11 +12,12 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	var file, out, env, now string
 	var urls []string
 	fs := newFlags("report", reportUsage, stdout)
-	fs.StringVarP(&file, "file", "f", "site.yaml", "")
-	fs.StringVarP(&out, "output", "o", "", "")
-	fs.StringVar(&env, "env", "", "")
-	fs.StringVar(&now, "now", "", "")
-	fs.StringArrayVar(&urls, "url", nil, "")
+	fs.StringVarP(&file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
+	fs.StringVarP(&out, "output", "o", "", "where to write the page (- for stdout)")
+	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
+	fs.StringVar(&now, "now", "", "as for build")
+	fs.StringArrayVar(&urls, "url", nil, "also ask about URL (a path or a URL on the site); repeat for several")
+	setArgs(fs, "file", "FILE", "output", "FILE", "env", "NAME", "now", "TIME", "url", "URL")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}

@@ -30,8 +30,9 @@ import (
 func runResolve(args []string, stdout, stderr io.Writer) error {
 	var dir, format string
 	fset := newFlags("resolve", resolveUsage, stdout)
-	fset.StringVarP(&dir, "output", "o", "public", "")
-	fset.StringVar(&format, "format", "text", "")
+	fset.StringVarP(&dir, "output", "o", "public", "the built tree (default public)")
+	fset.StringVar(&format, "format", "text", "text (default) or json")
+	setArgs(fset, "output", "DIR", "format", "FORMAT")
 	if err := parseFlags(fset, args); err != nil {
 		return helpOK(err)
 	}

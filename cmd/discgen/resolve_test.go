@@ -220,7 +220,7 @@ func TestResolveCommandErrors(t *testing.T) {
 
 	// -h prints the usage and succeeds.
 	stdout, _, err := resolveCmd(t, "-h")
-	if err != nil || !strings.HasPrefix(stdout, resolveUsage) {
+	if err != nil || stdout != commandUsage("resolve") {
 		t.Errorf("-h: %v, stdout %q", err, stdout)
 	}
 }

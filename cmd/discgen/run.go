@@ -107,6 +107,7 @@ func init() {
 		"verify":     {verifyUsage, runVerify},
 		"report":     {reportUsage, runReport},
 		"completion": {completionUsage, runCompletion},
+		"man":        {manUsage, runMan},
 	}
 }
 
@@ -118,8 +119,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "-h", "--help", "help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				fmt.Fprint(stdout, c.usage)
+			if _, ok := commands[args[1]]; ok {
+				fmt.Fprint(stdout, commandUsage(args[1]))
 				return nil
 			}
 		}
@@ -151,7 +152,7 @@ func newFlags(name, usageText string, stdout io.Writer) *pflag.FlagSet {
 		p.fs = fs // discgen completion lists the flags
 	}
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() { fmt.Fprint(stdout, usageText) }
+	fs.Usage = func() { fmt.Fprint(stdout, renderUsage(usageText, fs)) }
 	fs.SortFlags = false
 	return fs
 }

@@ -15,7 +15,8 @@ import (
 func runSchema(args []string, stdout, stderr io.Writer) error {
 	var file string
 	fset := newFlags("schema", schemaUsage, stdout)
-	fset.StringVarP(&file, "output", "o", "", "")
+	fset.StringVarP(&file, "output", "o", "", "write the schema to FILE instead of stdout")
+	setArgs(fset, "output", "FILE")
 	if err := parseFlags(fset, args); err != nil {
 		return helpOK(err)
 	}
@@ -40,9 +41,10 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	var file string
 	var force, local bool
 	fset := newFlags("init", initUsage, stdout)
-	fset.StringVarP(&file, "file", "f", "site.yaml", "")
-	fset.BoolVar(&force, "force", false, "")
-	fset.BoolVar(&local, "local-schema", false, "")
+	fset.StringVarP(&file, "file", "f", "site.yaml", "where to write (default site.yaml; - for stdout)")
+	fset.BoolVar(&force, "force", false, "overwrite an existing file")
+	fset.BoolVar(&local, "local-schema", false, "also write site.schema.json beside the manifest and name it relatively, for editors offline")
+	setArgs(fset, "file", "FILE")
 	if err := parseFlags(fset, args); err != nil {
 		return helpOK(err)
 	}

@@ -17,6 +17,7 @@ Usage:
     discgen verify   [-f site.yaml] [--format text|json|github] [URL]
     discgen report   [-f site.yaml] -o report.html [--url URL...]
     discgen completion (bash | zsh | fish)
+    discgen man
     discgen version
 
 Commands:
@@ -43,6 +44,7 @@ Commands:
     report      Write one self-contained HTML page: who may fetch what and
                 why, the delegation tree, the files and the warnings.
     completion  Print a shell completion script for bash, zsh or fish.
+    man         Print the manual page, discgen(1), in roff.
     version     Print discgen's version.
 
 Run 'discgen COMMAND -h' for a command's options and examples.
@@ -72,55 +74,7 @@ Every tenant ends built, unchanged, refused (invalid, a symlink, a FIFO or
 other special file) or skipped (cannot be read): each refused or skipped one
 is named, the others are built, and the exit status is 1.
 
-Options:
-    -f, --file FILE       the site manifest (default site.yaml)
-    -o, --output DIR      the output directory (default public)
-        --env NAME        apply the manifest's environments.NAME
-        --check           write nothing; print a unified diff of what would
-                          change and exit 1 if anything would
-        --dry-run         write nothing; list what would change
-        --now TIME        the time security.txt dates resolve against:
-                          RFC 3339, a date, or @UNIXSECONDS (default:
-                          $SOURCE_DATE_EPOCH, else the clock)
-        --state DIR       where discgen records which files it wrote
-                          (default .discgen beside the manifest); never
-                          inside the output directory
-        --replace         take over files discgen did not write
-        --robots-symlink  make autodisc/robots.txt a symlink to /robots.txt
-                          instead of a copy
-        --server KINDS    also write web server configuration that sends the
-                          right Content-Type and caching headers: any of
-                          headers (_headers for Netlify and Cloudflare Pages)
-                          and htaccess (.htaccess for Apache), both into the
-                          output directory, and nginx and caddy (snippets to
-                          include), into --server-dir; comma-separated.
-                          Groups with enforce: true are refused (403) where
-                          they are disallowed (not by _headers), and
-                          noindex: true adds X-Robots-Tag: noindex
-        --server-dir DIR  where nginx and caddy snippets go (default server
-                          beside the manifest); never inside the output
-        --jobs N          tenants in work at once (default 64, or fewer
-                          where the host's CPU, thread or memory limits
-                          say so; writes are flushed in batches of 64)
-        --tenant FILE...  build only these tenant manifests (each checked
-                          against the delegation whose glob matches it);
-                          the site's own tree is not touched
-        --shard K/N       build the K-th of N stable partitions of the
-                          tenants (the site in shard 1 only)
-        --shard-index I/N the same counted from 0, for a Kubernetes
-                          Indexed Job: $(JOB_COMPLETION_INDEX)/N
-        --tenant-owner    give every file and directory written in a
-                          tenant's directory to that directory's owner,
-                          and the tenant's state, so that the owner's own
-                          --tenant build can rebuild it (run as root)
-        --format FORMAT   text, github (annotations), or json: one document
-                          on stdout naming every output and tenant with its
-                          directory, space, status and diagnostics
-        --progress MODE   with tenants: bar (one status line on stderr,
-                          redrawn: counts, rate, time left; only refused and
-                          skipped tenants printed), lines (a line per built
-                          tenant on stdout), or auto (default: bar when
-                          stderr is a terminal and the format is text)
+{{options}}
 
 Examples:
     # After the site generator has written public/:
@@ -142,12 +96,7 @@ Check the manifest against the JSON Schema and the semantic rules, and
 report every error and warning, sorted by position. Tenant manifests are
 checked too. Nothing is written.
 
-Options:
-    -f, --file FILE       the site manifest (default site.yaml)
-        --env NAME        apply the manifest's environments.NAME
-        --format FORMAT   text (default), json, or github (workflow
-                          annotations: ::error file=...,line=...::...)
-        --now TIME        as for build
+{{options}}
 
 Examples:
     discgen validate -f site.yaml
@@ -175,12 +124,7 @@ verdict the operator's crawler applies, the fallback and its source. A
 control token (Google-Extended, Applebot-Extended) never fetches: its line
 starts CONTROL and says whether its group allows use.
 
-Options:
-    -f, --file FILE       build robots.txt from this manifest
-        --env NAME        with -f: apply environments.NAME
-        --robots FILE     check an existing robots.txt
-    -a, --agent NAME      a crawler's product token; repeat for several
-        --format FORMAT   text (default) or json
+{{options}}
 
 Examples:
     discgen check -f site.yaml --agent googlebot /private/x.html
@@ -213,15 +157,7 @@ robots.txt; a tie goes by the name (security.txt, else robots.txt). A file
 named robots.txt or security.txt that reads as the other is warned of.
 --type chooses for every file given. Each finding has a stable code.
 
-Options:
-        --format FORMAT   text (default), json, or github
-        --now TIME        the time security.txt's Expires is checked
-                          against (as for build)
-        --key PUBKEY      verify the OpenPGP signature of each security.txt
-                          with this public key (gpg --export --armor KEYID)
-        --type KIND       lint every file as KIND: robots.txt, security.txt,
-                          index.txt, icons.txt, description.txt, feeds.txt
-                          or subdirectories.txt
+{{options}}
 
 Exit status: 1 if any finding is an error.
 
@@ -239,9 +175,7 @@ Read the autodisc tree built into DIR as a consumer would (subdirectories.txt
 first) and say which authority governs the URL path PATH, then, for each
 autodisc file, which authority defines it or that it is undefined.
 
-Options:
-    -o, --output DIR      the built tree (default public)
-        --format FORMAT   text (default) or json
+{{options}}
 
 Example:
     discgen resolve -o public /~alice/blog/post.html
@@ -276,13 +210,7 @@ With -o, also write the refreshed catalogue to FILE; the catalogue is
 embedded in discgen, so a maintainer writes it over crawlers/catalogue.json
 in the source tree, updates crawlers/NOTICE.md and builds again.
 
-Options:
-        --format FORMAT   text (default) or json
-        --now TIME        the time the catalogue's age is counted to
-        --import FILE     a robots.json of the ai.robots.txt list
-        --commit HASH     the list's git commit (with --import)
-        --date DAY        the day of that commit, YYYY-MM-DD (with --import)
-    -o, --output FILE     write the refreshed catalogue (with --import)
+{{options}}
 
 Examples:
     discgen presets ai-training
@@ -305,8 +233,7 @@ Offline, write a copy beside the manifest and name it relatively:
     discgen schema -o site.schema.json
     # yaml-language-server: $schema=./site.schema.json
 
-Options:
-    -o, --output FILE     write the schema to FILE instead of stdout
+{{options}}
 `
 
 const initUsage = `Usage: discgen init [-f site.yaml] [--force] [--local-schema]
@@ -315,11 +242,7 @@ Write a commented starter manifest that validates as written. An existing
 file is not overwritten without --force. Its first line names the schema
 for editors (see discgen schema -h).
 
-Options:
-    -f, --file FILE       where to write (default site.yaml; - for stdout)
-        --force           overwrite an existing file
-        --local-schema    also write site.schema.json beside the manifest
-                          and name it relatively, for editors offline
+{{options}}
 `
 
 const importUsage = `Usage: discgen import [options] (FILE | DIR | URL)
@@ -345,14 +268,7 @@ signature) is kept as YAML comments or group extensions where it can be,
 and listed as warnings at its line. The manifest is validated; its errors
 exit 1 after it is written.
 
-Options:
-    -o, --output FILE     where to write the manifest (default: stdout)
-        --force           replace an existing -o file
-        --site            with a URL: fetch every discovery file, not only
-                          robots.txt
-        --site-url URL    the manifest's site.url (default: the URL's
-                          origin, or the origin the files name)
-        --now TIME        validate security.txt's Expires at TIME
+{{options}}
 
 Examples:
     discgen import public/robots.txt -o site.yaml
@@ -383,18 +299,7 @@ and check each one:
 Files are fetched a few at a time. The table goes to stdout; exit status 1
 names every file that fails and why.
 
-Options:
-    -f, --file FILE       the site manifest (default site.yaml)
-        --env NAME        apply the manifest's environments.NAME
-        --tenants         check the tenants' autodisc files too
-        --now TIME        as for build; also the time security.txt must
-                          not have expired by
-        --format FORMAT   text (default), json, or github (annotations)
-        --timeout D       per file (default 15s)
-        --jobs N          fetches at once (default 4)
-        --allow-redirect ORIGIN
-                          follow redirects to ORIGIN too (scheme://host[:port],
-                          repeatable), such as the www. origin of an apex site
+{{options}}
 
 Examples:
     discgen verify -f site.yaml
@@ -418,13 +323,7 @@ offline and printable. It shows
     files         every file the build produces, with its size
     warnings      every error and warning of the build
 
-Options:
-    -f, --file FILE       the site manifest (default site.yaml)
-    -o, --output FILE     where to write the page (- for stdout)
-        --env NAME        apply the manifest's environments.NAME
-        --now TIME        as for build
-        --url URL         also ask about URL (a path or a URL on the site);
-                          repeat for several
+{{options}}
 
 Example:
     discgen report -f site.yaml -o report.html --url /private/report.pdf

@@ -10,10 +10,11 @@ import (
 func runValidate(args []string, stdout, stderr io.Writer) error {
 	var file, env, format, nowFlag string
 	fs := newFlags("validate", validateUsage, stdout)
-	fs.StringVarP(&file, "file", "f", "site.yaml", "")
-	fs.StringVar(&env, "env", "", "")
-	fs.StringVar(&format, "format", "text", "")
-	fs.StringVar(&nowFlag, "now", "", "")
+	fs.StringVarP(&file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
+	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
+	fs.StringVar(&format, "format", "text", "text (default), json, or github (workflow annotations: ::error file=...,line=...::...)")
+	fs.StringVar(&nowFlag, "now", "", "as for build")
+	setArgs(fs, "file", "FILE", "env", "NAME", "format", "FORMAT", "now", "TIME")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}

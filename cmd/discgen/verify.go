@@ -20,14 +20,15 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	var timeout time.Duration
 	var redirects []string
 	fs := newFlags("verify", verifyUsage, stdout)
-	fs.StringVarP(&file, "file", "f", "site.yaml", "")
-	fs.StringVar(&env, "env", "", "")
-	fs.StringVar(&now, "now", "", "")
-	fs.BoolVar(&tenants, "tenants", false, "")
-	fs.StringVar(&format, "format", "text", "")
-	fs.IntVar(&jobs, "jobs", 4, "")
-	fs.DurationVar(&timeout, "timeout", 15*time.Second, "")
-	fs.StringArrayVar(&redirects, "allow-redirect", nil, "")
+	fs.StringVarP(&file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
+	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
+	fs.BoolVar(&tenants, "tenants", false, "check the tenants' autodisc files too")
+	fs.StringVar(&now, "now", "", "as for build; also the time security.txt must not have expired by")
+	fs.StringVar(&format, "format", "text", "text (default), json, or github (annotations)")
+	fs.DurationVar(&timeout, "timeout", 15*time.Second, "per file (default 15s)")
+	fs.IntVar(&jobs, "jobs", 4, "fetches at once (default 4)")
+	fs.StringArrayVar(&redirects, "allow-redirect", nil, "follow redirects to ORIGIN too (scheme://host[:port], repeatable), such as the www. origin of an apex site")
+	setArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
