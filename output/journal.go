@@ -65,7 +65,7 @@ import (
 // plans to own what they name (Options.Journals).
 
 const (
-	journalMagic = "discgen output journal 1"
+	journalMagic = journalFormat + "1"
 	journalDir   = "journal"
 	journalExt   = ".jnl"
 	// journalPartExt names a journal being written, not yet locked and
@@ -90,6 +90,23 @@ func marshalJournal(intents [][]byte) []byte {
 		b.Write(in)
 	}
 	return b.Bytes()
+}
+
+// journalFormat is the first line's stem every version of the journal
+// format shares; the version follows it.
+const journalFormat = "discgen output journal "
+
+// otherVersion reports whether data is a whole first line of a journal of
+// another format version than this one's.
+func otherVersion(data []byte) bool {
+	line, _, whole := bytes.Cut(data, []byte("\n"))
+	return whole && bytes.HasPrefix(line, []byte(journalFormat)) && string(line) != journalMagic
+}
+
+// firstLine is data's first line, cut at 80 bytes, for a message.
+func firstLine(data []byte) string {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	return string(line[:min(len(line), 80)])
 }
 
 // parseJournal returns the records of a journal, in order. A journal cut

@@ -475,3 +475,27 @@ func TestApplyOwnsWhatABuildKilledSinceRecoverLeft(t *testing.T) {
 		t.Errorf("a file changed by someone else: %v", err)
 	}
 }
+
+// A journal of another version of discgen (its first line names another
+// format) is not this build's to read or remove: Recover reports it and
+// leaves it, and recovers the others. One cut before its first line was
+// whole is removed, as its batch had published nothing.
+func TestRecoverLeavesOtherVersionsJournal(t *testing.T) {
+	e := newEnv(t)
+	apply(t, e, files("a.txt", "1\n"), e.opt())
+	dir := filepath.Join(e.state, journalDir)
+	newer := filepath.Join(dir, "2222222222222222"+journalExt)
+	torn := filepath.Join(dir, "3333333333333333"+journalExt)
+	mustWrite(t, newer, "discgen output journal 2\nrecord 3\nabc")
+	mustWrite(t, torn, journalMagic[:7])
+	_, _, err := Recover(e.state)
+	if err == nil || !strings.Contains(err.Error(), "another version") {
+		t.Errorf("Recover = %v; want the other version's journal reported", err)
+	}
+	if _, err := os.Stat(newer); err != nil {
+		t.Errorf("the other version's journal was removed: %v", err)
+	}
+	if _, err := os.Stat(torn); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the torn journal was left: %v", err)
+	}
+}

@@ -267,6 +267,9 @@ func removeParts(dir string, names []string) {
 			continue
 		}
 		file := filepath.Join(dir, name)
+		// Errors are passed over, by intent: a part nobody removed
+		// names nothing anyone relies on, and the next recovery tries
+		// again.
 		if f, err := openDead(file); err == nil && f != nil {
 			confined.Remove(file)
 			f.Close()
@@ -329,6 +332,20 @@ func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func
 			continue
 		}
 		limit -= int64(len(data))
+		if otherVersion(data) {
+			// A newer (or older) discgen's: its intents are not ours
+			// to read, nor its file to remove. Reported every time,
+			// until that version recovers it.
+			errs = append(errs, fmt.Errorf("state directory: %s: a journal of another version of discgen (%q): left for it to recover", file, firstLine(data)))
+			if lock != nil {
+				lock.Close()
+			}
+			continue
+		}
+		// A parse error is not reported, by intent: a journal cut short
+		// names in full the roots whose intents come before the cut (the
+		// rest of its batch had not started), and one cut before its
+		// first line, or empty, names none; fn handles and removes it.
 		recs, _ := parseJournalOf(data, file, keep)
 		err = fn(file, recs)
 		if lock != nil {
@@ -547,6 +564,8 @@ func deadIntents(stateDir, name string, given *Journals) *Journals {
 	dir := filepath.Join(stateDir, journalDir)
 	names, err := confined.Names(dir)
 	if err != nil {
+		// By intent: these are journals beyond those Recover read, a
+		// hint for this plan; without them it plans as Recover left it.
 		return nil
 	}
 	var more []*record
