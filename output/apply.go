@@ -66,8 +66,8 @@ const (
 // called once, soon after Plan; it closes the plan's directory handles.
 // Every operation stays inside the root. ApplyAll does the same for
 // several roots with one journal and one flush shared.
-func (c *Changes) Apply() (Result, error) {
-	rs, errs := ApplyAll([]*Changes{c})
+func (w *Writer) Apply(c *Changes) (Result, error) {
+	rs, errs := w.ApplyAll([]*Changes{c})
 	return rs[0], errs[0]
 }
 
@@ -84,10 +84,10 @@ func (c *Changes) Apply() (Result, error) {
 // callers that may run two batches of the same roots at once give them in
 // one order (publish sorts them by device and inode): neither then waits
 // on the other in a circle.
-func ApplyAll(cs []*Changes) ([]Result, []error) {
-	setHeldMax()
+func (w *Writer) ApplyAll(cs []*Changes) ([]Result, []error) {
 	as := make([]*applying, len(cs))
 	for i, c := range cs {
+		c.w = w
 		as[i] = c.begin()
 	}
 	// The roots are locked one after the other in the order given, so
@@ -110,7 +110,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 			a.stage()
 		}
 	})
-	flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
+	w.flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
 	eachApplying(as, func(a *applying) {
 		if !a.done {
 			if err := a.publishAll(); err != nil {
@@ -122,7 +122,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 		// Outside Linux the records are fsynced as written and the
 		// journal removed at once: the renames must be durable first.
 		// On Linux the journal instead waits for the next flush.
-		flushAll(as, func(a *applying) bool { return a.mutate }, false)
+		w.flushAll(as, func(a *applying) bool { return a.mutate }, false)
 	}
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
 	eachRoot(len(as), func(i int) {
@@ -152,7 +152,7 @@ func ApplyAll(cs []*Changes) ([]Result, []error) {
 					devs[a.dev] = a.dir
 				}
 			}
-			retire(jl, devs)
+			w.retire(jl, devs)
 			keep = true
 		}
 		jl.close(keep)

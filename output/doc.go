@@ -36,12 +36,18 @@
 //	if ok, _ := output.Fresh(name, opt); ok {
 //		return // unchanged
 //	}
+//	w := output.NewWriter()
+//	defer w.Close()
 //	c, err := output.Plan(name, t, opt)
 //	...
-//	res, err := c.Apply()
+//	res, err := w.Apply(c)
+//	...
+//	err = w.Flush() // at the end of the build
 //
-// Apply flushes the filesystem once per root that changes (twice outside
-// Linux). A pipeline writing many roots passes the plans of a batch (say
+// The Writer holds what outlives one Apply (the journals that wait for a
+// flush, the files held open): the library keeps no state of its own
+// between calls. Apply flushes the filesystem once per root that changes
+// (twice outside Linux). A pipeline writing many roots passes the plans of a batch (say
 // 64, from its workers) to ApplyAll instead, which writes one journal and
 // every root's temporary files, flushes once per filesystem, then
 // publishes every root and writes its record: one flush per batch (a
@@ -68,7 +74,7 @@
 //     the directories no longer needed.
 //   - journal.go: the journal of a batch's intents, written and locked;
 //     recover.go: what a killed build left, merged or read; flush.go: the
-//     flushes and the journals that wait for them; bug.go: a panic made
+//     Writer, its flushes and the journals that wait for them; bug.go: a panic made
 //     one root's error.
 //
 // None of them touches the filesystem itself: every open, create, rename,

@@ -28,10 +28,10 @@ func TestJournalOnAnotherFilesystem(t *testing.T) {
 	opt.NoSync, opt.StateDir = false, shm
 	apply(t, e, files("a.txt", "1\n"), opt)
 	waiting := func() map[uint64]bool {
-		flushes.Lock()
-		defer flushes.Unlock()
+		testWriter.mu.Lock()
+		defer testWriter.mu.Unlock()
 		devs := map[uint64]bool{}
-		for _, r := range flushes.waiting {
+		for _, r := range testWriter.waiting {
 			for dev := range r.needs {
 				devs[dev] = true
 			}

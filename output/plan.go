@@ -141,8 +141,9 @@ type Changes struct {
 	List     []Change  // every tree path without a problem, and every removal, by path
 	Problems []Problem // reasons Apply refuses; see Err
 
-	abs         string // the root's absolute path, lexically
-	name        string // the record's portable name
+	abs         string  // the root's absolute path, lexically
+	w           *Writer // the Writer applying it, once it does
+	name        string  // the record's portable name
 	opt         Options
 	t           tree.Tree
 	rec         *record       // the record as found

@@ -44,6 +44,7 @@ func (a *applying) replan() error {
 	n.opt.Dir = c.opt.Dir
 	c.r.CloseDirs()
 	n.r.SetOwn(c.opt.Dir == nil)
+	n.w = c.w
 	*c = *n
 	c.r.SetWriteRoot(a.dir)
 	a.recheck = false

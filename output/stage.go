@@ -9,10 +9,8 @@ import (
 	"path"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/discgen/discgen/confined"
-	"github.com/discgen/discgen/internal/hostlimits"
 )
 
 // Staging: the first half of Apply's writes, before the flush. A root's
@@ -34,7 +32,7 @@ import (
 //     whatever its configuration. On Linux the file gets its mode on its
 //     open descriptor right before its rename, so only a kill in that
 //     instant leaves a readable one; a file closed once written (beyond
-//     heldMax open at once, and everywhere outside Linux) gets it then.
+//     Writer.heldMax open at once, and everywhere outside Linux) gets it then.
 //   - A name beginning ".ht", which Apache's stock configuration refuses
 //     (httpd.conf: <Files ".ht*"> Require all denied; Debian's
 //     apache2.conf: <FilesMatch "^\.ht">), even to a reader that could
@@ -95,36 +93,22 @@ type pending struct {
 	created bool          // the temporary file exists
 	f       confined.File // the temporary file, kept open until its rename
 	held    bool          // f is open
+	heldBy  *Writer       // the Writer that counts f while it is open
 	perm    fs.FileMode
 	renamed bool
 	stat    confined.Info
 	statOK  bool
 }
 
-// heldFiles counts the written files kept open until their rename, up to
-// heldMax in the whole process; beyond, a file is closed once written and
-// stat'ed by name after its rename.
-var heldFiles atomic.Int64
-
-// heldMax is maxHeld, or a quarter of the open-file limit when that is
-// less, read again when a batch begins.
-var heldMax atomic.Int64
-
+// maxHeld bounds the written files a Writer keeps open until their
+// rename; see Writer.heldMax.
 const maxHeld = 512
-
-func setHeldMax() {
-	n := int64(maxHeld)
-	if l := hostlimits.OpenFiles(); l > 0 {
-		n = min(n, int64(l/4))
-	}
-	heldMax.Store(n)
-}
 
 func (pd *pending) release() {
 	if pd.held {
 		pd.f.Close()
 		pd.held = false
-		heldFiles.Add(-1)
+		pd.heldBy.held.Add(-1)
 	}
 }
 
@@ -302,12 +286,12 @@ func (c *Changes) writeTemp(dr confined.WriteDir, pd *pending) error {
 	if err == nil && !c.opt.NoSync {
 		err = f.Writeback()
 	}
-	if err == nil && confined.KeepOpen && heldFiles.Add(1) <= heldMax.Load() {
-		pd.f, pd.held = f, true
+	if w := c.w; err == nil && confined.KeepOpen && w.held.Add(1) <= w.heldMax {
+		pd.f, pd.held, pd.heldBy = f, true, w
 		return nil
 	}
 	if confined.KeepOpen && err == nil {
-		heldFiles.Add(-1)
+		c.w.held.Add(-1)
 	}
 	if err == nil {
 		// Closed now: give it its mode before publishing.

@@ -15,10 +15,10 @@ import (
 // Batched writes. Applying a plan flushes the filesystem (syncfs) before
 // its renames, and syncfs flushes the whole disk. The workers therefore
 // only plan; a batcher applies up to applyBatch plans at once with
-// output.ApplyAll, which flushes once per batch on Linux: every root's
+// output.Writer.ApplyAll, which flushes once per batch on Linux: every root's
 // temporary files, one flush (which also completes the batch before),
 // every root's renames and records. The renames of the last batch are
-// flushed by output.Flush at the end of the build (output/doc.go,
+// flushed by the Writer's Flush at the end of the build (output/doc.go,
 // "Durability in batches").
 //
 // Memory and descriptors stay bounded and flat in the number of tenants:
@@ -157,7 +157,7 @@ func (p *pipeline) applyAll(b []*pending) (rs []output.Result, errs []error, msg
 	if testHookBatch != nil {
 		testHookBatch(len(b))
 	}
-	rs, errs = output.ApplyAll(cs)
+	rs, errs = p.opt.writer.ApplyAll(cs)
 	return rs, errs, ""
 }
 

@@ -31,7 +31,7 @@
 //   - limits.go: what a tenant may write (files and bytes).
 //   - write.go: a tenant's output options, its owner and its own state
 //     directory (for its owner's `--tenant` build).
-//   - batch.go: plans handed to output.ApplyAll in batches that share one
+//   - batch.go: plans handed to output.Writer.ApplyAll in batches that share one
 //     journal and one flush.
 //   - recover.go: a panic refuses the tenant it happened for (or the
 //     batch being applied) as a bug in discgen; the build goes on.

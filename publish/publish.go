@@ -93,6 +93,9 @@ type Options struct {
 	// of them for a check or a dry run, and for a build the dead ones
 	// Recover could not merge while another build applied a batch.
 	journals *output.Journals
+	// writer applies every plan of a build, the site's and the tenants'
+	// batches, and flushes them at its end.
+	writer *output.Writer
 }
 
 // Status is how a unit of work ended.
@@ -181,7 +184,7 @@ type Summary struct {
 //	plan      compare with the disk through the directory opened in the walk
 //	write     apply, through the same directory, in batches of up to 64
 //	          tenants sharing one journal and one flush to disk
-//	          (output.ApplyAll)
+//	          (output.Writer.ApplyAll)
 //
 // Nothing is kept per tenant once it is reported.
 func Run(opt Options, report func(*Unit)) Summary {
@@ -233,6 +236,8 @@ func Run(opt Options, report func(*Unit)) Summary {
 	}
 	dels, derrs := s.delegations()
 	if opt.Mode == Write {
+		opt.writer = output.NewWriter()
+		defer opt.writer.Close()
 		// What a killed build left is owned again before anything is
 		// planned: merged into the records, or, while another build is
 		// applying a batch, owned by the plans through the journals.
@@ -273,7 +278,7 @@ func Run(opt Options, report func(*Unit)) Summary {
 	if opt.Mode == Write {
 		// The last records written reach the disk, and their journals
 		// go.
-		if err := output.Flush(); err != nil {
+		if err := opt.writer.Flush(); err != nil {
 			sum.Failed = true
 			report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Skipped, Problem: err})
 		}

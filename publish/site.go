@@ -229,7 +229,7 @@ func finish(opt Options, u *Unit, t tree.Tree, plan func(output.Options) (*outpu
 		}
 		return
 	}
-	r, err := ch.Apply()
+	r, err := opt.writer.Apply(ch)
 	settle(u, r, err)
 }
 

@@ -21,7 +21,7 @@ import (
 // and the runtime starts a new one to run the others, so a build has up
 // to GOMAXPROCS threads running Go code, one per worker and per writer
 // goroutine in a system call, and the runtime's own (sysmon, a template
-// thread, one spare): threadsOwn. An applier's output.ApplyAll works on
+// thread, one spare): threadsOwn. An applier's output.Writer.ApplyAll works on
 // up to applyRoots roots of its batch at once, and each root's Apply
 // writes and renames a large tree's files (more than 64) on applyWriters
 // goroutines: applyRoots × applyWriters threads in system calls at once
