@@ -189,12 +189,6 @@ type Summary struct {
 // Nothing is kept per tenant once it is reported.
 func Run(opt Options, report func(*Unit)) Summary {
 	var sum Summary
-	size, err := sizeBuild(opt)
-	if err != nil {
-		sum.Failed = true
-		report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
-		return sum
-	}
 	var mu sync.Mutex
 	emit := func(u *Unit) {
 		mu.Lock()
@@ -215,10 +209,16 @@ func Run(opt Options, report func(*Unit)) Summary {
 		}
 	}
 
+	// Every unit goes through emit, the site's early refusals too, so
+	// that each is counted and its diagnostics sorted.
+	size, err := sizeBuild(opt)
+	if err != nil {
+		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
+		return sum
+	}
 	s, diags := LoadSite(opt)
 	if s == nil {
-		sum.Failed = true
-		report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Diags: diags})
+		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Diags: diags})
 		return sum
 	}
 	sum.SiteOK = true
@@ -253,8 +253,7 @@ func Run(opt Options, report func(*Unit)) Summary {
 			err = nil
 		}
 		if err != nil {
-			sum.Failed = true
-			report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
+			emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Problem: err})
 			return sum
 		}
 		opt.journals = j
@@ -280,6 +279,8 @@ func Run(opt Options, report func(*Unit)) Summary {
 		// go.
 		if err := opt.writer.Flush(); err != nil {
 			sum.Failed = true
+			// Not a unit of its own (the site was counted when it
+			// ended): reported past emit, and not counted again.
 			report(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Skipped, Problem: err})
 		}
 	}
