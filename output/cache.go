@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // The stat cache, beside each ownership record: how a build tells,

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/tree"
 )
 

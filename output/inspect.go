@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/tree"
 )

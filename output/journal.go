@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // The journal. Before Apply changes anything under a root, the state

@@ -5,7 +5,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // With the state directory on another filesystem than the root, the

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 func journals(t *testing.T, state string) []string {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/tree"
 )
 

@@ -8,7 +8,7 @@ import (
 	"path"
 	"slices"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // Publishing: the second half of Apply's writes, after the flush. Every

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"path"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // Checking a plan again under the lock. Plan takes no lock, so another

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // The ownership record: what discgen wrote under one root, in the state

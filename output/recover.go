@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"io"
 )
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // ownRoots plans n roots, each keeping its record in a state directory of

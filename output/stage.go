@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // Staging: the first half of Apply's writes, before the flush. A root's

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // The package's tests apply with one Writer for the test binary, through

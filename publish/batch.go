@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/bug"
 	"github.com/discgen/discgen/output"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/bug"

@@ -10,7 +10,7 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/limited"

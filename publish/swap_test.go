@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 // Swapping a tenant's home for a symlink after the walk opened it never

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/tree"
 )

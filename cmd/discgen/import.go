@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/adopt"
-	"github.com/discgen/discgen/confined"
+	"github.com/discgen/discgen/internal/confined"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {

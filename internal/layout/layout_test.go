@@ -22,7 +22,7 @@ import (
 // (its own TestCallersTouchNoPath keeps output and publish to it). The
 // other entries use unix for no file operation.
 var unixAllowed = map[string]string{
-	"confined":            "the confined filesystem layer: openat2, renameat, flock, syncfs",
+	"internal/confined":   "the confined filesystem layer: openat2, renameat, flock, syncfs",
 	"internal/rawstat":    "converts a raw fstatat result to fs.FileMode for the layer; it opens nothing",
 	"internal/hostlimits": "resource limits (getrlimit, setrlimit), no file operation",
 	"internal/release":    "its image test reads the open-file limit, no file operation",
@@ -40,6 +40,7 @@ const (
 
 var internalLevel = map[string]int{
 	"internal/bug":                ground,
+	"internal/confined":           ground,
 	"internal/editdist":           ground,
 	"internal/gcpolicy":           ground,
 	"internal/hostlimits":         ground,
