@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // Result counts what Apply did.
@@ -381,7 +382,7 @@ func (c *Changes) finish(mutate bool, todo []*pending) error {
 		recStat = st
 	}
 	if c.v1 != "" {
-		if err := confined.Remove(c.v1); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := statedir.Remove(c.v1); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("state directory: %w", err)
 		}
 	}

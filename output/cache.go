@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // The stat cache, beside each ownership record: how a build tells,
@@ -179,7 +180,7 @@ func Fresh(root string, opt Options) (bool, error) {
 	if sc == nil || sc.key != keyHash(opt.Key) {
 		return false, nil
 	}
-	st, err := confined.Lstat(c.recordFile(".rec"))
+	st, err := statedir.Lstat(c.recordFile(".rec"))
 	if err != nil || !st.Same(sc.rec) {
 		return false, nil
 	}
@@ -277,12 +278,12 @@ func Refusal(root string, opt Options) ([]byte, bool) {
 	}
 	file, shared := c.refusalFile()
 	if shared {
-		st, err := confined.Lstat(filepath.Join(opt.JournalDir, refusedDir))
+		st, err := statedir.Lstat(filepath.Join(opt.JournalDir, refusedDir))
 		if o, ok := st.Owner(); err != nil || !st.Mode.IsDir() || st.Mode.Perm()&0o077 != 0 || ok && o.UID != os.Geteuid() {
 			return nil, false
 		}
 	}
-	data, _, err := confined.ReadFile(file, maxRefusal)
+	data, _, err := statedir.ReadFile(file, maxRefusal)
 	if err != nil {
 		return nil, false
 	}
@@ -303,7 +304,7 @@ func SaveRefusal(root string, opt Options, data []byte) error {
 	}
 	file, shared := c.refusalFile()
 	if shared {
-		if private, err := confined.PrivateDir(filepath.Join(opt.JournalDir, refusedDir)); err != nil || !private {
+		if private, err := statedir.PrivateDir(filepath.Join(opt.JournalDir, refusedDir)); err != nil || !private {
 			return err
 		}
 	}
@@ -322,7 +323,7 @@ func ClearRefusal(root string, opt Options) error {
 		return err
 	}
 	file, _ := c.refusalFile()
-	if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := statedir.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("state directory: %w", err)
 	}
 	return nil

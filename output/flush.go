@@ -11,6 +11,7 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/hostlimits"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // A Writer applies plans (Apply, ApplyAll) and keeps what outlives one
@@ -123,7 +124,7 @@ func (w *Writer) flushDone(dev, n uint64) {
 	w.mu.Unlock()
 	// Removed, then unlocked: never dead while at its name.
 	for _, r := range done {
-		confined.Remove(r.file)
+		statedir.Remove(r.file)
 		if r.f != nil {
 			r.f.Close()
 		}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // The journal. Before Apply changes anything under a root, the state
@@ -191,7 +192,7 @@ const journalLockName = ".lock"
 // directory that is not a root's own: its lock file, exclusive or shared,
 // waiting up to wait only when no other user can open it.
 func lockStateDir(dir string, exclusive bool, wait time.Duration) (*os.File, error) {
-	return confined.LockFile(dir, journalLockName, exclusive, wait)
+	return statedir.LockFile(dir, journalLockName, exclusive, wait)
 }
 
 // lockJournal opens (creating when missing, mode 0700) and locks the
@@ -206,9 +207,9 @@ func lockJournal(stateDir string, wait time.Duration, exclusive bool, root strin
 	var f, lock *os.File
 	var err error
 	if isRootState(stateDir) {
-		f, err = confined.LockDir(dir, exclusive, true, wait)
+		f, err = statedir.LockDir(dir, exclusive, true, wait)
 	} else if lock, err = lockStateDir(dir, exclusive, wait); err == nil {
-		if f, err = confined.OpenDir(dir, false); err != nil {
+		if f, err = statedir.OpenDir(dir, false); err != nil {
 			lock.Close()
 		}
 	}
@@ -226,7 +227,7 @@ func lockJournal(stateDir string, wait time.Duration, exclusive bool, root strin
 // lockError says why the lock of dir, exclusive (a root's) or shared (a
 // batch's journal directory), could not be taken for root.
 func lockError(root, dir string, exclusive bool, err error) error {
-	var be *confined.BusyError
+	var be *statedir.BusyError
 	switch {
 	case errors.As(err, &be) && be.Foreign:
 		return &DeferredError{Root: root}
@@ -259,11 +260,11 @@ func (e *DeferredError) Error() string {
 func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	base := filepath.Join(jl.stateDir, journalDir, randomHex())
 	part, name := base+journalPartExt, base+journalExt
-	// Readable by this user only (confined.CreateLocked): a batch's
+	// Readable by this user only (statedir.CreateLocked): a batch's
 	// journal names what it writes for every root of the batch, whose
 	// owners may differ.
-	f, err := confined.CreateLocked(part)
-	var le *confined.LockError
+	f, err := statedir.CreateLocked(part)
+	var le *statedir.LockError
 	if errors.As(err, &le) {
 		return fmt.Errorf("state directory: %s: %w", name, le.Err)
 	}
@@ -275,11 +276,11 @@ func (jl *journalLock) write(intents [][]byte, sync bool) error {
 		err = f.Sync()
 	}
 	if err == nil {
-		err = confined.Rename(part, name)
+		err = statedir.Rename(part, name)
 	}
 	if err != nil {
 		f.Close()
-		confined.Remove(part)
+		statedir.Remove(part)
 		return fmt.Errorf("state directory: %s: %w", name, err)
 	}
 	jl.file, jl.jf = name, f
@@ -296,7 +297,7 @@ func (jl *journalLock) write(intents [][]byte, sync bool) error {
 // Recover), and releases the directory's lock.
 func (jl *journalLock) close(keep bool) {
 	if jl.file != "" && !keep {
-		confined.Remove(jl.file)
+		statedir.Remove(jl.file)
 	}
 	if jl.jf != nil {
 		jl.jf.Close()
@@ -326,7 +327,7 @@ func lockJournals(as []*applying) []*journalLock {
 			// Without a state directory no build of this state has
 			// written the root: the problems stand, and none is
 			// created.
-			if !confined.Exists(a.c.opt.StateDir) {
+			if !statedir.Exists(a.c.opt.StateDir) {
 				a.err, a.done = a.c.Err(), true
 				continue
 			}
@@ -422,7 +423,7 @@ func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
 	locks = append(locks, f)
 	if isRootState(c.opt.StateDir) {
 		dir := filepath.Join(c.opt.StateDir, journalDir)
-		f, err := confined.LockDir(dir, true, true, wait)
+		f, err := statedir.LockDir(dir, true, true, wait)
 		if err != nil {
 			return fail(lockError(c.Root, dir, true, err))
 		}
@@ -436,12 +437,12 @@ func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
 // journal/<hash>.lock there, exclusive, waiting up to wait when no other
 // user can open it. For a root with a state directory of its own (own),
 // one of a shared host's many tenants, the file is there only while the
-// lock is held (confined.LockName): a build of a million tenants leaves
+// lock is held (statedir.LockName): a build of a million tenants leaves
 // no million files in the journal directory, which Recover lists. Any
 // other root's stays, and a build that changes nothing there leaves the
 // state directory as it was.
-func rootLock(stateDir, hash string, own bool, wait time.Duration) (*confined.NameLock, error) {
-	return confined.LockName(filepath.Join(stateDir, journalDir), hash+".lock", own, wait)
+func rootLock(stateDir, hash string, own bool, wait time.Duration) (*statedir.NameLock, error) {
+	return statedir.LockName(filepath.Join(stateDir, journalDir), hash+".lock", own, wait)
 }
 
 // recordHash is the SHA-256 of a record's name, in hex: the name of its

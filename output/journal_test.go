@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 func journals(t *testing.T, state string) []string {
@@ -293,7 +294,7 @@ func TestBatchWaitsForRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if busy, err := confined.TryLock(f); busy || err != nil {
+	if busy, err := statedir.TryLock(f); busy || err != nil {
 		t.Skipf("cannot lock here: busy=%v %v", busy, err)
 	}
 	opt := e.opt()
@@ -320,7 +321,7 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if busy, err := confined.TryLock(f); busy || err != nil {
+	if busy, err := statedir.TryLock(f); busy || err != nil {
 		t.Fatalf("root locked after Apply: busy=%v %v", busy, err)
 	}
 	if confined.SyncDirs {
@@ -337,7 +338,7 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if busy, err := confined.TryLock(g); busy || err != nil {
+	if busy, err := statedir.TryLock(g); busy || err != nil {
 		t.Errorf("a reopened handle kept the lock: busy=%v %v", busy, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // Checking a plan again under the lock. Plan takes no lock, so another
@@ -58,7 +59,7 @@ func (a *applying) replan() error {
 
 // checkRecord refuses a plan whose record another build changed since.
 func (c *Changes) checkRecord() error {
-	st, err := confined.Lstat(c.recordFile(".rec"))
+	st, err := statedir.Lstat(c.recordFile(".rec"))
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !c.recExists:
 		return nil

@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // The ownership record: what discgen wrote under one root, in the state
@@ -240,7 +241,7 @@ func format1In(stateDir string) bool {
 	if v, ok := hasFormat1.Load(stateDir); ok {
 		return v.(bool)
 	}
-	_, err := confined.Lstat(filepath.Join(stateDir, "outputs"))
+	_, err := statedir.Lstat(filepath.Join(stateDir, "outputs"))
 	has := !errors.Is(err, fs.ErrNotExist)
 	hasFormat1.Store(stateDir, has)
 	return has
@@ -310,19 +311,19 @@ func (c *Changes) readState(dir, file string, limit int64) (data []byte, st conf
 		limit = min(limit, n*maxPathBytes+4096)
 	}
 	if c.opt.MaxPaths <= 0 && c.opt.Reserve == nil {
-		data, st, err = confined.ReadFile(file, limit)
+		data, st, err = statedir.ReadFile(file, limit)
 		return data, st, release, err
 	}
 	// Nearly every record and stat cache is small: read at no more cost
 	// than that of the read (a build's every unchanged tenant reads its
 	// stat cache), and reserved for with the worker's share.
-	data, st, err = confined.ReadFile(file, min(limit, smallState))
+	data, st, err = statedir.ReadFile(file, min(limit, smallState))
 	if err == nil || errors.Is(err, fs.ErrNotExist) {
 		return data, st, release, err
 	}
 	// Larger (or not a regular file, which the read below refuses
 	// again).
-	fi, err := confined.Lstat(file)
+	fi, err := statedir.Lstat(file)
 	switch {
 	case err != nil:
 		return nil, confined.Info{}, release, err
@@ -336,7 +337,7 @@ func (c *Changes) readState(dir, file string, limit int64) (data []byte, st conf
 		limit = max(fi.Size, min(limit, smallState))
 		release = c.opt.Reserve(limit * stateCostPerByte)
 	}
-	data, st, err = confined.ReadFile(file, limit)
+	data, st, err = statedir.ReadFile(file, limit)
 	if err != nil {
 		release()
 		release = func() {}
@@ -444,7 +445,7 @@ const stateIgnore = "# Written by discgen. Commit the .rec ownership records; th
 // atomically: a temporary name beside it, then a rename; with sync the
 // file and its directory are flushed. The temporary name is name.tmp in
 // the build's own state directory, which a killed build's next one
-// overwrites, and a random one (confined.RandomTemp) in a root's own,
+// overwrites, and a random one (statedir.RandomTemp) in a root's own,
 // whose owner may have put anything at a fixed name. A stat cache
 // (inPlace) is rewritten in place: a torn one lacks its end line and is
 // ignored. With wantStat it returns the stat of the file as left on disk.
@@ -454,20 +455,20 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 	case inPlace:
 		tmp = name
 	case isRootState(c.opt.StateDir):
-		tmp = confined.RandomTemp(name)
+		tmp = statedir.RandomTemp(name)
 	}
-	st, err := confined.WriteFile(tmp, name, data, sync, wantStat)
+	st, err := statedir.WriteFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = c.mkState(filepath.Dir(name)); err == nil {
-			st, err = confined.WriteFile(tmp, name, data, sync, wantStat)
+			st, err = statedir.WriteFile(tmp, name, data, sync, wantStat)
 		}
 	}
 	if err != nil {
-		confined.Remove(tmp)
+		statedir.Remove(tmp)
 		return confined.Info{}, fmt.Errorf("state directory: %w", err)
 	}
 	if sync {
-		if err := confined.SyncDir(filepath.Dir(name)); err != nil {
+		if err := statedir.SyncDir(filepath.Dir(name)); err != nil {
 			return confined.Info{}, fmt.Errorf("state directory: %w", err)
 		}
 	}
@@ -480,13 +481,13 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 func (c *Changes) mkState(dir string) error {
 	records := filepath.Join(c.opt.StateDir, "records")
 	created := false
-	if err := confined.MkdirAll(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := statedir.CreateDirs(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	if created {
 		ign := filepath.Join(c.opt.StateDir, ".gitignore")
-		if _, err := confined.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
-			return confined.WriteNew(ign, []byte(stateIgnore))
+		if _, err := statedir.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
+			return statedir.WriteNew(ign, []byte(stateIgnore))
 		}
 	}
 	return nil

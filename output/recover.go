@@ -13,8 +13,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/discgen/discgen/internal/confined"
 	"io"
+
+	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // Recovery: what a build killed mid-batch left in the state directory.
@@ -48,7 +50,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 // cannot be written (NotRecovered), and the record is left as it is.
 func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
-	f, err := confined.OpenDir(dir, false)
+	f, err := statedir.OpenDir(dir, false)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		// Missing, or another user's that this one may not even list
 		// (root's, mode 0700, beside a tenant's owner): nothing this
@@ -80,7 +82,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 		// then held only by its owner's build, never by root's.
 		if state := buildStateDir(stateDir); SharedJournal(state) {
 			l, err := rootLock(state, filepath.Base(stateDir), true, 0)
-			var be *confined.BusyError
+			var be *statedir.BusyError
 			if busy = errors.As(err, &be); err != nil && !busy {
 				return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", filepath.Join(state, journalDir), confined.UnwrapPath(err))
 			}
@@ -92,12 +94,12 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	switch {
 	case busy:
 	case isRootState(stateDir):
-		if busy, err = confined.TryLock(f); err != nil {
+		if busy, err = statedir.TryLock(f); err != nil {
 			return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
 		}
-	case confined.Writable(dir):
+	case statedir.Writable(dir):
 		l, err := lockStateDir(dir, true, 0)
-		var be *confined.BusyError
+		var be *statedir.BusyError
 		if busy = errors.As(err, &be); err != nil && !busy {
 			return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, confined.UnwrapPath(err))
 		}
@@ -115,7 +117,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	// the build's own state directory, which is root's) merges nothing
 	// either: it owns what the dead journals name, and the next build
 	// that may write recovers them.
-	if busy || !confined.Writable(dir) {
+	if busy || !statedir.Writable(dir) {
 		j, err := readJournals(dir, names, true)
 		return 0, j, err
 	}
@@ -147,7 +149,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 			}
 			return nil
 		}
-		if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := statedir.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("state directory: %w", err)
 		}
 		return nil
@@ -196,7 +198,7 @@ func keepOnly(dir *os.File, file string, keep []*record) error {
 		return err
 	}
 	jl.jf.Close() // dead: the next build's Recover takes it
-	if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := statedir.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("state directory: %w", err)
 	}
 	return nil
@@ -251,7 +253,7 @@ func recoverOwn(stateDir, dir string, names []string, opt Options) (int, error) 
 		}
 	}
 	for _, file := range files {
-		if err := confined.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := statedir.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = errors.Join(errs, fmt.Errorf("state directory: %w", err))
 		}
 	}
@@ -271,7 +273,7 @@ func removeParts(dir string, names []string) {
 		// names nothing anyone relies on, and the next recovery tries
 		// again.
 		if f, err := openDead(file); err == nil && f != nil {
-			confined.Remove(file)
+			statedir.Remove(file)
 			f.Close()
 		}
 	}
@@ -284,7 +286,7 @@ func removeParts(dir string, names []string) {
 func openDead(file string) (*os.File, error) {
 	// A journal removed (and closed) by its build between the open and
 	// the lock is gone, not dead.
-	return confined.OpenIfUnlocked(file)
+	return statedir.OpenIfUnlocked(file)
 }
 
 // eachJournal reads the journal files among names in dir, in name order
@@ -314,12 +316,12 @@ func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func
 		if dead {
 			lock, data, err = readDead(file, limit)
 		} else {
-			data, _, err = confined.ReadFile(file, limit)
+			data, _, err = statedir.ReadFile(file, limit)
 		}
 		if errors.Is(err, fs.ErrNotExist) || err == nil && data == nil {
 			continue
 		}
-		if errors.Is(err, fs.ErrPermission) && !confined.Writable(dir) {
+		if errors.Is(err, fs.ErrPermission) && !statedir.Writable(dir) {
 			// Another user's batch (root's, beside a tenant's owner):
 			// unreadable, as it names other users' roots. What it
 			// may have left in this user's roots is not owned, so it
@@ -366,7 +368,7 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 	if f == nil || err != nil {
 		return nil, nil, err
 	}
-	data, err := confined.ReadAll(f, limit)
+	data, err := statedir.ReadAll(f, limit)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -387,7 +389,7 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // root, which journals in its own state directory.
 func mergeIntent(stateDir string, in *record, opt Options) error {
 	if own := RootStateDir(stateDir, in.name); own != stateDir {
-		if st, err := confined.Lstat(own); err == nil && st.Mode.IsDir() {
+		if st, err := statedir.Lstat(own); err == nil && st.Mode.IsDir() {
 			// The record there is written by batches that hold its
 			// journal directory's lock (its owner's own build, or one
 			// of this state directory's): hold it while the record
@@ -437,14 +439,14 @@ func mergeInto(stateDir, name string, ins []*record, opt Options) error {
 
 // lockOwn takes the exclusive lock of the journal directory of the root's
 // own state directory own, which its owner may hold: it is then tried
-// once (see confined.LockDir), and the root, named name, is deferred.
+// once (see statedir.LockDir), and the root, named name, is deferred.
 //
 // The root's lock among root's builds (rootLock, in the state directory
 // whose journal is being recovered) is taken first, waiting for it, as
 // root's batches take it before the root's own.
 func lockOwn(own, name string) (func(), error) {
 	dir := filepath.Join(own, journalDir)
-	if _, err := confined.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+	if _, err := statedir.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil // no batch can hold it
 	}
 	state := buildStateDir(own)
@@ -452,7 +454,7 @@ func lockOwn(own, name string) (func(), error) {
 	if err != nil {
 		return nil, lockError(name, filepath.Join(state, journalDir), true, err)
 	}
-	f, err := confined.LockDir(dir, true, false, defaultWait)
+	f, err := statedir.LockDir(dir, true, false, defaultWait)
 	if errors.Is(err, fs.ErrNotExist) {
 		l.Close()
 		return func() {}, nil // no batch can hold it
@@ -499,8 +501,8 @@ type Journals struct {
 // named in the error.
 func ReadJournals(stateDir string) (*Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
-	names, err := confined.Names(dir)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !confined.Writable(dir) {
+	names, err := statedir.Names(dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !statedir.Writable(dir) {
 		return nil, nil // as for Recover: another user's
 	}
 	if err != nil {
@@ -562,7 +564,7 @@ func (j *Journals) within(m *record, file string, maxPaths int) error {
 // there is none more: a build killed after this one's Recover left them.
 func deadIntents(stateDir, name string, given *Journals) *Journals {
 	dir := filepath.Join(stateDir, journalDir)
-	names, err := confined.Names(dir)
+	names, err := statedir.Names(dir)
 	if err != nil {
 		// By intent: these are journals beyond those Recover read, a
 		// hint for this plan; without them it plans as Recover left it.

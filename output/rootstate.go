@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // A root's own state directory. A build of many roots owned by different
@@ -33,7 +34,7 @@ import (
 // directories, which every build of that root opens without following a
 // symlink, never waiting on a FIFO, bounded in size, and replaces through
 // a random temporary name rather than writes through (see
-// confined.ReadFile, confined.WriteFile and confined.RandomTemp). What
+// statedir.ReadFile, statedir.WriteFile and statedir.RandomTemp). What
 // such a file can make a build do is confined to that root: a record or
 // journal names paths inside the root, every path is reached through the
 // root, opened confined, and a journal there counts only for the root's
@@ -71,7 +72,7 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 		mode = 0o700
 	}
 	for i, leaf := range leaves {
-		st, err := confined.Lstat(leaf)
+		st, err := statedir.Lstat(leaf)
 		if errors.Is(err, fs.ErrNotExist) {
 			if err := makeLeaf(dir, leaf, mode, owner); err != nil {
 				return false, err
@@ -123,7 +124,7 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 		if d == leaf {
 			m = mode
 		}
-		if err := confined.Mkdir(d, m); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := statedir.Mkdir(d, m); err != nil && !errors.Is(err, fs.ErrExist) {
 			return stateDenied(dir, err)
 		}
 	}
@@ -132,7 +133,7 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 	}
 	// Made with its mode: a umask that took the owner's bits is
 	// mended by the next build's check.
-	if err := confined.Lchown(leaf, owner.UID, owner.GID); err != nil {
+	if err := statedir.Lchown(leaf, owner.UID, owner.GID); err != nil {
 		return stateDenied(dir, err)
 	}
 	return nil
@@ -142,7 +143,7 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 // roots/ab/cd on the way, with mode; the build's state directory above
 // them is made as any other.
 func mkdirThrough(dir string, mode os.FileMode) error {
-	err := confined.Mkdir(dir, mode)
+	err := statedir.Mkdir(dir, mode)
 	if !errors.Is(err, fs.ErrNotExist) || !isRootState(dir) {
 		if errors.Is(err, fs.ErrExist) {
 			return nil
@@ -150,13 +151,13 @@ func mkdirThrough(dir string, mode os.FileMode) error {
 		return err
 	}
 	state := buildStateDir(dir)
-	if err := confined.MkdirAll(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := statedir.CreateDirs(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	d := state
 	for _, name := range strings.Split(strings.TrimPrefix(dir, state+string(filepath.Separator)), string(filepath.Separator)) {
 		d = filepath.Join(d, name)
-		if err := confined.Mkdir(d, mode); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := statedir.Mkdir(d, mode); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
 	}
@@ -165,10 +166,10 @@ func mkdirThrough(dir string, mode os.FileMode) error {
 
 // giveLeaf gives the directory leaf to owner, with mode.
 func giveLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
-	if err := confined.Lchown(leaf, owner.UID, owner.GID); err != nil {
+	if err := statedir.Lchown(leaf, owner.UID, owner.GID); err != nil {
 		return stateDenied(dir, err)
 	}
-	if err := confined.Chmod(leaf, mode); err != nil {
+	if err := statedir.Chmod(leaf, mode); err != nil {
 		return stateDenied(dir, err)
 	}
 	return nil
@@ -217,8 +218,8 @@ func buildStateDir(own string) string {
 // not, and journals in the tenant's own.
 func SharedJournal(stateDir string) bool {
 	for _, dir := range []string{filepath.Join(stateDir, journalDir), stateDir} {
-		if _, err := confined.Lstat(dir); err == nil {
-			return confined.Writable(dir)
+		if _, err := statedir.Lstat(dir); err == nil {
+			return statedir.Writable(dir)
 		}
 	}
 	return true // made by this build

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // ownRoots plans n roots, each keeping its record in a state directory of
@@ -46,7 +46,7 @@ func lockedByOther(t *testing.T, dir string) bool {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	busy, err := confined.TryLock(f)
+	busy, err := statedir.TryLock(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if busy, err := confined.TryLockShared(f); busy || err != nil {
+	if busy, err := statedir.TryLockShared(f); busy || err != nil {
 		t.Fatal(busy, err)
 	}
 	done := make(chan error, 1)
@@ -252,7 +252,7 @@ func TestRootLocksLeaveNoFiles(t *testing.T) {
 	if _, errs := ApplyAll(cs); errors.Join(errs...) != nil {
 		t.Fatal(errors.Join(errs...))
 	}
-	names, err := confined.Names(filepath.Join(e.state, journalDir))
+	names, err := statedir.Names(filepath.Join(e.state, journalDir))
 	if err != nil {
 		t.Fatal(err)
 	}

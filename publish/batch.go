@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/bug"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/output"
 )
 

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/bug"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"

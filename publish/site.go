@@ -10,9 +10,9 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/output"

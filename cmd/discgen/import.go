@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/adopt"
-	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -99,5 +99,5 @@ func writeFileAtomic(name string, data []byte) error {
 	if err := os.Rename(tmp.Name(), name); err != nil {
 		return err
 	}
-	return confined.SyncDir(filepath.Dir(name))
+	return statedir.SyncDir(filepath.Dir(name))
 }

@@ -12,9 +12,10 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/internal/rawstat"
-	"golang.org/x/sys/unix"
 )
 
 // noOpenat2 is set once openat2 turned out to be missing (Linux before 5.6,
@@ -84,7 +85,8 @@ func OpenTop(dir string) (*Dir, error) {
 	return &Dir{fd: fd, name: dir}, nil
 }
 
-func infoOf(st *unix.Stat_t) Info {
+// InfoOf is the Info of a raw stat.
+func InfoOf(st *unix.Stat_t) Info {
 	m := rawstat.Mode(uint32(st.Mode))
 	return Info{
 		Mode: m, Size: st.Size,
@@ -106,7 +108,7 @@ func (d *Dir) Lstat(name string) (Info, error) {
 		if err != nil {
 			return Info{}, err
 		}
-		return infoOf(&st), nil
+		return InfoOf(&st), nil
 	}
 }
 
@@ -116,7 +118,7 @@ func (d *Dir) Stat() (Info, error) {
 	if err := unix.Fstat(d.fd, &st); err != nil {
 		return Info{}, err
 	}
-	return infoOf(&st), nil
+	return InfoOf(&st), nil
 }
 
 // ReadFile reads the regular file name in d (a tenant's manifest):
@@ -187,5 +189,5 @@ func StatPath(name string) Info {
 	if err := unix.Stat(name, &st); err != nil {
 		return Info{}
 	}
-	return infoOf(&st)
+	return InfoOf(&st)
 }

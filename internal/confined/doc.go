@@ -1,15 +1,16 @@
-// Package confined is how output and publish reach the filesystem: the
-// only code of theirs that opens raw descriptors, creates, renames or
-// removes files, takes locks and flushes to disk. It holds no policy
-// (what is discgen's, what may be replaced): it offers operations that
-// cannot leave the directory they start from, and the callers decide.
+// Package confined is how output and publish reach an output root and a
+// tenant's directory: with internal/statedir (the state directory, which
+// is reached by path), the only code of theirs that opens raw
+// descriptors, creates, renames or removes files and flushes to disk. It
+// holds no policy (what is discgen's, what may be replaced): it offers
+// operations that cannot leave the directory they start from, and the
+// callers decide.
 //
-// It is a top-level package, not a part of output, because publish uses
-// it too (to walk tenant directories and read their manifests) and
-// neither should reach the other's internals for it; it imports only
-// ground-floor helpers (internal/rawstat, internal/limited) and
-// golang.org/x/sys/unix, which no other package of discgen uses for a
-// file operation.
+// It is not a part of output because publish uses it too (to walk tenant
+// directories and read their manifests) and neither should reach the
+// other's internals for it; it imports only ground-floor helpers
+// (internal/rawstat, internal/limited, internal/eintr) and
+// golang.org/x/sys/unix.
 //
 // # What it offers
 //
@@ -29,16 +30,8 @@
 //     down, with OpenDir, Lstat, Stat, ReadDir, ReadFile (a manifest) and
 //     Root (an os.Root at that very directory, for output).
 //   - Info: what a stat says (mode, size, times, device, inode, owner),
-//     from StatOf or the operations above.
-//   - Locks and flushes: TryLock, TryLockShared, WaitLock, LockDir,
-//     LockFile and LockName (which wait only on a lock no other user can
-//     open, and report a held one as a BusyError), PrivateDir, FlushFS,
-//     SyncDir, ReopenDir.
-//   - The state directory, which the operator names and which is reached
-//     by path: ReadFile and WriteFile (records and caches), MkdirAll,
-//     Mkdir, Lchown, Chmod, OpenDir, Names, CreateLocked and
-//     OpenIfUnlocked (journals), ReadAll, Lstat, Exists, Writable, Rename,
-//     Remove, WriteNew, RandomTemp.
+//     from StatOf, InfoOf or the operations above.
+//   - Flushes: FlushFS, ReopenDir.
 //
 // # The guarantee
 //
@@ -68,21 +61,13 @@
 //   - Writing through a symlink or into a file that was already there:
 //     WriteDir.Create is O_CREAT|O_EXCL|O_NOFOLLOW, and a rename replaces
 //     the name, never writes through it. Test: TestCreateIsNew.
-//   - Waiting on a FIFO: Dir.ReadFile, Root.ReadFile, and on Linux the
-//     state directory's ReadFile and OpenIfUnlocked, open with O_NONBLOCK
-//     and read only what fstat says is a regular file. Tests:
+//   - Waiting on a FIFO: Dir.ReadFile and Root.ReadFile open with
+//     O_NONBLOCK and read only what fstat says is a regular file. Tests:
 //     TestReadManifestReplacedBySave, TestRootReadFileRefusesFIFO;
 //     publish's TestSpecialManifests and TestManyTenantsOneBad.
-//   - Writing through a symlink or a hard link planted in a state
-//     directory (a root's own, which its owner may fill): WriteFile
-//     creates a temporary file anew (O_EXCL|O_NOFOLLOW, whatever was at
-//     its name removed first) and rewrites a file in place only when it
-//     is a regular file with one link. Test:
-//     TestStateFilesNotWrittenThrough.
-//   - Reading past a limit: every read takes one (Root.ReadFile and
-//     ReadFile read nothing of a larger file; Dir.ReadFile and ReadAll
-//     stop one byte past it, which tells the caller). Test:
-//     TestReadLimits.
+//   - Reading past a limit: every read takes one (Root.ReadFile reads
+//     nothing of a larger file; Dir.ReadFile stops one byte past it,
+//     which tells the caller). Test: TestReadLimits.
 //
 // Where a symlink may still be followed, and why that is safe: Root's
 // read path (an os.Root) follows a symlink that stays inside the root, as
@@ -90,15 +75,11 @@
 // every directory and file on an output path before it reads or writes
 // there, and refuses a symlink it did not create; one swapped in after
 // that look can only lead to another place inside the same root.
-// A state directory is reached by path, following symlinks on the way to
-// it (the operator named it); on Linux a state file itself is never
-// opened through a symlink (ReadFile, WriteFile, OpenIfUnlocked), since a
-// root's own state directory is its owner's to fill.
 //
 // # What callers may still do
 //
-// output and publish hold handles this package gave them and act on them
-// only through it, with these exceptions: an *os.Root from Dir.Root is
+// output and publish hold handles this package (or statedir) gave them and
+// act on them only through these two, with these exceptions: an *os.Root from Dir.Root is
 // passed to output as Options.Dir (and from there to Wrap); on an
 // *os.File this package opened (a root's lock, the journal directory, a
 // journal) they call Stat, Sync, Write, Readdirnames, Seek and Close; of

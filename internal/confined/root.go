@@ -117,7 +117,7 @@ func openFrom(base *os.Root, name string, create bool, owner *Owner) (*Root, err
 	if create && base == nil {
 		// Usually missing (Plan found it so): create it without
 		// stat'ing every parent first.
-		switch err := MkdirAll(name, nil); {
+		switch err := createDirs(name); {
 		case err == nil:
 			if owner != nil {
 				if err := os.Lchown(name, owner.UID, owner.GID); err != nil {
@@ -318,4 +318,21 @@ func parent(p string) string {
 		return ""
 	}
 	return d
+}
+
+// createDirs creates the directory name and its missing parents, trying
+// name first; unlike os.MkdirAll it reports fs.ErrExist when name
+// already exists, so that the caller never takes over an existing root as
+// one it created.
+func createDirs(name string) error {
+	err := os.Mkdir(name, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		if p := filepath.Dir(name); p != name {
+			if perr := createDirs(p); perr != nil && !errors.Is(perr, fs.ErrExist) {
+				return perr
+			}
+			err = os.Mkdir(name, 0o755)
+		}
+	}
+	return err
 }

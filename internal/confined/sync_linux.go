@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/discgen/discgen/internal/eintr"
 )
 
 // FlushFS makes everything written to the one filesystem holding the open
@@ -21,7 +23,7 @@ const SyncDirs = false
 
 // Sync flushes the directory's entries (not needed on Linux, where
 // syncfs covers them).
-func (w WriteDir) Sync() error { return retry0(func() error { return unix.Fsync(w.fd) }) }
+func (w WriteDir) Sync() error { return eintr.Retry0(func() error { return unix.Fsync(w.fd) }) }
 
 // ReopenDir opens the directory f is open on once more, by its
 // descriptor, as a new open file: a lock held through f is not held

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/discgen/discgen/internal/eintr"
 )
 
 // On Linux the write path works on raw descriptors: every directory is
@@ -67,7 +69,7 @@ func (t *Root) WriteDir(d string) (WriteDir, error) {
 		return WriteDir{-1}, err
 	}
 	var st unix.Stat_t
-	if err = retry0(func() error { return unix.Fstat(fd, &st) }); err == nil {
+	if err = eintr.Retry0(func() error { return unix.Fstat(fd, &st) }); err == nil {
 		err = t.wd.pins.check(d, dirID{dev: st.Dev, ino: st.Ino})
 	}
 	if err != nil {
@@ -128,7 +130,7 @@ func (w WriteDir) openDir(name string) (int, error) {
 	if err := checkName(name); err != nil {
 		return -1, err
 	}
-	return retry(func() (int, error) {
+	return eintr.Retry(func() (int, error) {
 		return unix.Openat(w.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	})
 }
@@ -142,7 +144,7 @@ func (w WriteDir) Mkdir(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	err := retry0(func() error { return unix.Mkdirat(w.fd, name, 0o755) })
+	err := eintr.Retry0(func() error { return unix.Mkdirat(w.fd, name, 0o755) })
 	if err == unix.EEXIST {
 		return fs.ErrExist
 	}
@@ -155,18 +157,18 @@ func (w WriteDir) Mkdir(name string) error {
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	if err := retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
+	if err := eintr.Retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
 		return err
 	}
 	if st.Mode&0o7777 != 0o755 {
-		return retry0(func() error { return unix.Fchmod(fd, 0o755) })
+		return eintr.Retry0(func() error { return unix.Fchmod(fd, 0o755) })
 	}
 	return nil
 }
 
 // Lchown gives name to uid and gid, not following a symlink.
 func (w WriteDir) Lchown(name string, uid, gid int) error {
-	return retry0(func() error { return unix.Fchownat(w.fd, name, uid, gid, unix.AT_SYMLINK_NOFOLLOW) })
+	return eintr.Retry0(func() error { return unix.Fchownat(w.fd, name, uid, gid, unix.AT_SYMLINK_NOFOLLOW) })
 }
 
 // Remove removes a file (not a directory).
@@ -174,7 +176,7 @@ func (w WriteDir) Remove(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	return retry0(func() error { return unix.Unlinkat(w.fd, name, 0) })
+	return eintr.Retry0(func() error { return unix.Unlinkat(w.fd, name, 0) })
 }
 
 // Lstat describes name, not following a symlink.
@@ -183,7 +185,7 @@ func (w WriteDir) Lstat(name string) (Info, error) {
 		return Info{}, err
 	}
 	var st unix.Stat_t
-	if err := retry0(func() error { return unix.Fstatat(w.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+	if err := eintr.Retry0(func() error { return unix.Fstatat(w.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
 		return Info{}, err
 	}
 	return rawStat(&st), nil
@@ -191,7 +193,7 @@ func (w WriteDir) Lstat(name string) (Info, error) {
 
 // Symlink creates the symlink name to target.
 func (w WriteDir) Symlink(target, name string) error {
-	return retry0(func() error { return unix.Symlinkat(target, w.fd, name) })
+	return eintr.Retry0(func() error { return unix.Symlinkat(target, w.fd, name) })
 }
 
 // Rename renames from to to, both in w.
@@ -199,7 +201,7 @@ func (w WriteDir) Rename(from, to string) error {
 	if err := checkName(to); err != nil {
 		return err
 	}
-	return retry0(func() error { return unix.Renameat(w.fd, from, w.fd, to) })
+	return eintr.Retry0(func() error { return unix.Renameat(w.fd, from, w.fd, to) })
 }
 
 // Create creates the new file name (O_EXCL, never through a symlink).
@@ -207,7 +209,7 @@ func (w WriteDir) Create(name string, perm fs.FileMode) (File, error) {
 	if err := checkName(name); err != nil {
 		return File{-1}, err
 	}
-	fd, err := retry(func() (int, error) {
+	fd, err := eintr.Retry(func() (int, error) {
 		return unix.Openat(w.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
 	})
 	return File{fd}, err
@@ -216,7 +218,7 @@ func (w WriteDir) Create(name string, perm fs.FileMode) (File, error) {
 // Write writes all of data.
 func (f File) Write(data []byte) error {
 	for len(data) > 0 {
-		n, err := retry(func() (int, error) { return unix.Write(f.fd, data) })
+		n, err := eintr.Retry(func() (int, error) { return unix.Write(f.fd, data) })
 		if err != nil {
 			return err
 		}
@@ -230,7 +232,7 @@ func (f File) Write(data []byte) error {
 
 // Chown gives the file to uid and gid.
 func (f File) Chown(uid, gid int) error {
-	return retry0(func() error { return unix.Fchown(f.fd, uid, gid) })
+	return eintr.Retry0(func() error { return unix.Fchown(f.fd, uid, gid) })
 }
 
 // Writeback does nothing on Linux: a batch's syncfs writes every file
@@ -244,14 +246,14 @@ func (f File) Writeback() error { return nil }
 // umask narrowed it at creation.
 func (f File) Stat(perm fs.FileMode) (Info, error) {
 	var st unix.Stat_t
-	if err := retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
+	if err := eintr.Retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
 		return Info{}, err
 	}
 	if fs.FileMode(st.Mode&0o777) != perm.Perm() {
-		if err := retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) }); err != nil {
+		if err := eintr.Retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) }); err != nil {
 			return Info{}, err
 		}
-		if err := retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
+		if err := eintr.Retry0(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
 			return Info{}, err
 		}
 	}
@@ -260,7 +262,7 @@ func (f File) Stat(perm fs.FileMode) (Info, error) {
 
 // Chmod gives the file exactly perm.
 func (f File) Chmod(perm fs.FileMode) error {
-	return retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) })
+	return eintr.Retry0(func() error { return unix.Fchmod(f.fd, uint32(perm.Perm())) })
 }
 
 // TempPerm is the mode a temporary file is created with: none, until it
@@ -277,4 +279,4 @@ func (f File) Close() error {
 }
 
 // rawStat is StatOf for a raw stat.
-func rawStat(st *unix.Stat_t) Info { return infoOf(st) }
+func rawStat(st *unix.Stat_t) Info { return InfoOf(st) }

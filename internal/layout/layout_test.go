@@ -22,7 +22,9 @@ import (
 // (its own TestCallersTouchNoPath keeps output and publish to it). The
 // other entries use unix for no file operation.
 var unixAllowed = map[string]string{
-	"internal/confined":   "the confined filesystem layer: openat2, renameat, flock, syncfs",
+	"internal/confined":   "the confined filesystem layer: openat2, renameat, syncfs",
+	"internal/statedir":   "the state directory's files: O_NOFOLLOW|O_NONBLOCK opens, fstat, flock",
+	"internal/eintr":      "retries a call a signal interrupted; no file operation of its own",
 	"internal/rawstat":    "converts a raw fstatat result to fs.FileMode for the layer; it opens nothing",
 	"internal/hostlimits": "resource limits (getrlimit, setrlimit), no file operation",
 	"internal/release":    "its image test reads the open-file limit, no file operation",
@@ -41,6 +43,8 @@ const (
 var internalLevel = map[string]int{
 	"internal/bug":                ground,
 	"internal/confined":           ground,
+	"internal/eintr":              ground,
+	"internal/statedir":           ground,
 	"internal/editdist":           ground,
 	"internal/gcpolicy":           ground,
 	"internal/hostlimits":         ground,

@@ -1,6 +1,6 @@
 //go:build unix
 
-package confined
+package statedir
 
 import (
 	"errors"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/discgen/discgen/internal/eintr"
 )
 
 // TryLock takes an exclusive advisory lock on the open directory f without
@@ -127,7 +129,7 @@ func PrivateDir(dir string) (bool, error) {
 // the directory f: it is this user's and mode 0700, once narrowed to it.
 func narrow(f *os.File) (bool, error) {
 	var st unix.Stat_t
-	if err := retry0(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
+	if err := eintr.Retry0(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
 		return false, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
@@ -137,7 +139,7 @@ func narrow(f *os.File) (bool, error) {
 		return false, nil
 	}
 	if st.Mode&0o077 != 0 {
-		if err := retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o700) }); err != nil {
+		if err := eintr.Retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o700) }); err != nil {
 			return false, nil
 		}
 	}
@@ -188,7 +190,7 @@ func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, e
 		return nil, err
 	}
 	var st unix.Stat_t
-	err = retry0(func() error { return unix.Fstat(int(f.Fd()), &st) })
+	err = eintr.Retry0(func() error { return unix.Fstat(int(f.Fd()), &st) })
 	switch {
 	case err != nil:
 		err = &fs.PathError{Op: "stat", Path: file, Err: err}
@@ -197,7 +199,7 @@ func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, e
 	case int(st.Uid) != os.Geteuid():
 		private = false
 	case st.Mode&0o077 != 0:
-		if retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o600) }) != nil {
+		if eintr.Retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o600) }) != nil {
 			private = false
 		}
 	}
@@ -213,7 +215,7 @@ func openLockDir(dir string, create bool) (*os.File, error) {
 	}
 	f, err := open()
 	if create && errors.Is(err, fs.ErrNotExist) {
-		if perr := MkdirAll(filepath.Dir(dir), nil); perr != nil && !errors.Is(perr, fs.ErrExist) {
+		if perr := CreateDirs(filepath.Dir(dir), nil); perr != nil && !errors.Is(perr, fs.ErrExist) {
 			return nil, perr
 		}
 		if err = os.Mkdir(dir, 0o700); err == nil || errors.Is(err, fs.ErrExist) {

@@ -1,4 +1,4 @@
-package confined
+package statedir
 
 import (
 	"crypto/rand"
@@ -9,18 +9,21 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/discgen/discgen/internal/confined"
 )
 
-// MkdirAll creates the directory dir (an OS path) and its missing
+// CreateDirs creates the directory dir (an OS path) and its missing
 // parents, calling made for each it creates, parents first. Unlike
 // os.MkdirAll it tries dir first, so when only the last levels are
-// missing it costs no stat. It returns an error satisfying
-// errors.Is(err, fs.ErrExist) when dir itself already exists.
-func MkdirAll(dir string, made func(string)) error {
+// missing it costs no stat, and it reports an error satisfying
+// errors.Is(err, fs.ErrExist) when dir itself already exists: the
+// caller learns whether it created dir.
+func CreateDirs(dir string, made func(string)) error {
 	err := os.Mkdir(dir, 0o755)
 	if errors.Is(err, fs.ErrNotExist) {
 		if p := filepath.Dir(dir); p != dir {
-			if perr := MkdirAll(p, made); perr != nil && !errors.Is(perr, fs.ErrExist) {
+			if perr := CreateDirs(p, made); perr != nil && !errors.Is(perr, fs.ErrExist) {
 				return perr
 			}
 			err = os.Mkdir(dir, 0o755)
@@ -33,10 +36,8 @@ func MkdirAll(dir string, made func(string)) error {
 }
 
 // SyncDir flushes the directory at the OS path dir.
-func SyncDir(dir string) error { return syncClose(os.Open(dir)) }
-
-// syncClose flushes and closes f, just opened with err.
-func syncClose(f *os.File, err error) error {
+func SyncDir(dir string) error {
+	f, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
@@ -47,28 +48,17 @@ func syncClose(f *os.File, err error) error {
 	return err
 }
 
-// UnwrapPath drops the operation and relative name of a *fs.PathError,
-// whose path names something relative to a directory handle and would
-// read as a bare "openat autodisc"; the caller names the file instead.
-func UnwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
 // The state directory. discgen keeps its records, stat caches and
 // journals in a directory the operator names (--state), not in the
 // published tree, so it is reached by path: these functions take OS paths.
 
 // Lstat describes the file at the OS path name, not following a symlink.
-func Lstat(name string) (Info, error) {
+func Lstat(name string) (confined.Info, error) {
 	fi, err := os.Lstat(name)
 	if err != nil {
-		return Info{}, err
+		return confined.Info{}, err
 	}
-	return StatOf(fi), nil
+	return confined.StatOf(fi), nil
 }
 
 // Exists reports whether something is at the OS path name, following
@@ -103,7 +93,7 @@ func WriteNew(name string, data []byte) error { return os.WriteFile(name, data, 
 func OpenDir(dir string, create bool) (*os.File, error) {
 	f, err := os.Open(dir)
 	if create && errors.Is(err, fs.ErrNotExist) {
-		if err = MkdirAll(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
+		if err = CreateDirs(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
 			f, err = os.Open(dir)
 		}
 	}

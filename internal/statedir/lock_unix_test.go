@@ -1,6 +1,6 @@
 //go:build unix
 
-package confined
+package statedir
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package confined
+package statedir
 
 import (
 	"errors"
@@ -30,7 +30,7 @@ func openJournalFile(file string) (*os.File, error) { return os.Open(file) }
 func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, error) {
 	f, err := os.Open(dir)
 	if create && errors.Is(err, fs.ErrNotExist) {
-		if err = MkdirAll(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
+		if err = CreateDirs(dir, nil); err == nil || errors.Is(err, fs.ErrExist) {
 			f, err = os.Open(dir)
 		}
 	}
@@ -40,7 +40,7 @@ func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, 
 // LockFile opens the file name in dir, both created when missing, and
 // takes no lock.
 func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, error) {
-	if err := MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := CreateDirs(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}
 	return os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o600)
@@ -49,7 +49,7 @@ func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, e
 // PrivateDir creates dir when missing, and reports true: there are no
 // users to tell apart here.
 func PrivateDir(dir string) (bool, error) {
-	if err := MkdirAll(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := CreateDirs(dir, nil); err != nil && !errors.Is(err, fs.ErrExist) {
 		return false, err
 	}
 	return true, nil

@@ -1,4 +1,4 @@
-package confined
+package statedir
 
 import (
 	"errors"
