@@ -193,7 +193,7 @@ func Fresh(root string, opt Options) (bool, error) {
 	paths := slices.Sorted(maps.Keys(sc.files))
 	for _, g := range groupByDir(paths) {
 		d := parent(g[0])
-		if _, err := r.Dir(d); err != nil {
+		if err := r.Reach(d); err != nil {
 			return false, nil
 		}
 		ok := true

@@ -61,7 +61,7 @@ func (w *walker) dir(p string) dirState {
 }
 
 func (w *walker) lstatDir(p string) dirState {
-	if _, err := w.r.Dir(parent(p)); err != nil {
+	if err := w.r.Reach(parent(p)); err != nil {
 		w.c.problem(p, IOError, "cannot inspect: "+confined.UnwrapPath(err).Error(), "")
 		return dirBad
 	}

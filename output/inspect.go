@@ -21,7 +21,7 @@ func (c *Changes) inspectGroup(w *walker, g []string) error {
 	}
 	exists := st == dirOK
 	if exists {
-		if _, err := c.r.Dir(d); err != nil {
+		if err := c.r.Reach(d); err != nil {
 			return fmt.Errorf("%s: %w", c.file(d), confined.UnwrapPath(err))
 		}
 	}

@@ -18,7 +18,7 @@ func (c *Changes) pruneDirs(touched map[string]bool) int {
 	cands := c.pruneCandidates()
 	n := 0
 	for _, d := range cands {
-		if _, err := c.r.Dir(parent(d)); err != nil {
+		if err := c.r.Reach(parent(d)); err != nil {
 			continue
 		}
 		fi, err := c.r.Lstat(d)

@@ -16,7 +16,7 @@
 //
 //   - Root: an output root, opened by OpenRoot (by path, optionally
 //     through a directory it must lie within) or Wrap (an os.Root opened
-//     by the caller), with operations by slash path relative to it: Dir,
+//     by the caller), with operations by slash path relative to it: Reach,
 //     Lstat, Readlink, ReadFile (with a limit), Remove, Forget, OpenSelf
 //     (the root's own directory, for its lock). It holds at most
 //     MaxHandles directories open, each pinned to the directory first

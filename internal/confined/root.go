@@ -167,12 +167,21 @@ func opened(r *os.Root, err error) (*Root, error) {
 // Owner is a numeric user and group.
 type Owner struct{ UID, GID int }
 
-// Dir returns a handle on the existing slash directory d below the root
-// ("" is the root). It stays valid until the next call of Dir: at most
-// MaxHandles are kept open, and one opened again must be the directory
-// first opened there (or Dir fails with ErrReplaced). The handle stays
-// the Root's: the caller must not close it.
-func (t *Root) Dir(d string) (*os.Root, error) {
+// Reach opens the existing slash directory d below the root ("" is the
+// root), or says why it cannot: missing, not a directory, a symlink, or
+// another directory than the one first opened there (ErrReplaced). The
+// directory stays open for the Root's next operations in it, among at
+// most MaxHandles.
+func (t *Root) Reach(d string) error {
+	_, err := t.dir(d)
+	return err
+}
+
+// dir returns a handle on the existing slash directory d below the root.
+// It stays valid until the next call of dir: at most MaxHandles are kept
+// open, and one opened again must be the directory first opened there (or
+// dir fails with ErrReplaced). The handle stays the Root's.
+func (t *Root) dir(d string) (*os.Root, error) {
 	if d == "" {
 		return t.r, nil
 	}
@@ -218,7 +227,7 @@ func (t *Root) closeHandle(d string) {
 
 // Lstat describes the slash path p, not following a symlink.
 func (t *Root) Lstat(p string) (fs.FileInfo, error) {
-	dr, err := t.Dir(parent(p))
+	dr, err := t.dir(parent(p))
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +236,7 @@ func (t *Root) Lstat(p string) (fs.FileInfo, error) {
 
 // Readlink returns the target of the symlink p.
 func (t *Root) Readlink(p string) (string, error) {
-	dr, err := t.Dir(parent(p))
+	dr, err := t.dir(parent(p))
 	if err != nil {
 		return "", err
 	}
@@ -245,7 +254,7 @@ func (t *Root) ReadFile(p string, size, limit int64) (data []byte, read bool, er
 	if size > limit {
 		return nil, false, nil
 	}
-	dr, err := t.Dir(parent(p))
+	dr, err := t.dir(parent(p))
 	if err != nil {
 		return nil, false, err
 	}
@@ -273,7 +282,7 @@ func (t *Root) ReadFile(p string, size, limit int64) (data []byte, read bool, er
 
 // Remove removes the file, symlink or empty directory p.
 func (t *Root) Remove(p string) error {
-	dr, err := t.Dir(parent(p))
+	dr, err := t.dir(parent(p))
 	if err != nil {
 		return err
 	}
