@@ -13,11 +13,8 @@ import (
 	"github.com/discgen/discgen/internal/testing/testfs"
 )
 
-// mustWrite and mustRead write and read a fixture's files.
-var (
-	mustWrite = testfs.Write
-	mustRead  = testfs.Read
-)
+// mustWrite writes a fixture's files.
+var mustWrite = testfs.Write
 
 // Nothing is read past a limit: a file larger than the limit is not read
 // at all (Root.ReadFile) or read to one byte more than the limit, which

@@ -41,3 +41,15 @@ func ReopenDir(f *os.File) (*os.File, error) { return nil, errors.ErrUnsupported
 
 // Sync flushes the directory's entries.
 func (w WriteDir) Sync() error { return syncClose(w.r.Open(".")) }
+
+// syncClose flushes and closes f, just opened with err.
+func syncClose(f *os.File, err error) error {
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
