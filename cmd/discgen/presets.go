@@ -16,7 +16,7 @@ import (
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
-	var format, nowFlag, list, commit, date, out string
+	var format, nowFlag, list, commit, date, out, ranges, copy string
 	fs := newFlags("presets", presetsUsage, stdout)
 	fs.StringVar(&format, "format", "text", "")
 	fs.StringVar(&nowFlag, "now", "", "")
@@ -24,8 +24,19 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&commit, "commit", "", "")
 	fs.StringVar(&date, "date", "", "")
 	fs.StringVarP(&out, "output", "o", "", "")
+	fs.StringVar(&ranges, "import-ranges", "", "")
+	fs.StringVar(&copy, "copy", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
+	}
+	if ranges != "" {
+		if fs.NArg() > 0 || list != "" || commit != "" {
+			return usagef("presets: --import-ranges takes no preset names, --import or --commit")
+		}
+		return importRanges(ranges, copy, date, out, stdout)
+	}
+	if copy != "" {
+		return usagef("presets: --copy goes with --import-ranges")
 	}
 	if list != "" {
 		if fs.NArg() > 0 {
