@@ -72,4 +72,3 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
-
