@@ -71,6 +71,13 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		}
 		s.Access = access
 		s.Access.Tenants = s.tenantSpaces()
+		verified, errs := generate.SiteVerified(doc, dir)
+		if diags.Append(errs); diags.HasErrors() {
+			diags.Sort()
+			return nil, diags
+		}
+		diags.Append(generate.VerifiedWarnings(doc, opt.Server))
+		s.Access.Verified = verified
 	}
 	s.URL, _ = url.Parse(doc.Value.Site.URL)
 	s.self = confined.StatPath(opt.Manifest)
