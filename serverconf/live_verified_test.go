@@ -145,7 +145,10 @@ func serveNginxVerified(t *testing.T, src tree.Tree, a Access, extra ...tree.Tre
 	t.Helper()
 	bin := livetest.NeedsNginx(t)
 	dir, site, conf := liveSite(t, Nginx, src, a, extra...)
-	httpConf := filepath.Join(dir, "conf", filepath.FromSlash(NginxVerifiedFile))
+	httpConf := ""
+	if !a.Verified.empty() {
+		httpConf = "include " + filepath.Join(dir, "conf", filepath.FromSlash(NginxVerifiedFile)) + ";"
+	}
 	port := livetest.FreePort(t)
 	main := filepath.Join(dir, "nginx.conf")
 	config := fmt.Sprintf(`daemon off;
@@ -159,7 +162,7 @@ http {
 	types { text/plain txt; }
 	client_body_temp_path %[1]s/tmp; proxy_temp_path %[1]s/tmp; fastcgi_temp_path %[1]s/tmp;
 	uwsgi_temp_path %[1]s/tmp; scgi_temp_path %[1]s/tmp;
-	include %[2]s;
+	%[2]s
 	server {
 		listen 127.0.0.1:%[3]d;
 		root %[4]s;
@@ -182,6 +185,9 @@ http {
 func serveApacheVerified(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 	t.Helper()
 	dir, site, _ := liveSite(t, Htaccess, src, a, extra...)
-	inc := filepath.Join(dir, "conf", filepath.FromSlash(ApacheVerifiedFile))
-	return livetest.Apache(t, dir, site, []string{"dir", "authz_host"}, "DirectoryIndex index.html\nInclude "+inc+"\n")
+	inc := ""
+	if !a.Verified.empty() {
+		inc = "Include " + filepath.Join(dir, "conf", filepath.FromSlash(ApacheVerifiedFile)) + "\n"
+	}
+	return livetest.Apache(t, dir, site, []string{"dir", "authz_host"}, "DirectoryIndex index.html\n"+inc)
 }
