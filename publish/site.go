@@ -114,6 +114,13 @@ func (s *SiteDoc) serverOnly() diag.List {
 			break
 		}
 	}
+	for i, g := range s.Doc.Value.Agents {
+		if g.Verified {
+			path := manifest.Index("agents", i) + ".verified"
+			l.Warnf(pos.KeyOf(path), path, "verified checks crawlers' addresses through web server configuration, and this build writes none: add --server with your server's kind")
+			break
+		}
+	}
 	return l
 }
 
