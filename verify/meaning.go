@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/aipref"
 	"github.com/discgen/discgen/robots"
 )
 
@@ -250,4 +251,14 @@ func (m Meaning) Report(r *Result, servedLen, builtLen int) {
 		}
 		r.fail("differs from the build in meaning for %s at %s: %s %s in the build, %s as served", who, strings.Join(d.Paths, ", "), d.What, d.Built, d.Served)
 	}
+}
+
+// sameUsage reports whether two Content-Usage values state the same
+// preferences (RFC 9651 dictionaries read as draft-ietf-aipref-vocab-07
+// reads them: members in any order, several header lines joined with
+// commas), each readable without problems.
+func sameUsage(got, want string) bool {
+	g, gp := aipref.ParseUsage(got)
+	w, wp := aipref.ParseUsage(want)
+	return len(gp) == 0 && len(wp) == 0 && g == w
 }

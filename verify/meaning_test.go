@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/aipref"
+	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -133,5 +135,34 @@ func TestVerifyTooLargeToCompare(t *testing.T) {
 	CompareRobots([]byte(builtRobots), []byte(b.String())).Report(&r, b.Len(), len(builtRobots))
 	if r.OK() || !strings.Contains(strings.Join(r.Problems, "\n"), "differs from the build") {
 		t.Errorf("problems %q, notes %q", r.Problems, r.Notes)
+	}
+}
+
+// TestVerifyUsageHeaderMeaning: a Content-Usage header that says the
+// build's preferences in other words (members reordered, spaces, two
+// header lines) is a note; one that says other preferences stays a
+// problem.
+func TestVerifyUsageHeaderMeaning(t *testing.T) {
+	u := &robots.Usage{Prefs: aipref.Prefs{TrainAI: aipref.PrefNo, Search: aipref.PrefYes}, ContentUsage: true}
+	for _, c := range []struct {
+		values  []string
+		problem bool
+	}{
+		{[]string{"search=y, train-ai=n"}, false},
+		{[]string{"train-ai=n,search=y"}, false},
+		{[]string{"train-ai=n", "search=y"}, false},
+		{[]string{"search=y, train-ai=y"}, true},
+		{[]string{"search=y"}, true},
+		{[]string{"search=y, train-ai=n, bogus"}, true},
+	} {
+		var r Result
+		h := http.Header{"Content-Usage": c.values}
+		checkUsageHeader(&r, u, "/robots.txt", h)
+		if got := !r.OK(); got != c.problem {
+			t.Errorf("%q: problems %q, notes %q", c.values, r.Problems, r.Notes)
+		}
+		if !c.problem && !strings.Contains(strings.Join(r.Notes, "\n"), "the same preferences") {
+			t.Errorf("%q: notes %q", c.values, r.Notes)
+		}
 	}
 }

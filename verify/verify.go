@@ -27,7 +27,8 @@
 //     not followed) with the Link header RFC 9727 names
 //     (rel="api-catalog"), as --server adds it.
 //   - with the manifest's usage preferences, the Content-Usage header
-//     --server configuration sends (missing: a note; wrong: a problem).
+//     --server configuration sends (missing: a note; wrong: a problem;
+//     the same preferences written otherwise: a note).
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
