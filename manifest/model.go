@@ -29,6 +29,10 @@ type Site struct {
 	Noindex bool `json:"noindex,omitempty"`
 	// Usage is the site's usage preferences (usage.go).
 	Usage *Usage `json:"usage,omitempty"`
+	// VerifiedRanges and VerifiedCDN serve groups with Verified
+	// (verified.go).
+	VerifiedRanges map[string]string `json:"verified_ranges,omitempty"`
+	VerifiedCDN    *VerifiedCDN      `json:"verified_cdn,omitempty"`
 }
 
 // SiteInfo is the site block.
@@ -58,6 +62,9 @@ type Group struct {
 	Enforce bool `json:"enforce,omitempty"`
 	// Usage overrides the site's usage preferences for this group.
 	Usage *Usage `json:"usage,omitempty"`
+	// Verified makes --server output refuse a request that claims one
+	// of the group's agents from outside its published ranges.
+	Verified bool `json:"verified,omitempty"`
 }
 
 // Extension is an extra line inside a robots.txt group.

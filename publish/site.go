@@ -71,6 +71,13 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		}
 		s.Access = access
 		s.Access.Tenants = s.tenantSpaces()
+		verified, errs := generate.SiteVerified(doc, dir)
+		if diags.Append(errs); diags.HasErrors() {
+			diags.Sort()
+			return nil, diags
+		}
+		diags.Append(generate.VerifiedWarnings(doc, opt.Server))
+		s.Access.Verified = verified
 	}
 	s.URL, _ = url.Parse(doc.Value.Site.URL)
 	s.self = confined.StatPath(opt.Manifest)
@@ -104,6 +111,13 @@ func (s *SiteDoc) serverOnly() diag.List {
 		if g.Enforce {
 			path := manifest.Index("agents", i) + ".enforce"
 			l.Warnf(pos.Of(path), path, "enforce refuses crawlers through web server configuration, and this build writes none: add --server with your server's kind")
+			break
+		}
+	}
+	for i, g := range s.Doc.Value.Agents {
+		if g.Verified {
+			path := manifest.Index("agents", i) + ".verified"
+			l.Warnf(pos.KeyOf(path), path, "verified checks crawlers' addresses through web server configuration, and this build writes none: add --server with your server's kind")
 			break
 		}
 	}

@@ -42,6 +42,9 @@ type Access struct {
 	// Tenants is the delegations whose tenants a glob finds: one rule each
 	// for their autodisc files (tenants.go).
 	Tenants []TenantSpace
+	// Verified is the identity checks of groups with verified: true
+	// (verified.go); nil for none.
+	Verified *Verified
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }

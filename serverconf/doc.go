@@ -163,6 +163,16 @@
 // separate tree) with <LocationMatch> sections for mod_userdir, Caddy
 // path_regexp header rules. tenants.go says what each matches and why.
 //
+// # Verified crawlers
+//
+// With Access.Verified, nginx, Apache and Caddy answer 403 to a request
+// whose User-Agent claims a crawler from an address outside the ranges its
+// operator publishes, /robots.txt excepted: nginx through geo and map
+// blocks in nginx/discgen-verified.conf (the http block includes it) and
+// one "if" in discgen.conf, Apache through apache/discgen-verified.conf
+// (the VirtualHost includes it), Caddy through matchers in discgen.caddy.
+// verified.go says what each writes and why; _headers cannot.
+//
 // # Paths
 //
 // Paths are written as they are, without quoting, so Render accepts only

@@ -70,6 +70,12 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		if k == Htaccess && len(a.Tenants) > 0 {
 			separate[TenantsApacheFile] = tree.Entry{Data: apacheTenants(a.Tenants)}
 		}
+		if !a.Verified.empty() && k == Nginx {
+			separate[NginxVerifiedFile] = tree.Entry{Data: nginxVerifiedHTTP(a.Verified)}
+		}
+		if !a.Verified.empty() && k == Htaccess {
+			separate[ApacheVerifiedFile] = tree.Entry{Data: apacheVerified(a.Verified)}
+		}
 		if pub {
 			public[name] = tree.Entry{Data: data}
 		} else {
@@ -98,11 +104,13 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		renderNginx(&b, files, a.Noindex, usage)
 		nginxTenants(&b, a.Tenants, a.Noindex, usage)
 		nginxAccess(&b, a)
+		nginxVerified(&b, a.Verified)
 		nginxUsage(&b, a.Usage)
 	case Caddy:
 		renderCaddy(&b, files)
 		caddyTenants(&b, a.Tenants)
 		caddyAccess(&b, a)
+		caddyVerified(&b, a.Verified)
 		caddyUsage(&b, a.Usage)
 	}
 	homeLinks(&b, k, t)

@@ -274,6 +274,7 @@ func (v *checker) site(m *manifest.Site) {
 		v.host("host", m.Host)
 	}
 	v.agents("agents", m.Agents)
+	v.verified(m)
 	v.usage("usage", m.Usage)
 	v.starUsage("agents", m.Agents, m.Usage)
 	v.mobileAgents("mobile_agents", m.MobileAgents)

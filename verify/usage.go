@@ -3,6 +3,7 @@ package verify
 import (
 	"github.com/discgen/discgen/aipref"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/discgen/discgen/robots"
@@ -27,6 +28,8 @@ func checkUsageHeader(r *Result, u *robots.Usage, path string, h http.Header) {
 		r.fail("Content-Usage %q, want none: the manifest states no preference the header can say here", strings.Join(got, ", "))
 	case len(got) == 0:
 		r.Notes = append(r.Notes, "no Content-Usage header (want "+want+"): the --server configuration is not in place")
+	case (len(got) > 1 || got[0] != want) && sameUsage(strings.Join(got, ", "), want):
+		r.Notes = append(r.Notes, "Content-Usage "+strconv.Quote(strings.Join(got, ", "))+" is written otherwise than "+strconv.Quote(want)+": the same preferences")
 	case len(got) > 1 || got[0] != want:
 		r.fail("Content-Usage %q, want %q", strings.Join(got, ", "), want)
 	}

@@ -15,7 +15,11 @@
 //     draft ask; text/markdown; charset=utf-8 for llms.txt; the RFC 9727
 //     profile parameter for the api-catalog), and valid UTF-8 for text and
 //     JSON (RFC 8259 section 8.1);
-//   - the bytes, equal to the build's;
+//   - the bytes, equal to the build's; for robots.txt, the meaning
+//     (meaning.go): a file a CDN or host rewrote is reported as the fetch
+//     verdicts and usage preferences that differ, per agent and path, with
+//     the lines added named; a byte difference that changes no meaning is
+//     a note;
 //   - robots.txt within 500 KiB (RFC 9309 section 2.5);
 //   - security.txt served over https (RFC 9116 section 3) and not past its
 //     Expires;
@@ -23,7 +27,8 @@
 //     not followed) with the Link header RFC 9727 names
 //     (rel="api-catalog"), as --server adds it.
 //   - with the manifest's usage preferences, the Content-Usage header
-//     --server configuration sends (missing: a note; wrong: a problem).
+//     --server configuration sends (missing: a note; wrong: a problem;
+//     the same preferences written otherwise: a note).
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
@@ -249,7 +254,12 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 		r.fail("not valid UTF-8")
 	}
 	if !bytes.Equal(body, j.data) {
-		r.fail("differs from the build (%d bytes served, %d built%s)", len(body), len(j.data), firstDiff(body, j.data))
+		if j.path == "/robots.txt" && utf8.Valid(body) {
+			// A rewritten robots.txt is judged by meaning (meaning.go).
+			CompareRobots(j.data, body).Report(&r, len(body), len(j.data))
+		} else {
+			r.fail("differs from the build (%d bytes served, %d built%s)", len(body), len(j.data), firstDiff(body, j.data))
+		}
 	}
 	switch j.path {
 	case "/robots.txt":

@@ -16,17 +16,28 @@ import (
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
-	var format, nowFlag, list, commit, date, out string
+	var format, nowFlag, list, commit, date, out, ranges, copy string
 	fs := newFlags("presets", presetsUsage, stdout)
 	fs.StringVar(&format, "format", "text", "text (default) or json")
 	fs.StringVar(&nowFlag, "now", "", "the time the catalogue's age is counted to")
 	fs.StringVar(&list, "import", "", "a robots.json of the ai.robots.txt list")
 	fs.StringVar(&commit, "commit", "", "the list's git commit (with --import)")
-	fs.StringVar(&date, "date", "", "the day of that commit, YYYY-MM-DD (with --import)")
-	fs.StringVarP(&out, "output", "o", "", "write the refreshed catalogue (with --import)")
-	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE")
+	fs.StringVar(&date, "date", "", "the day of that commit (with --import), or the day the ranges file was downloaded (with --import-ranges), YYYY-MM-DD")
+	fs.StringVarP(&out, "output", "o", "", "write the refreshed catalogue (with --import or --import-ranges)")
+	fs.StringVar(&ranges, "import-ranges", "", "a downloaded ranges file for a list of crawlers/ranges.json")
+	fs.StringVar(&copy, "copy", "", "where the file was downloaded from (with --import-ranges)")
+	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
+	}
+	if ranges != "" {
+		if fs.NArg() > 0 || list != "" || commit != "" {
+			return usagef("presets: --import-ranges takes no preset names, --import or --commit")
+		}
+		return importRanges(ranges, copy, date, out, stdout)
+	}
+	if copy != "" {
+		return usagef("presets: --copy goes with --import-ranges")
 	}
 	if list != "" {
 		if fs.NArg() > 0 {

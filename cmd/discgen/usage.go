@@ -183,6 +183,7 @@ Example:
 
 const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
        discgen presets --import FILE --commit HASH --date DAY [-o FILE]
+       discgen presets --import-ranges LIST=FILE --date DAY [--copy TEXT] [-o FILE]
 
 List the presets of discgen's crawler catalogue (all, or those named) and
 each agent's token, operator, source and the day it was checked against
@@ -210,12 +211,21 @@ With -o, also write the refreshed catalogue to FILE; the catalogue is
 embedded in discgen, so a maintainer writes it over crawlers/catalogue.json
 in the source tree, updates crawlers/NOTICE.md and builds again.
 
+With --import-ranges, read a downloaded list of a crawler operator's
+addresses (Google-style JSON: creationTime and prefixes, as googlebot.json
+and draft-illyes-webbotauth-jafar have them) for LIST, a list of the range
+catalogue crawlers/ranges.json (googlebot, openai-gptbot, ...; cdn lists
+too), and print the prefixes added and removed. It reads only the file and
+never fetches. With -o, also write the refreshed range catalogue (the
+maintainer writes it over crawlers/ranges.json and updates NOTICE.md).
+
 {{options}}
 
 Examples:
     discgen presets ai-training
     discgen presets --format json | jq -r '.presets[].agents[].name'
     discgen presets --import robots.json --commit 1a2b3c4 --date 2026-12-01 -o crawlers/catalogue.json
+    discgen presets --import-ranges googlebot=googlebot.json --date 2026-12-01 -o crawlers/ranges.json
 `
 
 const schemaUsage = `Usage: discgen schema [-o FILE]
