@@ -148,9 +148,16 @@ Options:
         --format FORMAT   text (default), json, or github (workflow
                           annotations: ::error file=...,line=...::...)
         --now TIME        as for build
+    -o, --output DIR      also check, in the output tree DIR, each sitemap
+                          robots.txt names (the built one, or DIR/robots.txt
+                          when the manifest builds none) that is on the
+                          site's host and in DIR: a sitemap, or an index
+                          listing no index, within the sitemaps.org limits
+                          (50,000 URLs, 50 MB uncompressed)
 
 Examples:
     discgen validate -f site.yaml
+    discgen validate -f site.yaml -o public   # after the site generator ran
     discgen validate --format github   # in a GitHub Actions step
 `
 

@@ -8,9 +8,10 @@ import (
 )
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
-	var file, env, format, nowFlag string
+	var file, env, format, nowFlag, out string
 	fs := newFlags("validate", validateUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "site.yaml", "")
+	fs.StringVarP(&out, "output", "o", "", "")
 	fs.StringVar(&env, "env", "", "")
 	fs.StringVar(&format, "format", "text", "")
 	fs.StringVar(&nowFlag, "now", "", "")
@@ -32,6 +33,9 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	sum := publish.Run(publish.Options{Manifest: file, Env: env, Now: now, Mode: publish.Render}, func(u *publish.Unit) {
 		diags.Append(u.Diags)
 	})
+	if out != "" && !sum.Failed && !diags.HasErrors() {
+		diags.Append(validateSitemaps(file, env, now, out))
+	}
 	diags.Sort()
 	// json is a result, so it goes to stdout; the other formats are
 	// messages.
