@@ -280,9 +280,19 @@ type Ref struct {
 // RefProblem is a problem of the Ref at Index.
 type RefProblem struct {
 	Index   int
+	Kind    RefKind
 	Msg     string
 	Warning bool
 }
+
+// RefKind is what a RefProblem is about.
+type RefKind int
+
+const (
+	NotAbsolute RefKind = iota // an error
+	OtherHost                  // a warning
+	Duplicate                  // a warning
+)
 
 // Refs checks the Sitemap: references of a site whose URL is site:
 // absolute http(s), on the site's host (a warning otherwise: crawlers
@@ -296,15 +306,15 @@ func Refs(site string, refs []Ref) []RefProblem {
 	for i, r := range refs {
 		u, err := url.Parse(r.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			out = append(out, RefProblem{Index: i, Msg: fmt.Sprintf("Sitemap %q is not an absolute http(s) URL", r.URL)})
+			out = append(out, RefProblem{Index: i, Kind: NotAbsolute, Msg: fmt.Sprintf("Sitemap %q is not an absolute http(s) URL", r.URL)})
 			continue
 		}
 		if su != nil && su.Host != "" && !strings.EqualFold(u.Hostname(), su.Hostname()) {
-			out = append(out, RefProblem{Index: i, Warning: true, Msg: fmt.Sprintf("Sitemap %s is on %s, not the site's host %s: crawlers read it only if %s's own robots.txt names it", r.URL, u.Hostname(), su.Hostname(), u.Hostname())})
+			out = append(out, RefProblem{Index: i, Kind: OtherHost, Warning: true, Msg: fmt.Sprintf("Sitemap %s is on %s, not the site's host %s: crawlers read it only if %s's own robots.txt names it", r.URL, u.Hostname(), su.Hostname(), u.Hostname())})
 		}
 		key := strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + u.RequestURI()
 		if at, dup := first[key]; dup {
-			out = append(out, RefProblem{Index: i, Warning: true, Msg: fmt.Sprintf("Sitemap %s is named twice (first at %s): drop this line", r.URL, at)})
+			out = append(out, RefProblem{Index: i, Kind: Duplicate, Warning: true, Msg: fmt.Sprintf("Sitemap %s is named twice (first at %s): drop this line", r.URL, at)})
 			continue
 		}
 		first[key] = r.At
