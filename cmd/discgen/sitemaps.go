@@ -58,17 +58,11 @@ func sitemapsInDir(siteURL string, built []byte, dir string) diag.List {
 	robotsName := filepath.ToSlash(filepath.Join(dir, "robots.txt"))
 	data := built
 	if data == nil {
-		f, err := openRegular(root, "robots.txt")
+		data, err = limited.ReadRootFile(root, "robots.txt", robots.MaxFileSize)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		if err != nil {
-			out.Errorf(diag.Pos{File: robotsName}, "", "%v", err)
-			return out
-		}
-		data, err = limited.Read(f, robots.MaxFileSize)
-		f.Close()
-		if err != nil && !errors.Is(err, io.EOF) {
 			out.Errorf(diag.Pos{File: robotsName}, "", "%v", err)
 			return out
 		}
@@ -154,7 +148,7 @@ func openRegular(root *os.Root, name string) (*os.File, error) {
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file (%v)", name, fi.Mode().Type())
+		err = fmt.Errorf("%s is a %s, not a regular file", name, limited.TypeName(fi.Mode()))
 	}
 	if err != nil {
 		f.Close()

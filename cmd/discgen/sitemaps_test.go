@@ -39,7 +39,7 @@ func TestSitemapsInDirHostile(t *testing.T) {
 	}()
 	select {
 	case got := <-done:
-		for _, want := range []string{"fifo.xml is not a regular file", "out.xml: path escapes from parent"} {
+		for _, want := range []string{"fifo.xml is a FIFO (named pipe), not a regular file", "out.xml: path escapes from parent"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("want %q in:\n%s", want, got)
 			}
