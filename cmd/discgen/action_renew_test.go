@@ -1,9 +1,11 @@
 package main
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,4 +236,29 @@ func TestActionRenewMetadata(t *testing.T) {
 		return
 	}
 	t.Error("no run step")
+}
+
+// The build renew.sh runs passes only flags discgen build defines.
+func TestActionRenewUsesRealFlags(t *testing.T) {
+	script, err := os.ReadFile("../../action/renew.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f buildFlags
+	fs := f.flagSet(io.Discard)
+	n := 0
+	for _, line := range strings.Split(string(script), "\n") {
+		if !strings.Contains(line, `"$bin" build `) {
+			continue
+		}
+		for _, fl := range regexp.MustCompile(`\s--[a-z][a-z-]*`).FindAllString(line, -1) {
+			n++
+			if name := strings.TrimLeft(fl, " \t-"); fs.Lookup(name) == nil {
+				t.Errorf("action/renew.sh passes --%s, which discgen build does not define", name)
+			}
+		}
+	}
+	if n < 4 {
+		t.Fatalf("found only %d flags in renew.sh's build", n)
+	}
 }
