@@ -148,5 +148,5 @@ if [[ -z $url ]]; then
 else
   printf '::notice title=discgen renew::updated %s: Expires %s -> %s\n' "$url" "$old_v" "$new_v"
 fi
-summary "expired on $old_v or would within $days days; rebuilt with Expires $new_v: $url"
+summary "Expires was $old_v ($left days away; renew-days is $days): rebuilt with Expires $new_v: $url"
 outputs true "$new_v" "$url"
