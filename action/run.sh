@@ -5,7 +5,7 @@
 # test runs this script with a fake runner environment.
 #
 #   DISCGEN           the discgen binary (required)
-#   DISCGEN_COMMAND   validate, build, check or lint (default build)
+#   DISCGEN_COMMAND   validate, build, check, lint or renew (default build)
 #   DISCGEN_MANIFEST  the site manifest (default site.yaml)
 #   DISCGEN_OUTPUT    the output directory (default public)
 #   DISCGEN_ENV       an environment of the manifest (--env), or empty
@@ -67,7 +67,10 @@ case $command in
       [[ $named -gt 0 ]] || fail "lint: no file named in args and none found in $out"
     fi
     ;;
-  *) fail "command must be validate, build, check or lint, not \"$command\"" ;;
+  # renew: rebuild security.txt when its Expires is near, and open a pull
+  # request (renew.sh, which reads the same environment).
+  renew) exec bash "$(dirname "${BASH_SOURCE[0]}")/renew.sh" ;;
+  *) fail "command must be validate, build, check, lint or renew, not \"$command\"" ;;
 esac
 
 tmp=$(mktemp -d)

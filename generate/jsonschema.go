@@ -23,24 +23,19 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 	name := f.Schema
 	if name == "" {
 		name = wellknown.DefaultSchema(f.Name)
-		if name == wellknown.A2AAgentCard && wellknown.IsA2AV1Card(data) {
-			np := manifest.Key(fp, "name")
-			errs.Warnf(pos.Of(np), np, "an A2A v1.0 agent card (supportedInterfaces, no protocolVersion): discgen ships the v0.3.0 schema only, so the card is not checked; give schema: the path of a v1.0 schema to check it")
-			return errs
-		}
 	}
 	if name == "" {
 		return nil
 	}
 	sp := manifest.Key(fp, "schema")
-	s, shipped, err := wellknown.Shipped(name)
+	s, shipped, err := wellknown.Shipped(wellknown.ResolveSchema(name, data))
 	if err != nil {
 		errs.Errorf(pos.Of(sp), sp, "schema %s: %v", name, err)
 		return errs
 	}
 	about := name
 	if shipped {
-		about = name + ", " + wellknown.DescribeSchema(name)
+		about = name + ", " + wellknown.DescribeSchema(wellknown.ResolveSchema(name, data))
 	} else {
 		if s = cache[name]; s == nil {
 			text, err := md.read(name, wellknown.MaxSchemaBytes)

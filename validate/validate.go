@@ -279,6 +279,7 @@ func (v *checker) site(m *manifest.Site) {
 	v.starUsage("agents", m.Agents, m.Usage)
 	v.mobileAgents("mobile_agents", m.MobileAgents)
 	v.sitemaps("sitemaps", m.Sitemaps)
+	v.sitemapRefs("sitemaps", m.Site.URL, m.Sitemaps)
 	v.expects("expect", m.Expect)
 	v.icons("icons", m.Icons)
 	v.feeds("feeds", m.Feeds)

@@ -81,6 +81,7 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 			v.localPath(manifest.Key(fp, "source"), f.Source)
 		}
 		v.wellKnownSchema(fp, f)
+		v.legacyAgentCard(np, f)
 	}
 	v.apiCatalog(manifest.Key(p, "api_catalog"), wk.APICatalog, wk.Files)
 }

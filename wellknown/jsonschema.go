@@ -32,7 +32,7 @@ const MaxSchemaBytes = 1 << 20
 // more problem gives the count.
 const MaxJSONProblems = 100
 
-//go:embed schemas/a2a-v0.3.0-agent-card.json
+//go:embed schemas/a2a-v0.3.0-agent-card.json schemas/a2a-v1.0.1-agent-card.json
 var shipped embed.FS
 
 // shippedSchemas maps a schema name to its embedded file and the schema
@@ -40,8 +40,11 @@ var shipped embed.FS
 // ref reaches, without annotations (TestShippedSchemaTrimmed derives it):
 // compiling the whole 104 KB A2A document cost a build several
 // milliseconds for the fifth of it a card uses.
-var shippedSchemas = map[string]struct{ file, full, ref, about string }{
-	A2AAgentCard: {"schemas/a2a-v0.3.0-agent-card.json", "schemas/a2a-v0.3.0.json", "#/definitions/AgentCard", "A2A v0.3.0"},
+// A v1.0 file also names the dated proto its required members come from
+// (a2acard.go).
+var shippedSchemas = map[string]struct{ file, full, ref, about, proto string }{
+	A2AAgentCardV03: {file: "schemas/a2a-v0.3.0-agent-card.json", full: "schemas/a2a-v0.3.0.json", ref: "#/definitions/AgentCard", about: "A2A v0.3.0"},
+	A2AAgentCardV10: {file: "schemas/a2a-v1.0.1-agent-card.json", full: "schemas/a2a-v1.0.1.json", ref: "#/$defs/AgentCard", about: "A2A v1.0.1", proto: "schemas/a2a-v1.0.1.proto"},
 }
 
 // schemaBase is the URL schemas are registered under, so that messages
@@ -50,7 +53,7 @@ const schemaBase = "https://discgen.invalid/schemas/"
 
 // ShippedSchemas lists the names of the schemas discgen ships, sorted.
 func ShippedSchemas() []string {
-	var out []string
+	out := []string{A2AAgentCard}
 	for n := range shippedSchemas {
 		out = append(out, n)
 	}
@@ -59,13 +62,19 @@ func ShippedSchemas() []string {
 }
 
 // DescribeSchema says which version of a shipped schema a name stands for.
-func DescribeSchema(name string) string { return shippedSchemas[name].about }
+func DescribeSchema(name string) string {
+	if name == A2AAgentCard {
+		return "A2A v0.3.0 or v1.0.1, by the card's protocol version"
+	}
+	return shippedSchemas[name].about
+}
 
 // DefaultSchema returns the shipped schema a well-known file of this name
 // is checked against when its entry names none: agent-card.json (A2A),
-// wherever it stands. It returns "" for other names.
+// wherever it stands, and agent.json, the card's name before A2A v0.3.0
+// (LegacyAgentCard). It returns "" for other names.
 func DefaultSchema(name string) string {
-	if path.Base(name) == "agent-card.json" {
+	if path.Base(name) == "agent-card.json" || name == "agent.json" {
 		return A2AAgentCard
 	}
 	return ""
@@ -268,19 +277,4 @@ func pointerOf(loc string) string {
 		}
 	}
 	return strings.Join(toks, "/")
-}
-
-// IsA2AV1Card reports whether data looks like an A2A v1.0 agent card: a
-// JSON object with supportedInterfaces and no top-level protocolVersion
-// (v1.0 moved the protocol version into each interface). discgen ships
-// no v1.0 schema (A2A no longer commits one), so such a card is not
-// checked against the v0.3.0 schema unless its entry asks.
-func IsA2AV1Card(data []byte) bool {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return false
-	}
-	_, v1 := top["supportedInterfaces"]
-	_, v0 := top["protocolVersion"]
-	return v1 && !v0
 }

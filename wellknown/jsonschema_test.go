@@ -30,7 +30,7 @@ func mustValidate(t *testing.T, data []byte, s *jsonschema.Schema) []JSONProblem
 // TestAgentCard checks the shipped A2A schema accepts a valid card and
 // puts each problem of a bad one at its line and column.
 func TestAgentCard(t *testing.T) {
-	s, ok, err := Shipped(A2AAgentCard)
+	s, ok, err := Shipped(A2AAgentCardV03)
 	if !ok || err != nil {
 		t.Fatalf("Shipped: %v %v", ok, err)
 	}
@@ -112,24 +112,9 @@ func TestManyProblemsAreBounded(t *testing.T) {
 }
 
 func TestDefaultSchema(t *testing.T) {
-	for name, want := range map[string]string{"agent-card.json": A2AAgentCard, "a2a/agent-card.json": A2AAgentCard, "agent.json": "", "gpc.json": ""} {
+	for name, want := range map[string]string{"agent-card.json": A2AAgentCard, "a2a/agent-card.json": A2AAgentCard, "agent.json": A2AAgentCard, "a2a/agent.json": "", "gpc.json": ""} {
 		if got := DefaultSchema(name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
-		}
-	}
-}
-
-func TestIsA2AV1Card(t *testing.T) {
-	for data, want := range map[string]bool{
-		`{"supportedInterfaces": [], "name": "x"}`:                  true,
-		`{"supportedInterfaces": [], "protocolVersion": "0.3.0"}`:   false,
-		`{"protocolVersion": "0.3.0", "url": "https://a.example/"}`: false,
-		`{"name": "x"}`:                 false,
-		`[{"supportedInterfaces": []}]`: false,
-		`{"supportedInterfaces": [], `:  false,
-	} {
-		if got := IsA2AV1Card([]byte(data)); got != want {
-			t.Errorf("%s: %v, want %v", data, got, want)
 		}
 	}
 }

@@ -67,7 +67,7 @@ func TestOrdinaryCosts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2a, _, err := Shipped(A2AAgentCard)
+	a2a, _, err := Shipped(A2AAgentCardV03)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -300,7 +300,7 @@ func TestActionScriptErrors(t *testing.T) {
 	}
 
 	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=deploy")
-	if r.status != 2 || !strings.Contains(r.log, "::error title=discgen action::command must be validate, build, check or lint, not \"deploy\"") {
+	if r.status != 2 || !strings.Contains(r.log, "::error title=discgen action::command must be validate, build, check, lint or renew, not \"deploy\"") {
 		t.Errorf("unknown command: status %d\n%s", r.status, r.log)
 	}
 }

@@ -100,6 +100,7 @@ checked too. Nothing is written.
 
 Examples:
     discgen validate -f site.yaml
+    discgen validate -f site.yaml -o public   # after the site generator ran
     discgen validate --format github   # in a GitHub Actions step
 `
 
@@ -305,6 +306,11 @@ and check each one:
     robots.txt    at most 500 KiB (RFC 9309)
     security.txt  served over https (a note only for a staging URL) and not
                   past its Expires at --now
+    sitemaps      each one robots.txt names, on the site's host, fetched at
+                  its path: status 200, a sitemap or an index that lists
+                  no index (its sitemaps fetched too, at most 100), within
+                  the sitemaps.org limits (50,000 URLs, 50 MB uncompressed);
+                  a duplicate line or another host is a note
 
 Files are fetched a few at a time. The table goes to stdout; exit status 1
 names every file that fails and why.

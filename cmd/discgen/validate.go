@@ -8,13 +8,14 @@ import (
 )
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
-	var file, env, format, nowFlag string
+	var file, env, format, nowFlag, out string
 	fs := newFlags("validate", validateUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
 	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
 	fs.StringVar(&format, "format", "text", "text (default), json, or github (workflow annotations: ::error file=...,line=...::...)")
 	fs.StringVar(&nowFlag, "now", "", "as for build")
-	setArgs(fs, "file", "FILE", "env", "NAME", "format", "FORMAT", "now", "TIME")
+	fs.StringVarP(&out, "output", "o", "", "also check, in the output tree DIR, each sitemap robots.txt names (the built one, or DIR/robots.txt when the manifest builds none) that is on the site's host and in DIR: a sitemap, or an index listing no index, within the sitemaps.org limits (50,000 URLs, 50 MB uncompressed)")
+	setArgs(fs, "file", "FILE", "env", "NAME", "format", "FORMAT", "now", "TIME", "output", "DIR")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -33,6 +34,9 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	sum := publish.Run(publish.Options{Manifest: file, Env: env, Now: now, Mode: publish.Render}, func(u *publish.Unit) {
 		diags.Append(u.Diags)
 	})
+	if out != "" && !sum.Failed && !diags.HasErrors() {
+		diags.Append(validateSitemaps(file, env, now, out))
+	}
 	diags.Sort()
 	// json is a result, so it goes to stdout; the other formats are
 	// messages.

@@ -73,6 +73,11 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sitemaps, err := verify.Sitemaps(context.Background(), opt, site.Doc.Value.Site.URL)
+	if err != nil {
+		return err
+	}
+	rs = append(rs, sitemaps...)
 	switch format {
 	case "json":
 		verify.WriteJSON(stdout, rs)

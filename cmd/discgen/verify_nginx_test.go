@@ -25,10 +25,12 @@ func TestVerifyNginx(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v\n%s", err, errb.String())
 	}
-	// The site's own home page, which gets the api-catalog Link header.
+	// The site's own home page, which gets the api-catalog Link header,
+	// and the sitemap its robots.txt names.
 	if err := os.WriteFile(filepath.Join(public, "index.html"), []byte("<!doctype html>\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	writeSitemap(t, public)
 	port := livetest.Nginx(t, dir, public, filepath.Join(conf, "nginx", "discgen.conf"))
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 
@@ -93,10 +95,12 @@ func TestVerifyNginxUsage(t *testing.T) {
 			if err := run(args, &out, &errb); err != nil {
 				t.Fatalf("build: %v\n%s", err, errb.String())
 			}
-			// The home page, which verify fetches for the api-catalog Link header.
+			// The home page, which verify fetches for the api-catalog Link
+			// header, and the sitemap robots.txt names.
 			if err := os.WriteFile(filepath.Join(public, "index.html"), []byte("<!doctype html>\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			writeSitemap(t, public)
 			port := livetest.Nginx(t, dir, public, filepath.Join(conf, "nginx", "discgen.conf"))
 			var o, e bytes.Buffer
 			err := run([]string{"verify", "-f", "../../examples/site.yaml", "--env", "open", "--now", "2026-11-01", "--format", "json",

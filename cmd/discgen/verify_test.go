@@ -51,6 +51,8 @@ func TestVerifyTenants(t *testing.T) {
 	// The site's home page, with the api-catalog Link header --server adds
 	// (as on the api-catalog itself).
 	served["/"] = file{[]byte("<!doctype html>\n"), "text/html; charset=utf-8", serverconf.HomeLinks(res.Tree)}
+	// The sitemap its robots.txt names, which verify fetches too.
+	served["/sitemap.xml"] = file{[]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.fict.org/</loc></url></urlset>`), "application/xml", nil}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := served[r.URL.Path]
 		if !ok {
@@ -70,7 +72,7 @@ func TestVerifyTenants(t *testing.T) {
 		err := run(append([]string{"verify", "-f", "../../examples/site.yaml", "--now", "2026-11-01"}, args...), &o, &e)
 		return o.String(), e.String(), err
 	}
-	siteFiles := len(res.Tree) + 1 // and the home page
+	siteFiles := len(res.Tree) + 2 // and the home page and the sitemap
 	checked := func(n int) string { return fmt.Sprintf("%d files checked, 0 failed", n) }
 	o, e, err := verify("--tenants", srv.URL)
 	if err != nil {

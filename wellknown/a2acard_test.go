@@ -1,0 +1,173 @@
+package wellknown
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The v1.0 schema A2A generates from its proto requires nothing: proto3
+// has no required fields, and the generator ignores the proto's
+// (google.api.field_behavior) = REQUIRED. withProtoRequired adds them:
+// each definition named after a message gets "required", the JSON names
+// (lowerCamelCase, as ProtoJSON writes them) of its REQUIRED fields.
+
+var (
+	protoMessage  = regexp.MustCompile(`^message (\w+) \{`)
+	protoRequired = regexp.MustCompile(`^\s+(?:optional |repeated )?\S+ (\w+) = \d+ \[[^\]]*\(google\.api\.field_behavior\) = REQUIRED`)
+)
+
+// requiredFields reads the REQUIRED fields of each top-level message of
+// a proto file (a2a.proto nests no message), by message name.
+func requiredFields(t *testing.T, proto []byte) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	msg := ""
+	sc := bufio.NewScanner(bytes.NewReader(proto))
+	for sc.Scan() {
+		line := sc.Text()
+		if m := protoMessage.FindStringSubmatch(line); m != nil {
+			msg = m[1]
+			continue
+		}
+		if strings.HasPrefix(line, "}") {
+			msg = ""
+			continue
+		}
+		if m := protoRequired.FindStringSubmatch(line); m != nil {
+			if msg == "" {
+				t.Fatalf("REQUIRED outside a message: %s", line)
+			}
+			out[msg] = append(out[msg], jsonName(m[1]))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// jsonName is a proto field's ProtoJSON name: underscores dropped, the
+// letter after each upper-cased.
+func jsonName(field string) string {
+	var b strings.Builder
+	up := false
+	for _, r := range field {
+		switch {
+		case r == '_':
+			up = true
+		case up:
+			b.WriteString(strings.ToUpper(string(r)))
+			up = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func withProtoRequired(t *testing.T, src, proto []byte) []byte {
+	t.Helper()
+	doc := decodeSchema(t, src)
+	defs := doc["$defs"].(map[string]any)
+	for msg, fields := range requiredFields(t, proto) {
+		def, ok := defs[msg].(map[string]any)
+		if !ok {
+			t.Fatalf("message %s has no definition in the schema", msg)
+		}
+		props, _ := def["properties"].(map[string]any)
+		for _, f := range fields {
+			if props[f] == nil {
+				t.Fatalf("%s.%s is not a property of its definition", msg, f)
+			}
+		}
+		slices.Sort(fields)
+		req := make([]any, len(fields))
+		for i, f := range fields {
+			req[i] = f
+		}
+		def["required"] = req
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestRequiredFields(t *testing.T) {
+	text, err := os.ReadFile(shippedSchemas[A2AAgentCardV10].proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := requiredFields(t, text)
+	for msg, want := range map[string][]string{
+		"AgentCard":      {"name", "description", "supportedInterfaces", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"},
+		"AgentInterface": {"url", "protocolBinding", "protocolVersion"},
+		"AgentSkill":     {"id", "name", "description", "tags"},
+	} {
+		if !slices.Equal(req[msg], want) {
+			t.Errorf("%s: %q, want %q", msg, req[msg], want)
+		}
+	}
+	if _, ok := req["AgentCapabilities"]; ok {
+		t.Errorf("AgentCapabilities has no required field: %q", req["AgentCapabilities"])
+	}
+}
+
+func TestA2ACardVersion(t *testing.T) {
+	for data, want := range map[string]string{
+		`{"protocolVersion": "0.3.0", "url": "https://x.example/"}`:                   "0.3",
+		`{"protocolVersion": " 0.2.5"}`:                                               "0.3",
+		`{"supportedInterfaces": [], "name": "x"}`:                                    "1.0",
+		`{"supportedInterfaces": [], "protocolVersion": "0.3.0"}`:                     "0.3",
+		`{"protocolVersion": "1.0", "name": "x"}`:                                     "1.0",
+		`{"ProtocolVersion": "1.0", "name": "x"}`:                                     "0.3",
+		`{"protocolVersion": 1, "supportedInterfaces": [{"protocolVersion": "1.0"}]}`: "1.0",
+		`{"name": "x"}`:                 "0.3",
+		`[{"supportedInterfaces": []}]`: "0.3",
+		`{"supportedInterfaces": [], `:  "0.3",
+		``:                              "0.3",
+	} {
+		if got := A2ACardVersion([]byte(data)); got != want {
+			t.Errorf("%s: %s, want %s", data, got, want)
+		}
+	}
+	for name, want := range map[string]string{A2AAgentCard: A2AAgentCardV10, "x.json": "x.json", A2AAgentCardV03: A2AAgentCardV03} {
+		if got := ResolveSchema(name, []byte(`{"supportedInterfaces": []}`)); got != want {
+			t.Errorf("ResolveSchema(%s): %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestAgentCardV1 checks a v1.0 card against the shipped v1.0 schema:
+// the valid card passes, and each problem of a bad one is at its line and
+// column, the required members the proto names among them.
+func TestAgentCardV1(t *testing.T) {
+	s, ok, err := Shipped(A2AAgentCardV10)
+	if !ok || err != nil {
+		t.Fatalf("Shipped: %v %v", ok, err)
+	}
+	good, err := os.ReadFile("testdata/agent-card-v1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := mustValidate(t, good, s); len(ps) != 0 {
+		t.Errorf("valid card refused:\n%s", problems(ps))
+	}
+	bad := "{\n  \"name\": 3,\n  \"url\": \"https://x.example/\",\n  \"supportedInterfaces\": [\n    {\"url\": \"https://x.example/a2a\", \"protocolBinding\": \"JSONRPC\"}\n  ],\n  \"capabilities\": {\"streaming\": \"yes\"}\n}\n"
+	want := `1:1: additionalProperties 'url' not allowed
+1:1: missing properties: 'defaultInputModes', 'defaultOutputModes', 'description', 'skills', 'version'
+2:11: /name: expected string, but got number
+5:5: /supportedInterfaces/0: missing properties: 'protocolVersion'
+7:33: /capabilities/streaming: expected boolean, but got string
+`
+	if got := problems(mustValidate(t, []byte(bad), s)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
