@@ -3,6 +3,7 @@ package generate
 import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
 	"github.com/discgen/discgen/wellknown"
@@ -92,4 +93,14 @@ func firstError(fs []wellknown.Finding) *wellknown.Finding {
 		}
 	}
 	return nil
+}
+
+// Redirects returns the redirects --server writes for a validated site
+// manifest: /.well-known/change-password to well_known.change_password,
+// with 302 (wellknown.ChangePasswordStatus).
+func Redirects(m *manifest.Site) []serverconf.Redirect {
+	if m.WellKnown == nil || m.WellKnown.ChangePassword == "" {
+		return nil
+	}
+	return []serverconf.Redirect{{From: ".well-known/change-password", To: m.WellKnown.ChangePassword, Status: wellknown.ChangePasswordStatus}}
 }

@@ -42,6 +42,9 @@ type Access struct {
 	// Tenants is the delegations whose tenants a glob finds: one rule each
 	// for their autodisc files (tenants.go).
 	Tenants []TenantSpace
+	// Redirects are resources answered with a redirect, such as
+	// /.well-known/change-password (wellknownfiles.go).
+	Redirects []Redirect
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }

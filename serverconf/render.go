@@ -44,6 +44,7 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		files = append(files, file{p, profileOf(p, target)})
 	}
 	errs = append(errs, CheckAccess(kinds, a)...)
+	errs = append(errs, checkRedirects(t, a.Redirects)...)
 	seen := map[Kind]bool{}
 	for _, k := range kinds {
 		if seen[k] {
@@ -69,6 +70,13 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		data := render(k, files, a, t)
 		if k == Htaccess && len(a.Tenants) > 0 {
 			separate[TenantsApacheFile] = tree.Entry{Data: apacheTenants(a.Tenants)}
+		}
+		if k == Headers && len(a.Redirects) > 0 {
+			if _, clash := t[RedirectsFile]; clash {
+				errs = append(errs, fmt.Errorf("%s: the tree already holds this file", RedirectsFile))
+				continue
+			}
+			public[RedirectsFile] = tree.Entry{Data: netlifyRedirects(a.Redirects)}
 		}
 		if pub {
 			public[name] = tree.Entry{Data: data}
@@ -105,6 +113,7 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		caddyAccess(&b, a)
 		caddyUsage(&b, a.Usage)
 	}
+	renderRedirects(&b, k, a.Redirects)
 	homeLinks(&b, k, t)
 	return []byte(b.String())
 }

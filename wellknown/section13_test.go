@@ -199,7 +199,8 @@ func TestSmallFiles(t *testing.T) {
 	}{
 		{"/account/password", true, false}, {"https://accounts.fict.org/pw", true, false}, {"http://fict.org/pw", false, true},
 		{"//evil.org/", false, false}, {"account", false, false}, {"javascript:alert(1)", false, false},
-		{"/.well-known/change-password", false, false}, {"/a b", false, false},
+		{"/.well-known/change-password", false, false}, {"/a b", false, false}, {"/a$1", false, false},
+		{"/{path}", false, false}, {"/a\"b", false, false}, {"/pw?next=%2F#top", true, false}, {"/é", false, false},
 	} {
 		msg, warn := CheckChangePassword(c.to)
 		if (msg == "") != c.ok || warn != c.warn {

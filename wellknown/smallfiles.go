@@ -159,8 +159,14 @@ func CheckAtprotoDID(s string) string {
 // CheckChangePassword checks where change-password redirects: a path of
 // the site (starting with "/", not "//") or an absolute https URL.
 func CheckChangePassword(s string) (msg string, warn bool) {
-	if strings.ContainsAny(s, " \t\"'\\") {
-		return fmt.Sprintf("%q holds a space, quote or backslash: percent-encode it", s), false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') && !strings.ContainsRune("-._~:/?#[]@!&()*+,;=%", rune(c)) {
+			// Space and quotes end a value in server configurations, "$"
+			// starts an nginx variable or an Apache back-reference, "{" a
+			// Caddy placeholder.
+			return fmt.Sprintf("%q holds %q, which a URL does not hold as it is and a server configuration could read otherwise: percent-encode it", s, c), false
+		}
 	}
 	u, err := url.Parse(s)
 	switch {
