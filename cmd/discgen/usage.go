@@ -220,8 +220,10 @@ Options:
         --key PUBKEY      verify the OpenPGP signature of each security.txt
                           with this public key (gpg --export --armor KEYID)
         --type KIND       lint every file as KIND: robots.txt, security.txt,
-                          index.txt, icons.txt, description.txt, feeds.txt
-                          or subdirectories.txt
+                          index.txt, icons.txt, description.txt, feeds.txt,
+                          subdirectories.txt, ads.txt, app-ads.txt,
+                          apple-app-site-association, assetlinks.json,
+                          gpc.json, traffic-advice or atproto-did
 
 Exit status: 1 if any finding is an error.
 
@@ -231,6 +233,7 @@ Examples:
     discgen lint --key security-pub.asc public/.well-known/security.txt
     discgen lint --key security-pub.asc sec.txt      # a signed security.txt, by content
     discgen lint --type robots.txt staging-rules     # whatever it holds
+    discgen lint ads.txt app-ads.txt .well-known/assetlinks.json
 `
 
 const resolveUsage = `Usage: discgen resolve -o DIR PATH
