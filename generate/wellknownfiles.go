@@ -36,15 +36,12 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 	if wk == nil {
 		return errs
 	}
+	md := &manifestDir{dir: opt.Dir}
+	defer md.close()
 	if al := wk.AppLinks; al != nil {
-		md := &manifestDir{dir: opt.Dir}
-		defer md.close()
-		for _, f := range []struct {
-			key, source, name string
-			check             func([]byte) []wellknown.JSONProblem
-		}{
-			{"apple", al.Apple, "apple-app-site-association", wellknown.CheckAppleAssociation},
-			{"android", al.Android, "assetlinks.json", wellknown.CheckAssetLinks},
+		for _, f := range []struct{ key, source, name string }{
+			{"apple", al.Apple, "apple-app-site-association"},
+			{"android", al.Android, "assetlinks.json"},
 		} {
 			if f.source == "" {
 				continue
@@ -55,25 +52,16 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 				errs.Errorf(pos.Of(fp), fp, "cannot read %q: %v", f.source, err)
 				continue
 			}
-			bad := false
-			for _, p := range f.check(data) {
-				at := diag.Pos{File: sourcePath(pos.File, f.source), Line: p.Line, Col: p.Col}
-				msg := p.Message
-				if p.Pointer != "" {
-					msg = p.Pointer + ": " + msg
-				}
-				if p.IsWarning() {
-					errs.Warnf(at, fp, "%s", msg[len("warning: "):])
-					continue
-				}
-				bad = true
-				errs.Errorf(at, fp, "%s: %s", f.name, msg)
-			}
+			src := sourcePath(pos.File, f.source)
+			bad := reportJSON(&errs, fp, f.name, jsonChecks[f.name](data), func(p wellknown.JSONProblem) diag.Pos {
+				return diag.Pos{File: src, Line: p.Line, Col: p.Col}
+			})
 			if !bad {
 				put(t, ".well-known/"+f.name, data, &errs)
 			}
 		}
 	}
+	errs.Append(checkSectionFiles(pos, wk, md))
 	if g := wk.GPC; g != nil {
 		put(t, ".well-known/gpc.json", wellknown.RenderGPC(validate.GPC(g)), &errs)
 	}
@@ -103,4 +91,78 @@ func Redirects(m *manifest.Site) []serverconf.Redirect {
 		return nil
 	}
 	return []serverconf.Redirect{{From: ".well-known/change-password", To: m.WellKnown.ChangePassword, Status: wellknown.ChangePasswordStatus}}
+}
+
+// jsonChecks are the checks of the JSON files of section 13, by file name.
+var jsonChecks = map[string]func([]byte) []wellknown.JSONProblem{
+	"apple-app-site-association": wellknown.CheckAppleAssociation,
+	"assetlinks.json":            wellknown.CheckAssetLinks,
+	"gpc.json":                   wellknown.CheckGPCJSON,
+	"traffic-advice":             wellknown.CheckTrafficAdviceJSON,
+}
+
+// reportJSON adds the problems of file name's check under the manifest
+// path where, each at the position at gives it; it reports whether one
+// was an error.
+func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem, at func(wellknown.JSONProblem) diag.Pos) bool {
+	bad := false
+	for _, p := range ps {
+		msg, warn := p.Message, p.IsWarning()
+		if warn {
+			msg = msg[len("warning: "):]
+		}
+		if p.Pointer != "" {
+			msg = p.Pointer + ": " + msg
+		}
+		if warn {
+			errs.Warnf(at(p), where, "%s: %s", name, msg)
+			continue
+		}
+		bad = true
+		errs.Errorf(at(p), where, "%s: %s", name, msg)
+	}
+	return bad
+}
+
+// checkSectionFiles checks the files of section 13 that well_known.files
+// gives (as import writes them), unless the entry names a schema: the JSON
+// files by shape, atproto-did as a DID alone. A problem in inline content is at its line and column in the
+// manifest (in a literal block; at the value otherwise), one in a source
+// file at its line and column there.
+func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *manifestDir) diag.List {
+	var errs diag.List
+	for i, f := range wk.Files {
+		name, err := wellknown.FileName(f.Name)
+		check, isJSON := jsonChecks[name]
+		if err != nil || !isJSON && name != "atproto-did" || f.Schema != "" {
+			continue // a schema the entry names checks it instead
+		}
+		fp := manifest.Index("well_known.files", i)
+		where := manifest.Key(fp, "content")
+		var data []byte
+		at := func(p wellknown.JSONProblem) diag.Pos { return pos.InValue(where, *f.Content, p.Offset) }
+		if f.Content != nil {
+			data = []byte(*f.Content)
+		} else {
+			where = manifest.Key(fp, "source")
+			if data, err = md.read(f.Source, MaxSourceBytes); err != nil {
+				continue // reported where the file is written
+			}
+			src := sourcePath(pos.File, f.Source)
+			at = func(p wellknown.JSONProblem) diag.Pos { return diag.Pos{File: src, Line: p.Line, Col: p.Col} }
+		}
+		if isJSON {
+			reportJSON(&errs, where, name, check(data), at)
+			continue
+		}
+		for _, d := range wellknown.LintAtprotoDID(data) {
+			p := at(wellknown.JSONProblem{Offset: d.Col - 1, Line: d.Line, Col: d.Col})
+			if d.Severity == diag.Warning {
+				errs.Warnf(p, where, "atproto-did: %s", d.Message)
+			} else {
+				errs.Errorf(p, where, "atproto-did: %s", d.Message)
+			}
+		}
+	}
+	return errs
 }

@@ -77,3 +77,40 @@ func TestSectionFilesOnlyWhenGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionFilesInWellKnownFiles: the same files given through
+// well_known.files are checked too, each problem at its line and column
+// in a literal block, at the value for a one-line one.
+func TestSectionFilesInWellKnownFiles(t *testing.T) {
+	doc := load(t, `version: 1
+site: {url: "https://www.fict.org/"}
+well_known:
+  files:
+    - name: assetlinks.json
+      content: |
+        [{"relation": ["delegate_permission/common.handle_all_urls"],
+          "target": {"namespace": "ios"}}]
+    - {name: gpc.json, content: '{"gpc": "true"}'}
+    - {name: traffic-advice, content: '[{"user_agent": "*"}]'}
+    - {name: atproto-did, content: "did:plc:short"}
+`)
+	tr, errs := Site(doc, Options{Now: now})
+	if tr != nil {
+		t.Errorf("a tree was made despite the errors")
+	}
+	want := []string{
+		`site.yaml:8:35: error: well_known.files[0].content: assetlinks.json: /0/target/namespace: namespace must be android_app or web, not "ios"`,
+		`site.yaml:9:33: error: well_known.files[1].content: gpc.json: /gpc: gpc is the string "true": write the boolean true, without quotes`,
+		`site.yaml:10:39: warning: well_known.files[2].content: traffic-advice: /0: the entry advises nothing: give disallow or fraction`,
+		`site.yaml:11:36: error: well_known.files[3].content: atproto-did: "did:plc:short" is not a did:plc identifier`,
+	}
+	errs.Sort()
+	if len(errs) != len(want) {
+		t.Fatalf("diagnostics:\n%v\nwant %d", errs, len(want))
+	}
+	for i, w := range want {
+		if got := errs[i].Pos.String() + ": " + errs[i].Severity.String() + ": " + errs[i].Path + ": " + errs[i].Message; !strings.HasPrefix(got, w) {
+			t.Errorf("diagnostic %d:\n got %s\nwant %s...", i, got, w)
+		}
+	}
+}
