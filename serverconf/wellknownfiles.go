@@ -15,7 +15,7 @@ import (
 // absolute, or an absolute URL):
 //
 //	nginx     location = /.well-known/change-password { return 302 "/account/password"; }
-//	Apache    RedirectMatch 302 "^/\.well-known/change-password$" "/account/password"  (mod_alias)
+//	Apache    RedirectMatch 302 "^/[.]well-known/change-password$" "/account/password"  (mod_alias)
 //	Caddy     redir /.well-known/change-password "/account/password" 302
 //	Netlify   _redirects: /.well-known/change-password /account/password 302
 //
@@ -101,7 +101,11 @@ func renderRedirects(b *strings.Builder, k Kind, rs []Redirect) {
 		case Nginx:
 			fmt.Fprintf(b, "location = %s {\n    return %d %s;\n}\n", urlPath(r.From), r.Status, quoted(r.To))
 		case Htaccess:
-			fmt.Fprintf(b, "RedirectMatch %d %s %s\n", r.Status, quoted("^"+regexpQuote(urlPath(r.From))+"$"), quoted(r.To))
+			// Without mod_alias the directive would make every request of
+			// the directory fail; without the redirect, verify reports it.
+			b.WriteString("<IfModule mod_alias.c>\n")
+			fmt.Fprintf(b, "    RedirectMatch %d %s %s\n", r.Status, quoted("^"+regexpQuote(urlPath(r.From))+"$"), quoted(r.To))
+			b.WriteString("</IfModule>\n")
 		case Caddy:
 			fmt.Fprintf(b, "redir %s %s %d\n", urlPath(r.From), quoted(r.To), r.Status)
 		}

@@ -59,7 +59,7 @@ func TestRedirectsRendered(t *testing.T) {
 		want string
 	}{
 		{"nginx/discgen.conf", separate, "location = /.well-known/change-password {\n    return 302 \"/account/password\";\n}\n"},
-		{".htaccess", public, "RedirectMatch 302 \"^/[.]well-known/change-password$\" \"/account/password\"\n"},
+		{".htaccess", public, "<IfModule mod_alias.c>\n    RedirectMatch 302 \"^/[.]well-known/change-password$\" \"/account/password\"\n</IfModule>\n"},
 		{"caddy/discgen.caddy", separate, "redir /.well-known/change-password \"/account/password\" 302\n"},
 		{RedirectsFile, public, "\n/.well-known/change-password /account/password 302\n"},
 	} {
