@@ -117,6 +117,7 @@ func (d *dirImport) run(opt Options) error {
 		return d.err
 	}
 	d.wellKnown()
+	d.adsTxt()
 	d.llmsTxt()
 	return r.finish(opt)
 }
@@ -389,6 +390,9 @@ func (d *dirImport) wellKnown() {
 		}
 		if !utf8.Valid(data) {
 			d.warn(p, 0, "is not UTF-8 text, which a manifest cannot hold inline: left out; give it with source:")
+			continue
+		}
+		if d.sectionWellKnown(wk, name, data) {
 			continue
 		}
 		s := string(data)

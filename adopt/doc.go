@@ -40,5 +40,10 @@
 // Files that no manifest could produce are reported. An llms.txt becomes
 // llms_txt when it has the form discgen writes; any other is left out
 // with a warning. The api-catalog and an agent card are carried as
-// well-known files, byte for byte.
+// well-known files, byte for byte. ads.txt and app-ads.txt become ads_txt
+// and app_ads_txt (a line that is neither a record nor an ads.txt 1.1
+// variable is reported and left out); gpc.json, traffic-advice and
+// atproto-did become their well_known keys when the manifest builds them
+// byte for byte, and well-known files otherwise, as the app association
+// files are (wellknownfiles.go).
 package adopt

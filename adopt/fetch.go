@@ -73,7 +73,7 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 	defer os.RemoveAll(dir)
 	f.dir = dir
 	f.save("robots.txt", robots)
-	for _, p := range append([]string{"data.txt", "llms.txt"}, wellKnownProbes...) {
+	for _, p := range append(append([]string{"data.txt", "llms.txt"}, rootProbes...), wellKnownProbes...) {
 		data, err := f.get("/" + p)
 		if err != nil {
 			return nil, err
@@ -112,6 +112,8 @@ var wellKnownProbes = []string{
 	".well-known/matrix/client",              // Matrix client discovery
 	".well-known/api-catalog",                // RFC 9727
 	".well-known/agent-card.json",            // A2A agent card
+	".well-known/traffic-advice",             // Chrome's Traffic Advice
+	".well-known/atproto-did",                // AT Protocol handle
 }
 
 type fetcher struct {

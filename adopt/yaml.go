@@ -187,6 +187,7 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 	if l := m.LlmsTxt; l != nil {
 		root.add("llms_txt", llmsNode(c, l))
 	}
+	sectionNodes(root, c, m)
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.n}}
 	doc.HeadComment = c.head("")
 	var b bytes.Buffer
@@ -335,6 +336,7 @@ func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {
 			return e.n
 		}))
 	}
+	sectionWellKnownNodes(m, c, wk)
 	return m.n
 }
 

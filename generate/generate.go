@@ -89,6 +89,7 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 		errs.Append(wellKnownFiles(t, doc.Pos, m, opt, md))
 		md.close()
 	}
+	errs.Append(sectionFiles(t, doc.Pos, m, opt))
 	errs.Append(checkDirs(t, doc.Pos, dirs, ""))
 	if errs.HasErrors() {
 		return nil, errs

@@ -33,8 +33,8 @@ func TestWellKnownSameFile(t *testing.T) {
 site: {url: "https://www.example.org/"}
 well_known:
   files:
-    - {name: gpc.json, content: "{}"}
-    - {name: gpc%2Ejson, content: "[]"}
+    - {name: gpc.json, content: '{"gpc": true}'}
+    - {name: gpc%2Ejson, content: '{"gpc": false}'}
 `), "")
 	if doc == nil || lerrs.HasErrors() {
 		t.Fatalf("load: %v", lerrs)

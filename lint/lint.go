@@ -10,6 +10,9 @@
 //  2. An autodisc file (index.txt, icons.txt, description.txt, feeds.txt,
 //     subdirectories.txt) is known by its name: those formats are lists of
 //     paths, URLs or text, with nothing in them to tell one from another.
+//     So are the files of design section 13 (wellknownfiles.go): ads.txt,
+//     app-ads.txt, apple-app-site-association, assetlinks.json, gpc.json,
+//     traffic-advice and atproto-did.
 //  3. A file that begins an OpenPGP signed message, or holds more RFC 9116
 //     field lines (Contact, Expires, ...) than robots.txt lines (User-agent,
 //     Allow, Disallow, Sitemap, ...: the fields robots.Lint knows), is a
@@ -50,7 +53,7 @@ const (
 )
 
 // Kinds lists every kind, in the order usage text names them.
-var Kinds = []Kind{Robots, SecurityTxt, Index, Icons, Description, Feeds, Subdirectories}
+var Kinds = append([]Kind{Robots, SecurityTxt, Index, Icons, Description, Feeds, Subdirectories}, sectionKinds...)
 
 // ParseKind returns the kind named s, or false.
 func ParseKind(s string) (Kind, bool) {
@@ -58,7 +61,7 @@ func ParseKind(s string) (Kind, bool) {
 	return k, slices.Contains(Kinds, k)
 }
 
-func (k Kind) autodisc() bool { return k != Robots && k != SecurityTxt }
+func (k Kind) autodisc() bool { return k != Robots && k != SecurityTxt && !sectionKind(k) }
 
 // sniffBytes bounds how much of a file Detect reads: enough for every
 // field line of a real security.txt and the first groups of a robots.txt.
@@ -69,6 +72,9 @@ const sniffBytes = 64 << 10
 func Detect(name string, data []byte) Kind {
 	base := Kind(filepath.Base(name))
 	if k, ok := ParseKind(string(base)); ok && k.autodisc() {
+		return k
+	}
+	if k, ok := sectionByName(name); ok {
 		return k
 	}
 	if len(data) > sniffBytes {
@@ -125,6 +131,9 @@ func Mismatch(name string, detected Kind) (diag.Diagnostic, bool) {
 // File lints data as kind. Diagnostics carry lines but no file name,
 // which the caller sets.
 func File(data []byte, kind Kind, opt Options) []diag.Diagnostic {
+	if d, ok := lintSection(data, kind); ok {
+		return d
+	}
 	var out []diag.Diagnostic
 	switch kind {
 	case SecurityTxt:

@@ -33,6 +33,9 @@ type Site struct {
 	// (verified.go).
 	VerifiedRanges map[string]string `json:"verified_ranges,omitempty"`
 	VerifiedCDN    *VerifiedCDN      `json:"verified_cdn,omitempty"`
+	// AdsTxt and AppAdsTxt are /ads.txt and /app-ads.txt (wellknownfiles.go).
+	AdsTxt    *AdsTxt `json:"ads_txt,omitempty"`
+	AppAdsTxt *AdsTxt `json:"app_ads_txt,omitempty"`
 }
 
 // SiteInfo is the site block.
@@ -155,6 +158,12 @@ type WellKnown struct {
 	Files       []WellKnownFile `json:"files,omitempty"`
 	// APICatalog renders /.well-known/api-catalog (see llms.go).
 	APICatalog []APICatalogEntry `json:"api_catalog,omitempty"`
+	// The files of design section 13 (wellknownfiles.go).
+	AppLinks       *AppLinks       `json:"app_links,omitempty"`
+	GPC            *GPC            `json:"gpc,omitempty"`
+	TrafficAdvice  []TrafficAdvice `json:"traffic_advice,omitempty"`
+	ChangePassword string          `json:"change_password,omitempty"`
+	AtprotoDID     string          `json:"atproto_did,omitempty"`
 }
 
 // SecurityTxt is the RFC 9116 security.txt.

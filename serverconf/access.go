@@ -45,6 +45,9 @@ type Access struct {
 	// Verified is the identity checks of groups with verified: true
 	// (verified.go); nil for none.
 	Verified *Verified
+	// Redirects are resources answered with a redirect, such as
+	// /.well-known/change-password (wellknownfiles.go).
+	Redirects []Redirect
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }

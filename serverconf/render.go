@@ -44,6 +44,7 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		files = append(files, file{p, profileOf(p, target)})
 	}
 	errs = append(errs, CheckAccess(kinds, a)...)
+	errs = append(errs, checkRedirects(t, a.Redirects)...)
 	seen := map[Kind]bool{}
 	for _, k := range kinds {
 		if seen[k] {
@@ -75,6 +76,13 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		}
 		if !a.Verified.empty() && k == Htaccess {
 			separate[ApacheVerifiedFile] = tree.Entry{Data: apacheVerified(a.Verified)}
+		}
+		if k == Headers && len(a.Redirects) > 0 {
+			if _, clash := t[RedirectsFile]; clash {
+				errs = append(errs, fmt.Errorf("%s: the tree already holds this file", RedirectsFile))
+				continue
+			}
+			public[RedirectsFile] = tree.Entry{Data: netlifyRedirects(a.Redirects)}
 		}
 		if pub {
 			public[name] = tree.Entry{Data: data}
@@ -113,6 +121,7 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		caddyVerified(&b, a.Verified)
 		caddyUsage(&b, a.Usage)
 	}
+	renderRedirects(&b, k, a.Redirects)
 	homeLinks(&b, k, t)
 	return []byte(b.String())
 }

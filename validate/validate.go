@@ -292,6 +292,8 @@ func (v *checker) site(m *manifest.Site) {
 	if m.LlmsTxt != nil {
 		v.llmsTxt("llms_txt", m.LlmsTxt)
 	}
+	v.adsTxt("ads_txt", m.AdsTxt)
+	v.adsTxt("app_ads_txt", m.AppAdsTxt)
 }
 
 // Tenant checks a tenant manifest found under the delegation space within,

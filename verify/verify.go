@@ -29,6 +29,10 @@
 //   - with the manifest's usage preferences, the Content-Usage header
 //     --server configuration sends (missing: a note; wrong: a problem;
 //     the same preferences written otherwise: a note).
+//   - apple-app-site-association and assetlinks.json fetched as iOS and
+//     Android fetch them, following no redirect; and, with a
+//     change_password, /.well-known/change-password answering with a
+//     302, 303 or 307 to it (wellknownfiles.go).
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
@@ -91,6 +95,9 @@ type Options struct {
 	// Origin that redirects may lead to; a redirect to any other is
 	// reported and not followed.
 	RedirectOrigins []string
+	// Redirects are the resources --server answers with a redirect
+	// (change-password): each must redirect to its target (wellknownfiles.go).
+	Redirects []serverconf.Redirect
 }
 
 // Result is the outcome for one file.
@@ -186,6 +193,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 			results = append(results, checkHome(ctx, &c, origin, links, timeout))
 		}
 	}
+	results = append(results, checkRedirects(ctx, &c, origin, opt.Redirects, timeout)...)
 	return results, nil
 }
 
@@ -219,7 +227,7 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 		return r
 	}
 	redirects := 0
-	resp, err := c.Do(req)
+	resp, err := consumerClient(c, j.path).Do(req)
 	if err != nil {
 		var ee *elsewhereError
 		if errors.As(err, &ee) && resp != nil {
@@ -241,6 +249,9 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 		return r
 	}
 	r.Size = len(body)
+	if consumerRedirect(&r, j.path, resp) {
+		return r
+	}
 	if resp.StatusCode != http.StatusOK {
 		r.fail("status %s, want 200", resp.Status)
 		return r

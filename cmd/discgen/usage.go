@@ -168,6 +168,7 @@ Examples:
     discgen lint --key security-pub.asc public/.well-known/security.txt
     discgen lint --key security-pub.asc sec.txt      # a signed security.txt, by content
     discgen lint --type robots.txt staging-rules     # whatever it holds
+    discgen lint ads.txt app-ads.txt .well-known/assetlinks.json
 `
 
 const resolveUsage = `Usage: discgen resolve -o DIR PATH

@@ -66,6 +66,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		opt.Origin, opt.Staging = fs.Arg(0), true
 	}
 	opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
+	opt.Redirects = generate.Redirects(site.Doc.Value)
 	for _, tn := range site.Tenants {
 		opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
 	}

@@ -1,0 +1,60 @@
+package lint
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/wellknown"
+)
+
+// The files of design section 13, each known by its name (rule 2): ads.txt
+// and app-ads.txt are linted line by line (IAB Tech Lab ads.txt 1.1), the
+// JSON files by shape, atproto-did as a DID alone.
+const (
+	AdsTxt                  Kind = "ads.txt"
+	AppAdsTxt               Kind = "app-ads.txt"
+	AppleAppSiteAssociation Kind = "apple-app-site-association"
+	AssetLinks              Kind = "assetlinks.json"
+	GPC                     Kind = "gpc.json"
+	TrafficAdvice           Kind = "traffic-advice"
+	AtprotoDID              Kind = "atproto-did"
+)
+
+// sectionKinds lists them in the order usage text names them.
+var sectionKinds = []Kind{AdsTxt, AppAdsTxt, AppleAppSiteAssociation, AssetLinks, GPC, TrafficAdvice, AtprotoDID}
+
+func sectionKind(k Kind) bool { return slices.Contains(sectionKinds, k) }
+
+// sectionByName returns the kind a file's name gives it: its base name, or
+// that name with a .json or .txt extension a hand-saved copy often gets
+// (apple-app-site-association.json, atproto-did.txt).
+func sectionByName(name string) (Kind, bool) {
+	base := filepath.Base(name)
+	for _, b := range []string{base, strings.TrimSuffix(base, ".json"), strings.TrimSuffix(base, ".txt")} {
+		if k := Kind(b); sectionKind(k) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// lintSection lints data as a section 13 kind; ok is false for another kind.
+func lintSection(data []byte, kind Kind) (out []diag.Diagnostic, ok bool) {
+	switch kind {
+	case AdsTxt, AppAdsTxt:
+		return wellknown.LintAdsTxt(data), true
+	case AppleAppSiteAssociation:
+		return wellknown.JSONDiagnostics(wellknown.CheckAppleAssociation(data)), true
+	case AssetLinks:
+		return wellknown.JSONDiagnostics(wellknown.CheckAssetLinks(data)), true
+	case GPC:
+		return wellknown.JSONDiagnostics(wellknown.CheckGPCJSON(data)), true
+	case TrafficAdvice:
+		return wellknown.JSONDiagnostics(wellknown.CheckTrafficAdviceJSON(data)), true
+	case AtprotoDID:
+		return wellknown.LintAtprotoDID(data), true
+	}
+	return nil, false
+}

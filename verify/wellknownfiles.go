@@ -1,0 +1,116 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/discgen/discgen/serverconf"
+)
+
+// The files of design section 13 are fetched as their consumers fetch
+// them. iOS (apple-app-site-association, Apple's "Supporting associated
+// domains") and Android (assetlinks.json, "Verify Android App Links")
+// follow no redirect: a redirect there is a failure, not followed. The
+// media type of each is checked as for every file (serverconf's table:
+// application/json, application/trafficadvice+json, text/plain for
+// atproto-did). /.well-known/change-password is a redirect (W3C "A
+// Well-Known URL for Changing Passwords": 302, 303 or 307): verify expects
+// one, to the manifest's target, and does not follow it.
+
+// noRedirect names, for each path whose consumer follows no redirect, that
+// consumer.
+var noRedirect = map[string]string{
+	"/.well-known/apple-app-site-association": "iOS",
+	"/.well-known/assetlinks.json":            "Android",
+}
+
+// consumerClient returns the client that fetches path as its consumer
+// does: c, or a copy of c that follows no redirect.
+func consumerClient(c *http.Client, path string) *http.Client {
+	if _, ok := noRedirect[path]; !ok {
+		return c
+	}
+	nc := *c
+	nc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &nc
+}
+
+// consumerRedirect fails r when path's consumer follows no redirect and
+// the response is one; it reports whether it did.
+func consumerRedirect(r *Result, path string, resp *http.Response) bool {
+	who, ok := noRedirect[path]
+	if !ok || resp.StatusCode < 300 || resp.StatusCode > 399 {
+		return false
+	}
+	r.fail("status %s to %q: %s follows no redirect, so the file must be served at this URL with 200", resp.Status, resp.Header.Get("Location"), who)
+	return true
+}
+
+// checkRedirects requests each redirect's path, following nothing, and
+// expects the status the specification allows and a Location that is
+// the redirect's target, resolved against the request's URL.
+func checkRedirects(ctx context.Context, c *http.Client, origin *url.URL, rs []serverconf.Redirect, timeout time.Duration) []Result {
+	nc := *c
+	nc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	var out []Result
+	for _, rd := range rs {
+		u := *origin
+		u.Path = "/" + rd.From
+		r := Result{Path: u.Path, URL: u.String()}
+		out = append(out, r)
+		res := &out[len(out)-1]
+		func() {
+			ctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, res.URL, nil)
+			if err != nil {
+				res.fail("%v", err)
+				return
+			}
+			resp, err := nc.Do(req)
+			if err != nil {
+				res.fail("%v", requestError(err, timeout))
+				return
+			}
+			resp.Body.Close()
+			res.Status = resp.StatusCode
+			switch resp.StatusCode {
+			case http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect:
+			case http.StatusMovedPermanently, http.StatusPermanentRedirect:
+				res.fail("status %s: a change-password URL redirects with 302, 303 or 307, so that its target can move", resp.Status)
+				return
+			default:
+				res.fail("status %s, want a redirect (302) to %s", resp.Status, rd.To)
+				return
+			}
+			res.Redirects = 1
+			loc, err := resp.Location()
+			if err != nil {
+				if errors.Is(err, http.ErrNoLocation) {
+					res.fail("status %s without a Location", resp.Status)
+				} else {
+					res.fail("Location %q cannot be read: %v", resp.Header.Get("Location"), err)
+				}
+				return
+			}
+			want, err := req.URL.Parse(rd.To)
+			switch {
+			case err != nil:
+				res.fail("the target %q cannot be read: %v", rd.To, err)
+			case rd.To[0] == '/' && loc.Path == want.Path && loc.RawQuery == want.RawQuery:
+				// A path of the site: a server may name itself by another
+				// host (nginx's server_name) when it makes it absolute.
+				if originOf(loc) != originOf(want) {
+					res.Notes = append(res.Notes, fmt.Sprintf("redirects to %s, on another origin than the one checked", loc))
+				}
+			case loc.String() != want.String():
+				res.fail("redirects to %s, want %s", loc, rd.To)
+			}
+		}()
+	}
+	return out
+}

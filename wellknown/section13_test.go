@@ -1,0 +1,210 @@
+package wellknown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const goodAASA = `{
+  "applinks": {
+    "apps": [],
+    "details": [
+      {"appIDs": ["ABCDE12345.org.fict.app"], "components": [{"/": "/buy/*", "exclude": true}]},
+      {"appID": "ABCDE12345.org.fict.old", "paths": ["/old/*"]}
+    ]
+  },
+  "webcredentials": {"apps": ["ABCDE12345.org.fict.app"]},
+  "appclips": {"apps": ["ABCDE12345.org.fict.app.Clip"]}
+}`
+
+const goodAssetLinks = `[{
+  "relation": ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"],
+  "target": {"namespace": "android_app", "package_name": "org.fict.app",
+    "sha256_cert_fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}
+}, {
+  "relation": ["delegate_permission/common.get_login_creds"],
+  "target": {"namespace": "web", "site": "https://www.fict.org"}
+}]`
+
+func problemLines(ps []JSONProblem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.String() + "\n")
+	}
+	return b.String()
+}
+
+func TestCheckAppleAssociation(t *testing.T) {
+	if ps := CheckAppleAssociation([]byte(goodAASA)); len(ps) > 0 {
+		t.Errorf("good file: %s", problemLines(ps))
+	}
+	for _, c := range []struct{ name, doc, want string }{
+		{"not JSON", "{\n  \"applinks\": {,}\n}", "2:16: not JSON: invalid character ','\n"},
+		{"a list", `[{"applinks": {}}]`, "1:1: the file must be a JSON object with applinks, webcredentials or appclips, not a list\n"},
+		{"no service", `{"apps": []}`, "1:1: no service: give applinks, webcredentials or appclips\n1:10: /apps: warning: \"apps\" is not a service of associated domains (applinks, webcredentials, appclips, activitycontinuation)\n"},
+		{"no details", "{\"applinks\":\n {\"apps\": []}}", "2:2: /applinks: applinks needs details: the apps and the paths they open\n"},
+		{"bad app ID", `{"applinks": {"details": [{"appID": "org.fict.app", "paths": ["/"]}]}}`,
+			"1:37: /applinks/details/0/appID: \"org.fict.app\" is not an app ID: the Team ID (10 capital letters or digits), \".\", the bundle ID (ABCDE12345.com.example.app)\n"},
+		{"no paths", `{"applinks": {"details": [{"appIDs": ["ABCDE12345.a.b"]}]}}`,
+			"1:27: /applinks/details/0: a detail needs components (or paths): the URLs the apps open\n"},
+		{"both IDs", `{"applinks": {"details": [{"appID": "ABCDE12345.a.b", "appIDs": ["ABCDE12345.a.b"], "paths": []}]}}`,
+			"1:27: /applinks/details/0: give appID or appIDs, not both\n"},
+		{"component types", `{"applinks": {"details": [{"appIDs": ["ABCDE12345.a.b"], "components": [{"/": 1, "exclude": "yes", "?": [], "x": 1}]}]}}`,
+			"1:79: /applinks/details/0/components/0/~1: \"/\" must be a string, not a number\n" +
+				"1:93: /applinks/details/0/components/0/exclude: \"exclude\" must be true or false, not a string\n" +
+				"1:105: /applinks/details/0/components/0/?: \"?\" must be a string or an object, not a list\n" +
+				"1:114: /applinks/details/0/components/0/x: warning: \"x\" is not a key of a component (/, ?, #, exclude, comment, caseSensitive, percentEncoded)\n"},
+		{"webcredentials string", `{"webcredentials": {"apps": "ABCDE12345.a.b"}}`, "1:29: /webcredentials/apps: must be a list of app IDs, not a string\n"},
+		{"appclips no apps", `{"appclips": {}}`, "1:14: /appclips: needs apps: the app IDs (TEAMID.bundle.id)\n"},
+	} {
+		if got := problemLines(CheckAppleAssociation([]byte(c.doc))); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+	big := `{"webcredentials": {"apps": ["ABCDE12345.a.b"]}, "x": "` + strings.Repeat("a", MaxAppleAssociationBytes) + `"}`
+	if got := problemLines(CheckAppleAssociation([]byte(big))); !strings.HasPrefix(got, fmt.Sprintf("1:1: the file is %d bytes; Apple reads at most 131072 (128 KB)\n", len(big))) {
+		t.Errorf("too big: %s", got)
+	}
+}
+
+func TestCheckAssetLinks(t *testing.T) {
+	if ps := CheckAssetLinks([]byte(goodAssetLinks)); len(ps) > 0 {
+		t.Errorf("good file: %s", problemLines(ps))
+	}
+	fp := `"14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"`
+	for _, c := range []struct{ name, doc, want string }{
+		{"an object", `{"relation": [], "target": {}}`, "1:1: the file must be a JSON list of statements, not an object (wrap a single statement in [ ])\n"},
+		{"empty", `[]`, "1:1: warning: the list holds no statement\n"},
+		{"lower-case fingerprint", "[{\"relation\": [\"delegate_permission/common.handle_all_urls\"],\n \"target\": {\"namespace\": \"android_app\", \"package_name\": \"org.fict.app\", \"sha256_cert_fingerprints\": [\"14:6d:e9\"]}}]",
+			"2:102: /0/target/sha256_cert_fingerprints/0: \"14:6d:e9\" is not a SHA-256 fingerprint: 32 bytes as upper-case hexadecimal pairs joined by \":\" (14:6D:E9:...:B5), as keytool -list prints it\n"},
+		{"no fingerprints", `[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "org.fict.app"}}]`,
+			"1:73: /0/target: an android_app target needs sha256_cert_fingerprints: the SHA-256 fingerprints of the app's signing certificates\n"},
+		{"bad package", `[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "app", "sha256_cert_fingerprints": [` + fp + `]}}]`,
+			"1:118: /0/target/package_name: \"app\" is not an application ID (com.example.app)\n"},
+		{"no relation, bad namespace", `[{"target": {"namespace": "ios"}}]`,
+			"1:2: /0: a statement needs relation, such as [\"delegate_permission/common.handle_all_urls\"]\n1:27: /0/target/namespace: namespace must be android_app or web, not \"ios\"\n"},
+		{"relation a string", `[{"relation": "delegate_permission/common.handle_all_urls", "target": {"namespace": "web", "site": "https://a.org/x"}}]`,
+			"1:15: /0/relation: relation must be a non-empty list of strings, not a string\n1:100: /0/target/site: \"https://a.org/x\" is not a site: an origin such as https://www.example.com\n"},
+	} {
+		if got := problemLines(CheckAssetLinks([]byte(c.doc))); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+func TestRenderAdsTxt(t *testing.T) {
+	a := AdsTxt{
+		Records: []AdsRecord{
+			{Domain: "google.com", Account: "pub-1234567890123456", Relationship: "direct", Cert: "f08c47fec0942fa0"},
+			{Domain: "appnexus.com", Account: "1234", Relationship: "Reseller"},
+		},
+		Contact:                []string{"ads@fict.org"},
+		Subdomain:              []string{"news.fict.org"},
+		InventoryPartnerDomain: []string{"partner.org"},
+		OwnerDomain:            "fict.org",
+		ManagerDomain:          []string{"manager.fict.org", "m.fict.org,FR"},
+	}
+	if fs := CheckAdsTxt(a); len(fs) > 0 {
+		t.Errorf("findings: %v", fs)
+	}
+	want := "# ads.txt (IAB Tech Lab ads.txt 1.1), generated by discgen from the site manifest.\n" +
+		"google.com, pub-1234567890123456, DIRECT, f08c47fec0942fa0\n" +
+		"appnexus.com, 1234, RESELLER\n" +
+		"OWNERDOMAIN=fict.org\n" +
+		"MANAGERDOMAIN=manager.fict.org\n" +
+		"MANAGERDOMAIN=m.fict.org,FR\n" +
+		"CONTACT=ads@fict.org\n" +
+		"SUBDOMAIN=news.fict.org\n" +
+		"INVENTORYPARTNERDOMAIN=partner.org\n"
+	if got := string(RenderAdsTxt(a, "ads.txt")); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	none := string(RenderAdsTxt(AdsTxt{}, "app-ads.txt"))
+	if !strings.HasSuffix(none, "\n"+AdsTxtPlaceholder+"\n") || strings.Count(none, "\n") != 2 {
+		t.Errorf("no records: %q", none)
+	}
+}
+
+func TestAdsFields(t *testing.T) {
+	for _, c := range []struct {
+		domain string
+		ok     bool
+	}{{"google.com", true}, {"a-b.co.uk", true}, {"google", false}, {"-a.com", false}, {"a..com", false}, {"a_b.com", false}, {"example.com", false}, {"x.test", false}} {
+		msg, _ := AdsDomain(c.domain, true)
+		if (msg == "") != c.ok {
+			t.Errorf("AdsDomain(%q) = %q", c.domain, msg)
+		}
+	}
+	for _, c := range []struct {
+		cert string
+		ok   bool
+	}{{"f08c47fec0942fa0", true}, {"F08C47FEC0942FA0", true}, {"f08c47fec0942fa", false}, {"f08c47fec0942fa0a", false}, {"g08c47fec0942fa0", false}} {
+		if msg := AdsCert(c.cert); (msg == "") != c.ok {
+			t.Errorf("AdsCert(%q) = %q", c.cert, msg)
+		}
+	}
+	for _, c := range []struct {
+		account string
+		ok, bad bool // ok: no finding; bad: an error
+	}{{"pub-1234", true, false}, {"12345", true, false}, {"pub-0000", false, false}, {"pub-XXXX", false, true}, {"<your id>", false, true}, {"a=b", false, true}} {
+		msg, warn := AdsAccount(c.account)
+		if (msg == "") != c.ok || (msg != "" && !warn) != c.bad {
+			t.Errorf("AdsAccount(%q) = %q, %v", c.account, msg, warn)
+		}
+	}
+}
+
+func TestSmallFiles(t *testing.T) {
+	if got, want := string(RenderGPC(GPC{GPC: true, LastUpdate: "2026-11-01"})), "{\n  \"gpc\": true,\n  \"lastUpdate\": \"2026-11-01\"\n}\n"; got != want {
+		t.Errorf("gpc.json: %q, want %q", got, want)
+	}
+	if got, want := string(RenderGPC(GPC{})), "{\n  \"gpc\": false\n}\n"; got != want {
+		t.Errorf("gpc.json: %q, want %q", got, want)
+	}
+	for _, d := range []string{"2026-02-29", "26-01-01", "2026-1-01", "2026-01-01T00:00:00Z", ""} {
+		if CheckGPCDate(d) == "" {
+			t.Errorf("CheckGPCDate(%q) accepted it", d)
+		}
+	}
+	if msg := CheckGPCDate("2028-02-29"); msg != "" {
+		t.Errorf("a leap day: %s", msg)
+	}
+	ta := []TrafficAdvice{{UserAgent: "prefetch-proxy", Fraction: "0.25"}, {UserAgent: "*", Disallow: true}}
+	if fs := CheckTrafficAdvice(ta); len(fs) > 0 {
+		t.Errorf("traffic advice: %v", fs)
+	}
+	want := "[\n  {\n    \"user_agent\": \"prefetch-proxy\",\n    \"fraction\": 0.25\n  },\n  {\n    \"user_agent\": \"*\",\n    \"disallow\": true\n  }\n]\n"
+	if got := string(RenderTrafficAdvice(ta)); got != want {
+		t.Errorf("traffic-advice: %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		did string
+		ok  bool
+	}{
+		{"did:plc:ewvi7nxzyoun6zhxrhs64oiz", true}, {"did:web:fict.org", true}, {"did:web:localhost%3A8080", false},
+		{"did:web:a.fict.org%3A8443:u:alice", true}, {"did:plc:ewvi7nxzyoun6zhxrhs64oiz\n", false},
+		{"did:plc:EWVI7NXZYOUN6ZHXRHS64OIZ", false}, {"did:key:z6Mk", false}, {"at://fict.org", false},
+	} {
+		if msg := CheckAtprotoDID(c.did); (msg == "") != c.ok {
+			t.Errorf("CheckAtprotoDID(%q) = %q", c.did, msg)
+		}
+	}
+	if got := string(RenderAtprotoDID("did:plc:ewvi7nxzyoun6zhxrhs64oiz")); got != "did:plc:ewvi7nxzyoun6zhxrhs64oiz" {
+		t.Errorf("atproto-did: %q", got)
+	}
+	for _, c := range []struct {
+		to       string
+		ok, warn bool
+	}{
+		{"/account/password", true, false}, {"https://accounts.fict.org/pw", true, false}, {"http://fict.org/pw", false, true},
+		{"//evil.org/", false, false}, {"account", false, false}, {"javascript:alert(1)", false, false},
+		{"/.well-known/change-password", false, false}, {"/a b", false, false}, {"/a$1", false, false},
+		{"/{path}", false, false}, {"/a\"b", false, false}, {"/pw?next=%2F#top", true, false}, {"/é", false, false},
+	} {
+		msg, warn := CheckChangePassword(c.to)
+		if (msg == "") != c.ok || warn != c.warn {
+			t.Errorf("CheckChangePassword(%q) = %q, %v", c.to, msg, warn)
+		}
+	}
+}
