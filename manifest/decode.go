@@ -26,53 +26,13 @@ var (
 	linesType       = reflect.TypeFor[Lines]()
 )
 
+// decodeInto decodes v, a JSON-shaped value (numbers as json.Number), into
+// dst, as encoding/json would decode its text.
 func decodeInto(dst reflect.Value, v any) error {
-	t := dst.Type()
-	switch {
-	case t == linesType:
-		switch x := v.(type) {
-		case string:
-			dst.Set(reflect.ValueOf(Lines{x}))
-			return nil
-		case []any:
-			l := make(Lines, len(x))
-			for i, e := range x {
-				s, ok := e.(string)
-				if !ok {
-					return fmt.Errorf("expected a string or a list of strings")
-				}
-				l[i] = s
-			}
-			dst.Set(reflect.ValueOf(l))
-			return nil
-		case nil:
-			return nil
-		}
-		return fmt.Errorf("expected a string or a list of strings")
-	case t == rawMessageType:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		dst.SetBytes(b)
-		return nil
-	case t == numberType:
-		n, ok := v.(json.Number)
-		if !ok {
-			if v == nil {
-				return nil
-			}
-			return mismatch(v, t)
-		}
-		dst.SetString(string(n))
-		return nil
-	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType):
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		return dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b)
+	if ok, err := decodeSpecial(dst, v); ok {
+		return err
 	}
+	t := dst.Type()
 	if v == nil {
 		// JSON null leaves the value as it is, as encoding/json does.
 		if t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Interface {
@@ -80,6 +40,66 @@ func decodeInto(dst reflect.Value, v any) error {
 		}
 		return nil
 	}
+	return decodeComposite(dst, v)
+}
+
+// decodeSpecial decodes into the types that are not decoded by their kind
+// (Lines, json.RawMessage, json.Number, a json.Unmarshaler); ok is false
+// for any other type.
+func decodeSpecial(dst reflect.Value, v any) (ok bool, err error) {
+	t := dst.Type()
+	switch {
+	case t == linesType:
+		switch x := v.(type) {
+		case string:
+			dst.Set(reflect.ValueOf(Lines{x}))
+			return true, nil
+		case []any:
+			l := make(Lines, len(x))
+			for i, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					return true, fmt.Errorf("expected a string or a list of strings")
+				}
+				l[i] = s
+			}
+			dst.Set(reflect.ValueOf(l))
+			return true, nil
+		case nil:
+			return true, nil
+		}
+		return true, fmt.Errorf("expected a string or a list of strings")
+	case t == rawMessageType:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return true, err
+		}
+		dst.SetBytes(b)
+		return true, nil
+	case t == numberType:
+		n, ok := v.(json.Number)
+		if !ok {
+			if v == nil {
+				return true, nil
+			}
+			return true, mismatch(v, t)
+		}
+		dst.SetString(string(n))
+		return true, nil
+	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType):
+		b, err := json.Marshal(v)
+		if err != nil {
+			return true, err
+		}
+		return true, dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b)
+	}
+	return false, nil
+}
+
+// decodeComposite decodes a non-null v into a pointer, interface, struct,
+// slice or map, or passes the scalars on to decodeScalar.
+func decodeComposite(dst reflect.Value, v any) error {
+	t := dst.Type()
 	switch t.Kind() {
 	case reflect.Pointer:
 		p := reflect.New(t.Elem())
@@ -132,6 +152,14 @@ func decodeInto(dst reflect.Value, v any) error {
 		}
 		dst.Set(out)
 		return nil
+	}
+	return decodeScalar(dst, v)
+}
+
+// decodeScalar decodes a non-null v into a string, bool or number.
+func decodeScalar(dst reflect.Value, v any) error {
+	t := dst.Type()
+	switch t.Kind() {
 	case reflect.String:
 		s, ok := v.(string)
 		if !ok {
