@@ -163,23 +163,8 @@ func (n *node) check(v any, at *location, b *budget) *failure {
 		}
 		return nil
 	}
-	if len(n.types) > 0 {
-		vt := jsonType(v)
-		ok := false
-		for _, t := range n.types {
-			if vt == t {
-				ok = true
-			} else if t == "integer" && vt == "number" {
-				r, good := rat(v)
-				ok = good && r.IsInt()
-			}
-			if ok {
-				break
-			}
-		}
-		if !ok {
-			return n.fail(b, at, "type", "expected %s, but got %s", strings.Join(n.types, " or "), vt)
-		}
+	if f := n.checkType(v, at, b); f != nil {
+		return f
 	}
 	var errs []*failure
 	add := func(f *failure) {
@@ -217,26 +202,70 @@ func (n *node) check(v any, at *location, b *budget) *failure {
 	case []any:
 		n.checkArray(v, at, b, add, child)
 	case string:
-		if n.minLength >= 0 || n.maxLength >= 0 {
-			l := utf8.RuneCountInString(v)
-			if n.minLength >= 0 && l < n.minLength {
-				add(n.fail(b, at, "minLength", "length must be >= %d, but got %d", n.minLength, l))
-			}
-			if n.maxLength >= 0 && l > n.maxLength {
-				add(n.fail(b, at, "maxLength", "length must be <= %d, but got %d", n.maxLength, l))
-			}
-		}
-		// A pattern's failure is reported by the semantic rules, in their
-		// own words (see collect); it matters here only where it decides
-		// a branch of oneOf, anyOf, not or if.
-		if n.pattern != nil && b.spec > 0 && !n.pattern.MatchString(v) {
-			add(n.fail(b, at, "pattern", "does not match pattern %s", strconv.Quote(n.pattern.String())))
-		}
+		n.checkString(v, at, b, add)
 	default:
 		if jsonType(v) == "number" {
 			n.checkNumber(v, at, b, add)
 		}
 	}
+	n.checkApplicators(v, at, b, add)
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	g := n.fail(b, at, "", "")
+	g.causes = errs
+	return g
+}
+
+// checkType applies type: the failure when v is of none of the types.
+func (n *node) checkType(v any, at *location, b *budget) *failure {
+	if len(n.types) == 0 {
+		return nil
+	}
+	vt := jsonType(v)
+	ok := false
+	for _, t := range n.types {
+		if vt == t {
+			ok = true
+		} else if t == "integer" && vt == "number" {
+			r, good := rat(v)
+			ok = good && r.IsInt()
+		}
+		if ok {
+			break
+		}
+	}
+	if !ok {
+		return n.fail(b, at, "type", "expected %s, but got %s", strings.Join(n.types, " or "), vt)
+	}
+	return nil
+}
+
+// checkString applies the string keywords.
+func (n *node) checkString(v string, at *location, b *budget, add func(*failure)) {
+	if n.minLength >= 0 || n.maxLength >= 0 {
+		l := utf8.RuneCountInString(v)
+		if n.minLength >= 0 && l < n.minLength {
+			add(n.fail(b, at, "minLength", "length must be >= %d, but got %d", n.minLength, l))
+		}
+		if n.maxLength >= 0 && l > n.maxLength {
+			add(n.fail(b, at, "maxLength", "length must be <= %d, but got %d", n.maxLength, l))
+		}
+	}
+	// A pattern's failure is reported by the semantic rules, in their
+	// own words (see collect); it matters here only where it decides
+	// a branch of oneOf, anyOf, not or if.
+	if n.pattern != nil && b.spec > 0 && !n.pattern.MatchString(v) {
+		add(n.fail(b, at, "pattern", "does not match pattern %s", strconv.Quote(n.pattern.String())))
+	}
+}
+
+// checkApplicators applies $ref, not, allOf, anyOf, oneOf and
+// if/then/else, in that order.
+func (n *node) checkApplicators(v any, at *location, b *budget, add func(*failure)) {
 	if n.ref != nil {
 		if f := n.ref.check(v, at, b); f != nil {
 			w := n.fail(b, at, "$ref", "doesn't validate with %s", strconv.Quote("#"+n.ref.loc))
@@ -312,15 +341,6 @@ func (n *node) check(v any, at *location, b *budget) *failure {
 			}
 		}
 	}
-	switch len(errs) {
-	case 0:
-		return nil
-	case 1:
-		return errs[0]
-	}
-	g := n.fail(b, at, "", "")
-	g.causes = errs
-	return g
 }
 
 // checkObject applies the object keywords. Keys are visited in sorted
