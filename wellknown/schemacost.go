@@ -201,114 +201,11 @@ func (w *costWalk) visit(s *jsonschema.Schema, v any, same int) {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for name, sub := range s.Properties {
-			if pv, ok := v[name]; ok {
-				child(sub, pv)
-			}
-		}
-		if s.PropertyNames != nil {
-			for name := range v {
-				child(s.PropertyNames, name)
-			}
-		}
-		for re, sub := range s.PatternProperties {
-			for name, pv := range v {
-				if w.steps += 1 + len(name)/64; w.stop() {
-					return
-				}
-				if re.MatchString(name) {
-					child(sub, pv)
-				}
-			}
-		}
-		if ap, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			for name, pv := range v {
-				if _, ok := s.Properties[name]; !ok {
-					child(ap, pv) // counted whether or not a pattern matched it
-				}
-			}
-		}
-		for name, dep := range s.Dependencies {
-			if _, ok := v[name]; !ok {
-				continue
-			}
-			switch dep := dep.(type) {
-			case *jsonschema.Schema:
-				in(dep)
-			case []string:
-				w.steps += len(dep)
-			}
-		}
-		for name, req := range s.DependentRequired {
-			if _, ok := v[name]; ok {
-				w.steps += len(req)
-			}
-		}
-		for name, sub := range s.DependentSchemas {
-			if _, ok := v[name]; ok {
-				in(sub)
-			}
-		}
+		w.visitObject(s, v, in, child)
 	case []any:
-		if s.UniqueItems {
-			// Up to 20 items are compared pair by pair, each item
-			// with those before it, deeply; more are hashed, deeply.
-			size := w.size(v)
-			if len(v) <= 20 {
-				size *= len(v)
-			}
-			w.steps += size
-		}
-		switch items := s.Items.(type) {
-		case *jsonschema.Schema:
-			for _, it := range v {
-				child(items, it)
-			}
-		case []*jsonschema.Schema:
-			more, _ := s.AdditionalItems.(*jsonschema.Schema)
-			for i, it := range v {
-				if i < len(items) {
-					child(items[i], it)
-				} else {
-					child(more, it)
-				}
-			}
-		}
-		for i, it := range v {
-			if i < len(s.PrefixItems) {
-				child(s.PrefixItems[i], it)
-			} else {
-				child(s.Items2020, it)
-			}
-		}
-		if s.Contains != nil && (s.MinContains != -1 || s.MaxContains != -1) {
-			for _, it := range v {
-				child(s.Contains, it)
-			}
-		}
+		w.visitArray(s, v, child)
 	}
-	in(s.Ref)
-	if r := s.RecursiveRef; r != nil {
-		if r.RecursiveAnchor {
-			for _, o := range w.scope {
-				if o.RecursiveAnchor {
-					r = o
-					break
-				}
-			}
-		}
-		in(r)
-	}
-	if r := s.DynamicRef; r != nil {
-		in(r)
-		if r.DynamicAnchor != "" {
-			for _, o := range w.dynamicAnchors(r.DynamicAnchor) {
-				if o != r {
-					in(o)
-				}
-			}
-		}
-	}
+	w.visitRefs(s, in)
 	in(s.Not)
 	for _, sub := range s.AllOf {
 		in(sub)
@@ -330,6 +227,126 @@ func (w *costWalk) visit(s *jsonschema.Schema, v any, same int) {
 	case []any:
 		for _, it := range v {
 			child(s.UnevaluatedItems, it)
+		}
+	}
+}
+
+// visitObject visits the subschemas of the object keywords that apply to
+// the members of v.
+func (w *costWalk) visitObject(s *jsonschema.Schema, v map[string]any, in func(*jsonschema.Schema), child func(*jsonschema.Schema, any)) {
+	for name, sub := range s.Properties {
+		if pv, ok := v[name]; ok {
+			child(sub, pv)
+		}
+	}
+	if s.PropertyNames != nil {
+		for name := range v {
+			child(s.PropertyNames, name)
+		}
+	}
+	for re, sub := range s.PatternProperties {
+		for name, pv := range v {
+			if w.steps += 1 + len(name)/64; w.stop() {
+				return
+			}
+			if re.MatchString(name) {
+				child(sub, pv)
+			}
+		}
+	}
+	if ap, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+		for name, pv := range v {
+			if _, ok := s.Properties[name]; !ok {
+				child(ap, pv) // counted whether or not a pattern matched it
+			}
+		}
+	}
+	for name, dep := range s.Dependencies {
+		if _, ok := v[name]; !ok {
+			continue
+		}
+		switch dep := dep.(type) {
+		case *jsonschema.Schema:
+			in(dep)
+		case []string:
+			w.steps += len(dep)
+		}
+	}
+	for name, req := range s.DependentRequired {
+		if _, ok := v[name]; ok {
+			w.steps += len(req)
+		}
+	}
+	for name, sub := range s.DependentSchemas {
+		if _, ok := v[name]; ok {
+			in(sub)
+		}
+	}
+}
+
+// visitArray visits the subschemas of the array keywords that apply to
+// the items of v, and counts uniqueItems.
+func (w *costWalk) visitArray(s *jsonschema.Schema, v []any, child func(*jsonschema.Schema, any)) {
+	if s.UniqueItems {
+		// Up to 20 items are compared pair by pair, each item
+		// with those before it, deeply; more are hashed, deeply.
+		size := w.size(v)
+		if len(v) <= 20 {
+			size *= len(v)
+		}
+		w.steps += size
+	}
+	switch items := s.Items.(type) {
+	case *jsonschema.Schema:
+		for _, it := range v {
+			child(items, it)
+		}
+	case []*jsonschema.Schema:
+		more, _ := s.AdditionalItems.(*jsonschema.Schema)
+		for i, it := range v {
+			if i < len(items) {
+				child(items[i], it)
+			} else {
+				child(more, it)
+			}
+		}
+	}
+	for i, it := range v {
+		if i < len(s.PrefixItems) {
+			child(s.PrefixItems[i], it)
+		} else {
+			child(s.Items2020, it)
+		}
+	}
+	if s.Contains != nil && (s.MinContains != -1 || s.MaxContains != -1) {
+		for _, it := range v {
+			child(s.Contains, it)
+		}
+	}
+}
+
+// visitRefs visits what $ref, $recursiveRef and $dynamicRef lead to.
+func (w *costWalk) visitRefs(s *jsonschema.Schema, in func(*jsonschema.Schema)) {
+	in(s.Ref)
+	if r := s.RecursiveRef; r != nil {
+		if r.RecursiveAnchor {
+			for _, o := range w.scope {
+				if o.RecursiveAnchor {
+					r = o
+					break
+				}
+			}
+		}
+		in(r)
+	}
+	if r := s.DynamicRef; r != nil {
+		in(r)
+		if r.DynamicAnchor != "" {
+			for _, o := range w.dynamicAnchors(r.DynamicAnchor) {
+				if o != r {
+					in(o)
+				}
+			}
 		}
 	}
 }
