@@ -29,6 +29,10 @@ type Site struct {
 	Noindex bool `json:"noindex,omitempty"`
 	// Usage is the site's usage preferences (usage.go).
 	Usage *Usage `json:"usage,omitempty"`
+	// License and TDM are the site's RSL licence and TDMRep reservation
+	// (license.go).
+	License *License `json:"license,omitempty"`
+	TDM     *TDM     `json:"tdm,omitempty"`
 }
 
 // SiteInfo is the site block.

@@ -290,6 +290,7 @@ func (v *checker) site(m *manifest.Site) {
 	if m.LlmsTxt != nil {
 		v.llmsTxt("llms_txt", m.LlmsTxt)
 	}
+	v.rights(m)
 }
 
 // Tenant checks a tenant manifest found under the delegation space within,

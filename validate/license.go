@@ -1,0 +1,147 @@
+package validate
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/robots"
+)
+
+// license checks the RSL licence block (RSL 1.0, RSL-SPEC-1.0): its url is
+// a URL robots.txt and a Link header can carry, absolute or relative to
+// site.url; a source is a file beside the manifest, published at url's
+// path, so url must then name a file of the site itself. The source's
+// content is checked as an RSL document when the build reads it.
+func (v *checker) license(p, siteURL string, l *manifest.License) {
+	up := manifest.Key(p, "url")
+	u := v.linkURL(up, l.URL, "the licence URL")
+	if l.Source == "" {
+		return
+	}
+	v.localPath(manifest.Key(p, "source"), l.Source)
+	if u == nil {
+		return
+	}
+	if _, ok := SiteFilePath(siteURL, l.URL); !ok {
+		v.err(up, "%q: a source is published at the URL's path, so the URL must be a file of the site (%s): not another host, a directory (ending in \"/\"), a query or a fragment", l.URL, siteURL)
+	}
+}
+
+// SiteFilePath returns the output path (without the leading "/") at which
+// the file at ref, a URL absolute or relative to siteURL, is published;
+// ok false when ref names no file of the site: another origin, a path
+// ending in "/", a query or a fragment.
+func SiteFilePath(siteURL, ref string) (string, bool) {
+	base, err := url.Parse(siteURL)
+	if err != nil {
+		return "", false
+	}
+	r, err := url.Parse(ref)
+	if err != nil || r.RawQuery != "" || r.ForceQuery || r.Fragment != "" || strings.ContainsAny(ref, "?#") {
+		return "", false
+	}
+	u := base.ResolveReference(r)
+	if !strings.EqualFold(u.Scheme, base.Scheme) || !strings.EqualFold(u.Host, base.Host) || u.User != nil {
+		return "", false
+	}
+	p := u.Path
+	if p == "" || strings.HasSuffix(p, "/") {
+		return "", false
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", false
+		}
+	}
+	return p[1:], true
+}
+
+// linkURL checks a URL that discgen writes absolute into robots.txt, a
+// JSON file and a header (a Link target, a tdm-policy): a path from the
+// site's root or an absolute http(s) URL, holding no character RFC 3986
+// leaves out of URIs (such as "<", ">" or a quote, which would end the
+// Link header's target).
+func (v *checker) linkURL(p, s, what string) *url.URL {
+	if i := strings.IndexAny(s, "<>\"\\^`{|}"); i >= 0 {
+		v.err(p, "%q: %s cannot hold %q (RFC 3986 leaves it out of URIs); percent-encode it", s, what, s[i:i+1])
+		return nil
+	}
+	return v.siteRef(p, s, what)
+}
+
+// tdm checks the TDMRep block (W3C TDMRep, CG final report 2024-05-10):
+// policies are URLs; each path is a robots.txt-style pattern, given once,
+// saying a reservation or a policy; no two paths of one length may match
+// one URL, since which applies would then depend on their order.
+func (v *checker) tdm(p string, t *manifest.TDM) {
+	if t.Reservation == nil && t.Policy == "" && len(t.Paths) == 0 {
+		v.warn(p, "tdm states nothing: give reservation, policy or paths")
+	}
+	if t.Policy != "" {
+		v.linkURL(manifest.Key(p, "policy"), t.Policy, "a TDM policy")
+		if t.Reservation != nil && !*t.Reservation {
+			v.warn(manifest.Key(p, "policy"), "a policy with reservation false is written but read by no one: TDMRep agents should not process tdm-policy where rights are not reserved")
+		}
+	}
+	type seenPath struct{ canon, at string }
+	var seen []seenPath
+	for i, tp := range t.Paths {
+		ip := manifest.Index(manifest.Key(p, "paths"), i)
+		pp := manifest.Key(ip, "path")
+		if tp.Reservation == nil && tp.Policy == "" {
+			v.err(ip, "%q states nothing: give reservation or policy", tp.Path)
+		}
+		if tp.Policy != "" {
+			v.linkURL(manifest.Key(ip, "policy"), tp.Policy, "a TDM policy")
+			if tp.Reservation != nil && !*tp.Reservation {
+				v.warn(manifest.Key(ip, "policy"), "a policy with reservation false is written but read by no one: TDMRep agents should not process tdm-policy where rights are not reserved")
+			}
+		}
+		if tp.Reservation == nil && t.Reservation == nil && tp.Policy != "" {
+			v.err(ip, "%q has no reservation, and tdm has none for it to take: every tdmrep.json rule needs tdm-reservation; give reservation", tp.Path)
+		}
+		if !v.rulePath(pp, tp.Path, "tdmrep.json") {
+			continue
+		}
+		c := robots.Canonical(tp.Path)
+		here := v.pos.Of(pp).String()
+		for _, s := range seen {
+			switch {
+			case s.canon == c:
+				v.err(pp, "%q is given twice (first at %s)", tp.Path, s.at)
+			case len(s.canon) == len(c) && mayMatchOne(s.canon, c):
+				v.err(pp, "%q and the path at %s have the same length and may match one URL: which applies would depend on their order; make one of them longer", tp.Path, s.at)
+			default:
+				continue
+			}
+			break
+		}
+		seen = append(seen, seenPath{c, here})
+	}
+}
+
+// mayMatchOne reports whether two canonical patterns may match one URL
+// path: their literal starts (up to the first "*" or "$") agree as far as
+// the shorter goes. It may say true where they cannot, never false where
+// they can.
+func mayMatchOne(a, b string) bool {
+	lit := func(p string) string {
+		if i := strings.IndexAny(p, "*$"); i >= 0 {
+			return p[:i]
+		}
+		return p
+	}
+	a, b = lit(a), lit(b)
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}
+
+// rights checks the licence and the reservation.
+func (v *checker) rights(m *manifest.Site) {
+	if m.License != nil {
+		v.license("license", m.Site.URL, m.License)
+	}
+	if m.TDM != nil {
+		v.tdm("tdm", m.TDM)
+	}
+}
