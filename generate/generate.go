@@ -89,6 +89,11 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 		errs.Append(wellKnownFiles(t, doc.Pos, m, opt, md))
 		md.close()
 	}
+	if m.License != nil || m.TDM != nil {
+		md := &manifestDir{dir: opt.Dir}
+		errs.Append(rightsFiles(t, doc.Pos, m, md))
+		md.close()
+	}
 	errs.Append(checkDirs(t, doc.Pos, dirs, ""))
 	if errs.HasErrors() {
 		return nil, errs

@@ -60,7 +60,7 @@ func emitRobots(groups []manifest.Group, sitemaps []string, mas []manifest.Mobil
 func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 	var errs diag.List
 	m := doc.Value
-	if len(m.Agents) == 0 && len(m.Sitemaps) == 0 && len(m.MobileAgents) == 0 && m.Host == "" && m.Usage == nil {
+	if len(m.Agents) == 0 && len(m.Sitemaps) == 0 && len(m.MobileAgents) == 0 && m.Host == "" && m.Usage == nil && len(licenseLines(m)) == 0 {
 		if len(m.Expect) > 0 {
 			errs.Errorf(doc.Pos.Of("expect"), "expect", "there is no robots.txt to check: the manifest has no agents")
 		}

@@ -46,16 +46,20 @@ func (g gen) withUsage(p Policy, pool []string) Policy {
 	if g.r.IntN(2) == 0 {
 		q.Usage = g.usage(pool)
 	}
+	// RSL 1.0 License lines, global: usually one, sometimes two.
+	for i := range g.r.IntN(3) {
+		q.Licenses = append(q.Licenses, fmt.Sprintf("https://example.com/license-%d.xml", i))
+	}
 	return q
 }
 
 // isUsageLine reports whether a line of an emitted file is a preference line.
 func isUsageLine(l string) bool {
-	return strings.HasPrefix(l, "Content-Usage: ") || strings.HasPrefix(l, "Content-Signal: ")
+	return strings.HasPrefix(l, "Content-Usage: ") || strings.HasPrefix(l, "Content-Signal: ") || strings.HasPrefix(l, "License: ")
 }
 
-// TestUsageVerdictsUnchanged checks that the preference lines change no
-// fetch verdict: on the random policies the emission tests generate, with
+// TestUsageVerdictsUnchanged checks that the preference lines, and the
+// RSL License lines, change no fetch verdict: on the random policies the emission tests generate, with
 // random preferences added, every parser gives for every agent and URL the
 // verdict it gives on the file without them. The Go readers (RFC 9309 as
 // Match reads it, the 1996 draft, temoto/robotstxt, Google's parser as
@@ -106,6 +110,11 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 			withLines++
 		}
 		stripped := strings.Join(kept, "")
+		if len(q.Licenses) > 0 && len(p.Sitemaps) == 0 && len(p.MobileAgents) == 0 && p.Host == "" {
+			// The License lines alone made the file's tail, and the
+			// blank line before it.
+			stripped = strings.TrimSuffix(stripped, "\n")
+		}
 		if !slices.ContainsFunc(p.Groups, func(pg PolicyGroup) bool { return slices.Contains(pg.Agents, "*") }) {
 			stripped = strings.Replace(stripped, "\nUser-agent: *\nDisallow:\n", "", 1)
 			stripped = strings.TrimPrefix(stripped, "User-agent: *\nDisallow:\n")

@@ -1,0 +1,132 @@
+package generate
+
+import (
+	"net/url"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/rsl"
+	"github.com/discgen/discgen/tdmrep"
+	"github.com/discgen/discgen/tree"
+	"github.com/discgen/discgen/validate"
+)
+
+// MaxLicenseBytes bounds an RSL document a manifest names as its source.
+const MaxLicenseBytes = MaxSourceBytes
+
+// LicenseURL returns the absolute URL of the site's RSL licence (written
+// as icons and sitemaps are, resolveURI), or "" when it has none.
+func LicenseURL(m *manifest.Site) string {
+	if m.License == nil || m.License.URL == "" {
+		return ""
+	}
+	return absolute(m, m.License.URL)
+}
+
+func absolute(m *manifest.Site, ref string) string {
+	base, err := url.Parse(m.Site.URL)
+	if err != nil {
+		return ref
+	}
+	return resolveURI(base, ref)
+}
+
+// licenseLines returns the License lines robots.txt gets: the licence
+// URL, unless robots_txt is false.
+func licenseLines(m *manifest.Site) []string {
+	if !m.License.WritesRobotsTxt() || m.License.URL == "" {
+		return nil
+	}
+	return []string{LicenseURL(m)}
+}
+
+// TDMRules returns the rules of the site's /.well-known/tdmrep.json, in
+// the file's order (tdmrep.Sort); nil when the manifest has no tdm. The
+// site's reservation is the rule for "/"; each path is a rule of its own,
+// taking the site's reservation when it gives none, and the site's policy
+// when it gives none and its rights are reserved (a policy where rights
+// are not reserved is read by no one).
+func TDMRules(m *manifest.Site) []tdmrep.Rule {
+	t := m.TDM
+	if t == nil {
+		return nil
+	}
+	var out []tdmrep.Rule
+	site := func() (int, bool) {
+		if t.Reservation == nil {
+			return 0, false
+		}
+		return bit(*t.Reservation), true
+	}
+	policy := func(ref string) string {
+		if ref == "" {
+			return ""
+		}
+		return absolute(m, ref)
+	}
+	if r, ok := site(); ok {
+		out = append(out, tdmrep.Rule{Location: "/", Reservation: r, Policy: policy(t.Policy)})
+	}
+	for _, p := range t.Paths {
+		r, ok := site()
+		if p.Reservation != nil {
+			r, ok = bit(*p.Reservation), true
+		}
+		if !ok {
+			continue // validate refuses it
+		}
+		pol := p.Policy
+		if pol == "" && r == 1 {
+			pol = t.Policy
+		}
+		out = append(out, tdmrep.Rule{Location: robots.Canonical(p.Path), Reservation: r, Policy: policy(pol)})
+	}
+	tdmrep.Sort(out)
+	return out
+}
+
+func bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rightsFiles renders /.well-known/tdmrep.json and the licence's source,
+// published at its URL's path once checked as an RSL document: each
+// problem of the document at its line and column in the source file.
+func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *manifestDir) diag.List {
+	var errs diag.List
+	if m.TDM != nil {
+		if rules := TDMRules(m); len(rules) > 0 {
+			put(t, tdmrep.Path[1:], tdmrep.Marshal(rules), &errs)
+		}
+	}
+	l := m.License
+	if l == nil || l.Source == "" {
+		return errs
+	}
+	sp := "license.source"
+	data, err := md.read(l.Source, MaxLicenseBytes)
+	if err != nil {
+		errs.Errorf(pos.Of(sp), sp, "cannot read %q: %v", l.Source, err)
+		return errs
+	}
+	problems := rsl.Check(data)
+	for _, p := range problems {
+		errs.Errorf(diag.Pos{File: sourcePath(pos.File, l.Source), Line: p.Line, Col: p.Col}, sp, "%s (%s)", p.Message, rsl.Version)
+	}
+	if len(problems) > 0 {
+		return errs
+	}
+	name, ok := validate.SiteFilePath(m.Site.URL, l.URL)
+	if !ok {
+		errs.Errorf(pos.Of("license.url"), "license.url", "%q is not a file of the site, where the source could be published", l.URL)
+		return errs
+	}
+	if err := t.Put(name, data); err != nil {
+		errs.Errorf(pos.Of("license.url"), "license.url", "cannot publish the licence at /%s: %v", name, err)
+	}
+	return errs
+}
