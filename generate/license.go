@@ -7,6 +7,7 @@ import (
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/rsl"
+	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tdmrep"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
@@ -129,4 +130,11 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 		errs.Errorf(pos.Of("license.url"), "license.url", "cannot publish the licence at /%s: %v", name, err)
 	}
 	return errs
+}
+
+// SiteRights returns the licence and reservation --server sends as
+// headers: the same URL as robots.txt's License line, and the rules of
+// tdmrep.json.
+func SiteRights(m *manifest.Site) serverconf.Rights {
+	return serverconf.Rights{License: LicenseURL(m), TDM: TDMRules(m)}
 }

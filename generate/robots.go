@@ -256,5 +256,5 @@ func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List)
 		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
 	}
 	u, _ := HeaderUsage(doc) // its warnings are for --server builds
-	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u}, errs
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u, Rights: SiteRights(m)}, errs
 }

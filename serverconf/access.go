@@ -42,6 +42,8 @@ type Access struct {
 	// Tenants is the delegations whose tenants a glob finds: one rule each
 	// for their autodisc files (tenants.go).
 	Tenants []TenantSpace
+	// Rights is the site's licence and reservation (license.go).
+	Rights Rights
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }
@@ -124,6 +126,7 @@ func byteEscape(s string) string {
 // Warnings says what kinds cannot do of a: _headers cannot refuse.
 func Warnings(kinds []Kind, a Access) []string {
 	out := append(usageWarnings(kinds, a.Usage), tenantWarnings(kinds, a.Tenants)...)
+	out = append(out, rightsWarnings(kinds, a.Rights)...)
 	for _, k := range kinds {
 		if k == Headers && len(a.Enforce) > 0 {
 			var names []string
@@ -236,6 +239,7 @@ func headersAccess(b *strings.Builder, a Access) {
 // bytes), a path whose escapes do not decode to UTF-8.
 func CheckAccess(kinds []Kind, a Access) []error {
 	errs := append(checkUsage(kinds, a.Usage), checkTenants(kinds, a.Tenants)...)
+	errs = append(errs, checkRights(kinds, a.Rights)...)
 	for _, k := range kinds {
 		if k != Caddy {
 			continue
