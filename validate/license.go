@@ -138,6 +138,14 @@ func mayMatchOne(a, b string) bool {
 
 // rights checks the licence and the reservation.
 func (v *checker) rights(m *manifest.Site) {
+	for i, g := range m.Agents {
+		for j, e := range g.Extensions {
+			if strings.EqualFold(strings.TrimSpace(e.Field), "license") {
+				v.err(manifest.Key(manifest.Index(manifest.Key(manifest.Index("agents", i), "extensions"), j), "field"),
+					"License is a global line (RSL 1.0), not part of a group, where a crawler may take it for the group's agents alone: give license.url, which discgen writes after every group (and as a Link header with --server)")
+			}
+		}
+	}
 	if m.License != nil {
 		v.license("license", m.Site.URL, m.License)
 	}
