@@ -1,10 +1,12 @@
 package generate
 
 import (
+	"fmt"
 	"net/url"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/rights"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/rsl"
 	"github.com/discgen/discgen/serverconf"
@@ -137,4 +139,78 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 // tdmrep.json.
 func SiteRights(m *manifest.Site) serverconf.Rights {
 	return serverconf.Rights{License: LicenseURL(m), TDM: TDMRules(m)}
+}
+
+// checkExpectRights checks an expect entry's license and tdm assertions
+// against what a crawler reads at each of its urls ("/" when none): the
+// emitted robots.txt's License line and the Link header, tdmrep.json's
+// first matching rule and the tdm headers. Every source must say what the
+// entry asserts.
+func checkExpectRights(doc *manifest.Doc[manifest.Site], data []byte, i int, e manifest.Expect) diag.List {
+	if e.License == "" && e.TDM == nil {
+		return nil
+	}
+	var errs diag.List
+	m := doc.Value
+	ep := manifest.Index("expect", i)
+	headers := SiteRights(m)
+	var tdm []byte
+	if rules := TDMRules(m); len(rules) > 0 {
+		tdm = tdmrep.Marshal(rules)
+	}
+	for j, u := range expectUsageURLs(e) {
+		r := rights.ReadRights(data, tdm, &headers, u)
+		if e.License != "" {
+			at := manifest.Key(ep, "license")
+			if len(e.URLs) > 0 {
+				at = manifest.Index(manifest.Key(ep, "urls"), j)
+			}
+			want := absolute(m, e.License)
+			if m.License.WritesRobotsTxt() && r.License != want {
+				errs.Errorf(doc.Pos.Of(at), at, "robots.txt gives %s the licence %s at %s, expected %s", e.Agent, orNone(r.License), u, want)
+			}
+			if r.LinkLicense != want {
+				errs.Errorf(doc.Pos.Of(at), at, "the Link header gives the licence %s at %s, expected %s", orNone(r.LinkLicense), u, want)
+			}
+		}
+		if e.TDM != nil {
+			at := manifest.Key(ep, "tdm")
+			if len(e.URLs) > 0 {
+				at = manifest.Index(manifest.Key(ep, "urls"), j)
+			}
+			want := "unset"
+			if e.TDM.Reservation != nil {
+				want = rights.ReservationWord(tdmrep.Rule{Reservation: bit(*e.TDM.Reservation), Policy: policyOr(m, e.TDM.Policy)})
+			}
+			got := "unset"
+			if r.TDM != nil {
+				got = rights.ReservationWord(r.TDM.Rule)
+				if e.TDM.Policy == "" {
+					got = rights.ReservationWord(tdmrep.Rule{Reservation: r.TDM.Reservation})
+				}
+			}
+			if got != want {
+				where := "no tdmrep.json rule matches"
+				if r.TDM != nil {
+					where = fmt.Sprintf("tdmrep.json location %s", r.TDM.Location)
+				}
+				errs.Errorf(doc.Pos.Of(at), at, "the reservation at %s is %s (%s), expected %s", u, got, where, want)
+			}
+		}
+	}
+	return errs
+}
+
+func policyOr(m *manifest.Site, p string) string {
+	if p == "" {
+		return ""
+	}
+	return absolute(m, p)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

@@ -215,6 +215,7 @@ func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
 			}
 		}
 		errs.Append(checkExpectUsage(doc, f, i, e))
+		errs.Append(checkExpectRights(doc, data, i, e))
 	}
 	return errs
 }

@@ -38,3 +38,9 @@ type TDMPath struct {
 	Reservation *bool  `json:"reservation,omitempty"`
 	Policy      string `json:"policy,omitempty"`
 }
+
+// TDMExpect is the reservation an expect entry asserts at its urls.
+type TDMExpect struct {
+	Reservation *bool  `json:"reservation"`
+	Policy      string `json:"policy,omitempty"`
+}

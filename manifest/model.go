@@ -85,6 +85,10 @@ type Expect struct {
 	// none), both robots.txt forms together.
 	Usage *UsageExpect `json:"usage,omitempty"`
 	URLs  []string     `json:"urls,omitempty"`
+	// License and TDM are the licence and reservation read at URLs
+	// (license.go).
+	License string     `json:"license,omitempty"`
+	TDM     *TDMExpect `json:"tdm,omitempty"`
 }
 
 // Feed is one line of feeds.txt.

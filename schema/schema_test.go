@@ -87,6 +87,7 @@ func TestModelMatchesSchema(t *testing.T) {
 		{"/$defs/license", manifest.License{}},
 		{"/$defs/tdm", manifest.TDM{}},
 		{"/$defs/tdm/properties/paths/items", manifest.TDMPath{}},
+		{"/properties/expect/items/properties/tdm", manifest.TDMExpect{}},
 	} {
 		var obj map[string]any
 		if tc.ptr == "" {

@@ -229,3 +229,15 @@ func checkRights(kinds []Kind, r Rights) []error {
 	}
 	return errs
 }
+
+// At returns what the configuration sends at a URL path: the licence's
+// Link value ("" none) and the tdm values, those of the first rule of TDM
+// whose location matches (ok false: no tdm header). The live tests check
+// that nginx, Apache and Caddy send exactly this.
+func (r Rights) At(path string) (link string, tdm tdmrep.Rule, ok bool) {
+	if r.License != "" {
+		link = LicenseLink(r.License)
+	}
+	tdm, ok = tdmrep.Lookup(r.TDM, path)
+	return link, tdm, ok
+}

@@ -146,6 +146,15 @@ func (v *checker) rights(m *manifest.Site) {
 			}
 		}
 	}
+	for i, e := range m.Expect {
+		ep := manifest.Index("expect", i)
+		if e.License != "" {
+			v.linkURL(manifest.Key(ep, "license"), e.License, "the licence URL")
+		}
+		if e.TDM != nil && e.TDM.Policy != "" {
+			v.linkURL(manifest.Key(manifest.Key(ep, "tdm"), "policy"), e.TDM.Policy, "a TDM policy")
+		}
+	}
 	if m.License != nil {
 		v.license("license", m.Site.URL, m.License)
 	}
