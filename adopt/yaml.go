@@ -187,6 +187,12 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 	if l := m.LlmsTxt; l != nil {
 		root.add("llms_txt", llmsNode(c, l))
 	}
+	if m.License != nil {
+		root.add("license", licenseNode(c, m.License))
+	}
+	if m.TDM != nil {
+		root.add("tdm", tdmNode(c, m.TDM))
+	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.n}}
 	doc.HeadComment = c.head("")
 	var b bytes.Buffer
