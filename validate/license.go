@@ -105,6 +105,10 @@ func (v *checker) tdm(p string, t *manifest.TDM) {
 			continue
 		}
 		c := robots.Canonical(tp.Path)
+		if c == "/" {
+			v.err(pp, "%q is every path, which tdm's own reservation and policy say: tdmrep.json would hold two rules for \"/\"; give them there", tp.Path)
+			continue
+		}
 		here := v.pos.Of(pp).String()
 		for _, s := range seen {
 			switch {
