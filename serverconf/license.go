@@ -93,7 +93,7 @@ func htaccessRights(b *strings.Builder, r Rights) {
 		b.WriteString("\n# The RSL licence (Link rel=\"license\") on every response (needs mod_headers).\n")
 		// The "always" table, which the api-catalog's Link (set in the
 		// other table) does not replace.
-		fmt.Fprintf(b, "<IfModule mod_headers.c>\n    Header always set Link %s\n</IfModule>\n", quoted(LicenseLink(r.License)))
+		fmt.Fprintf(b, "<IfModule mod_headers.c>\n    Header always set Link %s\n</IfModule>\n", quoted(apacheValue(LicenseLink(r.License))))
 	}
 	if len(r.TDM) == 0 {
 		return
@@ -106,13 +106,18 @@ func htaccessRights(b *strings.Builder, r Rights) {
 		fmt.Fprintf(b, "<If \"%%{REQUEST_URI} =~ m#%s#\">\n    <IfModule mod_headers.c>\n", re)
 		fmt.Fprintf(b, "        Header set tdm-reservation \"%d\"\n", t.Reservation)
 		if t.Policy != "" {
-			fmt.Fprintf(b, "        Header set tdm-policy %s\n", quoted(t.Policy))
+			fmt.Fprintf(b, "        Header set tdm-policy %s\n", quoted(apacheValue(t.Policy)))
 		} else {
 			b.WriteString("        Header unset tdm-policy\n")
 		}
 		b.WriteString("    </IfModule>\n</If>\n")
 	}
 }
+
+// apacheValue escapes a header value for mod_headers, which reads "%" as
+// the start of a format specifier ("%D", "%{VAR}e"): "%%" is a percent
+// sign, so the escapes of a URL reach the client as written.
+func apacheValue(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
 func caddyRights(b *strings.Builder, r Rights) {
 	if r.License != "" {

@@ -117,6 +117,17 @@ func liveRights(t *testing.T, serve func(*testing.T, tree.Tree, Access, ...tree.
 			"/open/closed/x.txt": {"1", ""},
 		})
 	})
+	t.Run("escapes", func(t *testing.T) {
+		// Percent escapes in the URLs: Apache reads "%" in a header value
+		// as the start of a format specifier. (validate refuses "$",
+		// which nginx reads as a variable.)
+		esc := Rights{License: "https://www.example.org/caf%C3%A9/l%20a.xml?v=%25", TDM: []tdmrep.Rule{
+			{Location: "/", Reservation: 1, Policy: "https://rights.example/p%20q.json;a"},
+		}}
+		checkRightsHeaders(t, serve(t, rendered, Access{Rights: esc}, rightsContent()), esc, map[string]rightsWant{
+			"/x.txt": {"1", "https://rights.example/p%20q.json;a"},
+		})
+	})
 	t.Run("with the api-catalog link", func(t *testing.T) {
 		lic := Rights{License: r.License}
 		port := serve(t, aiTree(), Access{Rights: lic}, homePage)

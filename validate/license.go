@@ -61,10 +61,14 @@ func SiteFilePath(siteURL, ref string) (string, bool) {
 // JSON file and a header (a Link target, a tdm-policy): a path from the
 // site's root or an absolute http(s) URL, holding no character RFC 3986
 // leaves out of URIs (such as "<", ">" or a quote, which would end the
-// Link header's target).
+// Link header's target) and no "$", which nginx would expand.
 func (v *checker) linkURL(p, s, what string) *url.URL {
 	if i := strings.IndexAny(s, "<>\"\\^`{|}"); i >= 0 {
 		v.err(p, "%q: %s cannot hold %q (RFC 3986 leaves it out of URIs); percent-encode it", s, what, s[i:i+1])
+		return nil
+	}
+	if strings.Contains(s, "$") {
+		v.err(p, "%q: %s cannot hold \"$\": nginx reads it as the start of a variable in the header --server writes; write %%24", s, what)
 		return nil
 	}
 	return v.siteRef(p, s, what)
