@@ -24,8 +24,10 @@ func importLicense(data []byte, warn func(int, string, ...any)) *manifest.Licens
 	for _, l := range robots.Licenses(data) {
 		u, err := url.Parse(l.Value)
 		switch {
-		case err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || !plain(l.Value) || strings.ContainsAny(l.Value, " \t<>\""):
+		case err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || !plain(l.Value) || strings.ContainsAny(l.Value, " \t"):
 			warn(l.Num, "License: %s is not an absolute http(s) URL, which RSL 1.0 requires: left out", l.Value)
+		case strings.ContainsAny(l.Value, "<>\"\\^`{|}$"):
+			warn(l.Num, "License: %s holds a character discgen does not write into a Link header (one of <>\"\\^`{|}$): left out", l.Value)
 		case lic != nil:
 			warn(l.Num, "License: %s: a second License line; the manifest has one licence, the first (%s): left out", l.Value, lic.URL)
 		default:

@@ -13,7 +13,7 @@ import (
 // a warning; a relative one and a second one are left out, each at its
 // line.
 func TestRobotsLicense(t *testing.T) {
-	in := "License: https://www.example.org/license.xml\n\nUser-agent: GPTBot\nLicense: /relative.xml\nDisallow: /x\n\nUser-agent: *\nDisallow:\nLicense: https://www.example.org/second.xml\n"
+	in := "License: https://www.example.org/license.xml\n\nUser-agent: GPTBot\nLicense: /relative.xml\nDisallow: /x\n\nUser-agent: *\nDisallow:\nLicense: https://www.example.org/second.xml\nLicense: https://www.example.org/l.xml?$x\n"
 	res, err := Robots("robots.txt", []byte(in), Options{Now: goldenNow})
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +33,7 @@ func TestRobotsLicense(t *testing.T) {
 	for _, w := range []string{
 		"robots.txt:4:1: warning: License: /relative.xml is not an absolute http(s) URL",
 		"robots.txt:9:1: warning: License: https://www.example.org/second.xml: a second License line",
+		"robots.txt:10:1: warning: License: https://www.example.org/l.xml?$x holds a character discgen does not write into a Link header",
 	} {
 		if !strings.Contains(diags, w) {
 			t.Errorf("no %q in\n%s", w, diags)
