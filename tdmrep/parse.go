@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/robots"
@@ -35,6 +36,9 @@ type Parsed struct {
 
 // MaxProblems bounds the problems Parse reports.
 const MaxProblems = 100
+
+// MaxOverlapRules bounds the rules Parse compares pairwise for overlaps.
+const MaxOverlapRules = 2000
 
 // Parse reads a tdmrep.json: the rules a reader keeps, in the file's
 // order, and the problems: not a JSON array of objects; a rule without a
@@ -134,9 +138,20 @@ func Parse(data []byte) ([]Parsed, []Problem) {
 		}
 	}
 	// A shorter location before a longer one that shares its URLs hides
-	// it from a first-match reader.
-	for i, a := range out {
-		for _, b := range out[i+1:] {
+	// it from a first-match reader. The check compares every pair, so it
+	// looks at the first MaxOverlapRules rules only: a hostile file of a
+	// million rules is read in linear time.
+	pairs := out
+	if len(pairs) > MaxOverlapRules {
+		pairs = pairs[:MaxOverlapRules]
+		r := out[MaxOverlapRules]
+		add(offsetOf(lc, r.Line, r.Col, data), true, "more than %d rules: overlapping locations are looked for among the first %d only", MaxOverlapRules, MaxOverlapRules)
+	}
+	for i, a := range pairs {
+		if len(probs) >= MaxProblems {
+			break
+		}
+		for _, b := range pairs[i+1:] {
 			ca, cb := robots.Canonical(a.Location), robots.Canonical(b.Location)
 			if ca == cb {
 				add(offsetOf(lc, b.Line, b.Col, data), false, "location %q is given twice (first at %d:%d); a reader uses the first", b.Location, a.Line, a.Col)
@@ -229,15 +244,23 @@ func skipColon(b []byte, off int64) int64 {
 	return off
 }
 
-// lineCols returns a function from a byte offset to its line and column.
+// lineCols returns a function from a byte offset to its line and column,
+// in logarithmic time: the offsets of the line breaks are found once.
 func lineCols(data []byte) func(int64) (int, int) {
-	return func(off int64) (int, int) {
-		if off > int64(len(data)) {
-			off = int64(len(data))
+	var breaks []int64
+	for i, c := range data {
+		if c == '\n' {
+			breaks = append(breaks, int64(i))
 		}
-		line := 1 + bytes.Count(data[:off], []byte("\n"))
-		col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-		return line, col
+	}
+	return func(off int64) (int, int) {
+		off = min(max(off, 0), int64(len(data)))
+		n, _ := slices.BinarySearch(breaks, off) // line breaks before off
+		start := int64(0)
+		if n > 0 {
+			start = breaks[n-1] + 1
+		}
+		return n + 1, int(off-start) + 1
 	}
 }
 

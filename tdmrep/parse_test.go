@@ -1,8 +1,10 @@
 package tdmrep_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/discgen/discgen/tdmrep"
 )
@@ -47,4 +49,25 @@ func TestParse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A file of many rules is read in about linear time: the pairwise overlap
+// check stops at MaxOverlapRules and says so.
+func TestParseManyRules(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	const n = 200_000
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"location": "/` + strconv.Itoa(i) + `/", "tdm-reservation": 1}`)
+	}
+	b.WriteString("]")
+	start := time.Now()
+	rules, probs := tdmrep.Parse([]byte(b.String()))
+	if len(rules) != n || len(probs) != 1 || !strings.Contains(probs[0].Message, "more than 2000 rules") {
+		t.Fatalf("%d rules, problems %v", len(rules), probs)
+	}
+	t.Logf("%d rules in %v", n, time.Since(start))
 }
