@@ -129,11 +129,17 @@ func caddyRights(b *strings.Builder, r Rights) {
 	}
 	b.WriteString("\n# The tdm-reservation and tdm-policy headers (W3C TDMRep), as\n")
 	b.WriteString("# /.well-known/tdmrep.json says: each rule where it is the first match.\n")
-	var longer []string
 	for i, t := range r.TDM {
 		re, ok := pathRegexp(t.Location, true)
 		if !ok {
 			continue // refused by checkRights
+		}
+		// The longer locations before it that may share its URLs.
+		var longer []string
+		for _, u := range r.TDM[:i] {
+			if ure, ok := pathRegexp(u.Location, true); ok && locationsMeet(u.Location, t.Location) {
+				longer = append(longer, ure)
+			}
 		}
 		fmt.Fprintf(b, "@discgen_tdm_%d {\n\tpath_regexp `%s`\n", i, re)
 		if len(longer) > 0 {
@@ -144,7 +150,6 @@ func caddyRights(b *strings.Builder, r Rights) {
 		if t.Policy != "" {
 			fmt.Fprintf(b, "header @discgen_tdm_%d tdm-policy %s\n", i, quoted(t.Policy))
 		}
-		longer = append(longer, re)
 	}
 }
 

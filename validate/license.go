@@ -2,6 +2,7 @@ package validate
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
@@ -88,8 +89,14 @@ func (v *checker) tdm(p string, t *manifest.TDM) {
 			v.warn(manifest.Key(p, "policy"), "a policy with reservation false is written but read by no one: TDMRep agents should not process tdm-policy where rights are not reserved")
 		}
 	}
+	if len(t.Paths) > MaxTDMPaths {
+		v.err(manifest.Index(manifest.Key(p, "paths"), MaxTDMPaths), "more than %d tdm paths; the limit is %d", MaxTDMPaths, MaxTDMPaths)
+		return
+	}
 	type seenPath struct{ canon, at string }
-	var seen []seenPath
+	first := map[string]string{}    // canonical path: where it is first given
+	byLen := map[int][]seenPath{}   // the paths with a wildcard, by length
+	literal := map[int][]seenPath{} // the others, by length
 	for i, tp := range t.Paths {
 		ip := manifest.Index(manifest.Key(p, "paths"), i)
 		pp := manifest.Key(ip, "path")
@@ -114,20 +121,35 @@ func (v *checker) tdm(p string, t *manifest.TDM) {
 			continue
 		}
 		here := v.pos.Of(pp).String()
-		for _, s := range seen {
-			switch {
-			case s.canon == c:
-				v.err(pp, "%q is given twice (first at %s)", tp.Path, s.at)
-			case len(s.canon) == len(c) && mayMatchOne(s.canon, c):
-				v.err(pp, "%q and the path at %s have the same length and may match one URL: which applies would depend on their order; make one of them longer", tp.Path, s.at)
-			default:
-				continue
-			}
-			break
+		if at, dup := first[c]; dup {
+			v.err(pp, "%q is given twice (first at %s)", tp.Path, at)
+			continue
 		}
-		seen = append(seen, seenPath{c, here})
+		first[c] = here
+		// Two literal paths of one length meet only when equal; a path
+		// with a wildcard is compared with every other of its length.
+		wild := strings.ContainsAny(c, "*$")
+		others := byLen[len(c)]
+		if wild {
+			others = append(slices.Clone(others), literal[len(c)]...)
+		}
+		for _, s := range others {
+			if mayMatchOne(s.canon, c) {
+				v.err(pp, "%q and the path at %s have the same length and may match one URL: which applies would depend on their order; make one of them longer", tp.Path, s.at)
+				break
+			}
+		}
+		if wild {
+			byLen[len(c)] = append(byLen[len(c)], seenPath{c, here})
+		} else {
+			literal[len(c)] = append(literal[len(c)], seenPath{c, here})
+		}
 	}
 }
+
+// MaxTDMPaths bounds tdm.paths: each is a rule of tdmrep.json and of
+// every server configuration.
+const MaxTDMPaths = 5_000
 
 // mayMatchOne reports whether two canonical patterns may match one URL
 // path: their literal starts (up to the first "*" or "$") agree as far as
