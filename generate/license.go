@@ -158,8 +158,9 @@ func checkExpectRights(doc *manifest.Doc[manifest.Site], data []byte, i int, e m
 	if rules := TDMRules(m); len(rules) > 0 {
 		tdm = tdmrep.Marshal(rules)
 	}
+	rd := rights.NewReader(data, tdm, &headers)
 	for j, u := range expectUsageURLs(e) {
-		r := rights.ReadRights(data, tdm, &headers, u)
+		r := rd.At(u)
 		if e.License != "" {
 			at := manifest.Key(ep, "license")
 			if len(e.URLs) > 0 {

@@ -88,9 +88,10 @@ func Build(in Input) *Page {
 	for _, a := range p.Agents {
 		p.PresetAgents += len(a.Members)
 	}
+	rd := rightsReader(in)
 	for _, u := range urls(m, in.URLs) {
 		row := Row{Path: u.path, Sources: u.sources}
-		rowRights(&row, in)
+		rowRights(&row, rd)
 		for _, a := range p.Agents {
 			c := matrixCell(f, m, a, u.path)
 			if c.Differs {

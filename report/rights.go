@@ -2,14 +2,12 @@ package report
 
 import (
 	"github.com/discgen/discgen/rights"
-	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tdmrep"
 )
 
-// rowRights sets a row's licence and reservation: what a crawler reads
-// at its URL from the built tree (robots.txt, tdmrep.json) and the
-// headers --server writes (in.Rights), with where each comes from.
-func rowRights(row *Row, in Input) {
+// rightsReader reads the licence and reservation of the built tree
+// (robots.txt, tdmrep.json) and the headers --server writes (in.Rights).
+func rightsReader(in Input) *rights.Reader {
 	var robotsTxt, tdm []byte
 	if e, ok := in.Tree["robots.txt"]; ok {
 		robotsTxt = e.Data
@@ -17,10 +15,12 @@ func rowRights(row *Row, in Input) {
 	if e, ok := in.Tree[tdmrep.Path[1:]]; ok {
 		tdm = e.Data
 	}
-	var headers *serverconf.Rights
-	if in.Rights != nil {
-		headers = in.Rights
-	}
-	r := rights.ReadRights(robotsTxt, tdm, headers, row.Path)
+	return rights.NewReader(robotsTxt, tdm, in.Rights)
+}
+
+// rowRights sets a row's licence and reservation: what a crawler reads at
+// its URL, with where they come from.
+func rowRights(row *Row, rd *rights.Reader) {
+	r := rd.At(row.Path)
 	row.License, row.TDM = r.LicenseText(), r.TDMText()
 }

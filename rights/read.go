@@ -36,35 +36,56 @@ type RightsReading struct {
 	Headers bool
 }
 
-// ReadRights reads the licence and reservation at the URL path from the
-// files (robots.txt, tdmrep.json: nil when absent) and, with headers, the
-// headers --server writes.
-func ReadRights(robotsTxt, tdmJSON []byte, headers *serverconf.Rights, path string) RightsReading {
-	var r RightsReading
+// Reader reads the licence and reservation of one built site at any URL:
+// the files are parsed once.
+type Reader struct {
+	license     string
+	licenseLine int
+	tdm         []tdmrep.Parsed
+	headers     *serverconf.Rights
+}
+
+// NewReader reads the files (robots.txt, tdmrep.json: nil when absent)
+// and, with headers, the headers --server writes.
+func NewReader(robotsTxt, tdmJSON []byte, headers *serverconf.Rights) *Reader {
+	r := &Reader{headers: headers}
 	for _, l := range robots.Licenses(robotsTxt) {
 		if !l.InGroup {
-			r.License, r.LicenseLine = l.Value, l.Num
+			r.license, r.licenseLine = l.Value, l.Num
 			break
 		}
 	}
 	if tdmJSON != nil {
-		ps, _ := tdmrep.Parse(tdmJSON)
-		p := robots.Canonical(robots.PathOf(path))
-		for i := range ps {
-			if robots.PatternMatches(p, robots.Canonical(ps[i].Location)) {
-				r.TDM = &ps[i]
-				break
-			}
+		r.tdm, _ = tdmrep.Parse(tdmJSON)
+	}
+	return r
+}
+
+// At reads the licence and reservation at the URL path.
+func (rd *Reader) At(path string) RightsReading {
+	r := RightsReading{License: rd.license, LicenseLine: rd.licenseLine}
+	p := robots.Canonical(robots.PathOf(path))
+	for i := range rd.tdm {
+		if robots.PatternMatches(p, robots.Canonical(rd.tdm[i].Location)) {
+			r.TDM = &rd.tdm[i]
+			break
 		}
 	}
-	if headers != nil {
+	if rd.headers != nil {
 		r.Headers = true
-		r.LinkLicense = headers.License
-		if rule, ok := tdmrep.Lookup(headers.TDM, path); ok {
+		r.LinkLicense = rd.headers.License
+		if rule, ok := tdmrep.Lookup(rd.headers.TDM, path); ok {
 			r.HeaderTDM = &rule
 		}
 	}
 	return r
+}
+
+// ReadRights reads the licence and reservation at the URL path from the
+// files (robots.txt, tdmrep.json: nil when absent) and, with headers, the
+// headers --server writes.
+func ReadRights(robotsTxt, tdmJSON []byte, headers *serverconf.Rights, path string) RightsReading {
+	return NewReader(robotsTxt, tdmJSON, headers).At(path)
 }
 
 // EffectiveLicense is the licence a crawler reads: the License line's,
