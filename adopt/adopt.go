@@ -61,6 +61,7 @@ func Robots(file string, data []byte, opt Options) (*Result, error) {
 	}
 	r.addRobots(rp, "agents")
 	r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host, r.Site.Usage = rp.sitemaps, rp.mobile, rp.host, rp.usage
+	r.Site.License = rp.license
 	r.urls = append(r.urls, rp.sitemaps...)
 	return r, r.finish(opt)
 }

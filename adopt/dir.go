@@ -100,6 +100,8 @@ func (d *dirImport) run(opt Options) error {
 		}
 		r.addRobots(rp, "agents")
 		r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host, r.Site.Usage = rp.sitemaps, rp.mobile, rp.host, rp.usage
+		r.Site.License = rp.license
+		d.licenseFile()
 		r.urls = append(r.urls, rp.sitemaps...)
 	}
 	body := &manifest.Delegatee{}
@@ -379,6 +381,12 @@ func (d *dirImport) wellKnown() {
 			continue
 		}
 		name := strings.TrimPrefix(p, ".well-known/")
+		if name == "tdmrep.json" {
+			d.r.Site.TDM = importTDM(data, func(line int, format string, args ...any) { d.warn(p, line, format, args...) })
+			if d.r.Site.TDM != nil {
+				continue
+			}
+		}
 		wk := d.r.Site.WellKnown
 		if wk == nil {
 			wk = &manifest.WellKnown{}

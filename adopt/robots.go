@@ -39,6 +39,8 @@ type robotsPart struct {
 	// usage is the preference lines outside every group, offered as the
 	// site's usage.
 	usage *manifest.Usage
+	// license is the file's License line (rights.go).
+	license *manifest.License
 	// comments are keyed by group index (-1: before the groups, or the
 	// file's other lines).
 	comments map[int][]string
@@ -197,7 +199,11 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 	}
 
 	var orphanUsage usageImport
+	rp.license = importLicense(data, warn)
 	for _, l := range f.Orphans {
+		if isLicense(l) {
+			continue
+		}
 		rp.comments[-1] = append(rp.comments[-1], fmt.Sprintf("line %d, outside any group: %s: %s", l.Num, l.Key, l.Value))
 		if ul, ok := robots.ParseUsageLine(l); ok {
 			if ok, why, partly := orphanUsage.add(ul); ok {
@@ -381,6 +387,9 @@ func (rp *robotsPart) convertGroup(g *robots.Group, warn func(int, string, ...an
 		}
 	}()
 	for _, l := range g.Other {
+		if isLicense(l) {
+			continue // importLicense
+		}
 		if ul, ok := robots.ParseUsageLine(l); ok {
 			ok, why, partly := ui.add(ul)
 			switch {

@@ -188,6 +188,12 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 		root.add("llms_txt", llmsNode(c, l))
 	}
 	sectionNodes(root, c, m)
+	if m.License != nil {
+		root.add("license", licenseNode(c, m.License))
+	}
+	if m.TDM != nil {
+		root.add("tdm", tdmNode(c, m.TDM))
+	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.n}}
 	doc.HeadComment = c.head("")
 	var b bytes.Buffer

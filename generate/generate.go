@@ -90,6 +90,11 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 		md.close()
 	}
 	errs.Append(sectionFiles(t, doc.Pos, m, opt))
+	if m.License != nil || m.TDM != nil {
+		md := &manifestDir{dir: opt.Dir}
+		errs.Append(rightsFiles(t, doc.Pos, m, md))
+		md.close()
+	}
 	errs.Append(checkDirs(t, doc.Pos, dirs, ""))
 	if errs.HasErrors() {
 		return nil, errs

@@ -60,7 +60,7 @@ func emitRobots(groups []manifest.Group, sitemaps []string, mas []manifest.Mobil
 func siteRobots(doc *manifest.Doc[manifest.Site]) ([]byte, diag.List) {
 	var errs diag.List
 	m := doc.Value
-	if len(m.Agents) == 0 && len(m.Sitemaps) == 0 && len(m.MobileAgents) == 0 && m.Host == "" && m.Usage == nil {
+	if len(m.Agents) == 0 && len(m.Sitemaps) == 0 && len(m.MobileAgents) == 0 && m.Host == "" && m.Usage == nil && len(licenseLines(m)) == 0 {
 		if len(m.Expect) > 0 {
 			errs.Errorf(doc.Pos.Of("expect"), "expect", "there is no robots.txt to check: the manifest has no agents")
 		}
@@ -215,6 +215,7 @@ func checkExpect(doc *manifest.Doc[manifest.Site], data []byte) diag.List {
 			}
 		}
 		errs.Append(checkExpectUsage(doc, f, i, e))
+		errs.Append(checkExpectRights(doc, data, i, e))
 	}
 	return errs
 }
@@ -256,5 +257,5 @@ func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List)
 		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
 	}
 	u, _ := HeaderUsage(doc) // its warnings are for --server builds
-	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u, Redirects: Redirects(m)}, errs
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u, Redirects: Redirects(m), Rights: SiteRights(m)}, errs
 }

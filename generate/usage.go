@@ -21,6 +21,7 @@ func sitePolicy(m *manifest.Site) robots.Policy {
 		p.Groups[i].Usage = EffectiveUsage(m.Usage, g.Usage)
 	}
 	p.Usage = EffectiveUsage(m.Usage, nil)
+	p.Licenses = licenseLines(m)
 	return p
 }
 

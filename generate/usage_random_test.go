@@ -182,6 +182,7 @@ func (g ugen) manifest() (string, []string) {
 		}
 		b.WriteString("}\n")
 	}
+	b.WriteString(g.rights(pool))
 	return b.String(), agents
 }
 
@@ -341,6 +342,11 @@ func caddyReading(t *testing.T, rules []headerRule, path string) aipref.Prefs {
 //     rules) and the emitted Caddy snippet (its regular expressions on the
 //     decoded path, with Go's regexp, which Caddy uses).
 //
+// For every URL, the licence and reservation are read as well
+// (checkRightsReaders): robots.txt's License line, tdmrep.json's first
+// matching rule, and the Link and tdm headers _headers and Caddy send,
+// each against the manifest's own meaning (manifestTDM).
+//
 // A reading other than the manifest's is a contradiction; none is
 // allowed. A reading of none where the manifest states a preference that
 // the form is written to say is allowed only where the build warned that
@@ -371,7 +377,7 @@ func TestUsageReadersAgree(t *testing.T) {
 	for _, r := range readerNames {
 		stats[r] = &readerStat{}
 	}
-	manifests, refused, pairs, failures := 0, 0, 0, 0
+	manifests, refused, pairs, failures, rightsReadings, rightsStated := 0, 0, 0, 0, 0, 0
 	for manifests < n && failures < 5 {
 		src, agents := g.manifest()
 		doc, errs := manifest.LoadSite("site.yaml", []byte(src), "")
@@ -421,7 +427,16 @@ func TestUsageReadersAgree(t *testing.T) {
 		hrules := headersFileRules(t, public[serverconf.HeadersFile].Data)
 		crules := caddyRules(t, separate[serverconf.CaddyFile].Data)
 		f := robots.Parse(data)
-		for _, u := range usageURLs(doc) {
+		rightsSeen := map[string]bool{}
+		for _, u := range append(usageURLs(doc), rightsURLs(doc)...) {
+			if !rightsSeen[u] {
+				rightsSeen[u] = true
+				rightsReadings++
+				if _, _, ok := manifestTDM(doc.Value, u); ok {
+					rightsStated++
+				}
+				failures += checkRightsReaders(t, seed, src, doc.Value, data, public[serverconf.HeadersFile].Data, separate[serverconf.CaddyFile].Data, serverWarnings, u)
+			}
 			header := map[string]aipref.Prefs{"_headers": headersFileReading(hrules, u), "Caddy": caddyReading(t, crules, u)}
 			for _, a := range agents {
 				pairs++
@@ -477,6 +492,10 @@ func TestUsageReadersAgree(t *testing.T) {
 		t.Fatalf("nothing read: %d manifests, %d refused", manifests, refused)
 	}
 	t.Logf("seed %d: %d manifests (%d refused at a path Content-Usage cannot write), %d agent×URL pairs", seed, manifests, refused, pairs)
+	if rightsStated == 0 {
+		t.Fatalf("no URL with a reservation among %d", rightsReadings)
+	}
+	t.Logf("licence and reservation: %d URLs (%d with a reservation), each read from robots.txt, tdmrep.json and the Link and tdm headers of _headers and Caddy, each the manifest's", rightsReadings, rightsStated)
 	for _, r := range readerNames {
 		st := stats[r]
 		t.Logf("%-15s %6d readings: %6d preferences read, each the manifest's; %6d none where the manifest states one, the form unable to say it or warned to leave it out; 0 contradictions",

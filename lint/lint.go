@@ -50,10 +50,11 @@ const (
 	Description    Kind = "description.txt"
 	Feeds          Kind = "feeds.txt"
 	Subdirectories Kind = "subdirectories.txt"
+	TDMRep         Kind = "tdmrep.json" // /.well-known/tdmrep.json (rights.go)
 )
 
 // Kinds lists every kind, in the order usage text names them.
-var Kinds = append([]Kind{Robots, SecurityTxt, Index, Icons, Description, Feeds, Subdirectories}, sectionKinds...)
+var Kinds = append([]Kind{Robots, SecurityTxt, Index, Icons, Description, Feeds, Subdirectories, TDMRep}, sectionKinds...)
 
 // ParseKind returns the kind named s, or false.
 func ParseKind(s string) (Kind, bool) {
@@ -146,7 +147,9 @@ func File(data []byte, kind Kind, opt Options) []diag.Diagnostic {
 			}
 			out = append(out, d)
 		}
-		return out
+		return append(out, robotsLicenses(data)...)
+	case TDMRep:
+		return tdmRep(data)
 	}
 	return append(out, autodisc.Lint(string(kind), data)...)
 }

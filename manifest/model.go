@@ -36,6 +36,10 @@ type Site struct {
 	// AdsTxt and AppAdsTxt are /ads.txt and /app-ads.txt (wellknownfiles.go).
 	AdsTxt    *AdsTxt `json:"ads_txt,omitempty"`
 	AppAdsTxt *AdsTxt `json:"app_ads_txt,omitempty"`
+	// License and TDM are the site's RSL licence and TDMRep reservation
+	// (license.go).
+	License *License `json:"license,omitempty"`
+	TDM     *TDM     `json:"tdm,omitempty"`
 }
 
 // SiteInfo is the site block.
@@ -91,6 +95,10 @@ type Expect struct {
 	// none), both robots.txt forms together.
 	Usage *UsageExpect `json:"usage,omitempty"`
 	URLs  []string     `json:"urls,omitempty"`
+	// License and TDM are the licence and reservation read at URLs
+	// (license.go).
+	License string     `json:"license,omitempty"`
+	TDM     *TDMExpect `json:"tdm,omitempty"`
 }
 
 // Feed is one line of feeds.txt.

@@ -14,6 +14,10 @@ type Row struct {
 	Path    string
 	Sources []string // where the URL comes from: expect, rule, sitemap, --url
 	Cells   []Cell
+
+	// License and TDM are the licence and reservation read at the URL,
+	// and where they come from (rights.go); "" where nothing says one.
+	License, TDM string
 }
 
 // Cell is one verdict.

@@ -20,6 +20,7 @@ import (
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -41,6 +42,9 @@ type Input struct {
 	URLs []string
 	// Note is a line shown under the title, such as the build time.
 	Note string
+	// Rights is the licence and reservation headers --server writes
+	// (generate.SiteRights); nil when not known.
+	Rights *serverconf.Rights
 }
 
 // Page is the data the template renders.
@@ -84,8 +88,10 @@ func Build(in Input) *Page {
 	for _, a := range p.Agents {
 		p.PresetAgents += len(a.Members)
 	}
+	rd := rightsReader(in)
 	for _, u := range urls(m, in.URLs) {
 		row := Row{Path: u.path, Sources: u.sources}
+		rowRights(&row, rd)
 		for _, a := range p.Agents {
 			c := matrixCell(f, m, a, u.path)
 			if c.Differs {

@@ -61,7 +61,9 @@ import (
 //     later lines override earlier ones), Host and Sitemap lines come after
 //     all records, in that order: Ruby's webrobots rejects a whole file
 //     (and then allows everything) when Host or Mobile-agent-server follows
-//     a Sitemap line.
+//     a Sitemap line. License lines (RSL 1.0, global, not part of any
+//     group) come last: TestUsageVerdictsUnchanged checks with the ten
+//     parsers that they change no verdict there.
 //
 // What is guaranteed, for policies without wildcards and without more than 3
 // '~' in a path: every listed agent, every unlisted agent whose name is not a
@@ -127,7 +129,7 @@ func Emit(p Policy) ([]byte, error) {
 			b.WriteString(e.Field + ": " + e.Value + "\n")
 		}
 	}
-	tail := len(p.Sitemaps) > 0 || len(p.MobileAgents) > 0 || p.Host != ""
+	tail := len(p.Sitemaps) > 0 || len(p.MobileAgents) > 0 || p.Host != "" || len(p.Licenses) > 0
 	if tail && b.Len() > 0 {
 		b.WriteByte('\n')
 	}
@@ -139,6 +141,9 @@ func Emit(p Policy) ([]byte, error) {
 	}
 	for _, s := range p.Sitemaps {
 		b.WriteString("Sitemap: " + s + "\n")
+	}
+	for _, l := range p.Licenses {
+		b.WriteString("License: " + l + "\n")
 	}
 	return b.Bytes(), nil
 }

@@ -21,7 +21,7 @@ const MaxFileSize = 500 << 10
 var knownFields = []string{
 	"user-agent", "allow", "disallow", "sitemap", "crawl-delay", "host",
 	"mobile-agent-server", "clean-param", "request-rate", "visit-time",
-	"content-usage", "content-signal",
+	"content-usage", "content-signal", "license",
 }
 
 // KnownField reports whether key, in any case, is a field Lint knows.

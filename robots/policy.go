@@ -14,6 +14,9 @@ type Policy struct {
 	Sitemaps     []string      // absolute URLs
 	MobileAgents []MobileAgent // seed 002 Mobile-agent-server lines
 	Host         string        // a Host line; none when empty
+	// Licenses are RSL 1.0 License lines (absolute URLs): global lines,
+	// written after every record (see Emit).
+	Licenses []string
 	// Usage is the site's usage preferences: when no group is for "*",
 	// Emit adds a "*" record that carries them (and no rule, so no
 	// verdict changes), for crawlers no group names. Each group carries
@@ -191,6 +194,11 @@ func (p Policy) check() error {
 	}
 	if err := lineSafe(p.Host); err != "" {
 		return bad("host", p.Host, err)
+	}
+	for i, l := range p.Licenses {
+		if err := lineSafe(l); err != "" || l == "" || strings.ContainsAny(l, " \t") {
+			return bad(fmt.Sprintf("licenses[%d]", i), l, err+"a licence is a URL")
+		}
 	}
 	return nil
 }

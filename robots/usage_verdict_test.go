@@ -49,13 +49,24 @@ func (g gen) withUsage(p Policy, pool []string) Policy {
 	return q
 }
 
-// isUsageLine reports whether a line of an emitted file is a preference line.
-func isUsageLine(l string) bool {
-	return strings.HasPrefix(l, "Content-Usage: ") || strings.HasPrefix(l, "Content-Signal: ")
+// licenses returns RSL 1.0 License lines, global: none, one or two. They
+// are drawn from their own generator, so that the policies and
+// preferences stay those the seed gave before the lines were added.
+func licenses(r *rand.Rand) []string {
+	var out []string
+	for i := range r.IntN(3) {
+		out = append(out, fmt.Sprintf("https://example.com/license-%d.xml", i))
+	}
+	return out
 }
 
-// TestUsageVerdictsUnchanged checks that the preference lines change no
-// fetch verdict: on the random policies the emission tests generate, with
+// isUsageLine reports whether a line of an emitted file is a preference line.
+func isUsageLine(l string) bool {
+	return strings.HasPrefix(l, "Content-Usage: ") || strings.HasPrefix(l, "Content-Signal: ") || strings.HasPrefix(l, "License: ")
+}
+
+// TestUsageVerdictsUnchanged checks that the preference lines, and the
+// RSL License lines, change no fetch verdict: on the random policies the emission tests generate, with
 // random preferences added, every parser gives for every agent and URL the
 // verdict it gives on the file without them. The Go readers (RFC 9309 as
 // Match reads it, the 1996 draft, temoto/robotstxt, Google's parser as
@@ -77,6 +88,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 	}
 	seed := randomSeed(t)
 	g := gen{rand.New(rand.NewPCG(seed, 0x7573616765))}
+	lr := rand.New(rand.NewPCG(seed, 0x6c6963656e7365))
 	var in driverInput
 	withLines, checks, googleChecks := 0, 0, 0
 	for len(in.Files) < 2*n {
@@ -85,6 +97,7 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 			continue
 		}
 		q := g.withUsage(p, pool)
+		q.Licenses = licenses(lr)
 		without, err := Emit(p)
 		if err != nil {
 			t.Fatal(err)
@@ -106,6 +119,11 @@ func TestUsageVerdictsUnchanged(t *testing.T) {
 			withLines++
 		}
 		stripped := strings.Join(kept, "")
+		if len(q.Licenses) > 0 && len(p.Sitemaps) == 0 && len(p.MobileAgents) == 0 && p.Host == "" {
+			// The License lines alone made the file's tail, and the
+			// blank line before it.
+			stripped = strings.TrimSuffix(stripped, "\n")
+		}
 		if !slices.ContainsFunc(p.Groups, func(pg PolicyGroup) bool { return slices.Contains(pg.Agents, "*") }) {
 			stripped = strings.Replace(stripped, "\nUser-agent: *\nDisallow:\n", "", 1)
 			stripped = strings.TrimPrefix(stripped, "User-agent: *\nDisallow:\n")

@@ -238,6 +238,9 @@ func leaf(e *failure, ptr []string, loc string, inst any) []Violation {
 		}
 		return one(fmt.Sprintf("must be the number 1, not %s", describe(val)))
 	case "type":
+		if n, ok := val.(json.Number); ok && loc == "/$defs/tdm_reservation/type" {
+			return one(tdmReservationMessage(n))
+		}
 		return one(typeMessage(e.message))
 	case "not":
 		switch loc {

@@ -84,6 +84,10 @@ func TestModelMatchesSchema(t *testing.T) {
 		{"/$defs/usage", manifest.Usage{}},
 		{"/$defs/usage/properties/paths/items", manifest.UsagePath{}},
 		{"/properties/expect/items/properties/usage", manifest.UsageExpect{}},
+		{"/$defs/license", manifest.License{}},
+		{"/$defs/tdm", manifest.TDM{}},
+		{"/$defs/tdm/properties/paths/items", manifest.TDMPath{}},
+		{"/properties/expect/items/properties/tdm", manifest.TDMExpect{}},
 	} {
 		var obj map[string]any
 		if tc.ptr == "" {
@@ -176,6 +180,10 @@ func TestMessages(t *testing.T) {
 		{"max properties", `{` + site + `, "environments": {` + envs(65) + `}}`, false, "environments: has 65 entries; the limit is 64\n"},
 		{"key with slash", `{` + site + `, "files": {"x-a/b~c": 1}}`, false, "files/x-a/b~c: must be a string or a list\n"},
 		{"tenant", `{"version": 1, "site": {}}`, true, "site (key): unknown key \"site\"\n"},
+		{"tdm reservation 2", `{` + site + `, "tdm": {"reservation": 2, "paths": [{"path": "/a/", "reservation": 1}]}}`, false,
+			"tdm/paths/0/reservation: 1 is not a TDMRep reservation here: write true (1, rights reserved) or false (0, not reserved)\n" +
+				"tdm/reservation: 2 is not a TDMRep reservation: the final report (2024-05-10) dropped every value but 1 (rights reserved) and 0 (not reserved); write true or false\n"},
+		{"tdm reservation string", `{` + site + `, "tdm": {"reservation": "yes"}}`, false, "tdm/reservation: must be a boolean, not a string\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			kind := schema.Site

@@ -48,6 +48,8 @@ type Access struct {
 	// Redirects are resources answered with a redirect, such as
 	// /.well-known/change-password (wellknownfiles.go).
 	Redirects []Redirect
+	// Rights is the site's licence and reservation (license.go).
+	Rights Rights
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }
@@ -130,6 +132,7 @@ func byteEscape(s string) string {
 // Warnings says what kinds cannot do of a: _headers cannot refuse.
 func Warnings(kinds []Kind, a Access) []string {
 	out := append(usageWarnings(kinds, a.Usage), tenantWarnings(kinds, a.Tenants)...)
+	out = append(out, rightsWarnings(kinds, a.Rights)...)
 	for _, k := range kinds {
 		if k == Headers && len(a.Enforce) > 0 {
 			var names []string
@@ -242,6 +245,7 @@ func headersAccess(b *strings.Builder, a Access) {
 // bytes), a path whose escapes do not decode to UTF-8.
 func CheckAccess(kinds []Kind, a Access) []error {
 	errs := append(checkUsage(kinds, a.Usage), checkTenants(kinds, a.Tenants)...)
+	errs = append(errs, checkRights(kinds, a.Rights)...)
 	for _, k := range kinds {
 		if k != Caddy {
 			continue

@@ -103,23 +103,27 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		renderHeaders(&b, files)
 		headersAccess(&b, a)
 		headersUsage(&b, a.Usage)
+		headersRights(&b, a.Rights)
 	case Htaccess:
 		renderHtaccess(&b, files)
 		htaccessAccess(&b, a)
 		htaccessUsage(&b, a.Usage)
+		htaccessRights(&b, a.Rights)
 	case Nginx:
 		usage := len(usageRules(a.Usage)) > 0
-		renderNginx(&b, files, a.Noindex, usage)
-		nginxTenants(&b, a.Tenants, a.Noindex, usage)
+		renderNginx(&b, files, a.Noindex, usage, a.Rights)
+		nginxTenants(&b, a.Tenants, a.Noindex, usage, a.Rights)
 		nginxAccess(&b, a)
 		nginxVerified(&b, a.Verified)
 		nginxUsage(&b, a.Usage)
+		nginxRights(&b, a.Rights)
 	case Caddy:
 		renderCaddy(&b, files)
 		caddyTenants(&b, a.Tenants)
 		caddyAccess(&b, a)
 		caddyVerified(&b, a.Verified)
 		caddyUsage(&b, a.Usage)
+		caddyRights(&b, a.Rights)
 	}
 	renderRedirects(&b, k, a.Redirects)
 	homeLinks(&b, k, t)
@@ -163,7 +167,7 @@ func renderHtaccess(b *strings.Builder, files []file) {
 }
 
 // renderNginx writes exact-match location blocks, one per file.
-func renderNginx(b *strings.Builder, files []file, noindex, usage bool) {
+func renderNginx(b *strings.Builder, files []file, noindex, usage bool, rights Rights) {
 	b.WriteString("# Response headers for the files discgen writes (nginx).\n")
 	b.WriteString("# Include inside the server block whose root is the output directory:\n")
 	b.WriteString("#     include /path/to/nginx/discgen.conf;\n")
@@ -182,6 +186,7 @@ func renderNginx(b *strings.Builder, files []file, noindex, usage bool) {
 			fmt.Fprintf(b, "    add_header %s %s;\n", h[0], quoted(h[1]))
 		}
 		nginxServerHeaders(b, noindex, usage)
+		nginxRightsHeaders(b, rights, "    ")
 		b.WriteString("}\n")
 	}
 }

@@ -205,7 +205,7 @@ var tenantExtensions = []string{".jrd", ".json", ".txt", ".xml"}
 // ct.
 func autodiscProfile(ct string) profile { return profile{ContentType: ct, CacheControl: sevenDay} }
 
-func nginxTenants(b *strings.Builder, spaces []TenantSpace, noindex, usage bool) {
+func nginxTenants(b *strings.Builder, spaces []TenantSpace, noindex, usage bool, rights Rights) {
 	for _, ts := range spaces {
 		re, _ := tenantRegexp(ts.Space, false, true, "")
 		alias, _ := tenantAlias(ts)
@@ -225,6 +225,7 @@ func nginxTenants(b *strings.Builder, spaces []TenantSpace, noindex, usage bool)
 			fmt.Fprintf(b, "    add_header %s \"%s\";\n", h[0], h[1])
 		}
 		nginxServerHeaders(b, noindex, usage)
+		nginxRightsHeaders(b, rights, "    ")
 		b.WriteString("}\n")
 	}
 }

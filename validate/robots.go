@@ -265,8 +265,8 @@ func (v *checker) expects(path string, exps []manifest.Expect) {
 		if !IsAgentName(e.Agent) {
 			v.err(manifest.Key(p, "agent"), "%s", notAgent(e.Agent))
 		}
-		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 && e.Usage == nil {
-			v.err(p, "an expectation needs allowed or disallowed paths, or usage")
+		if len(e.Allowed) == 0 && len(e.Disallowed) == 0 && e.Usage == nil && e.License == "" && e.TDM == nil {
+			v.err(p, "an expectation needs allowed or disallowed paths, usage, license or tdm")
 		}
 		v.expectUsage(p, e)
 		for _, list := range []struct {

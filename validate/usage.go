@@ -77,7 +77,7 @@ func UsageFormats(u *manifest.Usage) (contentUsage, contentSignal bool) {
 // expectUsage checks an expect entry's usage assertion: urls are URL
 // paths, and only matter with usage.
 func (v *checker) expectUsage(p string, e manifest.Expect) {
-	if e.Usage == nil && len(e.URLs) > 0 {
+	if e.Usage == nil && e.License == "" && e.TDM == nil && len(e.URLs) > 0 {
 		v.err(manifest.Key(p, "urls"), "urls are where usage is checked: give usage too, or list the paths under allowed or disallowed")
 	}
 	for j, u := range e.URLs {

@@ -294,6 +294,7 @@ func (v *checker) site(m *manifest.Site) {
 	}
 	v.adsTxt("ads_txt", m.AdsTxt)
 	v.adsTxt("app_ads_txt", m.AppAdsTxt)
+	v.rights(m)
 }
 
 // Tenant checks a tenant manifest found under the delegation space within,

@@ -91,6 +91,10 @@ type Options struct {
 	// Usage is the site's usage preferences: each response's Content-Usage
 	// header is checked against them (usage.go). Nil: not checked.
 	Usage *robots.Usage
+	// Rights is the site's licence and reservation: each response's Link,
+	// tdm-reservation and tdm-policy headers are checked against them
+	// (license.go). Nil: not checked.
+	Rights *serverconf.Rights
 	// RedirectOrigins are the origins (scheme://host[:port]) besides
 	// Origin that redirects may lead to; a redirect to any other is
 	// reported and not followed.
@@ -258,6 +262,7 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 	}
 	checkType(&r, j.want)
 	checkUsageHeader(&r, opt.Usage, j.path, resp.Header)
+	checkRightsHeaders(&r, opt.Rights, j.path, resp.Header)
 	if len(j.links) > 0 {
 		checkFileLinks(ctx, c, &r, j, resp, timeout)
 	}

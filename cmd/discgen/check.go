@@ -32,6 +32,8 @@ type verdictLine struct {
 	// group, or a control token (Verdict is then CONTROL, and RFC9309
 	// says whether use is allowed).
 	Operator *operatorJSON `json:"operator_reading,omitempty"`
+	// Rights is the licence and reservation at the URL (checkrights.go).
+	Rights *rightsJSON `json:"rights,omitempty"`
 }
 
 type verdictJSON struct {
@@ -65,7 +67,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	gcpolicy.OneShot()
-	data, err := robotsBytes(file, env, robotsFile, stderr)
+	data, site, err := robotsBytes(file, env, robotsFile, stderr)
 	if err != nil {
 		return err
 	}
@@ -85,6 +87,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 				Differs:  r.Allowed != d.Allowed,
 				Usage:    usageAt(f, a, u, r.Allowed),
 				Operator: operatorAt(f, a, u),
+				Rights:   rightsAt(data, site, u),
 			})
 			if o := lines[len(lines)-1].Operator; o != nil && o.Control {
 				lines[len(lines)-1].Verdict = "CONTROL"
@@ -98,6 +101,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, l := range lines {
 		printVerdict(stdout, l)
+		printRights(stdout, l.Rights)
 	}
 	return nil
 }
@@ -118,27 +122,27 @@ func ruleText(v verdictJSON) string {
 
 // robotsBytes reads the robots.txt to check: a file, or what the manifest
 // builds.
-func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, error) {
+func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, *publish.SiteDoc, error) {
 	if robotsFile != "" {
 		data, err := limited.ReadFile(robotsFile, maxLintFile)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %v", robotsFile, err)
+			return nil, nil, fmt.Errorf("cannot read %s: %v", robotsFile, err)
 		}
-		return data, nil
+		return data, nil, nil
 	}
 	now, err := parseNow("")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Only the site's robots.txt is checked: its tenants are not built.
 	site, diags := publish.LoadSite(publish.Options{Manifest: file, Env: env, Now: now, Unsigned: true})
 	printDiags(stderr, "text", diags.Errors())
 	if site == nil {
-		return nil, errFailed
+		return nil, nil, errFailed
 	}
 	e, ok := site.Tree["robots.txt"]
 	if !ok {
-		return nil, errors.New(file + ": the manifest defines no robots.txt (no agents)")
+		return nil, nil, errors.New(file + ": the manifest defines no robots.txt (no agents)")
 	}
-	return e.Data, nil
+	return e.Data, site, nil
 }

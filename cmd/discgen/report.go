@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/discgen/discgen/generate"
 	htmlreport "github.com/discgen/discgen/report"
 	"github.com/discgen/discgen/sitebuild"
 )
@@ -38,6 +39,8 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	}
 	in := htmlreport.Input{Manifest: file, Site: site.Doc.Value, Tree: site.Tree, Diags: diags, URLs: urls,
 		Note: "built as of " + t.Format("2006-01-02 15:04 UTC")}
+	headers := generate.SiteRights(site.Doc.Value)
+	in.Rights = &headers
 	for _, tn := range site.Tenants {
 		in.Tenants = append(in.Tenants, htmlreport.Tenant{Manifest: tn.Manifest, Space: tn.Space, Tree: tn.Tree})
 	}

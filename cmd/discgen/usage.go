@@ -148,9 +148,15 @@ Find problems in hand-written discovery files:
                           that depend on which reading a crawler uses, usage
                           preference lines (Content-Usage, Content-Signal)
                           outside any group, hidden from named groups,
-                          unknown or repeated, and more (codes R001-R035)
+                          unknown or repeated, and more (codes R001-R035);
+                          RSL License lines: not an absolute URL, more than
+                          one, inside a group (codes L001-L003)
+    tdmrep.json           W3C TDMRep (final report 2024-05-10): an array of
+                          rules, reservations of 1 or 0, policies that are
+                          URLs, locations given twice or hidden by a
+                          shorter one before them (code T001)
 
-An autodisc file is known by its name. Any other file is linted by its
+An autodisc file, and tdmrep.json, is known by its name. Any other file is linted by its
 content, whatever its name: an OpenPGP signed message, or more RFC 9116
 fields (Contact, Expires, ...) than robots.txt lines (User-agent, Allow,
 Disallow, Sitemap, ...), is a security.txt; more robots.txt lines, a

@@ -58,6 +58,10 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	header, _ := generate.HeaderUsage(site.Doc)
 	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
 		RedirectOrigins: redirects}
+	if m := site.Doc.Value; m.License != nil || m.TDM != nil {
+		rights := generate.SiteRights(m)
+		opt.Rights = &rights
+	}
 	if fs.NArg() == 1 {
 		u, err := url.Parse(fs.Arg(0))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {

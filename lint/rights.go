@@ -1,0 +1,56 @@
+package lint
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/tdmrep"
+)
+
+// Codes of the licence and reservation findings.
+const (
+	CodeLicenseRelative = "L001" // License value not an absolute http(s) URL
+	CodeLicenseRepeated = "L002" // more than one License line
+	CodeLicenseInGroup  = "L003" // License line inside a group
+	CodeTDMRep          = "T001" // tdmrep.json departs from the report
+)
+
+// robotsLicenses lints the RSL 1.0 License lines of a robots.txt
+// (rslstandard.org): each an absolute URL, global (outside every group),
+// and one of them.
+func robotsLicenses(data []byte) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	add := func(line int, sev diag.Severity, code, format string, args ...any) {
+		out = append(out, diag.Diagnostic{Pos: diag.Pos{Line: line, Col: 1}, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+	}
+	ls := robots.Licenses(data)
+	for i, l := range ls {
+		if u, err := url.Parse(l.Value); err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			add(l.Num, diag.Error, CodeLicenseRelative, "License %q is not an absolute http(s) URL: RSL 1.0 readers need the licence's full URL, with scheme and host", l.Value)
+		}
+		if l.InGroup {
+			add(l.Num, diag.Warning, CodeLicenseInGroup, "License is inside a group: RSL 1.0 makes it global, but a reader may take it for this group's crawlers alone; put it before the first User-agent line or after the last group's rules")
+		}
+		if i > 0 {
+			add(l.Num, diag.Warning, CodeLicenseRepeated, "a second License line (the first is line %d): a reader that takes one licence may take either; give the site's licence once", ls[0].Num)
+		}
+	}
+	return out
+}
+
+// tdmRep lints a hand-written /.well-known/tdmrep.json against the W3C
+// TDMRep final report (2024-05-10): tdmrep.Parse's problems.
+func tdmRep(data []byte) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	_, probs := tdmrep.Parse(data)
+	for _, p := range probs {
+		sev := diag.Error
+		if p.Warning {
+			sev = diag.Warning
+		}
+		out = append(out, diag.Diagnostic{Pos: diag.Pos{Line: p.Line, Col: p.Col}, Severity: sev, Code: CodeTDMRep, Message: p.Message})
+	}
+	return out
+}

@@ -1,0 +1,39 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRobotsLicenses(t *testing.T) {
+	data := []byte("License: https://example.org/a.xml\nUser-agent: a\nLicense: /license.xml\nDisallow: /x\n\nLicense: https://example.org/l.xml\n")
+	var got []string
+	for _, d := range File(data, Robots, Options{}) {
+		got = append(got, d.String())
+	}
+	want := []string{
+		":3:1: L001: License \"/license.xml\" is not an absolute http(s) URL: RSL 1.0 readers need the licence's full URL, with scheme and host",
+		":3:1: warning: L003: License is inside a group: RSL 1.0 makes it global, but a reader may take it for this group's crawlers alone; put it before the first User-agent line or after the last group's rules",
+		":3:1: warning: L002: a second License line (the first is line 1): a reader that takes one licence may take either; give the site's licence once",
+		":6:1: warning: L002: a second License line (the first is line 1): a reader that takes one licence may take either; give the site's licence once",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestTDMRepDetected(t *testing.T) {
+	if k := Detect("site/.well-known/tdmrep.json", []byte("[]")); k != TDMRep {
+		t.Fatalf("Detect = %s", k)
+	}
+	ds := File([]byte(`[{"location": "/", "tdm-reservation": 1}, {"location": "/open/", "tdm-reservation": 0, "tdm-policy": "policy"}]`), TDMRep, Options{})
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.String())
+	}
+	want := ":1:102: T001: tdm-policy \"policy\" is not an absolute http(s) URL\n" +
+		":1:43: warning: T001: location \"/open/\" overlaps \"/\" at 1:2, which comes first: a reader takes the first match, so the shorter location decides where both match; list the more specific first"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+}

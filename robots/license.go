@@ -1,0 +1,64 @@
+package robots
+
+import (
+	"bytes"
+	"strings"
+)
+
+// LicenseLine is an RSL 1.0 License line of a robots.txt file
+// (rslstandard.org): a global line, not part of any group, whose value is
+// the absolute URL of an RSL document.
+type LicenseLine struct {
+	Num   int    // 1-based line number
+	Value string // as written, trimmed
+	// InGroup is set when the line stands inside a group: after a
+	// User-agent line, with the group's rules (or none yet) still to
+	// come. RFC 9309 readers read a group up to its next User-agent line,
+	// so a crawler may take the line for its group's alone.
+	InGroup bool
+}
+
+// Licenses returns the License lines of a robots.txt file, in order.
+func Licenses(data []byte) []LicenseLine {
+	var out []LicenseLine
+	inGroup := false  // a User-agent line has been read
+	rules := false    // the group has had a rule line
+	var pending []int // License lines of the group read before any rule
+	num := 0
+	for line := range bytes.Lines(skipBOM(data)) {
+		num++
+		s := string(line)
+		if i := strings.IndexByte(s, '#'); i >= 0 {
+			s = s[:i]
+		}
+		key, value, ok := strings.Cut(s, ":")
+		if !ok {
+			continue
+		}
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		switch {
+		case strings.EqualFold(key, "license"):
+			out = append(out, LicenseLine{Num: num, Value: value})
+			if inGroup && !rules {
+				out[len(out)-1].InGroup = true
+			} else if inGroup {
+				pending = append(pending, len(out)-1)
+			}
+		default:
+			switch FieldKind(key) {
+			case KindUserAgent:
+				if rules || !inGroup {
+					pending = pending[:0]
+				}
+				inGroup, rules = true, false
+			case KindAllow, KindDisallow:
+				rules = true
+				for _, i := range pending {
+					out[i].InGroup = true
+				}
+				pending = pending[:0]
+			}
+		}
+	}
+	return out
+}

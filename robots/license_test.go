@@ -1,0 +1,25 @@
+package robots
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestLicenses(t *testing.T) {
+	got := fmt.Sprint(Licenses([]byte(`License: https://example.org/a.xml
+User-agent: a
+License: https://example.org/b.xml # before the rules
+Disallow: /x
+License: /c.xml
+Allow: /y
+License: https://example.org/d.xml
+
+User-agent: b
+Disallow:
+license : https://example.org/e.xml
+`)))
+	want := "[{1 https://example.org/a.xml false} {3 https://example.org/b.xml true} {5 /c.xml true} {7 https://example.org/d.xml false} {11 https://example.org/e.xml false}]"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

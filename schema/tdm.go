@@ -1,0 +1,15 @@
+package schema
+
+import "encoding/json"
+
+// tdmReservationMessage words a number given for a TDMRep reservation,
+// which the manifest says as a boolean. The final report (2024-05-10) has
+// only 1 and 0; the earlier drafts' other values (2) are protocol errors
+// there, which a reader takes as no reservation at all.
+func tdmReservationMessage(n json.Number) string {
+	switch n.String() {
+	case "0", "1":
+		return n.String() + " is not a TDMRep reservation here: write true (1, rights reserved) or false (0, not reserved)"
+	}
+	return n.String() + " is not a TDMRep reservation: the final report (2024-05-10) dropped every value but 1 (rights reserved) and 0 (not reserved); write true or false"
+}
