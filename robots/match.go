@@ -4,12 +4,12 @@ import "strings"
 
 // Verdict is the answer to "may this agent fetch this URL?".
 type Verdict struct {
-	Allowed bool
+	Allowed bool `json:"allowed"`
 	// Rule is the rule that decided, as written ("Disallow: /org/"), and
 	// Line its line number; both are zero when no rule decided (no group
 	// applies, no rule matches, or the URL is /robots.txt).
-	Rule string
-	Line int
+	Rule string `json:"rule,omitempty"`
+	Line int    `json:"line,omitempty"`
 }
 
 // Match answers under RFC 9309, making Google's choices where the RFC leaves

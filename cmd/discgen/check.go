@@ -9,37 +9,17 @@ import (
 	"github.com/discgen/discgen/internal/gcpolicy"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/publish"
+	"github.com/discgen/discgen/rights"
 	"github.com/discgen/discgen/robots"
 )
 
-// verdictLine is one agent and URL's answer under both readings.
-type verdictLine struct {
-	Verdict string `json:"verdict"`
-	Agent   string `json:"agent"`
-	// Token and Name are what the RFC 9309 and the 1996 readings match:
-	// the leading [A-Za-z_-] run, and the name without version.
-	Token   string      `json:"rfc9309_token"`
-	Name    string      `json:"draft1996_name"`
-	URL     string      `json:"url"`
-	RFC9309 verdictJSON `json:"rfc9309"`
-	Draft   verdictJSON `json:"draft1996"`
-	Differs bool        `json:"readings_differ"`
-	// Usage is what the agent reads there from preference lines; absent
-	// where it may not fetch the URL or no preference line applies.
-	Usage *usageJSON `json:"usage,omitempty"`
-	// Operator is the answer under the reading the agent's operator
-	// documents, where it documents one: a fallback to another token's
-	// group, or a control token (Verdict is then CONTROL, and RFC9309
-	// says whether use is allowed).
-	Operator *operatorJSON `json:"operator_reading,omitempty"`
-	// Rights is the licence and reservation at the URL (checkrights.go).
-	Rights *rightsJSON `json:"rights,omitempty"`
-}
+// checkLine is one line of check: the answer under both readings, and the
+// licence and reservation at the URL.
+type checkLine struct {
+	robots.CheckLine
+	Rights *rights.JSON `json:"rights,omitempty"`
 
-type verdictJSON struct {
-	Allowed bool   `json:"allowed"`
-	Rule    string `json:"rule,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	rights rights.RightsReading
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
@@ -72,26 +52,14 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	f := robots.Parse(data)
-	var lines []verdictLine
+	var lines []checkLine
 	for _, a := range agents {
 		if n := robots.CheckedName(a); n != "" {
 			fmt.Fprintf(stderr, "discgen: warning: %s\n", n)
 		}
 		for _, u := range fs.Args() {
-			r, d := f.Match(a, u), f.Match1996(a, u)
-			lines = append(lines, verdictLine{
-				Verdict: verdictWord(r.Allowed), Agent: a, URL: u,
-				Token: robots.ProductToken(a), Name: robots.AgentName(a),
-				RFC9309:  verdictJSON{r.Allowed, r.Rule, r.Line},
-				Draft:    verdictJSON{d.Allowed, d.Rule, d.Line},
-				Differs:  r.Allowed != d.Allowed,
-				Usage:    usageAt(f, a, u, r.Allowed),
-				Operator: operatorAt(f, a, u),
-				Rights:   rightsAt(data, site, u),
-			})
-			if o := lines[len(lines)-1].Operator; o != nil && o.Control {
-				lines[len(lines)-1].Verdict = "CONTROL"
-			}
+			r := rightsAt(data, site, u)
+			lines = append(lines, checkLine{CheckLine: f.CheckLine(a, u), Rights: r.JSON(), rights: r})
 		}
 	}
 	if format == "json" {
@@ -100,20 +68,18 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(lines)
 	}
 	for _, l := range lines {
-		printVerdict(stdout, l)
-		printRights(stdout, l.Rights)
+		printVerdict(stdout, l.CheckLine)
+		if t := l.rights.LicenseText(); t != "" {
+			fmt.Fprintf(stdout, "  license %s\n", t)
+		}
+		if t := l.rights.TDMText(); t != "" {
+			fmt.Fprintf(stdout, "  tdm %s\n", t)
+		}
 	}
 	return nil
 }
 
-func verdictWord(allowed bool) string {
-	if allowed {
-		return "ALLOWED"
-	}
-	return "DISALLOWED"
-}
-
-func ruleText(v verdictJSON) string {
+func ruleText(v robots.Verdict) string {
 	if v.Rule == "" {
 		return "(no rule matches)"
 	}
