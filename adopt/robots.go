@@ -91,7 +91,21 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 		}
 	}
 
-	// Product tokens, in order of first appearance.
+	order, confs := rp.agents(f, warn)
+	conv := make([]*convGroup, len(f.Groups))
+	for gi := range f.Groups {
+		conv[gi] = rp.convertGroup(&f.Groups[gi], warn)
+	}
+
+	groupOf := rp.mergeGroups(f, order, confs, conv)
+	rp.globals(f, data, warn)
+	rp.attachComments(data, f, groupOf, warn)
+	return rp, nil
+}
+
+// agents collects the product tokens of f's groups, in order of first
+// appearance, with the groups that name each.
+func (rp *robotsPart) agents(f *robots.File, warn func(line int, format string, args ...any)) ([]string, map[string]*agentConf) {
 	var order []string
 	confs := map[string]*agentConf{}
 	for gi, g := range f.Groups {
@@ -125,14 +139,14 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 			}
 		}
 	}
+	return order, confs
+}
 
-	conv := make([]*convGroup, len(f.Groups))
-	for gi := range f.Groups {
-		conv[gi] = rp.convertGroup(&f.Groups[gi], warn)
-	}
-
-	// One manifest group per input group, for the tokens it names first;
-	// tokens whose merged lines differ get a group each.
+// mergeGroups makes the manifest's groups: one per input group, for the
+// tokens it names first; tokens whose merged lines differ get a group
+// each. It returns, for each input group, the manifest group its comments
+// go with.
+func (rp *robotsPart) mergeGroups(f *robots.File, order []string, confs map[string]*agentConf, conv []*convGroup) []int {
 	groupOf := make([]int, len(f.Groups))
 	for i := range groupOf {
 		groupOf[i] = -1
@@ -197,7 +211,13 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 			}
 		}
 	}
+	return groupOf
+}
 
+// globals reads the lines outside the groups: License, orphan lines
+// (preference lines offered as the site's usage), Sitemap, Host and
+// Mobile-agent-server.
+func (rp *robotsPart) globals(f *robots.File, data []byte, warn func(line int, format string, args ...any)) {
 	var orphanUsage usageImport
 	rp.license = importLicense(data, warn)
 	for _, l := range f.Orphans {
@@ -248,8 +268,6 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 		}
 		rp.mobile = append(rp.mobile, manifest.MobileAgent{Path: fields[0], Server: fields[1]})
 	}
-	rp.attachComments(data, f, groupOf, warn)
-	return rp, nil
 }
 
 // importBounds refuses a robots.txt that holds more than a manifest may
