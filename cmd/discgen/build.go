@@ -116,7 +116,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: buildID(),
+		Version: buildID(), Limits: hostLimits,
 	}
 	bar, err := wantBar(f.progress, f.format, stderr)
 	if err != nil {
