@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/confined"
@@ -70,10 +71,18 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 	if owner != nil {
 		mode = 0o700
 	}
+	fresh := false // dir was made by this call: it holds only what the call made
 	for i, leaf := range leaves {
+		if fresh {
+			if _, err := makeLeaf(dir, leaf, mode, owner, true); err != nil {
+				return false, err
+			}
+			made = made || i == 1
+			continue
+		}
 		st, err := confined.Lstat(leaf)
 		if errors.Is(err, fs.ErrNotExist) {
-			if err := makeLeaf(dir, leaf, mode, owner); err != nil {
+			if fresh, err = makeLeaf(dir, leaf, mode, owner, false); err != nil {
 				return false, err
 			}
 			made = made || i == 1
@@ -98,23 +107,26 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 }
 
 // makeLeaf creates leaf, below dir, and the directories on the way: dir
-// first (on a first build it is new, and so mostly are its parents
-// roots/ab/cd), then down to leaf.
+// first, unless dirMade says this build has just made it (on a first
+// build it is new, and so mostly are its parents roots/ab/cd), then down
+// to leaf. made reports that it created dir.
 //
 // Given an owner, the directories on the way are mode 0711: the owner
 // passes through them to its two, and no user but root can list them
 // (which tenants the host has, which roots are deferred or refused).
-func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
+func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner, dirMade bool) (made bool, err error) {
 	through := os.FileMode(0o755)
 	if owner != nil {
 		through = 0o711
 	}
-	if err := mkdirThrough(dir, through); err != nil {
-		return stateDenied(dir, err)
+	if !dirMade {
+		if made, err = mkdirThrough(dir, through); err != nil {
+			return false, stateDenied(dir, err)
+		}
 	}
 	rel, err := filepath.Rel(dir, leaf)
 	if err != nil {
-		return stateDenied(dir, err)
+		return made, stateDenied(dir, err)
 	}
 	d := dir
 	for _, name := range strings.Split(rel, string(filepath.Separator)) {
@@ -124,43 +136,60 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 			m = mode
 		}
 		if err := confined.Mkdir(d, m); err != nil && !errors.Is(err, fs.ErrExist) {
-			return stateDenied(dir, err)
+			return made, stateDenied(dir, err)
 		}
 	}
 	if owner == nil {
-		return nil
+		return made, nil
 	}
 	// Made with its mode: a umask that took the owner's bits is
 	// mended by the next build's check.
 	if err := confined.Lchown(leaf, owner.UID, owner.GID); err != nil {
-		return stateDenied(dir, err)
+		return made, stateDenied(dir, err)
 	}
-	return nil
+	return made, nil
 }
 
 // mkdirThrough creates the root's own state directory dir, and
 // roots/ab/cd on the way, with mode; the build's state directory above
-// them is made as any other.
-func mkdirThrough(dir string, mode os.FileMode) error {
-	err := confined.Mkdir(dir, mode)
+// them is made as any other. It climbs only as far as the nearest
+// directory that exists (on a host of many roots, roots/ab/cd or
+// roots/ab), then makes what is missing below it. made reports that it
+// created dir.
+func mkdirThrough(dir string, mode os.FileMode) (made bool, err error) {
+	err = confined.Mkdir(dir, mode)
 	if !errors.Is(err, fs.ErrNotExist) || !isRootState(dir) {
 		if errors.Is(err, fs.ErrExist) {
-			return nil
+			return false, nil
 		}
-		return err
+		return err == nil, err
 	}
 	state := buildStateDir(dir)
-	if err := confined.MkdirAll(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	d := state
-	for _, name := range strings.Split(strings.TrimPrefix(dir, state+string(filepath.Separator)), string(filepath.Separator)) {
-		d = filepath.Join(d, name)
-		if err := confined.Mkdir(d, mode); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
+	missing := []string{dir}
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if d == state {
+			if err := confined.MkdirAll(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+				return false, err
+			}
+			break
 		}
+		err := confined.Mkdir(d, mode)
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		missing = append(missing, d)
 	}
-	return nil
+	for _, d := range slices.Backward(missing) {
+		err := confined.Mkdir(d, mode)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return false, err
+		}
+		made = err == nil // the last is dir
+	}
+	return made, nil
 }
 
 // giveLeaf gives the directory leaf to owner, with mode.
