@@ -20,13 +20,17 @@ import (
 // of its own, below the build's (a batch of the build run by root
 // journals in the build's own, Options.JournalDir):
 //
-//	STATEDIR/roots/ab/cd/abcd...ef/records/12/34/1234...89.rec
-//	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl
+//	STATEDIR/roots/ab/abcd...ef/records/abcd...ef.rec
+//	STATEDIR/roots/ab/abcd...ef/journal/<random>.jnl
 //
 // named by the SHA-256 of the root's record name. The build run by root
 // creates every directory on the way, owned by root and mode 0711, and
-// gives only the two directories that hold files, records/12/34 and
-// journal, to the root's owner, mode 0700. The owner's own build (the control panel's
+// gives only the two directories that hold files, records and journal,
+// to the root's owner, mode 0700. A root's first build thus makes three
+// directories for its state (and roots/ab for one root in 256 at most):
+// the build's state directory keeps its records in records/12/34, but a
+// root's own holds one record, and 65,536 directories roots/ab/cd would
+// each hold one or two roots up to a few hundred thousand. The owner's own build (the control panel's
 // --tenant build, run as that user) can then write its record and its
 // journals, and no other user can read, replace or remove them: a user
 // can neither rename nor replace a directory in a directory of root's,
@@ -51,7 +55,18 @@ const rootsDir = "roots"
 func RootStateDir(stateDir, record string) string {
 	h := sha256.Sum256([]byte(record))
 	x := hex.EncodeToString(h[:])
-	return filepath.Join(stateDir, rootsDir, x[:2], x[2:4], x)
+	return filepath.Join(stateDir, rootsDir, x[:2], x)
+}
+
+// stateRecordBase is recordBase in the state directory stateDir: in a
+// root's own (RootStateDir), which holds that root's record alone,
+// records/<SHA-256 of name>.
+func stateRecordBase(stateDir, name string) string {
+	if !isRootState(stateDir) {
+		return recordBase(name)
+	}
+	h := sha256.Sum256([]byte(name))
+	return "records/" + hex.EncodeToString(h[:])
 }
 
 // PrepareRootState makes dir (from RootStateDir) ready for the record
@@ -65,7 +80,7 @@ func RootStateDir(stateDir, record string) string {
 // Once made, it costs a build two lstat calls: a build of many roots runs
 // it for each.
 func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
-	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(recordBase(record))))
+	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(stateRecordBase(dir, record))))
 	leaves := []string{base, filepath.Join(dir, journalDir)}
 	mode := os.FileMode(0o755)
 	if owner != nil {
@@ -108,8 +123,8 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 
 // makeLeaf creates leaf, below dir, and the directories on the way: dir
 // first, unless dirMade says this build has just made it (on a first
-// build it is new, and so mostly are its parents roots/ab/cd), then down
-// to leaf. made reports that it created dir.
+// build it is new, and so, for the first roots of a host, is roots/ab),
+// then down to leaf. made reports that it created dir.
 //
 // Given an owner, the directories on the way are mode 0711: the owner
 // passes through them to its two, and no user but root can list them
@@ -151,10 +166,10 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner, dirMade bool) (m
 }
 
 // mkdirThrough creates the root's own state directory dir, and
-// roots/ab/cd on the way, with mode; the build's state directory above
+// roots/ab on the way, with mode; the build's state directory above
 // them is made as any other. It climbs only as far as the nearest
-// directory that exists (on a host of many roots, roots/ab/cd or
-// roots/ab), then makes what is missing below it. made reports that it
+// directory that exists (on a host of many roots, roots/ab), then makes
+// what is missing below it. made reports that it
 // created dir.
 func mkdirThrough(dir string, mode os.FileMode) (made bool, err error) {
 	err = confined.Mkdir(dir, mode)
@@ -227,16 +242,15 @@ func stateLimit(stateDir string, limit int64) int64 {
 // a path RootStateDir returns.
 func isRootState(stateDir string) bool {
 	h := filepath.Base(stateDir)
-	cd := filepath.Dir(stateDir)
-	ab := filepath.Dir(cd)
-	return len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4]
+	ab := filepath.Dir(stateDir)
+	return len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2]
 }
 
 // buildStateDir is the build's state directory of a root's own state
 // directory (a path RootStateDir returns): STATEDIR of
-// STATEDIR/roots/ab/cd/<hash>.
+// STATEDIR/roots/ab/<hash>.
 func buildStateDir(own string) string {
-	return filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(own))))
+	return filepath.Dir(filepath.Dir(filepath.Dir(own)))
 }
 
 // SharedJournal reports whether a build may keep the journal of roots
