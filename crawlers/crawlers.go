@@ -75,7 +75,7 @@ type Catalogue struct {
 }
 
 var load = sync.OnceValues(func() (*Catalogue, error) {
-	c, err := Parse(catalogueJSON)
+	c, err := parseShipped()
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,10 @@
 package llmstxt
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/discgen/discgen/internal/lazyre"
 )
 
 // Field is where a one-line value goes in the file.
@@ -28,11 +29,11 @@ const (
 // would end the link text early. The rules are conservative: markup needs
 // a pair of delimiters, and only values holding such a pair are refused.
 
-var entity = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]*);`)
+var entity = lazyre.New(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]*);`)
 
 // blockStart matches the start of a line that CommonMark reads as a block
 // of its own inside the blockquote rather than as paragraph text.
-var blockStart = regexp.MustCompile("^(#{1,6}([ \t]|$)|>|[-+*]([ \t]|$)|[0-9]{1,9}[.)]([ \t]|$)|```|~~~|<|(-[ \t]*){3,}$|(\\*[ \t]*){3,}$|(_[ \t]*){3,}$)")
+var blockStart = lazyre.New("^(#{1,6}([ \t]|$)|>|[-+*]([ \t]|$)|[0-9]{1,9}[.)]([ \t]|$)|```|~~~|<|(-[ \t]*){3,}$|(\\*[ \t]*){3,}$|(_[ \t]*){3,}$)")
 
 // Unreadable returns why the value s cannot be written in field f so that
 // both readers read it as given, or "" when it can.
@@ -70,7 +71,7 @@ func Unreadable(f Field, s string) string {
 		return "two \"~\", which GitHub's markdown may read as strikethrough"
 	}
 	if entity.MatchString(s) {
-		return "an HTML entity (" + entity.FindString(s) + "), which markdown reads as the character it names"
+		return "an HTML entity (" + entity.Compiled().FindString(s) + "), which markdown reads as the character it names"
 	}
 	switch f {
 	case FieldTitle, FieldSection:

@@ -3,11 +3,11 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/internal/limited"
 	"go.yaml.in/yaml/v3"
 )
@@ -251,7 +251,7 @@ func (c *converter) scalarItem(n *yaml.Node, e *entry, i, depth int) (any, error
 }
 
 // zoned matches a YAML timestamp with a time of day and a time zone.
-var zoned = regexp.MustCompile(`[Tt ][0-9:.]+ *([Zz]|[+-][0-9]{1,2}(:?[0-9]{2})?)$`)
+var zoned = lazyre.New(`[Tt ][0-9:.]+ *([Zz]|[+-][0-9]{1,2}(:?[0-9]{2})?)$`)
 
 // checkTimestamp warns of a plain scalar that YAML 1.1 reads as a
 // timestamp (2027-06-01, 2027-06-01T00:00:00Z). discgen keeps it the

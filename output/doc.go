@@ -291,8 +291,8 @@
 // cache and its owner's journals in a state directory of the root's own,
 // below the build's (RootStateDir):
 //
-//	STATEDIR/roots/ab/cd/abcd...ef/records/12/34/1234...89.rec
-//	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl
+//	STATEDIR/roots/ab/abcd...ef/records/abcd...ef.rec
+//	STATEDIR/roots/ab/abcd...ef/journal/<random>.jnl
 //
 // named by the SHA-256 of the record's name, and passes it as StateDir
 // with the build's own as FormerStateDir, whose record is read until the

@@ -195,10 +195,10 @@ func TestRootStateDirsNoMoreOpen(t *testing.T) {
 	if _, err := PrepareRootState(own, name, &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}); err != nil {
 		t.Fatal(err)
 	}
-	rec := filepath.Dir(filepath.Join(own, filepath.FromSlash(recordBase(name))))
+	rec := filepath.Dir(filepath.Join(own, filepath.FromSlash(stateRecordBase(own, name))))
 	want := map[string]os.FileMode{
-		filepath.Join(state, rootsDir): 0o711, filepath.Dir(filepath.Dir(own)): 0o711, filepath.Dir(own): 0o711, own: 0o711,
-		filepath.Join(own, "records"): 0o711, filepath.Dir(rec): 0o711, rec: 0o700, filepath.Join(own, journalDir): 0o700,
+		filepath.Join(state, rootsDir): 0o711, filepath.Dir(own): 0o711, own: 0o711,
+		rec: 0o700, filepath.Join(own, journalDir): 0o700,
 	}
 	for d, m := range want {
 		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != m {

@@ -355,7 +355,7 @@ const smallState = 64 << 10
 // format 1 record keyed by the root's absolute path exists, which is read
 // and migrated (c.v1 names it, and Apply replaces it by a format 2 record).
 func (c *Changes) loadRecord() error {
-	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.name)+".rec"))
+	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(stateRecordBase(c.opt.StateDir, c.name)+".rec"))
 	data, st, release, err := c.readState(c.opt.StateDir, name, maxRecordSize)
 	defer release()
 	if errors.Is(err, fs.ErrNotExist) {
@@ -432,7 +432,7 @@ func (c *Changes) loadRecord1() error {
 // recordFile returns the OS path of the record (ext ".rec") or stat cache
 // (ext ".stat") of c.
 func (c *Changes) recordFile(ext string) string {
-	return filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase(c.name)+ext))
+	return filepath.Join(c.opt.StateDir, filepath.FromSlash(stateRecordBase(c.opt.StateDir, c.name)+ext))
 }
 
 // stateIgnore is written into a state directory discgen creates, so that

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/internal/confined"
@@ -20,13 +21,17 @@ import (
 // of its own, below the build's (a batch of the build run by root
 // journals in the build's own, Options.JournalDir):
 //
-//	STATEDIR/roots/ab/cd/abcd...ef/records/12/34/1234...89.rec
-//	STATEDIR/roots/ab/cd/abcd...ef/journal/<random>.jnl
+//	STATEDIR/roots/ab/abcd...ef/records/abcd...ef.rec
+//	STATEDIR/roots/ab/abcd...ef/journal/<random>.jnl
 //
 // named by the SHA-256 of the root's record name. The build run by root
 // creates every directory on the way, owned by root and mode 0711, and
-// gives only the two directories that hold files, records/12/34 and
-// journal, to the root's owner, mode 0700. The owner's own build (the control panel's
+// gives only the two directories that hold files, records and journal,
+// to the root's owner, mode 0700. A root's first build thus makes three
+// directories for its state (and roots/ab for one root in 256 at most):
+// the build's state directory keeps its records in records/12/34, but a
+// root's own holds one record, and 65,536 directories roots/ab/cd would
+// each hold one or two roots up to a few hundred thousand. The owner's own build (the control panel's
 // --tenant build, run as that user) can then write its record and its
 // journals, and no other user can read, replace or remove them: a user
 // can neither rename nor replace a directory in a directory of root's,
@@ -51,7 +56,18 @@ const rootsDir = "roots"
 func RootStateDir(stateDir, record string) string {
 	h := sha256.Sum256([]byte(record))
 	x := hex.EncodeToString(h[:])
-	return filepath.Join(stateDir, rootsDir, x[:2], x[2:4], x)
+	return filepath.Join(stateDir, rootsDir, x[:2], x)
+}
+
+// stateRecordBase is recordBase in the state directory stateDir: in a
+// root's own (RootStateDir), which holds that root's record alone,
+// records/<SHA-256 of name>.
+func stateRecordBase(stateDir, name string) string {
+	if !isRootState(stateDir) {
+		return recordBase(name)
+	}
+	h := sha256.Sum256([]byte(name))
+	return "records/" + hex.EncodeToString(h[:])
 }
 
 // PrepareRootState makes dir (from RootStateDir) ready for the record
@@ -65,16 +81,24 @@ func RootStateDir(stateDir, record string) string {
 // Once made, it costs a build two lstat calls: a build of many roots runs
 // it for each.
 func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
-	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(recordBase(record))))
+	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(stateRecordBase(dir, record))))
 	leaves := []string{base, filepath.Join(dir, journalDir)}
 	mode := os.FileMode(0o755)
 	if owner != nil {
 		mode = 0o700
 	}
+	fresh := false // dir was made by this call: it holds only what the call made
 	for i, leaf := range leaves {
+		if fresh {
+			if _, err := makeLeaf(dir, leaf, mode, owner, true); err != nil {
+				return false, err
+			}
+			made = made || i == 1
+			continue
+		}
 		st, err := statedir.Lstat(leaf)
 		if errors.Is(err, fs.ErrNotExist) {
-			if err := makeLeaf(dir, leaf, mode, owner); err != nil {
+			if fresh, err = makeLeaf(dir, leaf, mode, owner, false); err != nil {
 				return false, err
 			}
 			made = made || i == 1
@@ -99,23 +123,26 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 }
 
 // makeLeaf creates leaf, below dir, and the directories on the way: dir
-// first (on a first build it is new, and so mostly are its parents
-// roots/ab/cd), then down to leaf.
+// first, unless dirMade says this build has just made it (on a first
+// build it is new, and so, for the first roots of a host, is roots/ab),
+// then down to leaf. made reports that it created dir.
 //
 // Given an owner, the directories on the way are mode 0711: the owner
 // passes through them to its two, and no user but root can list them
 // (which tenants the host has, which roots are deferred or refused).
-func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
+func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner, dirMade bool) (made bool, err error) {
 	through := os.FileMode(0o755)
 	if owner != nil {
 		through = 0o711
 	}
-	if err := mkdirThrough(dir, through); err != nil {
-		return stateDenied(dir, err)
+	if !dirMade {
+		if made, err = mkdirThrough(dir, through); err != nil {
+			return false, stateDenied(dir, err)
+		}
 	}
 	rel, err := filepath.Rel(dir, leaf)
 	if err != nil {
-		return stateDenied(dir, err)
+		return made, stateDenied(dir, err)
 	}
 	d := dir
 	for _, name := range strings.Split(rel, string(filepath.Separator)) {
@@ -125,43 +152,60 @@ func makeLeaf(dir, leaf string, mode os.FileMode, owner *Owner) error {
 			m = mode
 		}
 		if err := statedir.Mkdir(d, m); err != nil && !errors.Is(err, fs.ErrExist) {
-			return stateDenied(dir, err)
+			return made, stateDenied(dir, err)
 		}
 	}
 	if owner == nil {
-		return nil
+		return made, nil
 	}
 	// Made with its mode: a umask that took the owner's bits is
 	// mended by the next build's check.
 	if err := statedir.Lchown(leaf, owner.UID, owner.GID); err != nil {
-		return stateDenied(dir, err)
+		return made, stateDenied(dir, err)
 	}
-	return nil
+	return made, nil
 }
 
 // mkdirThrough creates the root's own state directory dir, and
-// roots/ab/cd on the way, with mode; the build's state directory above
-// them is made as any other.
-func mkdirThrough(dir string, mode os.FileMode) error {
-	err := statedir.Mkdir(dir, mode)
+// roots/ab on the way, with mode; the build's state directory above
+// them is made as any other. It climbs only as far as the nearest
+// directory that exists (on a host of many roots, roots/ab), then makes
+// what is missing below it. made reports that it
+// created dir.
+func mkdirThrough(dir string, mode os.FileMode) (made bool, err error) {
+	err = statedir.Mkdir(dir, mode)
 	if !errors.Is(err, fs.ErrNotExist) || !isRootState(dir) {
 		if errors.Is(err, fs.ErrExist) {
-			return nil
+			return false, nil
 		}
-		return err
+		return err == nil, err
 	}
 	state := buildStateDir(dir)
-	if err := statedir.CreateDirs(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	d := state
-	for _, name := range strings.Split(strings.TrimPrefix(dir, state+string(filepath.Separator)), string(filepath.Separator)) {
-		d = filepath.Join(d, name)
-		if err := statedir.Mkdir(d, mode); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
+	missing := []string{dir}
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if d == state {
+			if err := statedir.CreateDirs(state, nil); err != nil && !errors.Is(err, fs.ErrExist) {
+				return false, err
+			}
+			break
 		}
+		err := statedir.Mkdir(d, mode)
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		missing = append(missing, d)
 	}
-	return nil
+	for _, d := range slices.Backward(missing) {
+		err := statedir.Mkdir(d, mode)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return false, err
+		}
+		made = err == nil // the last is dir
+	}
+	return made, nil
 }
 
 // giveLeaf gives the directory leaf to owner, with mode.
@@ -199,16 +243,15 @@ func stateLimit(stateDir string, limit int64) int64 {
 // a path RootStateDir returns.
 func isRootState(stateDir string) bool {
 	h := filepath.Base(stateDir)
-	cd := filepath.Dir(stateDir)
-	ab := filepath.Dir(cd)
-	return len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2] && filepath.Base(cd) == h[2:4]
+	ab := filepath.Dir(stateDir)
+	return len(h) == 64 && filepath.Base(filepath.Dir(ab)) == rootsDir && filepath.Base(ab) == h[:2]
 }
 
 // buildStateDir is the build's state directory of a root's own state
 // directory (a path RootStateDir returns): STATEDIR of
-// STATEDIR/roots/ab/cd/<hash>.
+// STATEDIR/roots/ab/<hash>.
 func buildStateDir(own string) string {
-	return filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(own))))
+	return filepath.Dir(filepath.Dir(filepath.Dir(own)))
 }
 
 // SharedJournal reports whether a build may keep the journal of roots

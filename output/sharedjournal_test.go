@@ -174,7 +174,7 @@ func TestPrepareRootStateMadeOnce(t *testing.T) {
 		}
 		return nil
 	})
-	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(recordBase("r"))))
+	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(stateRecordBase(dir, "r"))))
 	for _, want := range []string{base, filepath.Join(dir, journalDir)} {
 		rel, _ := filepath.Rel(state, want)
 		if !slices.Contains(names, rel) {
@@ -206,7 +206,7 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 		c.Close()
 	}
 	leaveJournal(t, e, ins)
-	bad := filepath.Join(own[1], filepath.FromSlash(recordBase("r1")+".rec"))
+	bad := filepath.Join(own[1], filepath.FromSlash(stateRecordBase(own[1], "r1")+".rec"))
 	mustWrite(t, filepath.Join(bad, "x"), "x\n")
 
 	n, j, err := Recover(e.state)
@@ -287,7 +287,7 @@ func TestRecoverWithinBounds(t *testing.T) {
 	for k := range 1000 {
 		big.addSum(fmt.Sprintf("%s%04d.txt", strings.Repeat("n", 100), k), fileSum([]byte("n\n")))
 	}
-	bigFile := filepath.Join(own[2], filepath.FromSlash(recordBase("r2")+".rec"))
+	bigFile := filepath.Join(own[2], filepath.FromSlash(stateRecordBase(own[2], "r2")+".rec"))
 	if err := os.WriteFile(bigFile, big.marshal(), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/hostlimits"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
@@ -50,6 +51,9 @@ type Options struct {
 	// runtime's soft memory limit say so): a worker takes a manifest's
 	// estimated cost from it before parsing, and waits for room.
 	Memory int64
+	// Limits, when set, are the host's limits as the caller read them
+	// (hostlimits.Read) at start-up; when nil the build reads them.
+	Limits *hostlimits.Limits
 
 	Mode Mode
 	// Out is the site's output directory (-o).

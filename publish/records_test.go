@@ -25,7 +25,7 @@ import (
 func tenantStateFile(stateDir, record, ext string) string {
 	h := sha256.Sum256([]byte(record))
 	x := hex.EncodeToString(h[:])
-	return filepath.Join(output.RootStateDir(stateDir, record), "records", x[:2], x[2:4], x+ext)
+	return filepath.Join(output.RootStateDir(stateDir, record), "records", x+ext)
 }
 
 // padState rewrites file with head, then lines made by line(k) up to size

@@ -103,9 +103,20 @@ type measurement struct {
 }
 
 // runMeasured runs a command and returns its wall time and peak RSS.
-func runMeasured(b *testing.B, dir string, name string, args ...string) measurement {
+func runMeasured(b testing.TB, dir string, name string, args ...string) measurement {
 	b.Helper()
 	syscall.Sync()
+	// GNU time, when there is one, forks the command from its own small
+	// process and reports the command's own peak RSS: the Go runtime
+	// starts a process with clone(CLONE_VM) and exec, and Linux keeps the
+	// parent's high-water mark across the exec, so ru_maxrss would be at
+	// least this benchmark's own size.
+	rssFile := ""
+	if _, err := os.Stat(gnuTime); err == nil {
+		rssFile = filepath.Join(b.TempDir(), "rss")
+		args = append([]string{"-f", "%M", "-o", rssFile, name}, args...)
+		name = gnuTime
+	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	var stderr strings.Builder
@@ -124,12 +135,28 @@ func runMeasured(b *testing.B, dir string, name string, args ...string) measurem
 	if err != nil {
 		b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	rss := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) * 1024
+	if rssFile != "" {
+		data, _ := os.ReadFile(rssFile)
+		f := strings.Fields(string(data))
+		if len(f) == 0 {
+			b.Fatalf("%s wrote no peak RSS", gnuTime)
+		}
+		kb, err := strconv.ParseInt(f[len(f)-1], 10, 64)
+		if err != nil {
+			b.Fatalf("%s: the peak RSS: %v", gnuTime, err)
+		}
+		rss = kb * 1024
+	}
 	out := make([]byte, 4096)
 	size, _ := stdout.Seek(0, io.SeekEnd)
 	k, _ := stdout.ReadAt(out, max(0, size-int64(len(out))))
-	return measurement{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), int64(ru.Maxrss) * 1024, string(out[:k])}
+	return measurement{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), rss, string(out[:k])}
 }
+
+// gnuTime is GNU time, which runMeasured runs commands under for their
+// peak RSS.
+const gnuTime = "/usr/bin/time"
 
 func median(ms []measurement) measurement {
 	slices.SortFunc(ms, func(a, b measurement) int { return int(a.wall - b.wall) })

@@ -195,7 +195,13 @@ func mib(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }
 // sizeBuild sizes a build of opt within this process's limits, and sets
 // GOMAXPROCS when the thread limit asks for fewer.
 func sizeBuild(opt Options) (sizing, error) {
-	s, err := fit(opt, hostlimits.Read(), debug.SetMemoryLimit(-1), runtime.GOMAXPROCS(0))
+	var l hostlimits.Limits
+	if opt.Limits != nil {
+		l = *opt.Limits
+	} else {
+		l = hostlimits.Read()
+	}
+	s, err := fit(opt, l, debug.SetMemoryLimit(-1), runtime.GOMAXPROCS(0))
 	if err == nil && s.procs > 0 {
 		runtime.GOMAXPROCS(s.procs)
 	}

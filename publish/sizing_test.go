@@ -153,3 +153,15 @@ func TestApplyThreadsFollowOutput(t *testing.T) {
 			found["rootWorkers"], found["writers"], applyRoots, applyWriters)
 	}
 }
+
+// A build sizes itself by the limits its caller read (Options.Limits),
+// not by reading them again.
+func TestSizeBuildTakesGivenLimits(t *testing.T) {
+	cg := unlimited
+	cg.Memory, cg.MemoryUsed = 64<<20, 20<<20
+	_, err := sizeBuild(Options{Limits: &cg})
+	var le *LimitError
+	if !errors.As(err, &le) || !strings.Contains(le.Error(), "memory.max") {
+		t.Errorf("given a memory.max of 64 MiB: %v, want a refusal naming memory.max", err)
+	}
+}

@@ -68,9 +68,7 @@ const (
 // manifest of a million wrong values cannot make a million messages.
 const MaxViolations = 1000
 
-var compiled = sync.OnceValues(func() ([]*node, error) {
-	return compile(source, "", "/$defs/tenant")
-})
+var compiled = sync.OnceValues(compiledNodes)
 
 // Violation is one way an instance fails the schema.
 type Violation struct {

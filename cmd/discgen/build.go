@@ -111,7 +111,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: buildID(),
+		Version: buildID(), Limits: hostLimits,
 	}
 	if err := opt.Check(); err != nil {
 		return usagef("build: %v", err)

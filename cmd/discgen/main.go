@@ -6,14 +6,36 @@ import (
 	"os"
 
 	"github.com/discgen/discgen/internal/gcpolicy"
+	"github.com/discgen/discgen/internal/hostlimits"
 )
 
 func main() {
 	gcpolicy.Tune() // GOGC=400 with a 96 MiB soft limit: see the package
-	if !printsOnly(os.Args[1:]) {
-		gcpolicy.FitHost()
+	if args := os.Args[1:]; !printsOnly(args) {
+		var l hostlimits.Limits
+		if sizesBuild(args) {
+			l = hostlimits.Read()
+			hostLimits = &l
+		} else {
+			l = hostlimits.Memory()
+		}
+		gcpolicy.FitHost(l)
 	}
 	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr)))
+}
+
+// hostLimits is what main read of the host's limits at start-up, for a
+// build to size itself by (publish.Options.Limits), so that /proc and the
+// cgroup files are read once a process. It is nil when run is called
+// without main, and the build reads them itself.
+var hostLimits *hostlimits.Limits
+
+// sizesBuild reports whether a command line runs a build that sizes
+// itself to every limit of the host (publish.Run); other commands need
+// only the memory limits, and not the count of the user's tasks in /proc
+// that a full read makes.
+func sizesBuild(args []string) bool {
+	return len(args) > 0 && (args[0] == "build" || args[0] == "validate")
 }
 
 // printsOnly reports whether a command line only prints text discgen

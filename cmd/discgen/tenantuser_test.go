@@ -253,7 +253,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // recordOf finds the record named name under dir/state.
 func recordOf(t *testing.T, dir, name string) string {
 	t.Helper()
-	recs, _ := filepath.Glob(filepath.Join(dir, "state", "roots", "*", "*", "*", "records", "*", "*", "*.rec"))
+	recs, _ := filepath.Glob(filepath.Join(dir, "state", "roots", "*", "*", "records", "*.rec"))
 	for _, r := range recs {
 		data, err := os.ReadFile(r)
 		if err == nil && bytes.Contains(data, []byte("\nname "+name+"\n")) {

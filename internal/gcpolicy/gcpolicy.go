@@ -55,17 +55,18 @@ func OneShot() {
 
 // FitHost lowers the soft memory limit to half the memory the host
 // leaves this process (the address-space limit beyond what the runtime
-// reserved at start-up, or the cgroup's memory limit), so that the
+// reserved at start-up, or the cgroup's memory limit: l.MemoryRoom, from
+// hostlimits.Memory or Read), so that the
 // collector works before the heap reaches a limit it cannot pass: the
 // runtime reserves its heap in 64 MiB arenas and dies, with a trace, when
 // it cannot. A build's memory budget follows the soft limit
 // (publish/sizing.go). It is called once, at start-up, after Tune;
 // GOMEMLIMIT in the environment still wins.
-func FitHost() {
+func FitHost(l hostlimits.Limits) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	room := hostlimits.Memory().MemoryRoom()
+	room := l.MemoryRoom()
 	if room == 0 {
 		return
 	}
