@@ -145,7 +145,7 @@ type tdmHeaderRule struct {
 }
 
 var (
-	caddyTDMMatcher = regexp.MustCompile("^@(discgen_tdm_[0-9]+) \\{$")
+	caddyTDMMatcher = regexp.MustCompile(`^@(discgen_tdm_[0-9]+) \{$`)
 	caddyTDMPath    = regexp.MustCompile("^(not )?path_regexp `(.*)`$")
 	caddyTDMHeader  = regexp.MustCompile(`^header @(discgen_tdm_[0-9]+) (tdm-reservation|tdm-policy) "(.*)"$`)
 	caddyLink       = regexp.MustCompile(`^header \+Link "(.*)"$`)
