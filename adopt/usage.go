@@ -2,8 +2,9 @@ package adopt
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"strings"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"

@@ -1,10 +1,11 @@
 package generate
 
 import (
-	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"

@@ -2,10 +2,11 @@ package generate
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"

@@ -5,10 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/discgen/discgen/internal/bug"
 	"net/url"
 	"path"
 	"path/filepath"
+
+	"github.com/discgen/discgen/internal/bug"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/generate"

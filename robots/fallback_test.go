@@ -1,10 +1,11 @@
 package robots
 
 import (
-	"github.com/discgen/discgen/aipref"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )

@@ -2,9 +2,10 @@ package robots
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"sort"
 	"strings"
+
+	"github.com/discgen/discgen/aipref"
 )
 
 // Finding codes for usage preference lines (usage.go).

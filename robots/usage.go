@@ -2,9 +2,10 @@ package robots
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
+
+	"github.com/discgen/discgen/aipref"
 )
 
 // Usage preferences say what may be done with what a crawler fetched;

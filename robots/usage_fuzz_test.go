@@ -1,9 +1,10 @@
 package robots
 
 import (
-	"github.com/discgen/discgen/aipref"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/aipref"
 )
 
 // FuzzUsageLine feeds arbitrary values to the preference line parser that

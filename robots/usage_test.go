@@ -2,12 +2,13 @@ package robots
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/aipref"
 )
 
 func TestUsageLines(t *testing.T) {

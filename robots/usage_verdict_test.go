@@ -2,11 +2,12 @@ package robots
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/jimsmart/grobotstxt"
 	"github.com/temoto/robotstxt"

@@ -1,9 +1,10 @@
 package robots
 
 import (
-	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
+
+	"github.com/discgen/discgen/aipref"
 )
 
 // UsageKind says which form a preference line is in.

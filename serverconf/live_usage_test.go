@@ -2,10 +2,11 @@ package serverconf
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/tree"

@@ -2,9 +2,10 @@ package serverconf
 
 import (
 	"fmt"
-	"github.com/discgen/discgen/aipref"
 	"slices"
 	"strings"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/discgen/discgen/robots"
 )

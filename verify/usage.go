@@ -1,10 +1,11 @@
 package verify
 
 import (
-	"github.com/discgen/discgen/aipref"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/discgen/discgen/robots"
 )

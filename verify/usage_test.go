@@ -1,10 +1,11 @@
 package verify
 
 import (
-	"github.com/discgen/discgen/aipref"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/aipref"
 
 	"github.com/discgen/discgen/robots"
 )
