@@ -61,7 +61,10 @@ case $command in
     done
     if [[ $named -eq 0 ]]; then
       # No file named: lint what a build wrote.
-      for f in "$out/robots.txt" "$out/.well-known/security.txt" "$out"/autodisc/*.txt; do
+      wk=$out/.well-known
+      for f in "$out/robots.txt" "$wk/security.txt" "$out"/autodisc/*.txt \
+        "$out/ads.txt" "$out/app-ads.txt" "$wk/apple-app-site-association" "$wk/assetlinks.json" \
+        "$wk/gpc.json" "$wk/traffic-advice" "$wk/atproto-did" "$wk/tdmrep.json"; do
         [[ -f $f ]] && extra+=("$f") && named=$((named + 1))
       done
       [[ $named -gt 0 ]] || fail "lint: no file named in args and none found in $out"

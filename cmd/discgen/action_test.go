@@ -244,6 +244,12 @@ func TestActionScript(t *testing.T) {
 	if r.status != 0 || !strings.Contains(r.summary, "Linted 4 file(s): passed") {
 		t.Errorf("lint: status %d\n%s\n%s", r.status, r.log, r.summary)
 	}
+	// The files of the 2026 kinds found there are linted too.
+	testfs.Write(t, filepath.Join(dir, "public/ads.txt"), "google.com, pub-0000000000000000, FRIENDS\n")
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=lint")
+	if r.status != 1 || !strings.Contains(r.summary, "Linted 5 file(s)") || !strings.Contains(r.log, "file=public/ads.txt") {
+		t.Errorf("lint with an ads.txt: status %d\n%s\n%s", r.status, r.log, r.summary)
+	}
 }
 
 // Manifest diagnostics and refused takeovers are annotations too, and the
