@@ -17,7 +17,9 @@ import (
 // either file names, and for any other crawler ("*"), at "/" and at every
 // path a rule of either file starts with, the fetch verdict (RFC 9309, as
 // robots.File.Match reads it) and the usage preferences (Content-Usage and
-// Content-Signal lines, as robots.File.Usage reads them). It also names
+// Content-Signal lines, as robots.File.Usage reads them), and the licence
+// the first global License line names (RSL 1.0, as the rights package
+// reads it; meaning_license.go). It also names
 // the lines the server added or dropped: the lines between the longest
 // common first and last lines of the two files (a linear comparison; a
 // hostile file cannot make it slow), with a known block named.
@@ -54,6 +56,8 @@ type Meaning struct {
 	Added, Dropped []Block
 	// Truncated says the probes were cut at the limits above.
 	Truncated bool
+	// BuiltLicense and ServedLicense are the licences the files name.
+	BuiltLicense, ServedLicense LicenseReading
 }
 
 // knownBlocks name the blocks services add: the marker line and who adds
@@ -155,6 +159,7 @@ func CompareRobots(built, served []byte) Meaning {
 		}
 	}
 	m.Added, m.Dropped = lineBlocks(built, served)
+	m.BuiltLicense, m.ServedLicense = readLicense(built), readLicense(served)
 	return m
 }
 
@@ -232,12 +237,17 @@ func (m Meaning) Report(r *Result, servedLen, builtLen int) {
 	if m.Truncated {
 		r.Notes = append(r.Notes, "the served file is too large to compare every agent at every path: meaning compared for some only")
 	}
+	sameLicense := m.reportLicense(r)
 	if len(m.Diffs) == 0 && m.Truncated {
 		r.fail("differs from the build (%d bytes served, %d built), and is too large to compare by meaning for every agent and path", servedLen, builtLen)
 		return
 	}
-	if len(m.Diffs) == 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("differs from the build in bytes (%d served, %d built), not in meaning: every agent's fetch verdicts and usage preferences are the same", servedLen, builtLen))
+	if len(m.Diffs) == 0 && sameLicense {
+		same := "every agent's fetch verdicts and usage preferences are the same"
+		if m.BuiltLicense.URL != "" {
+			same = "every agent's fetch verdicts and usage preferences, and the licence, are the same"
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("differs from the build in bytes (%d served, %d built), not in meaning: %s", servedLen, builtLen, same))
 		return
 	}
 	for i, d := range m.Diffs {

@@ -58,8 +58,8 @@ func TestVerifyCloudflareManaged(t *testing.T) {
 	r := robotsResult(t, run(t, true, tr, prepend(block), Options{}))
 	problems := strings.Join(r.Problems, "\n")
 	for _, want := range []string{
-		"differs from the build in meaning for CCBot at /: fetch allowed (no rule matches) in the build, disallowed (line 18: Disallow: /) as served",
-		"differs from the build in meaning for Amazonbot at /: fetch allowed (no rule matches) in the build, disallowed (line 12: Disallow: /) as served",
+		"differs from the build in meaning for CCBot at /: fetch allowed (no rule matches) in the build, disallowed (line 42: Disallow: /) as served",
+		"differs from the build in meaning for Amazonbot at /: fetch allowed (no rule matches) in the build, disallowed (line 33: Disallow: /) as served",
 		"differs from the build in meaning for any crawler no group names (*) at /, /private/: usage Content-Usage none; Content-Signal none in the build, Content-Usage none; Content-Signal train_ai=no, search=yes as served",
 	} {
 		if !strings.Contains(problems, want) {
@@ -72,7 +72,7 @@ func TestVerifyCloudflareManaged(t *testing.T) {
 		}
 	}
 	notes := strings.Join(r.Notes, "\n")
-	if want := "the server added Cloudflare's managed robots.txt (https://developers.cloudflare.com/bots/additional-configurations/managed-robots-txt/), lines 1-30, which the build does not hold"; !strings.Contains(notes, want) {
+	if want := "the server added Cloudflare's managed robots.txt (https://developers.cloudflare.com/bots/additional-configurations/managed-robots-txt/); Cloudflare's content signals policy (https://developers.cloudflare.com/bots/additional-configurations/managed-robots-txt/), lines 1-56, which the build does not hold"; !strings.Contains(notes, want) {
 		t.Errorf("notes lack %q:\n%s", want, notes)
 	}
 	if strings.Contains(notes, "dropped") {
