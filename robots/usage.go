@@ -90,17 +90,18 @@ func (u *Usage) Lines() []string {
 // base, may match a URL that path matches.
 func (u *Usage) shadows(shorter []UsagePath, path, base string) bool {
 	for _, q := range shorter {
-		if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != base && mayOverlap(Canonical(q.Path), Canonical(path)) {
+		if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != base && MayOverlap(Canonical(q.Path), Canonical(path)) {
 			return true
 		}
 	}
 	return false
 }
 
-// mayOverlap reports whether two canonical patterns may match one URL
-// path: one's literal start (up to its first "*" or "$") begins the
-// other's. It may say true where they cannot; never false where they can.
-func mayOverlap(a, b string) bool {
+// MayOverlap reports whether two path patterns (both canonical, or both
+// as written) may match one URL path: one's literal start (up to its
+// first "*" or "$") begins the other's. It may say true where they
+// cannot; never false where they can.
+func MayOverlap(a, b string) bool {
 	lit := func(p string) string {
 		if i := strings.IndexAny(p, "*$"); i >= 0 {
 			return p[:i]
@@ -160,7 +161,7 @@ func (u *Usage) Unwritable() (path, under string) {
 			continue
 		}
 		for _, q := range paths[:i] {
-			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && MayOverlap(Canonical(q.Path), Canonical(p.Path)) {
 				return Canonical(p.Path), Canonical(q.Path)
 			}
 		}
@@ -168,7 +169,7 @@ func (u *Usage) Unwritable() (path, under string) {
 			if len(Canonical(q.Path)) > len(Canonical(p.Path)) {
 				break
 			}
-			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && mayOverlap(Canonical(q.Path), Canonical(p.Path)) {
+			if aipref.UsageValue(q.Prefs.Over(u.Prefs)) != "" && MayOverlap(Canonical(q.Path), Canonical(p.Path)) {
 				return Canonical(p.Path), Canonical(q.Path)
 			}
 		}

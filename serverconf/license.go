@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/rsl"
 	"github.com/discgen/discgen/tdmrep"
 )
@@ -137,7 +138,7 @@ func caddyRights(b *strings.Builder, r Rights) {
 		// The longer locations before it that may share its URLs.
 		var longer []string
 		for _, u := range r.TDM[:i] {
-			if ure, ok := pathRegexp(u.Location, true); ok && locationsMeet(u.Location, t.Location) {
+			if ure, ok := pathRegexp(u.Location, true); ok && robots.MayOverlap(u.Location, t.Location) {
 				longer = append(longer, ure)
 			}
 		}
@@ -183,26 +184,12 @@ func headersTDM(rules []tdmrep.Rule) []int {
 		if _, ok := headersPath(tdmPath(t.Location)); !ok {
 			continue
 		}
-		if slices.ContainsFunc(rules, func(u tdmrep.Rule) bool { return u != t && locationsMeet(u.Location, t.Location) }) {
+		if slices.ContainsFunc(rules, func(u tdmrep.Rule) bool { return u != t && robots.MayOverlap(u.Location, t.Location) }) {
 			continue
 		}
 		out = append(out, i)
 	}
 	return out
-}
-
-// locationsMeet reports whether two locations may match one URL path: one
-// literal start (up to "*" or "$") begins the other. It may say true where
-// they cannot, never false where they can.
-func locationsMeet(a, b string) bool {
-	lit := func(p string) string {
-		if i := strings.IndexAny(p, "*$"); i >= 0 {
-			return p[:i]
-		}
-		return p
-	}
-	a, b = lit(a), lit(b)
-	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 }
 
 // rightsWarnings says which rules _headers leaves out.
