@@ -73,15 +73,9 @@ expires_of() {
 [[ $days =~ ^[0-9]+$ && $days -ge 1 && $days -le 3650 ]] ||
   fail "renew-days must be a number of days from 1 to 3650, not \"$days\""
 
-extra=()
-if [[ $raw_args == *$'\n'* ]]; then
-  while IFS= read -r line || [[ -n $line ]]; do
-    line=${line%$'\r'}
-    [[ -n $line ]] && extra+=("$line")
-  done <<<"$raw_args"
-else
-  read -r -a extra <<<"$raw_args"
-fi
+# shellcheck source=action/args.sh
+. "$(dirname "${BASH_SOURCE[0]}")/args.sh"
+split_args "$raw_args"
 env_flag=()
 [[ -n $env_name ]] && env_flag=(--env "$env_name")
 

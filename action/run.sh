@@ -35,16 +35,9 @@ fail() {
   exit 2
 }
 
-extra=()
-if [[ $raw_args == *$'\n'* ]]; then
-  while IFS= read -r line || [[ -n $line ]]; do
-    line=${line%$'\r'}
-    [[ -n $line ]] && extra+=("$line")
-  done <<<"$raw_args"
-else
-  # read -a splits at blanks and never expands globs.
-  read -r -a extra <<<"$raw_args"
-fi
+# shellcheck source=action/args.sh
+. "$(dirname "${BASH_SOURCE[0]}")/args.sh"
+split_args "$raw_args"
 
 env_flag=()
 [[ -n $env_name ]] && env_flag=(--env "$env_name")
