@@ -155,7 +155,7 @@ func Parse(data []byte) ([]Parsed, []Problem) {
 			ca, cb := robots.Canonical(a.Location), robots.Canonical(b.Location)
 			if ca == cb {
 				add(offsetOf(lc, b.Line, b.Col, data), false, "location %q is given twice (first at %d:%d); a reader uses the first", b.Location, a.Line, a.Col)
-			} else if len(ca) < len(cb) && meet(ca, cb) {
+			} else if len(ca) < len(cb) && robots.MayOverlap(ca, cb) {
 				add(offsetOf(lc, b.Line, b.Col, data), true, "location %q overlaps %q at %d:%d, which comes first: a reader takes the first match, so the shorter location decides where both match; list the more specific first", b.Location, a.Location, a.Line, a.Col)
 			}
 		}
@@ -170,17 +170,6 @@ func Rules(ps []Parsed) []Rule {
 		out[i] = p.Rule
 	}
 	return out
-}
-
-func meet(a, b string) bool {
-	lit := func(p string) string {
-		if i := strings.IndexAny(p, "*$"); i >= 0 {
-			return p[:i]
-		}
-		return p
-	}
-	a, b = lit(a), lit(b)
-	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 }
 
 type member struct {

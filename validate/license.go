@@ -134,7 +134,7 @@ func (v *checker) tdm(p string, t *manifest.TDM) {
 			others = append(slices.Clone(others), literal[len(c)]...)
 		}
 		for _, s := range others {
-			if mayMatchOne(s.canon, c) {
+			if robots.MayOverlap(s.canon, c) {
 				v.err(pp, "%q and the path at %s have the same length and may match one URL: which applies would depend on their order; make one of them longer", tp.Path, s.at)
 				break
 			}
@@ -150,21 +150,6 @@ func (v *checker) tdm(p string, t *manifest.TDM) {
 // MaxTDMPaths bounds tdm.paths: each is a rule of tdmrep.json and of
 // every server configuration.
 const MaxTDMPaths = 5_000
-
-// mayMatchOne reports whether two canonical patterns may match one URL
-// path: their literal starts (up to the first "*" or "$") agree as far as
-// the shorter goes. It may say true where they cannot, never false where
-// they can.
-func mayMatchOne(a, b string) bool {
-	lit := func(p string) string {
-		if i := strings.IndexAny(p, "*$"); i >= 0 {
-			return p[:i]
-		}
-		return p
-	}
-	a, b = lit(a), lit(b)
-	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
-}
 
 // rights checks the licence and the reservation.
 func (v *checker) rights(m *manifest.Site) {
