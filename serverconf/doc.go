@@ -162,6 +162,9 @@
 // alias built from the glob), Apache apache/discgen-tenants.conf (the
 // separate tree) with <LocationMatch> sections for mod_userdir, Caddy
 // path_regexp header rules. tenants.go says what each matches and why.
+// The headers the site sends on every response (X-Robots-Tag, Content-Usage,
+// the licence's Link, the tdm headers) reach the tenants' responses in
+// all three, path-scoped as on the site's own paths (tenants_sitewide.go).
 //
 // # Verified crawlers
 //
