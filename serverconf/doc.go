@@ -37,6 +37,8 @@
 //	  JSON names, see below)          application/json           max-age=86400
 //	.well-known/a/b (several
 //	  segments, RFC 8615)             as above, by the whole name max-age=86400
+//	the published RSL document
+//	  (Rights.Document)               application/rsl+xml        max-age=86400
 //	any other file                    by extension, else
 //	                                  application/octet-stream   max-age=86400
 //

@@ -40,6 +40,10 @@ type Rights struct {
 	License string
 	// TDM is the rules of tdmrep.json, in its order (tdmrep.Sort).
 	TDM []tdmrep.Rule
+	// Document is the tree path where the RSL document is published
+	// (license.source), "" for none: served as application/rsl+xml
+	// (license_document.go).
+	Document string
 }
 
 // LicenseLink is the Link header value for an RSL document's URL.

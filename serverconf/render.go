@@ -41,7 +41,7 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 			errs = append(errs, err)
 			continue
 		}
-		files = append(files, file{p, profileOf(p, target)})
+		files = append(files, file{p, a.Rights.documentProfile(profileOf(p, target), target)})
 	}
 	errs = append(errs, CheckAccess(kinds, a)...)
 	errs = append(errs, checkRedirects(t, a.Redirects)...)

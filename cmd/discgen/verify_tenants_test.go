@@ -43,6 +43,7 @@ usage:
     - {path: /~user1/, search: no}
 license:
   url: /license.xml
+  source: license.xml
 tdm:
   reservation: true
   policy: /tdm-policy.json
@@ -50,6 +51,7 @@ tdm:
     - {path: /~user2/, reservation: false}
 `
 	testfs.Write(t, filepath.Join(dir, "site.yaml"), manifest)
+	testfs.Write(t, filepath.Join(dir, "license.xml"), `<rsl xmlns="https://rslstandard.org/rsl"><content url="/" server="https://rsl.example/"/></rsl>`+"\n")
 	for i := range n {
 		name := fmt.Sprintf("user%d", i+1)
 		testfs.Write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"), fmt.Sprintf(`version: 1
@@ -101,8 +103,9 @@ func verifyTenants(t *testing.T, dir string, port, tenants int, expires bool) {
 		fmt.Sprintf("http://127.0.0.1:%d/", port)}, &o, &e)
 	// Each tenant has autodisc/ (index, description, feeds, x-contact,
 	// x-keys, subdirectories) and blog/autodisc/ (index, description).
+	// The RSL document is checked too, served as application/rsl+xml.
 	want := fmt.Sprintf("/~user%d/blog/autodisc/description.txt", tenants)
-	if err != nil || !strings.Contains(o.String(), want) || !strings.Contains(o.String(), " checked, 0 failed") {
+	if err != nil || !strings.Contains(o.String(), want) || !strings.Contains(o.String(), "/license.xml") || !strings.Contains(o.String(), " checked, 0 failed") {
 		t.Fatalf("verify --tenants: %v\n%s\n%s", err, o.String(), e.String())
 	}
 	t.Logf("verify --tenants:\n%s", o.String())
