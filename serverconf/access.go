@@ -190,6 +190,13 @@ func htaccessAccess(b *strings.Builder, a Access) {
 	}
 	b.WriteString("\n# enforce: refuse crawlers where robots.txt disallows them (mod_rewrite;\n")
 	b.WriteString("# needs AllowOverride FileInfo and Options FollowSymLinks).\n")
+	htaccessEnforceIn(b, a, "")
+}
+
+// htaccessEnforceIn writes the mod_rewrite refusals of a's enforced
+// agents, for the paths that scope, a regular expression on the decoded
+// path, also matches ("" every path).
+func htaccessEnforceIn(b *strings.Builder, a Access, scope string) {
 	b.WriteString("<IfModule mod_rewrite.c>\n    RewriteEngine On\n")
 	for i, e := range a.Enforce {
 		v := fmt.Sprintf("DISCGEN_DENY_%d", i+1)
@@ -201,6 +208,9 @@ func htaccessAccess(b *strings.Builder, a Access) {
 			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny(r))
 		}
 		fmt.Fprintf(b, "    RewriteCond %%{ENV:%s} =1\n", v)
+		if scope != "" {
+			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", scope)
+		}
 		b.WriteString("    RewriteCond %{REQUEST_URI} !=/robots.txt\n")
 		b.WriteString("    RewriteRule ^ - [F]\n")
 	}

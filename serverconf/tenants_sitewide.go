@@ -16,16 +16,23 @@ import (
 // them for each tenant space: the same sections in the same order, each
 // <If> also matching the space (every path below it, not only the
 // autodisc files), so the site's own paths are left to its .htaccess.
+// The refusals of enforced crawlers (access.go) are repeated the same way,
+// mod_rewrite's last condition matching the space.
 
 // apacheTenantsSiteWide writes the site's headers for the responses in
 // ts's space.
 func apacheTenantsSiteWide(b *strings.Builder, ts TenantSpace, a Access) {
-	if !a.Noindex && len(usageRules(a.Usage)) == 0 && a.Rights.License == "" && len(a.Rights.TDM) == 0 {
-		return
-	}
 	var sb strings.Builder
 	tenantSpaceRegexp(&sb, ts.Space, false, false) // checked by checkTenants
 	scope := sb.String()
+	if len(a.Enforce) > 0 {
+		b.WriteString("\n# enforce: refuse crawlers at the tenants of " + ts.Space + " where the site's\n")
+		b.WriteString("# robots.txt disallows them, as the site's .htaccess does at its own paths.\n")
+		htaccessEnforceIn(b, a, scope)
+	}
+	if !a.Noindex && len(usageRules(a.Usage)) == 0 && a.Rights.License == "" && len(a.Rights.TDM) == 0 {
+		return
+	}
 	b.WriteString("\n# The site's headers on every response of the tenants of " + ts.Space + ",\n")
 	b.WriteString("# as on the site's own paths, whose .htaccess does not reach here.\n")
 	if a.Noindex {

@@ -206,6 +206,13 @@ func TestTenantsSiteWide(t *testing.T) {
 			t.Errorf("no %s in:\n%s", want, conf)
 		}
 	}
+	// Enforced crawlers are refused in the space, as in the .htaccess.
+	enf, _ := accessPolicy.Enforcements()
+	_, sep, _ = RenderAccess(sample(), []Kind{Htaccess}, Access{Enforce: enf, Tenants: a.Tenants})
+	conf = string(sep[TenantsApacheFile].Data)
+	if !strings.Contains(conf, "    RewriteCond %{ENV:DISCGEN_DENY_1} =1\n    RewriteCond %{REQUEST_URI} \"^/\\x7e(?:[^/]*[^/.][^/]*)/\"\n    RewriteCond %{REQUEST_URI} !=/robots.txt\n    RewriteRule ^ - [F]\n") {
+		t.Errorf("no refusal scoped to the space:\n%s", conf)
+	}
 	// Without site-wide headers, only the autodisc files' sections.
 	_, plain, _ := RenderAccess(sample(), []Kind{Htaccess}, Access{Tenants: a.Tenants})
 	if c := string(plain[TenantsApacheFile].Data); strings.Contains(c, "<If ") || strings.Contains(c, "site's headers") {

@@ -35,6 +35,12 @@ site:
 delegations:
   - path: "~*"
     tenants: "home/*/public_html/autodisc.yaml"
+agents:
+  - names: ["*"]
+    disallow: []
+  - names: [GPTBot]
+    disallow: [/~user1/]
+    enforce: true
 noindex: true
 usage:
   train_ai: no
@@ -96,6 +102,7 @@ delegations:
 // and with expires an Expires.
 func verifyTenants(t *testing.T, dir string, port, tenants int, expires bool) {
 	t.Helper()
+	defer tenantRefusals(t, port)
 	defer tenantSiteWide(t, port, tenants)
 	defer tenantHeaders(t, port, tenants, expires)
 	var o, e bytes.Buffer
@@ -187,6 +194,36 @@ func tenantSiteWide(t *testing.T, port, tenants int) {
 					t.Errorf("%s: %s %q, want %q", url, name, got, v)
 				}
 			}
+		}
+	}
+}
+
+// tenantRefusals checks that enforce refuses a crawler at a tenant's URLs
+// where the site's robots.txt disallows it, as at the site's own: GPTBot
+// is disallowed /~user1/.
+func tenantRefusals(t *testing.T, port int) {
+	t.Helper()
+	gpt := "Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)"
+	for _, c := range []struct {
+		ua, path string
+		status   int
+	}{
+		{gpt, "/~user1/index.html", http.StatusForbidden},
+		{gpt, "/~user1/autodisc/index.txt", http.StatusForbidden},
+		{gpt, "/~user2/index.html", http.StatusOK},
+		{gpt, "/robots.txt", http.StatusOK},
+		{"Mozilla/5.0 Firefox/140.0", "/~user1/index.html", http.StatusOK},
+	} {
+		req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d%s", port, c.path), nil)
+		req.Header.Set("User-Agent", c.ua)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s as %q: %s, want %d", c.path, c.ua, resp.Status, c.status)
 		}
 	}
 }
