@@ -114,6 +114,7 @@ var wellKnownProbes = []string{
 	".well-known/agent-card.json",            // A2A agent card
 	".well-known/traffic-advice",             // Chrome's Traffic Advice
 	".well-known/atproto-did",                // AT Protocol handle
+	".well-known/tdmrep.json",                // W3C TDMRep (CG final report 2024-05-10)
 }
 
 type fetcher struct {

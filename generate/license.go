@@ -136,9 +136,16 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 
 // SiteRights returns the licence and reservation --server sends as
 // headers: the same URL as robots.txt's License line, and the rules of
-// tdmrep.json.
+// tdmrep.json; and where the RSL document is published, to be served
+// with its media type.
 func SiteRights(m *manifest.Site) serverconf.Rights {
-	return serverconf.Rights{License: LicenseURL(m), TDM: TDMRules(m)}
+	r := serverconf.Rights{License: LicenseURL(m), TDM: TDMRules(m)}
+	if l := m.License; l != nil && l.Source != "" {
+		if name, ok := validate.SiteFilePath(m.Site.URL, l.URL); ok {
+			r.Document = name
+		}
+	}
+	return r
 }
 
 // checkExpectRights checks an expect entry's license and tdm assertions

@@ -107,8 +107,8 @@ func TestBuild(t *testing.T) {
 		tree.Children[0].Children[0].Space != "/~alice/" || tree.Children[1].Kind != "inline" || tree.Children[1].Grant != "all except robots.txt" {
 		t.Errorf("delegation tree: %+v", tree.Children)
 	}
-	if len(p.Files) != 27 {
-		t.Errorf("%d files, want the site's 19 and the tenants' 8", len(p.Files))
+	if len(p.Files) != 29 {
+		t.Errorf("%d files, want the site's 21 and the tenants' 8", len(p.Files))
 	}
 }
 

@@ -30,7 +30,10 @@ import (
 // nginx refuses with server-level "if" and "set" (the rewrite module), so
 // the snippet refuses before any location is chosen; Apache with
 // mod_rewrite in .htaccess (needs AllowOverride FileInfo and Options
-// FollowSymLinks); Caddy with a route of vars and matchers. _headers can
+// FollowSymLinks); Caddy with vars and matchers, and a handle block that
+// answers 403 (Caddy runs handle before route and respond, so a route
+// would come too late wherever the site serves its files in handle
+// blocks; import the snippet before them). _headers can
 // only send X-Robots-Tag: Netlify and Cloudflare Pages cannot refuse a
 // request by its User-Agent there.
 type Access struct {
@@ -187,6 +190,13 @@ func htaccessAccess(b *strings.Builder, a Access) {
 	}
 	b.WriteString("\n# enforce: refuse crawlers where robots.txt disallows them (mod_rewrite;\n")
 	b.WriteString("# needs AllowOverride FileInfo and Options FollowSymLinks).\n")
+	htaccessEnforceIn(b, a, "")
+}
+
+// htaccessEnforceIn writes the mod_rewrite refusals of a's enforced
+// agents, for the paths that scope, a regular expression on the decoded
+// path, also matches ("" every path).
+func htaccessEnforceIn(b *strings.Builder, a Access, scope string) {
 	b.WriteString("<IfModule mod_rewrite.c>\n    RewriteEngine On\n")
 	for i, e := range a.Enforce {
 		v := fmt.Sprintf("DISCGEN_DENY_%d", i+1)
@@ -198,6 +208,9 @@ func htaccessAccess(b *strings.Builder, a Access) {
 			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny(r))
 		}
 		fmt.Fprintf(b, "    RewriteCond %%{ENV:%s} =1\n", v)
+		if scope != "" {
+			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", scope)
+		}
 		b.WriteString("    RewriteCond %{REQUEST_URI} !=/robots.txt\n")
 		b.WriteString("    RewriteRule ^ - [F]\n")
 	}
@@ -215,6 +228,8 @@ func caddyAccess(b *strings.Builder, a Access) {
 		return
 	}
 	b.WriteString("\n# enforce: refuse crawlers where robots.txt disallows them\n")
+	b.WriteString("# (vars keep their order; handle runs before any route or respond of\n")
+	b.WriteString("# the site, and before its other handle blocks when imported first)\n")
 	var route strings.Builder
 	for i, e := range a.Enforce {
 		fmt.Fprintf(b, "# %s\n", e.Agent)
@@ -225,12 +240,14 @@ func caddyAccess(b *strings.Builder, a Access) {
 			}
 			name := fmt.Sprintf("@discgen_enforce_%d_%d", i+1, j+1)
 			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\tpath_regexp `%s`\n}\n", name, uaRegexp(e.Agent), re)
-			fmt.Fprintf(&route, "\tvars %s discgen_deny_%d %d\n", name, i+1, deny(r))
+			fmt.Fprintf(&route, "vars %s discgen_deny_%d %d\n", name, i+1, deny(r))
 		}
 		fmt.Fprintf(b, "@discgen_deny_%d {\n\tvars discgen_deny_%d 1\n\tnot path /robots.txt\n}\n", i+1, i+1)
-		fmt.Fprintf(&route, "\trespond @discgen_deny_%d 403\n", i+1)
 	}
-	b.WriteString("route {\n" + route.String() + "}\n")
+	b.WriteString(route.String())
+	for i := range a.Enforce {
+		fmt.Fprintf(b, "handle @discgen_deny_%d {\n\trespond 403\n}\n", i+1)
+	}
 }
 
 func headersAccess(b *strings.Builder, a Access) {

@@ -37,6 +37,8 @@
 //	  JSON names, see below)          application/json           max-age=86400
 //	.well-known/a/b (several
 //	  segments, RFC 8615)             as above, by the whole name max-age=86400
+//	the published RSL document
+//	  (Rights.Document)               application/rsl+xml        max-age=86400
 //	any other file                    by extension, else
 //	                                  application/octet-stream   max-age=86400
 //
@@ -162,6 +164,9 @@
 // alias built from the glob), Apache apache/discgen-tenants.conf (the
 // separate tree) with <LocationMatch> sections for mod_userdir, Caddy
 // path_regexp header rules. tenants.go says what each matches and why.
+// The headers the site sends on every response (X-Robots-Tag, Content-Usage,
+// the licence's Link, the tdm headers) reach the tenants' responses in
+// all three, path-scoped as on the site's own paths (tenants_sitewide.go).
 //
 // # Verified crawlers
 //

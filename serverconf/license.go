@@ -41,6 +41,10 @@ type Rights struct {
 	License string
 	// TDM is the rules of tdmrep.json, in its order (tdmrep.Sort).
 	TDM []tdmrep.Rule
+	// Document is the tree path where the RSL document is published
+	// (license.source), "" for none: served as application/rsl+xml
+	// (license_document.go).
+	Document string
 }
 
 // LicenseLink is the Link header value for an RSL document's URL.
@@ -89,12 +93,16 @@ func nginxRightsHeaders(b *strings.Builder, r Rights, indent string) {
 	}
 }
 
-func htaccessRights(b *strings.Builder, r Rights) {
+func htaccessRights(b *strings.Builder, r Rights) { htaccessRightsIn(b, r, "") }
+
+// htaccessRightsIn is htaccessRights for the paths that scope, a regular
+// expression on the decoded path, also matches ("" every path).
+func htaccessRightsIn(b *strings.Builder, r Rights, scope string) {
 	if r.License != "" {
 		b.WriteString("\n# The RSL licence (Link rel=\"license\") on every response (needs mod_headers).\n")
 		// The "always" table, which the api-catalog's Link (set in the
 		// other table) does not replace.
-		fmt.Fprintf(b, "<IfModule mod_headers.c>\n    Header always set Link %s\n</IfModule>\n", quoted(apacheValue(LicenseLink(r.License))))
+		apacheHeaders(b, []string{scope}, "Header always set Link "+quoted(apacheValue(LicenseLink(r.License))))
 	}
 	if len(r.TDM) == 0 {
 		return
@@ -104,14 +112,11 @@ func htaccessRights(b *strings.Builder, r Rights) {
 	b.WriteString("# (needs mod_headers).\n")
 	for _, t := range tdmShortestFirst(r.TDM) {
 		re, _ := pathRegexp(t.Location, false)
-		fmt.Fprintf(b, "<If \"%%{REQUEST_URI} =~ m#%s#\">\n    <IfModule mod_headers.c>\n", re)
-		fmt.Fprintf(b, "        Header set tdm-reservation \"%d\"\n", t.Reservation)
+		policy := "Header unset tdm-policy"
 		if t.Policy != "" {
-			fmt.Fprintf(b, "        Header set tdm-policy %s\n", quoted(apacheValue(t.Policy)))
-		} else {
-			b.WriteString("        Header unset tdm-policy\n")
+			policy = "Header set tdm-policy " + quoted(apacheValue(t.Policy))
 		}
-		b.WriteString("    </IfModule>\n</If>\n")
+		apacheHeaders(b, []string{scope, re}, fmt.Sprintf("Header set tdm-reservation \"%d\"", t.Reservation), policy)
 	}
 }
 

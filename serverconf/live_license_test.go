@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/rsl"
 	"github.com/discgen/discgen/tdmrep"
 	"github.com/discgen/discgen/tree"
 )
@@ -127,6 +128,27 @@ func liveRights(t *testing.T, serve func(*testing.T, tree.Tree, Access, ...tree.
 		checkRightsHeaders(t, serve(t, rendered, Access{Rights: esc}, rightsContent()), esc, map[string]rightsWant{
 			"/x.txt": {"1", "https://rights.example/p%20q.json;a"},
 		})
+	})
+	t.Run("the document's type", func(t *testing.T) {
+		// RSL 1.0's media type for the published document; its
+		// extension's for any other XML file.
+		doc := r
+		doc.Document = "license.xml"
+		src := tree.Tree{"other.xml": {Data: []byte("<x/>")}}
+		for p, e := range rendered {
+			src[p] = e
+		}
+		port := serve(t, src, Access{Rights: doc})
+		for path, want := range map[string]string{"/license.xml": rsl.MediaType, "/other.xml": "application/xml"} {
+			resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d%s", port, path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := resp.Header.Values("Content-Type"); resp.StatusCode != http.StatusOK || len(got) != 1 || got[0] != want {
+				t.Errorf("%s: %s, Content-Type %q, want %q", path, resp.Status, got, want)
+			}
+		}
 	})
 	t.Run("with the api-catalog link", func(t *testing.T) {
 		lic := Rights{License: r.License}

@@ -184,7 +184,10 @@ func TestLiveCaddy(t *testing.T) {
 }
 
 // serveCaddy serves src with Caddy, configured by the rendered snippet,
-// and returns its port.
+// and returns its port. The files are served in a handle block, as sites
+// with several handlers (and the tenant setup of docs/commands.md) serve
+// them: Caddy runs handle before route and respond, so what the snippet
+// does must not depend on those.
 func serveCaddy(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 	t.Helper()
 	bin := livetest.NeedsCaddy(t)
@@ -199,7 +202,9 @@ func serveCaddy(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 http://127.0.0.1:%[2]d {
 	root * %[3]s
 	import %[4]s
-	file_server
+	handle {
+		file_server
+	}
 }
 `, dir, port, site, conf)
 	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {

@@ -41,7 +41,7 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 			errs = append(errs, err)
 			continue
 		}
-		files = append(files, file{p, profileOf(p, target)})
+		files = append(files, file{p, a.Rights.documentProfile(profileOf(p, target), target)})
 	}
 	errs = append(errs, CheckAccess(kinds, a)...)
 	errs = append(errs, checkRedirects(t, a.Redirects)...)
@@ -69,7 +69,7 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		}
 		data := render(k, files, a, t)
 		if k == Htaccess && len(a.Tenants) > 0 {
-			separate[TenantsApacheFile] = tree.Entry{Data: apacheTenants(a.Tenants)}
+			separate[TenantsApacheFile] = tree.Entry{Data: apacheTenants(a)}
 		}
 		if !a.Verified.empty() && k == Nginx {
 			separate[NginxVerifiedFile] = tree.Entry{Data: nginxVerifiedHTTP(a.Verified)}

@@ -40,7 +40,8 @@ import (
 // host configuration beside mod_userdir (an .htaccess in the site's root
 // does not reach /home/NAME/public_html): a <LocationMatch> that sets the
 // headers and ForceType application/octet-stream, then one per extension
-// that sets its type (later sections win).
+// that sets its type (later sections win), then the site's own headers for
+// every response in the space (tenants_sitewide.go).
 //
 // Caddy: a header directive with a path_regexp matcher, then one per
 // extension, in the same order (Caddy keeps the order of path_regexp
@@ -88,6 +89,27 @@ const (
 // the files whose extension, compared without regard to case, is ext.
 func tenantRegexp(space string, re2, capture bool, ext string) (string, error) {
 	var b strings.Builder
+	if err := tenantSpaceRegexp(&b, space, re2, capture); err != nil {
+		return "", err
+	}
+	names := registeredNames + "|" + xNames
+	if ext != "" {
+		names = xNames + "(?i:" + byteEscape(ext) + ")"
+		if ext == ".txt" {
+			names = registeredNames + "|" + names
+		}
+	}
+	file := "(?:[^/]+/)*autodisc/(?:" + names + ")"
+	if capture {
+		file = "(" + file + ")"
+	}
+	b.WriteString(file + "$")
+	return b.String(), nil
+}
+
+// tenantSpaceRegexp writes the start of tenantRegexp: the regular
+// expression of the URL paths in space, from "^/" to the space's last "/".
+func tenantSpaceRegexp(b *strings.Builder, space string, re2, capture bool) error {
 	b.WriteString("^/")
 	segs := strings.Split(strings.Trim(space, "/"), "/")
 	for _, seg := range segs {
@@ -104,25 +126,13 @@ func tenantRegexp(space string, re2, capture bool, ext string) (string, error) {
 			}
 			re, ok := pathRegexp(strings.ReplaceAll(piece, "$", "%24"), re2)
 			if !ok {
-				return "", fmt.Errorf("its escapes do not decode to UTF-8, and Caddy matches characters")
+				return fmt.Errorf("its escapes do not decode to UTF-8, and Caddy matches characters")
 			}
 			b.WriteString(strings.TrimPrefix(re, "^"))
 		}
 		b.WriteByte('/')
 	}
-	names := registeredNames + "|" + xNames
-	if ext != "" {
-		names = xNames + "(?i:" + byteEscape(ext) + ")"
-		if ext == ".txt" {
-			names = registeredNames + "|" + names
-		}
-	}
-	file := "(?:[^/]+/)*autodisc/(?:" + names + ")"
-	if capture {
-		file = "(" + file + ")"
-	}
-	b.WriteString(file + "$")
-	return b.String(), nil
+	return nil
 }
 
 // tenantAlias returns nginx's alias for the files of ts: the directory of
@@ -230,8 +240,10 @@ func nginxTenants(b *strings.Builder, spaces []TenantSpace, noindex, usage bool,
 	}
 }
 
-// apacheTenants returns apache/discgen-tenants.conf.
-func apacheTenants(spaces []TenantSpace) []byte {
+// apacheTenants returns apache/discgen-tenants.conf for a's tenant
+// spaces.
+func apacheTenants(a Access) []byte {
+	spaces := a.Tenants
 	var b strings.Builder
 	b.WriteString("# Response headers for the autodisc files of tenant directories (Apache 2.4).\n")
 	b.WriteString("# Include in the server or virtual host configuration that serves them\n")
@@ -259,6 +271,7 @@ func apacheTenants(spaces []TenantSpace) []byte {
 			re, _ := tenantRegexp(ts.Space, false, false, ext)
 			fmt.Fprintf(&b, "<LocationMatch \"%s\">\n    ForceType %s\n</LocationMatch>\n", re, quoted(byExtension[ext]))
 		}
+		apacheTenantsSiteWide(&b, ts, a)
 	}
 	return []byte(b.String())
 }

@@ -167,3 +167,55 @@ func TestTenantFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestTenantsSiteWide checks that apache/discgen-tenants.conf repeats the
+// site's own headers for the tenants, each section scoped to the tenant
+// space so that the site's paths are left to its .htaccess, and that the
+// .htaccess does not change. The live tenant tests of cmd/discgen check
+// what Apache sends.
+func TestTenantsSiteWide(t *testing.T) {
+	a := Access{Noindex: true, Usage: usageSite, Rights: rightsSite()}
+	site, _, err := RenderAccess(sample(), []Kind{Htaccess}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tenants = []TenantSpace{userdir}
+	pub, sep, err := RenderAccess(sample(), []Kind{Htaccess}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(pub[HtaccessFile].Data) != string(site[HtaccessFile].Data) {
+		t.Errorf("the .htaccess changes with tenants")
+	}
+	conf := string(sep[TenantsApacheFile].Data)
+	scope := `<If "%{REQUEST_URI} =~ m#^/\x7e(?:[^/]*[^/.][^/]*)/#`
+	// One section each: noindex, the site's usage and its 4 paths, the
+	// licence, 5 tdm locations.
+	if n := strings.Count(conf, "<If "); n != 12 || strings.Count(conf, scope) != n {
+		t.Errorf("%d <If> sections, %d scoped to the space, want 12 each:\n%s", n, strings.Count(conf, scope), conf)
+	}
+	for _, want := range []string{
+		`Header always set X-Robots-Tag "noindex"`,
+		`Header set Content-Usage "train-ai=n, search=y"`,
+		` && %{REQUEST_URI} =~ m#^/blog/private/#">`,
+		`Header always set Link "<https://www.example.org/license.xml>; rel=\"license\"; type=\"application/rsl+xml\""`,
+		`Header set tdm-reservation "1"`,
+		`Header unset tdm-policy`,
+	} {
+		if !strings.Contains(conf, want) {
+			t.Errorf("no %s in:\n%s", want, conf)
+		}
+	}
+	// Enforced crawlers are refused in the space, as in the .htaccess.
+	enf, _ := accessPolicy.Enforcements()
+	_, sep, _ = RenderAccess(sample(), []Kind{Htaccess}, Access{Enforce: enf, Tenants: a.Tenants})
+	conf = string(sep[TenantsApacheFile].Data)
+	if !strings.Contains(conf, "    RewriteCond %{ENV:DISCGEN_DENY_1} =1\n    RewriteCond %{REQUEST_URI} \"^/\\x7e(?:[^/]*[^/.][^/]*)/\"\n    RewriteCond %{REQUEST_URI} !=/robots.txt\n    RewriteRule ^ - [F]\n") {
+		t.Errorf("no refusal scoped to the space:\n%s", conf)
+	}
+	// Without site-wide headers, only the autodisc files' sections.
+	_, plain, _ := RenderAccess(sample(), []Kind{Htaccess}, Access{Tenants: a.Tenants})
+	if c := string(plain[TenantsApacheFile].Data); strings.Contains(c, "<If ") || strings.Contains(c, "site's headers") {
+		t.Errorf("site-wide sections without site-wide headers:\n%s", c)
+	}
+}

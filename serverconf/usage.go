@@ -124,7 +124,11 @@ func nginxUsage(b *strings.Builder, u *robots.Usage) {
 	b.WriteString("add_header Content-Usage $discgen_usage;\n")
 }
 
-func htaccessUsage(b *strings.Builder, u *robots.Usage) {
+func htaccessUsage(b *strings.Builder, u *robots.Usage) { htaccessUsageIn(b, u, "") }
+
+// htaccessUsageIn is htaccessUsage for the paths that scope, a regular
+// expression on the decoded path, also matches ("" every path).
+func htaccessUsageIn(b *strings.Builder, u *robots.Usage, scope string) {
 	rules := usageRules(u)
 	if len(rules) == 0 {
 		return
@@ -136,12 +140,11 @@ func htaccessUsage(b *strings.Builder, u *robots.Usage) {
 		if r.value == "" {
 			set = "Header unset Content-Usage"
 		}
-		if r.path == "" {
-			fmt.Fprintf(b, "<IfModule mod_headers.c>\n    %s\n</IfModule>\n", set)
-			continue
+		re := ""
+		if r.path != "" {
+			re, _ = pathRegexp(r.path, false)
 		}
-		re, _ := pathRegexp(r.path, false)
-		fmt.Fprintf(b, "<If \"%%{REQUEST_URI} =~ m#%s#\">\n    <IfModule mod_headers.c>\n        %s\n    </IfModule>\n</If>\n", re, set)
+		apacheHeaders(b, []string{scope, re}, set)
 	}
 }
 

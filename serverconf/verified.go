@@ -31,7 +31,8 @@ import (
 //     rules. Apache reads the address after mod_remoteip, if configured.
 //   - Caddy: in caddy/discgen.caddy, which the site block imports already,
 //     a named matcher per crawler (header_regexp User-Agent, not
-//     remote_ip, not path /robots.txt) and a respond 403 in a route.
+//     remote_ip, not path /robots.txt) and a handle block that answers
+//     403 (handle, not route: Caddy runs handle first).
 //     remote_ip is the connection's address, never a forwarded one.
 //   - _headers (Netlify, Cloudflare Pages) matches no request header and
 //     no address: nothing is written there, and the build warns at the
@@ -173,9 +174,9 @@ func caddyVerified(b *strings.Builder, v *Verified) {
 			b.WriteString("\n\t}\n")
 		}
 		b.WriteString("}\n")
-		fmt.Fprintf(&route, "\trespond %s 403\n", name)
+		fmt.Fprintf(&route, "handle %s {\n\trespond 403\n}\n", name)
 	}
-	b.WriteString("route {\n" + route.String() + "}\n")
+	b.WriteString(route.String())
 }
 
 func names(v *Verified) string {

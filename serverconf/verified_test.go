@@ -45,7 +45,7 @@ func TestVerifiedFiles(t *testing.T) {
 			t.Errorf("%s lacks %q:\n%s", ApacheVerifiedFile, want, apache)
 		}
 	}
-	for _, want := range []string{"\tnot remote_ip 127.0.0.3/32 192.0.2.0/24\n", "\tnot path /robots.txt\n", "\tnot {\n\t\theader X-Verified-Bot true\n\t\tremote_ip 127.0.0.5/32\n\t}\n", "\trespond @discgen_verified_2 403\n"} {
+	for _, want := range []string{"\tnot remote_ip 127.0.0.3/32 192.0.2.0/24\n", "\tnot path /robots.txt\n", "\tnot {\n\t\theader X-Verified-Bot true\n\t\tremote_ip 127.0.0.5/32\n\t}\n", "handle @discgen_verified_2 {\n\trespond 403\n}\n"} {
 		if !strings.Contains(caddy, want) {
 			t.Errorf("%s lacks %q:\n%s", CaddyFile, want, caddy)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tdmrep"
+	"github.com/discgen/discgen/tree"
 )
 
 // TestVerifyRightsHeaders serves the sample tree with the licence and
@@ -74,5 +75,38 @@ func TestVerifyRightsHeaders(t *testing.T) {
 	}
 	if notes != 2*len(rs) || len(problems(rs)) != 1 {
 		t.Errorf("missing headers: %d notes for %d files, problems %v", notes, len(rs), problems(rs))
+	}
+}
+
+// TestVerifyRightsDocumentType checks that verify expects the published
+// RSL document as application/rsl+xml (RSL 1.0), and any other XML file by
+// its extension.
+func TestVerifyRightsDocumentType(t *testing.T) {
+	tr := sampleTree()
+	tr["licenses/site.xml"] = tree.Entry{Data: []byte("<rsl/>")}
+	tr["other.xml"] = tree.Entry{Data: []byte("<x/>")}
+	rights := &serverconf.Rights{Document: "licenses/site.xml"}
+	serve := func(doc string) func(http.ResponseWriter, *http.Request) bool {
+		return func(w http.ResponseWriter, r *http.Request) bool {
+			switch r.URL.Path {
+			case "/licenses/site.xml":
+				w.Header().Set("Content-Type", doc)
+				w.Write(tr["licenses/site.xml"].Data)
+			case "/other.xml":
+				w.Header().Set("Content-Type", "application/xml")
+				w.Write(tr["other.xml"].Data)
+			default:
+				return false
+			}
+			return true
+		}
+	}
+	p := problems(run(t, true, tr, serve("application/rsl+xml"), Options{Rights: rights}))
+	if len(p) != 0 {
+		t.Errorf("served right: problems %v", p)
+	}
+	p = problems(run(t, true, tr, serve("application/xml"), Options{Rights: rights}))
+	if len(p) != 1 || p["/licenses/site.xml"] != "Content-Type application/xml, want application/rsl+xml" {
+		t.Errorf("served by extension: problems %v", p)
 	}
 }

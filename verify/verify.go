@@ -26,6 +26,9 @@
 //   - with an api-catalog, the home page "/" answering (200, or a redirect
 //     not followed) with the Link header RFC 9727 names
 //     (rel="api-catalog"), as --server adds it.
+//   - with the manifest's licence, its published RSL document served as
+//     application/rsl+xml (RSL 1.0), and each response's Link and tdm
+//     headers (license.go);
 //   - with the manifest's usage preferences, the Content-Usage header
 //     --server configuration sends (missing: a note; wrong: a problem;
 //     the same preferences written otherwise: a note).
@@ -144,6 +147,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 				return nil, err
 			}
 			ct, err := serverconf.ContentType(root.Tree, p)
+			if opt.Rights != nil && root.Prefix == "/" {
+				ct, err = opt.Rights.ContentType(root.Tree, p) // the RSL document's type
+			}
 			if err != nil {
 				return nil, err
 			}

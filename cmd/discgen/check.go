@@ -23,21 +23,24 @@ type checkLine struct {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
-	var file, env, robotsFile, format string
+	var file, env, robotsFile, tdmFile, format string
 	var agents []string
 	fs := newFlags("check", checkUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "", "build robots.txt from this manifest")
 	fs.StringVar(&env, "env", "", "with -f: apply environments.NAME")
 	fs.StringVar(&robotsFile, "robots", "", "check an existing robots.txt")
+	fs.StringVar(&tdmFile, "tdmrep", "", "check an existing tdmrep.json (with --robots)")
 	fs.StringArrayVarP(&agents, "agent", "a", nil, "a crawler's product token; repeat for several")
 	fs.StringVar(&format, "format", "text", "text (default) or json")
-	setArgs(fs, "file", "FILE", "env", "NAME", "robots", "FILE", "agent", "NAME", "format", "FORMAT")
+	setArgs(fs, "file", "FILE", "env", "NAME", "robots", "FILE", "tdmrep", "FILE", "agent", "NAME", "format", "FORMAT")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
 	switch {
 	case (file == "") == (robotsFile == ""):
 		return usagef("check: give exactly one of -f and --robots")
+	case tdmFile != "" && robotsFile == "":
+		return usagef("check: --tdmrep goes with --robots (with -f, the manifest builds tdmrep.json)")
 	case len(agents) == 0:
 		return usagef("check: give at least one --agent")
 	case fs.NArg() == 0:
@@ -51,6 +54,10 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tdm, err := tdmrepBytes(tdmFile, stderr)
+	if err != nil {
+		return err
+	}
 	f := robots.Parse(data)
 	var lines []checkLine
 	for _, a := range agents {
@@ -58,7 +65,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "discgen: warning: %s\n", n)
 		}
 		for _, u := range fs.Args() {
-			r := rightsAt(data, site, u)
+			r := rightsAt(data, tdm, site, u)
 			lines = append(lines, checkLine{CheckLine: f.CheckLine(a, u), Rights: r.JSON(), rights: r})
 		}
 	}

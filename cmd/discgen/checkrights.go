@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/rights"
 	"github.com/discgen/discgen/robots"
@@ -9,12 +13,13 @@ import (
 	"github.com/discgen/discgen/tdmrep"
 )
 
-// rightsAt reads the rights at url: from robots.txt, and with site (a
-// manifest's build) from tdmrep.json and the headers too.
-func rightsAt(data []byte, site *publish.SiteDoc, url string) rights.RightsReading {
-	var tdm []byte
+// rightsAt reads the rights at url: from robots.txt and tdm (a
+// hand-written tdmrep.json, nil for none), or with site (a manifest's
+// build) from its robots.txt, tdmrep.json and headers.
+func rightsAt(data, tdm []byte, site *publish.SiteDoc, url string) rights.RightsReading {
 	var headers *serverconf.Rights
 	if site != nil {
+		tdm = nil
 		if e, ok := site.Tree[tdmrep.Path[1:]]; ok {
 			tdm = e.Data
 		}
@@ -22,4 +27,22 @@ func rightsAt(data []byte, site *publish.SiteDoc, url string) rights.RightsReadi
 		headers = &h
 	}
 	return rights.ReadRights(data, tdm, headers, robots.PathOf(url))
+}
+
+// tdmrepBytes reads check's --tdmrep file ("" none): nil when none. What
+// a reader of the file drops or doubts (tdmrep.Parse's problems) is
+// warned at its line and column; the rest is read.
+func tdmrepBytes(file string, stderr io.Writer) ([]byte, error) {
+	if file == "" {
+		return nil, nil
+	}
+	data, err := limited.ReadFile(file, maxLintFile)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", file, err)
+	}
+	_, problems := tdmrep.Parse(data)
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "discgen: warning: %s:%d:%d: %s\n", file, p.Line, p.Col, p.Message)
+	}
+	return data, nil
 }

@@ -104,7 +104,7 @@ Examples:
     discgen validate --format github   # in a GitHub Actions step
 `
 
-const checkUsage = `Usage: discgen check (-f site.yaml | --robots FILE) --agent NAME... URL...
+const checkUsage = `Usage: discgen check (-f site.yaml | --robots FILE [--tdmrep FILE]) --agent NAME... URL...
 
 Print, for each agent and URL, whether robots.txt allows the fetch: the
 verdict word (ALLOWED or DISALLOWED) first, then the agent, the URL and the
@@ -125,11 +125,18 @@ verdict the operator's crawler applies, the fallback and its source. A
 control token (Google-Extended, Applebot-Extended) never fetches: its line
 starts CONTROL and says whether its group allows use.
 
+Indented "license" and "tdm" lines give the RSL licence and the TDMRep
+reservation at the URL and where each comes from: with -f, robots.txt,
+tdmrep.json and the headers --server writes; with --robots, its License
+line, and with --tdmrep, a hand-written tdmrep.json (what a reader drops
+of it is warned at its line and column).
+
 {{options}}
 
 Examples:
     discgen check -f site.yaml --agent googlebot /private/x.html
     discgen check --robots public/robots.txt -a bingbot -a otherbot https://example.org/a
+    discgen check --robots robots.txt --tdmrep .well-known/tdmrep.json -a GPTBot /data/x.csv
 `
 
 const lintUsage = `Usage: discgen lint [options] FILE...

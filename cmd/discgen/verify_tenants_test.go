@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +23,8 @@ import (
 // home/*/public_html/autodisc.yaml, n tenants (each with an inline
 // delegatee, so a tenant has autodisc files below its own autodisc/, and
 // an x- file of another type), builds it with --server, and returns the
-// directory, the public tree and the server directory.
+// directory, the public tree and the server directory. The site's
+// headers (tenantSiteWide) are path-scoped, two of them to a tenant.
 func tenantSite(t *testing.T, n int) (dir, public, conf string) {
 	t.Helper()
 	dir = livetest.Dir(t)
@@ -32,8 +35,29 @@ site:
 delegations:
   - path: "~*"
     tenants: "home/*/public_html/autodisc.yaml"
+agents:
+  - names: ["*"]
+    disallow: []
+  - names: [GPTBot]
+    disallow: [/~user1/]
+    enforce: true
+noindex: true
+usage:
+  train_ai: no
+  search: yes
+  paths:
+    - {path: /~user1/, search: no}
+license:
+  url: /license.xml
+  source: license.xml
+tdm:
+  reservation: true
+  policy: /tdm-policy.json
+  paths:
+    - {path: /~user2/, reservation: false}
 `
 	testfs.Write(t, filepath.Join(dir, "site.yaml"), manifest)
+	testfs.Write(t, filepath.Join(dir, "license.xml"), `<rsl xmlns="https://rslstandard.org/rsl"><content url="/" server="https://rsl.example/"/></rsl>`+"\n")
 	for i := range n {
 		name := fmt.Sprintf("user%d", i+1)
 		testfs.Write(t, filepath.Join(dir, "home", name, "public_html", "autodisc.yaml"), fmt.Sprintf(`version: 1
@@ -78,14 +102,17 @@ delegations:
 // and with expires an Expires.
 func verifyTenants(t *testing.T, dir string, port, tenants int, expires bool) {
 	t.Helper()
+	defer tenantRefusals(t, port)
+	defer tenantSiteWide(t, port, tenants)
 	defer tenantHeaders(t, port, tenants, expires)
 	var o, e bytes.Buffer
 	err := run([]string{"verify", "--tenants", "-f", filepath.Join(dir, "site.yaml"), "--now", "2026-11-01",
 		fmt.Sprintf("http://127.0.0.1:%d/", port)}, &o, &e)
 	// Each tenant has autodisc/ (index, description, feeds, x-contact,
 	// x-keys, subdirectories) and blog/autodisc/ (index, description).
+	// The RSL document is checked too, served as application/rsl+xml.
 	want := fmt.Sprintf("/~user%d/blog/autodisc/description.txt", tenants)
-	if err != nil || !strings.Contains(o.String(), want) || !strings.Contains(o.String(), " checked, 0 failed") {
+	if err != nil || !strings.Contains(o.String(), want) || !strings.Contains(o.String(), "/license.xml") || !strings.Contains(o.String(), " checked, 0 failed") {
 		t.Fatalf("verify --tenants: %v\n%s\n%s", err, o.String(), e.String())
 	}
 	t.Logf("verify --tenants:\n%s", o.String())
@@ -125,6 +152,79 @@ func tenantHeaders(t *testing.T, port, tenants int, expires bool) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "" {
 		t.Errorf("/~user1/index.html: %s, Cache-Control %q; want 200 and none", resp.Status, resp.Header.Get("Cache-Control"))
+	}
+}
+
+// tenantSiteWide checks that every response of the tenants, their
+// autodisc files and the files the server's own userdir rule serves, gets
+// the site's headers as for the site's own paths, path scoping included:
+// X-Robots-Tag, Content-Usage, the licence's Link and the tdm headers.
+func tenantSiteWide(t *testing.T, port, tenants int) {
+	t.Helper()
+	const link = `<https://www.example.org/license.xml>; rel="license"; type="application/rsl+xml"`
+	for i := range tenants {
+		user := fmt.Sprintf("user%d", i+1)
+		want := map[string]string{
+			"X-Robots-Tag":    "noindex",
+			"Content-Usage":   "train-ai=n, search=y",
+			"Link":            link,
+			"tdm-reservation": "1",
+			"tdm-policy":      "https://www.example.org/tdm-policy.json",
+		}
+		switch user {
+		case "user1":
+			want["Content-Usage"] = "train-ai=n, search=n"
+		case "user2":
+			want["tdm-reservation"], want["tdm-policy"] = "0", ""
+		}
+		for _, f := range []string{"autodisc/index.txt", "autodisc/x-keys.json", "blog/autodisc/index.txt", "index.html"} {
+			url := fmt.Sprintf("http://127.0.0.1:%d/~%s/%s", port, user, f)
+			resp, err := http.Get(url)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("%s: %s", url, resp.Status)
+			}
+			for _, name := range slices.Sorted(maps.Keys(want)) {
+				got, v := resp.Header.Values(name), want[name]
+				if v == "" && len(got) != 0 || v != "" && (len(got) != 1 || got[0] != v) {
+					t.Errorf("%s: %s %q, want %q", url, name, got, v)
+				}
+			}
+		}
+	}
+}
+
+// tenantRefusals checks that enforce refuses a crawler at a tenant's URLs
+// where the site's robots.txt disallows it, as at the site's own: GPTBot
+// is disallowed /~user1/.
+func tenantRefusals(t *testing.T, port int) {
+	t.Helper()
+	gpt := "Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)"
+	for _, c := range []struct {
+		ua, path string
+		status   int
+	}{
+		{gpt, "/~user1/index.html", http.StatusForbidden},
+		{gpt, "/~user1/autodisc/index.txt", http.StatusForbidden},
+		{gpt, "/~user2/index.html", http.StatusOK},
+		{gpt, "/robots.txt", http.StatusOK},
+		{"Mozilla/5.0 Firefox/140.0", "/~user1/index.html", http.StatusOK},
+	} {
+		req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d%s", port, c.path), nil)
+		req.Header.Set("User-Agent", c.ua)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s as %q: %s, want %d", c.path, c.ua, resp.Status, c.status)
+		}
 	}
 }
 

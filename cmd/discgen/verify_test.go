@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/tree"
@@ -31,6 +32,7 @@ func TestVerifyTenants(t *testing.T) {
 		links []string // the file's own Link values (the api-catalog's)
 	}
 	served := map[string]file{}
+	rights := generate.SiteRights(res.Doc.Value) // the RSL document's type
 	add := func(prefix string, tr tree.Tree) {
 		for p, e := range tr {
 			data := e.Data
@@ -38,6 +40,9 @@ func TestVerifyTenants(t *testing.T) {
 				data = res.Tree["robots.txt"].Data
 			}
 			ctype, err := serverconf.ContentType(tr, p)
+			if prefix == "/" {
+				ctype, err = rights.ContentType(tr, p)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
