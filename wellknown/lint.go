@@ -49,41 +49,38 @@ func LintSecurityTxt(data []byte, now time.Time) []diag.Diagnostic {
 	return LintSecurityTxtKey(data, now, nil)
 }
 
-// LintSecurityTxtKey is LintSecurityTxt that also verifies the file's
-// OpenPGP cleartext signature (RFC 9116 section 2.3) against pubKey, a
-// public key as gpg --export writes it (armored or not), when pubKey is not
-// nil. A signature made by another key, a file changed after signing, and
-// an unsigned file are errors (S005); without pubKey a signed file draws
-// the S004 warning that its signature is not checked.
-func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
-	var out []diag.Diagnostic
-	add := func(sev diag.Severity, line int, code, format string, args ...any) {
-		d := diag.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
-		if line > 0 {
-			d.Line, d.Col = line, 1
-		}
-		out = append(out, d)
-	}
-	var s SecurityTxt
-	lines := map[string]int{} // "contact[1]" and "contact" -> line
-	var expiresLines []int
-	signed := false
+// securityLines is what readSecurityTxt reads: the fields, the line of
+// each ("contact[1]" and "contact" -> line), the lines of every Expires,
+// and whether the file is signed.
+type securityLines struct {
+	s       SecurityTxt
+	lines   map[string]int
+	expires []int
+	signed  bool
+}
+
+// readSecurityTxt reads the fields of a security.txt, reporting through
+// add the lines that are not fields and, when no key is given, that a
+// signature goes unchecked.
+func readSecurityTxt(data []byte, keyGiven bool, add func(sev diag.Severity, line int, code, format string, args ...any)) securityLines {
+	r := securityLines{lines: map[string]int{}}
+	s, lines := &r.s, r.lines
 	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
 		n, line := i+1, strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
 		switch {
 		case line == "-----BEGIN PGP SIGNED MESSAGE-----":
-			signed = true
-			if pubKey == nil {
+			r.signed = true
+			if !keyGiven {
 				add(diag.Warning, n, CodeSigned, "the file is signed; its signature is not checked (give the public key with --key)")
 			}
 			continue
-		case signed && strings.HasPrefix(line, "Hash:"), line == "", strings.HasPrefix(line, "#"):
+		case r.signed && strings.HasPrefix(line, "Hash:"), line == "", strings.HasPrefix(line, "#"):
 			continue
 		}
 		if line == "-----BEGIN PGP SIGNATURE-----" {
 			break // the rest is the signature
 		}
-		if signed {
+		if r.signed {
 			line = strings.TrimPrefix(line, "- ") // dash-escaped (RFC 4880 section 7.1)
 		}
 		name, value, ok := strings.Cut(line, ":")
@@ -99,7 +96,7 @@ func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagno
 		var list *[]string
 		switch key {
 		case "expires":
-			expiresLines = append(expiresLines, n)
+			r.expires = append(r.expires, n)
 			if s.Expires == "" {
 				s.Expires = value
 				lines["expires"] = n
@@ -135,6 +132,26 @@ func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagno
 		}
 		*list = append(*list, value)
 	}
+	return r
+}
+
+// LintSecurityTxtKey is LintSecurityTxt that also verifies the file's
+// OpenPGP cleartext signature (RFC 9116 section 2.3) against pubKey, a
+// public key as gpg --export writes it (armored or not), when pubKey is not
+// nil. A signature made by another key, a file changed after signing, and
+// an unsigned file are errors (S005); without pubKey a signed file draws
+// the S004 warning that its signature is not checked.
+func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	add := func(sev diag.Severity, line int, code, format string, args ...any) {
+		d := diag.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
+		if line > 0 {
+			d.Line, d.Col = line, 1
+		}
+		out = append(out, d)
+	}
+	r := readSecurityTxt(data, pubKey != nil, add)
+	s, lines, expiresLines, signed := r.s, r.lines, r.expires, r.signed
 
 	if pubKey != nil {
 		if msg := verify(data, pubKey, now); msg != "" {
