@@ -34,32 +34,23 @@ var commentedVariable = lazyre.New(`(?i)^#\s*(contact|subdomain|inventorypartner
 // as a whole. Diagnostics carry a line and the column of the field, and a
 // code, but no file name.
 func LintAdsTxt(data []byte) []diag.Diagnostic {
-	var out []diag.Diagnostic
-	add := func(sev diag.Severity, line, col int, code, format string, args ...any) {
-		out = append(out, diag.Diagnostic{Pos: diag.Pos{Line: line, Col: col}, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
-	}
+	l := &adsLint{seen: map[string]int{}, managers: map[string]int{}}
+	add := l.add
 	if !utf8.Valid(data) {
 		add(diag.Error, 0, 0, CodeAdsText, "the file is not UTF-8 text")
-		return out
+		return l.out
 	}
 	text := string(data)
 	if strings.HasPrefix(text, "\ufeff") {
 		add(diag.Warning, 1, 1, CodeAdsText, "the file starts with a byte order mark (U+FEFF), which some crawlers read as part of the first line")
 		text = strings.TrimPrefix(text, "\ufeff")
 	}
-	// records counts the record lines, the placeholder's among them;
-	// placeholder is its line; broken counts the lines already reported
-	// as neither a record nor a variable.
-	records, placeholder, broken := 0, 0, 0
-	seen := map[string]int{}
-	owner := 0
-	managers := map[string]int{}
 	for i, raw := range strings.Split(text, "\n") {
 		n := i + 1
 		raw = strings.TrimSuffix(raw, "\r")
 		if j := strings.IndexFunc(raw, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }); j >= 0 {
 			add(diag.Error, n, col(raw, j), CodeAdsText, "the control character %U", []rune(raw[j:])[0])
-			broken++
+			l.broken++
 			continue
 		}
 		line := raw
@@ -74,96 +65,122 @@ func LintAdsTxt(data []byte) []diag.Diagnostic {
 		}
 		eq, comma := strings.IndexByte(line, '='), strings.IndexByte(line, ',')
 		if eq >= 0 && (comma < 0 || eq < comma) {
-			name, value := strings.TrimSpace(line[:eq]), strings.TrimSpace(line[eq+1:])
-			at := col(raw, eq+1+strings.Index(line[eq+1:], value))
-			switch strings.ToUpper(name) {
-			case "CONTACT":
-				if value == "" {
-					add(diag.Error, n, at, CodeAdsValue, "CONTACT is empty")
-				}
-			case "SUBDOMAIN", "INVENTORYPARTNERDOMAIN", "OWNERDOMAIN":
-				if msg, warn := AdsDomain(value, false); msg != "" {
-					add(severity(warn), n, at, CodeAdsDomain, "%s: %s", strings.ToUpper(name), msg)
-				}
-				if strings.EqualFold(name, "OWNERDOMAIN") {
-					if owner > 0 {
-						add(diag.Warning, n, col(raw, 0), CodeAdsVariable, "a second OWNERDOMAIN (the first is on line %d): crawlers use the first", owner)
-					} else {
-						owner = n
-					}
-				}
-			case "MANAGERDOMAIN":
-				d, cc, hasCC := strings.Cut(value, ",")
-				d, cc = strings.TrimSpace(d), strings.TrimSpace(cc)
-				if msg, warn := AdsDomain(d, false); msg != "" {
-					add(severity(warn), n, at, CodeAdsDomain, "MANAGERDOMAIN: %s", msg)
-				} else if hasCC && !isCountry(cc) {
-					add(diag.Error, n, at, CodeAdsValue, "MANAGERDOMAIN %q: %q is not an ISO 3166-1 alpha-2 country code in capitals", value, cc)
-				} else if first, dup := managers[cc]; dup {
-					add(diag.Error, n, col(raw, 0), CodeAdsVariable, "a second MANAGERDOMAIN for the same country (the first is on line %d); ads.txt 1.1 allows one", first)
-				} else {
-					managers[cc] = n
-				}
-			default:
-				add(diag.Warning, n, col(raw, 0), CodeAdsVariable, "%q is not a variable of ads.txt 1.1 (CONTACT, SUBDOMAIN, INVENTORYPARTNERDOMAIN, OWNERDOMAIN, MANAGERDOMAIN)", name)
-			}
+			l.variable(n, raw, line, eq)
 			continue
 		}
-		// A record: fields #1 to #4, then an optional extension after ";".
-		body, _, _ := strings.Cut(line, ";")
-		parts := strings.Split(body, ",")
-		if len(parts) < 3 || len(parts) > 4 {
-			add(diag.Error, n, col(raw, 0), CodeAdsLine, "%q is not a record (domain, account ID, DIRECT|RESELLER[, certification authority ID]) nor a variable (NAME=value)", strings.TrimSpace(line))
-			broken++
-			continue
-		}
-		fields := make([]string, len(parts))
-		cols := make([]int, len(parts))
-		off := 0
-		for k, p := range parts {
-			fields[k] = strings.TrimSpace(p)
-			cols[k] = col(raw, off+strings.Index(p, fields[k]))
-			off += len(p) + 1
-		}
-		records++
-		if strings.EqualFold(fields[0], "placeholder.example.com") {
-			placeholder = n
-			continue
-		}
-		if msg, warn := AdsDomain(fields[0], true); msg != "" {
-			add(severity(warn), n, cols[0], CodeAdsDomain, "%s", msg)
-		}
-		if fields[1] == "" {
-			add(diag.Error, n, cols[1], CodeAdsAccount, "the account ID is empty")
-		} else if msg, warn := AdsAccount(fields[1]); msg != "" {
-			add(severity(warn), n, cols[1], CodeAdsAccount, "%s", msg)
-		}
-		if msg := AdsRelationship(fields[2]); msg != "" {
-			add(diag.Error, n, cols[2], CodeAdsRelationship, "%s", msg)
-		}
-		if len(fields) == 4 && fields[3] != "" {
-			if msg := AdsCert(fields[3]); msg != "" {
-				add(diag.Error, n, cols[3], CodeAdsCert, "%s", msg)
-			}
-		}
-		key := strings.ToLower(fields[0]) + "," + fields[1] + "," + strings.ToUpper(fields[2])
-		if first, dup := seen[key]; dup {
-			add(diag.Warning, n, col(raw, 0), CodeAdsDuplicate, "the same seller as line %d", first)
-		} else {
-			seen[key] = n
-		}
+		l.record(n, raw, line)
 	}
 	switch {
-	case placeholder > 0 && records > 1:
-		add(diag.Error, placeholder, 1, CodeAdsPlaceholder, "the placeholder record (ads.txt 1.1 section 3.2.1) says no seller is authorized, but the file lists sellers: remove it")
-	case placeholder > 0:
-		add(diag.Warning, placeholder, 1, CodeAdsNoRecord, "the placeholder record: the file authorizes no seller (ads.txt 1.1 section 3.2.1)")
-	case records == 0 && broken == 0:
+	case l.placeholder > 0 && l.records > 1:
+		add(diag.Error, l.placeholder, 1, CodeAdsPlaceholder, "the placeholder record (ads.txt 1.1 section 3.2.1) says no seller is authorized, but the file lists sellers: remove it")
+	case l.placeholder > 0:
+		add(diag.Warning, l.placeholder, 1, CodeAdsNoRecord, "the placeholder record: the file authorizes no seller (ads.txt 1.1 section 3.2.1)")
+	case l.records == 0 && l.broken == 0:
 		add(diag.Warning, 0, 0, CodeAdsNoRecord, "no record: a site that authorizes no seller writes the placeholder record %q (ads.txt 1.1 section 3.2.1)", AdsTxtPlaceholder)
 	}
-	l := diag.List(out)
-	l.Sort()
-	return l
+	out := diag.List(l.out)
+	out.Sort()
+	return out
+}
+
+// adsLint is LintAdsTxt's state as it reads the lines.
+type adsLint struct {
+	out []diag.Diagnostic
+	// records counts the record lines, the placeholder's among them;
+	// placeholder is its line; broken counts the lines already reported
+	// as neither a record nor a variable.
+	records, placeholder, broken int
+	seen                         map[string]int // a seller's first line
+	owner                        int            // OWNERDOMAIN's first line
+	managers                     map[string]int // MANAGERDOMAIN's line, by country
+}
+
+func (l *adsLint) add(sev diag.Severity, line, col int, code, format string, args ...any) {
+	l.out = append(l.out, diag.Diagnostic{Pos: diag.Pos{Line: line, Col: col}, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// variable checks the variable line n (NAME=value, "=" at eq of line).
+func (l *adsLint) variable(n int, raw, line string, eq int) {
+	name, value := strings.TrimSpace(line[:eq]), strings.TrimSpace(line[eq+1:])
+	at := col(raw, eq+1+strings.Index(line[eq+1:], value))
+	switch strings.ToUpper(name) {
+	case "CONTACT":
+		if value == "" {
+			l.add(diag.Error, n, at, CodeAdsValue, "CONTACT is empty")
+		}
+	case "SUBDOMAIN", "INVENTORYPARTNERDOMAIN", "OWNERDOMAIN":
+		if msg, warn := AdsDomain(value, false); msg != "" {
+			l.add(severity(warn), n, at, CodeAdsDomain, "%s: %s", strings.ToUpper(name), msg)
+		}
+		if strings.EqualFold(name, "OWNERDOMAIN") {
+			if l.owner > 0 {
+				l.add(diag.Warning, n, col(raw, 0), CodeAdsVariable, "a second OWNERDOMAIN (the first is on line %d): crawlers use the first", l.owner)
+			} else {
+				l.owner = n
+			}
+		}
+	case "MANAGERDOMAIN":
+		d, cc, hasCC := strings.Cut(value, ",")
+		d, cc = strings.TrimSpace(d), strings.TrimSpace(cc)
+		if msg, warn := AdsDomain(d, false); msg != "" {
+			l.add(severity(warn), n, at, CodeAdsDomain, "MANAGERDOMAIN: %s", msg)
+		} else if hasCC && !isCountry(cc) {
+			l.add(diag.Error, n, at, CodeAdsValue, "MANAGERDOMAIN %q: %q is not an ISO 3166-1 alpha-2 country code in capitals", value, cc)
+		} else if first, dup := l.managers[cc]; dup {
+			l.add(diag.Error, n, col(raw, 0), CodeAdsVariable, "a second MANAGERDOMAIN for the same country (the first is on line %d); ads.txt 1.1 allows one", first)
+		} else {
+			l.managers[cc] = n
+		}
+	default:
+		l.add(diag.Warning, n, col(raw, 0), CodeAdsVariable, "%q is not a variable of ads.txt 1.1 (CONTACT, SUBDOMAIN, INVENTORYPARTNERDOMAIN, OWNERDOMAIN, MANAGERDOMAIN)", name)
+	}
+}
+
+// record checks the record line n.
+func (l *adsLint) record(n int, raw, line string) {
+	// A record: fields #1 to #4, then an optional extension after ";".
+	body, _, _ := strings.Cut(line, ";")
+	parts := strings.Split(body, ",")
+	if len(parts) < 3 || len(parts) > 4 {
+		l.add(diag.Error, n, col(raw, 0), CodeAdsLine, "%q is not a record (domain, account ID, DIRECT|RESELLER[, certification authority ID]) nor a variable (NAME=value)", strings.TrimSpace(line))
+		l.broken++
+		return
+	}
+	fields := make([]string, len(parts))
+	cols := make([]int, len(parts))
+	off := 0
+	for k, p := range parts {
+		fields[k] = strings.TrimSpace(p)
+		cols[k] = col(raw, off+strings.Index(p, fields[k]))
+		off += len(p) + 1
+	}
+	l.records++
+	if strings.EqualFold(fields[0], "placeholder.example.com") {
+		l.placeholder = n
+		return
+	}
+	if msg, warn := AdsDomain(fields[0], true); msg != "" {
+		l.add(severity(warn), n, cols[0], CodeAdsDomain, "%s", msg)
+	}
+	if fields[1] == "" {
+		l.add(diag.Error, n, cols[1], CodeAdsAccount, "the account ID is empty")
+	} else if msg, warn := AdsAccount(fields[1]); msg != "" {
+		l.add(severity(warn), n, cols[1], CodeAdsAccount, "%s", msg)
+	}
+	if msg := AdsRelationship(fields[2]); msg != "" {
+		l.add(diag.Error, n, cols[2], CodeAdsRelationship, "%s", msg)
+	}
+	if len(fields) == 4 && fields[3] != "" {
+		if msg := AdsCert(fields[3]); msg != "" {
+			l.add(diag.Error, n, cols[3], CodeAdsCert, "%s", msg)
+		}
+	}
+	key := strings.ToLower(fields[0]) + "," + fields[1] + "," + strings.ToUpper(fields[2])
+	if first, dup := l.seen[key]; dup {
+		l.add(diag.Warning, n, col(raw, 0), CodeAdsDuplicate, "the same seller as line %d", first)
+	} else {
+		l.seen[key] = n
+	}
 }
 
 func severity(warn bool) diag.Severity {
