@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -140,44 +139,16 @@ func TestLiveVerifiedApache(t *testing.T) { liveVerified(t, serveApacheVerified)
 func TestLiveVerifiedCaddy(t *testing.T)  { liveVerified(t, serveCaddy) }
 
 // serveNginxVerified is serveNginx with the http-level file included in
-// the http block, as the README says.
+// the http block, as docs/commands.md says.
 func serveNginxVerified(t *testing.T, src tree.Tree, a Access, extra ...tree.Tree) int {
 	t.Helper()
-	bin := livetest.NeedsNginx(t)
+	livetest.NeedsNginx(t)
 	dir, site, conf := liveSite(t, Nginx, src, a, extra...)
-	httpConf := ""
+	var http []string
 	if !a.Verified.empty() {
-		httpConf = "include " + filepath.Join(dir, "conf", filepath.FromSlash(NginxVerifiedFile)) + ";"
+		http = append(http, filepath.Join(dir, "conf", filepath.FromSlash(NginxVerifiedFile)))
 	}
-	port := livetest.FreePort(t)
-	main := filepath.Join(dir, "nginx.conf")
-	config := fmt.Sprintf(`daemon off;
-master_process off;
-pid %[1]s/nginx.pid;
-error_log %[1]s/error.log;
-events {}
-http {
-	access_log off;
-	default_type application/octet-stream;
-	types { text/plain txt; }
-	client_body_temp_path %[1]s/tmp; proxy_temp_path %[1]s/tmp; fastcgi_temp_path %[1]s/tmp;
-	uwsgi_temp_path %[1]s/tmp; scgi_temp_path %[1]s/tmp;
-	%[2]s
-	server {
-		listen 127.0.0.1:%[3]d;
-		root %[4]s;
-		include %[5]s;
-	}
-}
-`, dir, httpConf, port, site, conf)
-	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(bin, "-t", "-p", dir, "-c", main).CombinedOutput(); err != nil {
-		t.Fatalf("nginx -t: %v\n%s", err, out)
-	}
-	livetest.Start(t, exec.Command(bin, "-p", dir, "-c", main), port, filepath.Join(dir, "error.log"))
-	return port
+	return livetest.Nginx(t, dir, site, conf, http...)
 }
 
 // serveApacheVerified is serveApache with apache/discgen-verified.conf

@@ -107,8 +107,10 @@ func NeedsCaddy(t testing.TB) string {
 // Nginx serves root with nginx on a free port of 127.0.0.1, with the
 // snippet include in its server block, until the test ends, and returns
 // the port. dir (from Dir) holds nginx's own files. The configuration is
-// checked with nginx -t first. It skips the test as NeedsNginx does.
-func Nginx(t testing.TB, dir, root, include string) int {
+// checked with nginx -t first. httpIncludes go into its http block (a
+// geo or map block cannot stand in a server block). It skips the test as
+// NeedsNginx does.
+func Nginx(t testing.TB, dir, root, include string, httpIncludes ...string) int {
 	t.Helper()
 	bin := NeedsNginx(t)
 	port := FreePort(t)
@@ -125,13 +127,13 @@ http {
 	types { text/plain txt; }
 	client_body_temp_path %[2]s; proxy_temp_path %[2]s; fastcgi_temp_path %[2]s;
 	uwsgi_temp_path %[2]s; scgi_temp_path %[2]s;
-	server {
+%[6]s	server {
 		listen 127.0.0.1:%[3]d;
 		root %[4]s;
 		include %[5]s;
 	}
 }
-`, dir, tmp, port, root, include)
+`, dir, tmp, port, root, include, httpLines(httpIncludes))
 	if err := os.WriteFile(main, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -235,4 +237,13 @@ http://127.0.0.1:%[2]d {
 	run.Env = env
 	Start(t, run, port, filepath.Join(dir, "caddy.log"))
 	return port
+}
+
+// httpLines writes the include lines of an nginx http block.
+func httpLines(includes []string) string {
+	var b strings.Builder
+	for _, f := range includes {
+		fmt.Fprintf(&b, "\tinclude %s;\n", f)
+	}
+	return b.String()
 }
