@@ -17,9 +17,16 @@ import (
 // licence and reservation at the URL.
 type checkLine struct {
 	robots.CheckLine
-	Rights *rights.JSON `json:"rights,omitempty"`
-
 	rights rights.RightsReading
+}
+
+// MarshalJSON writes the answer's members and, where something says a
+// licence or a reservation, "rights".
+func (l checkLine) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		robots.CheckLine
+		Rights *rights.JSON `json:"rights,omitempty"`
+	}{l.CheckLine, l.rights.JSON()})
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
@@ -59,14 +66,19 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	f := robots.Parse(data)
+	// The licence and reservation depend on the URL alone: read once each.
+	rd := rightsReader(data, tdm, site)
+	atURL := make([]rights.RightsReading, fs.NArg())
+	for i, u := range fs.Args() {
+		atURL[i] = rd.At(robots.PathOf(u))
+	}
 	var lines []checkLine
 	for _, a := range agents {
 		if n := robots.CheckedName(a); n != "" {
 			fmt.Fprintf(stderr, "discgen: warning: %s\n", n)
 		}
-		for _, u := range fs.Args() {
-			r := rightsAt(data, tdm, site, u)
-			lines = append(lines, checkLine{CheckLine: f.CheckLine(a, u), Rights: r.JSON(), rights: r})
+		for i, u := range fs.Args() {
+			lines = append(lines, checkLine{f.CheckLine(a, u), atURL[i]})
 		}
 	}
 	if format == "json" {

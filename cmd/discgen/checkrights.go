@@ -8,15 +8,14 @@ import (
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/rights"
-	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tdmrep"
 )
 
-// rightsAt reads the rights at url: from robots.txt and tdm (a
+// rightsReader reads the licence and reservation of robots.txt and tdm (a
 // hand-written tdmrep.json, nil for none), or with site (a manifest's
-// build) from its robots.txt, tdmrep.json and headers.
-func rightsAt(data, tdm []byte, site *publish.SiteDoc, url string) rights.RightsReading {
+// build) of its robots.txt, tdmrep.json and headers.
+func rightsReader(data, tdm []byte, site *publish.SiteDoc) *rights.Reader {
 	var headers *serverconf.Rights
 	if site != nil {
 		tdm = nil
@@ -26,7 +25,7 @@ func rightsAt(data, tdm []byte, site *publish.SiteDoc, url string) rights.Rights
 		h := generate.SiteRights(site.Doc.Value)
 		headers = &h
 	}
-	return rights.ReadRights(data, tdm, headers, robots.PathOf(url))
+	return rights.NewReader(data, tdm, headers)
 }
 
 // tdmrepBytes reads check's --tdmrep file ("" none): nil when none. What
