@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/serverconf"
@@ -218,7 +219,7 @@ func (p *unitPrinter) unit(u *publish.Unit) {
 	if u.Kind == publish.Tenant && u.NotOwner && !p.named && p.format != "json" {
 		p.tenants = true
 		p.counts[u.Status]++
-		p.notOwner = append(p.notOwner, oneLine(u.Dir))
+		p.notOwner = append(p.notOwner, diag.OneLine(u.Dir))
 		if p.bar != nil {
 			p.bar.count(u.Status)
 		}
@@ -228,7 +229,7 @@ func (p *unitPrinter) unit(u *publish.Unit) {
 		p.tenants = true
 		p.counts[u.Status]++
 		if u.Status >= publish.Refused {
-			p.failed[u.Status] = append(p.failed[u.Status], oneLine(u.Dir)+oneLine(spaceNote(u.Space)))
+			p.failed[u.Status] = append(p.failed[u.Status], diag.OneLine(u.Dir)+diag.OneLine(spaceNote(u.Space)))
 		}
 	}
 	if p.bar == nil {
@@ -252,7 +253,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 	} else {
 		printDiags(p.stderr, p.format, u.Diags)
 		for _, n := range u.Notes {
-			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", oneLine(n))
+			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", diag.OneLine(n))
 		}
 		if u.Problem != nil {
 			reportProblem(p.stderr, p.format, u.Problem)
@@ -263,7 +264,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 		p.textUnit(u)
 	}
 	if u.Kind == publish.Tenant && u.Status >= publish.Refused {
-		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", oneLine(u.Dir), oneLine(spaceNote(u.Space)), u.Status)
+		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", diag.OneLine(u.Dir), diag.OneLine(spaceNote(u.Space)), u.Status)
 	}
 }
 
@@ -280,12 +281,12 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 	case publish.Check:
 		// The diff shows files a build would refuse to take over too.
 		if ch != nil && (!ch.Empty() || len(ch.Problems) > 0) {
-			fmt.Fprintf(p.stdout, "== %s\n", oneLine(u.Dir))
+			fmt.Fprintf(p.stdout, "== %s\n", diag.OneLine(u.Dir))
 			ch.UnifiedDiff(p.stdout)
 		}
 	case publish.DryRun:
 		if ch != nil {
-			ch.WriteList(p.stdout, oneLine(u.Dir))
+			ch.WriteList(p.stdout, diag.OneLine(u.Dir))
 		}
 	case publish.Write:
 		if p.bar != nil && u.Kind == publish.Tenant {
@@ -294,7 +295,7 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 		if u.Status == publish.Built || (u.Kind != publish.Tenant && u.Status == publish.Unchanged) {
 			r := u.Result
 			fmt.Fprintf(p.stdout, "%s: %d added, %d updated, %d removed, %d unchanged\n",
-				oneLine(u.Dir), r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
+				diag.OneLine(u.Dir), r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
 		}
 	}
 }
@@ -353,7 +354,7 @@ func (p *unitPrinter) end(sum publish.Summary) {
 	}
 	// A check that finds nothing to change says so.
 	if p.format == "text" && p.mode == publish.Check && sum.SiteOK && !sum.Stale && !sum.Failed {
-		fmt.Fprintf(p.stdout, "%s: up to date\n", oneLine(p.out))
+		fmt.Fprintf(p.stdout, "%s: up to date\n", diag.OneLine(p.out))
 	}
 }
 
@@ -397,7 +398,7 @@ func reportProblem(stderr io.Writer, format string, err error) {
 		return
 	}
 	for _, p := range pe.Problems {
-		fmt.Fprintf(stderr, "discgen: error: %s\n", oneLine(fmt.Sprint(p)))
+		fmt.Fprintf(stderr, "discgen: error: %s\n", diag.OneLine(fmt.Sprint(p)))
 	}
 	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)

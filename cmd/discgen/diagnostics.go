@@ -21,9 +21,6 @@ func printDiags(w io.Writer, format string, list diag.List) {
 	}
 }
 
-// oneLine is diag.OneLine: every name discgen prints goes through it.
-func oneLine(s string) string { return diag.OneLine(s) }
-
 func checkFormat(f string, allowed ...string) error {
 	for _, a := range allowed {
 		if f == a {
