@@ -22,18 +22,29 @@ type flagProbe struct{ fs *pflag.FlagSet }
 
 func (*flagProbe) Write(p []byte) (int, error) { return len(p), nil }
 
-// commandFlags returns the flags of command name: long names and their
-// shorthands, and whether each takes a value.
-func commandFlags(name string) []*pflag.Flag {
-	if _, ok := commands[name]; !ok {
+// commandFlagSet returns the flag set of command name, nil for a command
+// that has none or does not exist.
+func commandFlagSet(name string) *pflag.FlagSet {
+	c, ok := commands[name]
+	if !ok {
 		return nil
 	}
 	p := &flagProbe{}
-	if err := commands[name].run([]string{"-h"}, p, io.Discard); err != nil || p.fs == nil {
+	if err := c.run([]string{"-h"}, p, io.Discard); err != nil {
+		return nil
+	}
+	return p.fs
+}
+
+// commandFlags returns the flags of command name: long names and their
+// shorthands, and whether each takes a value.
+func commandFlags(name string) []*pflag.Flag {
+	fs := commandFlagSet(name)
+	if fs == nil {
 		return nil
 	}
 	var out []*pflag.Flag
-	p.fs.VisitAll(func(f *pflag.Flag) { out = append(out, f) })
+	fs.VisitAll(func(f *pflag.Flag) { out = append(out, f) })
 	return out
 }
 

@@ -52,11 +52,7 @@ func manPage() string {
 		fmt.Fprintf(&b, ".SS \"discgen %s\"\n", name)
 		c := commands[name]
 		text := c.usage
-		var fs *pflag.FlagSet
-		p := &flagProbe{}
-		if err := c.run([]string{"-h"}, p, io.Discard); err == nil {
-			fs = p.fs
-		}
+		fs := commandFlagSet(name)
 		before, after, hasOptions := strings.Cut(text, "{{options}}\n")
 		roffUsage(&b, before)
 		if hasOptions && fs != nil {

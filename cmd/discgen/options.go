@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -96,10 +95,9 @@ func renderUsage(text string, fs *pflag.FlagSet) string {
 
 // commandUsage is command name's usage, as name -h prints it.
 func commandUsage(name string) string {
-	c := commands[name]
-	p := &flagProbe{}
-	if err := c.run([]string{"-h"}, p, io.Discard); err != nil || p.fs == nil {
-		return c.usage // a command without flags
+	fs := commandFlagSet(name)
+	if fs == nil {
+		return commands[name].usage // a command without flags
 	}
-	return renderUsage(c.usage, p.fs)
+	return renderUsage(commands[name].usage, fs)
 }
