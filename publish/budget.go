@@ -19,6 +19,9 @@ type budget struct {
 	free    int64
 	size    int64
 	waiters []*waiter // in arrival order
+	// held, when set, is told the bytes taken, each time they change
+	// (under mu, so in order).
+	held func(int64)
 }
 
 type waiter struct {
@@ -38,6 +41,7 @@ func (b *budget) acquire(n int64) int64 {
 	b.mu.Lock()
 	if len(b.waiters) == 0 && b.free >= n {
 		b.free -= n
+		b.tell()
 		b.mu.Unlock()
 		return n
 	}
@@ -59,6 +63,14 @@ func (b *budget) release(n int64) {
 		b.waiters = b.waiters[1:]
 		b.free -= w.n
 		close(w.ready)
+	}
+	b.tell()
+}
+
+// tell gives held the bytes taken; b.mu is held.
+func (b *budget) tell() {
+	if b.held != nil {
+		b.held(b.size - b.free)
 	}
 }
 

@@ -88,6 +88,11 @@ func (p *pipeline) run(dels []*delegation) {
 	}
 	work := make(chan *job)
 	p.heavy = newBudget(max(p.size.budget-int64(p.size.jobs)*smallCost, p.size.budget/2))
+	if c := p.opt.Collector; c != nil {
+		c.Start()
+		defer c.Done()
+		p.heavy.held = c.Hold
+	}
 	var batchers sync.WaitGroup
 	if p.opt.Mode == Write {
 		p.plans = make(chan *pending)

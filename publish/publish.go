@@ -51,6 +51,9 @@ type Options struct {
 	// runtime's soft memory limit say so): a worker takes a manifest's
 	// estimated cost from it before parsing, and waits for room.
 	Memory int64
+	// Collector, when set, follows the memory the tenants in work hold
+	// (gcpolicy.Tenants in discgen).
+	Collector Collector
 	// Limits, when set, are the host's limits as the caller read them
 	// (hostlimits.Read) at start-up; when nil the build reads them.
 	Limits *hostlimits.Limits
@@ -100,6 +103,17 @@ type Options struct {
 	// writer applies every plan of a build, the site's and the tenants'
 	// batches, and flushes them at its end.
 	writer *output.Writer
+}
+
+// Collector is told what a build's tenants in work may hold beyond their
+// workers' set-aside shares, so that a garbage collector policy can
+// follow it: Start as the tenants' workers start, Hold with the memory
+// budget the large manifests (and states) in work have taken, each time
+// it changes, and Done once the workers have stopped.
+type Collector interface {
+	Start()
+	Hold(bytes int64)
+	Done()
 }
 
 // Status is how a unit of work ended.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/gcpolicy"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/serverconf"
@@ -112,7 +113,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: buildID(), Limits: hostLimits,
+		Version: buildID(), Limits: hostLimits, Collector: gcpolicy.NewTenants(),
 	}
 	if err := opt.Check(); err != nil {
 		return usagef("build: %v", err)

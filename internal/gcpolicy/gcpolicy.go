@@ -13,7 +13,10 @@
 // passes it, which holds the RSS of any one manifest's build under
 // 128 MiB (TestBounds measures it with this policy); a heap that must
 // hold more live data than the limit (a full build with many hostile
-// tenants in work at once) still grows, collected more often.
+// tenants in work at once) still grows, collected more often. A build of
+// many tenants lowers the soft limit while its tenants are in work to what
+// they hold (Tenants), since 96 MiB is room for one manifest at the bound,
+// not for thousands of small ones.
 package gcpolicy
 
 import (
