@@ -306,7 +306,7 @@ func (a *applying) count() {
 func (a *applying) openRoot() {
 	c := a.c
 	if c.r == nil {
-		r, _, err := c.openRoot(true)
+		r, _, err := c.openRoot(true, confined.Pin)
 		if err == nil && r == nil {
 			err = c.Err() // the root changed since Plan
 		}
