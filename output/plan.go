@@ -108,8 +108,9 @@ type Options struct {
 	// root, when set, is the open root of the plan that Apply makes
 	// again under the root's lock (replan). Plan works through it, as
 	// through Dir, and the plan it replaces keeps it: a new plan that
-	// fails closes only its directories, and one that succeeds takes
-	// the root's place in the old plan (root then unset).
+	// fails closes only its directories. One that succeeds replaces the
+	// old plan, root then unset, and closes the root as the old plan
+	// would have.
 	root *confined.Root
 }
 
