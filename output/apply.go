@@ -225,19 +225,53 @@ func (a *applying) record() {
 }
 
 // applying is one root's Apply between its phases.
+//
+// The phases are ApplyAll's steps, which every root of a batch goes
+// through together, in one order: begin, lockJournals, openRoot, prepare
+// (and replan), writeJournals, stage, flush, publishAll, record. A root
+// holds no phase of its own: it either takes part in the next step, or it
+// is settled (done) and only its record and release remain. Its booleans
+// are what a step needs to know of it, not where it is:
+//
+//   - done: the root is settled, its result and error final; every later
+//     step but record skips it. Set, never cleared, when it finished
+//     early (nothing to change: count; Options.Superseded: prepare) or
+//     failed (any step, fail, recoverBug). Whether it failed is err.
+//   - mutate: a property of the plan at hand: Apply changes something on
+//     disk (a file, a directory to create, a temporary file to remove, a
+//     missing root). Set by count in begin, and again for the plan a
+//     replan makes. Steps with nothing to write skip a root without it:
+//     the disk check in prepare, writeJournals, stage, the second flush;
+//     record passes it to finish.
+//   - recheck: a property of the plan at hand: its problems may be
+//     another build's writes, to be checked again under the lock.
+//     Set in begin; a root with problems and without it is done there.
+//     While it is set the root may be settled by lockJournals (no state
+//     directory) or prepare (no build wrote the root since); replan
+//     clears it, as the plan it makes replaces the one whose problems
+//     these were (and a new plan with problems is done).
+//   - recorded: the root's record is as it should stay (written
+//     complete, or as its intent after a failure; or, for a root settled
+//     early, already up to date), so its journal need not hold its
+//     intent: ApplyAll keeps a journal while a root that wrote an intent
+//     there is not recorded. Set by count or prepare when they settle
+//     the root, and by record once it wrote the record.
+//
+// intent is set by writeJournals (for a root that is not done and
+// mutates) once the journal holds it; record writes it as the record of
+// a root that failed after.
 type applying struct {
 	c       *Changes
 	res     Result
 	err     error
-	done    bool     // finished early, or failed
+	done    bool     // settled: finished early, or failed (see above)
 	dir     *os.File // the root, opened for writing
 	dev     uint64   // the root's filesystem, 0 if unknown
 	todo    []*pending
 	touched map[string]bool // directories whose entries change
-	mutate  bool
-	writes  bool         // the record is written: the journal is locked
-	recheck bool         // problems to check again under the lock
-	jl      *journalLock // the state directory's journal, when writes
+	mutate  bool            // the plan changes something on disk (see above)
+	recheck bool            // the plan's problems are checked again under the lock (see above)
+	jl      *journalLock    // the state directory's journal, locked by lockJournals
 	// locks are the root's own lock (lockState), when its journal is
 	// not in the root's own journal directory, and any other state
 	// directory's lock it holds until its record is written.
@@ -271,12 +305,10 @@ func (c *Changes) begin() *applying {
 			a.err, a.done = err, true
 			return a
 		}
-		a.recheck, a.writes = true, true
+		a.recheck = true
 		return a
 	}
-	if a.count(); !a.done {
-		a.writes = true
-	}
+	a.count()
 	return a
 }
 
@@ -306,7 +338,7 @@ func (a *applying) count() {
 func (a *applying) openRoot() {
 	c := a.c
 	if c.r == nil {
-		r, _, err := c.openRoot(true)
+		r, _, err := c.openRoot(true, confined.Pin)
 		if err == nil && r == nil {
 			err = c.Err() // the root changed since Plan
 		}

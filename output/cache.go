@@ -194,12 +194,11 @@ func Fresh(root string, opt Options) (bool, error) {
 	if err != nil || !st.Same(sc.rec) {
 		return false, nil
 	}
-	r, missing, err := c.openRoot(false)
+	r, missing, err := c.openRoot(false, confined.Look)
 	if err != nil || r == nil || missing {
 		return false, nil
 	}
 	defer r.Close()
-	r.Look()
 	paths := slices.Sorted(maps.Keys(sc.files))
 	for _, g := range groupByDir(paths) {
 		d := parent(g[0])

@@ -320,7 +320,7 @@ func (jl *journalLock) close(keep bool) {
 func lockJournals(as []*applying) []*journalLock {
 	var jls []*journalLock
 	for _, a := range as {
-		if a.done || !a.writes {
+		if a.done {
 			continue
 		}
 		if a.recheck {

@@ -104,7 +104,19 @@ type Options struct {
 	// the file is parsed. A file that grew since it was reserved for is
 	// then refused as too large.
 	Reserve func(n int64) (release func())
+
+	// root, when set, is the open root of the plan that Apply makes
+	// again under the root's lock (replan). Plan works through it, as
+	// through Dir, and the plan it replaces keeps it: a new plan that
+	// fails closes only its directories. One that succeeds replaces the
+	// old plan, root then unset, and closes the root as the old plan
+	// would have.
+	root *confined.Root
 }
+
+// open reports whether the root comes open (Dir, or the root of a plan
+// made again): Plan does not look it up by path.
+func (o *Options) open() bool { return o.Dir != nil || o.root != nil }
 
 // Owner is a numeric user and group.
 type Owner = confined.Owner
@@ -215,8 +227,9 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	if err := c.setName(); err != nil {
 		return nil, err
 	}
-	// With Dir the caller keeps the state directory out of the root.
-	if opt.Dir == nil {
+	// With Dir the caller keeps the state directory out of the root; a
+	// plan made again was checked when first made.
+	if !opt.open() {
 		stateAbs, err := filepath.Abs(opt.StateDir)
 		if err != nil {
 			return nil, err
@@ -239,7 +252,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	c.loadCache()
 	c.checkTree()
 
-	r, missing, err := c.openRoot(false)
+	r, missing, err := c.openRoot(false, confined.Pin)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +320,11 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 // itself; a plan that is not applied may be closed early, or left to the
 // garbage collector.
 func (c *Changes) Close() {
-	if c.r != nil {
+	switch {
+	case c.r == nil:
+	case c.opt.root != nil:
+		c.r.CloseDirs() // the root is the replaced plan's, which closes it
+	default:
 		c.r.Close()
 	}
 	c.r = nil

@@ -31,20 +31,23 @@ func (c *Changes) mayBeStale() bool {
 }
 
 // replan plans the root again, holding its lock, from what another build
-// left since the first plan: the root handle is kept, the rest of the old
-// plan closed. A new plan with problems fails the root; they are not
-// another build's.
+// left since the first plan: the new plan works through the old plan's
+// root (Options.root), its read path started afresh (what each directory
+// was is pinned again), and replaces the old plan only once it is made.
+// Until then the root stays the old plan's: a new plan that fails closes
+// only its directories, and the old plan's Close closes the root, once,
+// when it opened it. A new plan with problems fails the root; they are
+// not another build's.
 func (a *applying) replan() error {
 	c := a.c
+	c.r.Reset()
 	opt := c.opt
-	opt.Dir = c.r.OS()
+	opt.root = c.r
 	n, err := Plan(c.Root, c.t, opt)
 	if err != nil {
 		return err
 	}
-	n.opt.Dir = c.opt.Dir
-	c.r.CloseDirs()
-	n.r.SetOwn(c.opt.Dir == nil)
+	n.opt.root = nil // the root is the new plan's, as it was the old one's
 	n.w = c.w
 	*c = *n
 	c.r.SetWriteRoot(a.dir)

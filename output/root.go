@@ -14,11 +14,12 @@ import (
 // setName sets c.name, the portable name of the root's ownership record:
 // Options.Record, or the root relative to the state directory's parent.
 // It sets c.abs, the root's absolute path (lexically), when it needs it;
-// with Options.Dir and Options.Record set the root is never looked up by
-// path, and costs no getcwd.
+// with the root open (Options.Dir, or a plan made again) and
+// Options.Record set the root is never looked up by path, and costs no
+// getcwd.
 func (c *Changes) setName() error {
 	c.name = c.opt.Record
-	if c.name == "" || c.opt.Dir == nil {
+	if c.name == "" || !c.opt.open() {
 		if err := c.setAbs(); err != nil {
 			return err
 		}
@@ -50,13 +51,17 @@ func (c *Changes) setAbs() error {
 	return nil
 }
 
-// openRoot opens the output root. It reports a missing root with a nil
-// Root (creating it, with its parents, when create is set); a root that
-// cannot be used is a problem, reported with a nil Root. With Options.Dir
-// it returns that directory, which Close leaves open.
-func (c *Changes) openRoot(create bool) (r *confined.Root, missing bool, err error) {
+// openRoot opens the output root for m. It reports a missing root with a
+// nil Root (creating it, with its parents, when create is set); a root
+// that cannot be used is a problem, reported with a nil Root. With
+// Options.Dir it returns that directory, which Close leaves open; for a
+// plan made again, the root of the plan it replaces (Options.root).
+func (c *Changes) openRoot(create bool, m confined.Mode) (r *confined.Root, missing bool, err error) {
+	if c.opt.root != nil {
+		return c.opt.root, false, nil
+	}
 	if c.opt.Dir != nil {
-		return confined.Wrap(c.opt.Dir, false), false, nil
+		return confined.Wrap(c.opt.Dir, m), false, nil
 	}
 	name, in := c.abs, ""
 	if c.opt.Within != "" {
@@ -70,7 +75,7 @@ func (c *Changes) openRoot(create bool) (r *confined.Root, missing bool, err err
 		name, _ = filepath.Rel(wabs, c.abs)
 		in = wabs
 	}
-	r, err = confined.OpenRoot(name, in, create, c.opt.Owner)
+	r, err = confined.OpenRoot(name, in, create, c.opt.Owner, m)
 	var re *confined.RootError
 	var we *confined.WithinError
 	switch {

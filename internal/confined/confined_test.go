@@ -25,7 +25,7 @@ func TestReadLimits(t *testing.T) {
 	mustWrite(t, filepath.Join(dir, "big"), strings.Repeat("x", 100))
 	mustWrite(t, filepath.Join(dir, "small"), "0123456789")
 
-	r, err := OpenRoot(dir, "", false, nil)
+	r, err := OpenRoot(dir, "", false, nil, Pin)
 	if err != nil || r == nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestRootStaysInside(t *testing.T) {
 }
 
 // rootStaysInside is TestRootStaysInside for a Root that pins its
-// directories, or one that only looks (Look): both stay inside.
+// directories, or one opened to only look (Look): both stay inside.
 func rootStaysInside(t *testing.T, look bool) {
 	base := t.TempDir()
 	root := filepath.Join(base, "root")
@@ -73,14 +73,15 @@ func rootStaysInside(t *testing.T, look bool) {
 	if err := os.Symlink("../outside", filepath.Join(root, "out")); err != nil {
 		t.Skip(err)
 	}
-	r, err := OpenRoot(root, "", false, nil)
+	m := Pin
+	if look {
+		m = Look
+	}
+	r, err := OpenRoot(root, "", false, nil, m)
 	if err != nil || r == nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if look {
-		r.Look()
-	}
 	for _, p := range []string{"../outside/secret", "out/secret"} {
 		if _, err := r.Lstat(p); err == nil {
 			t.Errorf("Lstat %s: reached", p)
@@ -107,17 +108,17 @@ func rootStaysInside(t *testing.T, look bool) {
 // with within, a root reached through a symlink leading out of within.
 func TestOpenRootKinds(t *testing.T) {
 	base := t.TempDir()
-	if r, err := OpenRoot(filepath.Join(base, "missing"), "", false, nil); r != nil || err != nil {
+	if r, err := OpenRoot(filepath.Join(base, "missing"), "", false, nil, Pin); r != nil || err != nil {
 		t.Errorf("missing root: %v, %v", r, err)
 	}
-	r, err := OpenRoot(filepath.Join(base, "made", "here"), "", true, nil)
+	r, err := OpenRoot(filepath.Join(base, "made", "here"), "", true, nil, Pin)
 	if err != nil || r == nil {
 		t.Fatalf("created root: %v", err)
 	}
 	r.Close()
 	mustWrite(t, filepath.Join(base, "file"), "x")
 	var re *RootError
-	if _, err := OpenRoot(filepath.Join(base, "file"), "", false, nil); !errors.As(err, &re) || re.Kind != NotDir {
+	if _, err := OpenRoot(filepath.Join(base, "file"), "", false, nil, Pin); !errors.As(err, &re) || re.Kind != NotDir {
 		t.Errorf("a file as root: %v", err)
 	}
 	home := filepath.Join(base, "home")
@@ -126,11 +127,11 @@ func TestOpenRootKinds(t *testing.T) {
 	if err := os.Symlink("../elsewhere", filepath.Join(home, "public_html")); err != nil {
 		t.Skip(err)
 	}
-	if _, err := OpenRoot("public_html", home, true, nil); !errors.As(err, &re) || re.Kind != Unreachable {
+	if _, err := OpenRoot("public_html", home, true, nil, Pin); !errors.As(err, &re) || re.Kind != Unreachable {
 		t.Errorf("a root through a symlink out of within: %v", err)
 	}
 	var we *WithinError
-	if _, err := OpenRoot("x", filepath.Join(base, "nowhere"), false, nil); !errors.As(err, &we) {
+	if _, err := OpenRoot("x", filepath.Join(base, "nowhere"), false, nil, Pin); !errors.As(err, &we) {
 		t.Errorf("a missing within: %v", err)
 	}
 }
@@ -146,7 +147,7 @@ func TestCreateIsNew(t *testing.T) {
 	if err := os.Symlink("../victim", filepath.Join(root, "planted")); err != nil {
 		t.Skip(err)
 	}
-	r, err := OpenRoot(root, "", false, nil)
+	r, err := OpenRoot(root, "", false, nil, Pin)
 	if err != nil || r == nil {
 		t.Fatal(err)
 	}

@@ -16,13 +16,14 @@
 //
 //   - Root: an output root, opened by OpenRoot (by path, optionally
 //     through a directory it must lie within) or Wrap (an os.Root opened
-//     by the caller), with operations by slash path relative to it: Reach,
-//     Lstat, Readlink, ReadFile (with a limit), Remove, Forget, OpenSelf
-//     (the root's own directory, for its lock). It holds at most
-//     MaxHandles directories open, each pinned to the directory first
-//     opened at its path (ErrReplaced otherwise), except in a Root that
-//     only looks (Look: the stat cache's check, which writes nothing and
-//     saves the stat a pin costs). WriteDir opens a
+//     by the caller, who keeps it), with operations by slash path
+//     relative to it: Reach, Lstat, Readlink, ReadFile (with a limit),
+//     Remove, Forget, OpenSelf (the root's own directory, for its lock).
+//     It holds at most MaxHandles directories open, each pinned to the
+//     directory first opened at its path (ErrReplaced otherwise), except
+//     in a Root opened to only look (Mode Look: the stat cache's check,
+//     which writes nothing and saves the stat a pin costs); Reset
+//     forgets the pins, for the root planned again. WriteDir opens a
 //     directory of the write path for one piece of work (Done closes it);
 //     its File (Create, Write, Chown, Chmod, Stat, Close) and Mkdir,
 //     Symlink, Rename, Lchown, Remove, Lstat, Sync write.

@@ -18,7 +18,7 @@ func TestRootReadFileRefusesFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "robots.txt"), 0o644); err != nil {
 		t.Skip("mkfifo:", err)
 	}
-	r, err := OpenRoot(dir, "", false, nil)
+	r, err := OpenRoot(dir, "", false, nil, Pin)
 	if err != nil || r == nil {
 		t.Fatal(err)
 	}

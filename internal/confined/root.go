@@ -14,13 +14,13 @@ import (
 
 // Root is an output root opened confined: an os.Root, at most MaxHandles
 // directories below it held open (by slash path, each pinned to the
-// directory first opened there), and the write path's state (see
-// WriteDir). Every operation takes a slash path relative to the root and
-// stays inside it. Its read path (Dir and what uses it) is used from one
-// goroutine at a time; WriteDir from several.
+// directory first opened there, unless it only looks: Look), and the
+// write path's state (see WriteDir). Every operation takes a slash path
+// relative to the root and stays inside it. Its read path (Dir and what
+// uses it) is used from one goroutine at a time; WriteDir from several.
 type Root struct {
 	r       *os.Root
-	own     bool               // Close closes r
+	own     bool               // Close closes r: OpenRoot opened it (Wrap's stays the caller's)
 	handles map[string]*handle // open directories below r, by slash path
 	used    uint64             // a clock for handle.used
 	pins    *dirPins           // what each directory below r was when first opened; nil: not pinned (Look)
@@ -38,29 +38,49 @@ type handle struct {
 // root, and refused if it is another directory) when needed again.
 const MaxHandles = 16
 
-// Wrap returns the Root of r, an os.Root opened by the caller (confined,
-// without following symlinks); with own, Close closes r too.
-func Wrap(r *os.Root, own bool) *Root {
-	return &Root{r: r, own: own, handles: map[string]*handle{}, pins: &dirPins{}}
-}
+// Mode says what a Root is opened for, once and for its whole life.
+type Mode int
 
-// Look makes t a Root that only looks: its directories are not pinned,
-// which saves a stat of each directory it opens. For a read that decides
-// nothing it writes, such as the stat cache's freshness check (output's
-// Fresh), whose every answer is checked against what it recorded: a
-// directory replaced meanwhile can only make it answer "not fresh".
-// Every open stays confined to the root as for any Root.
-func (t *Root) Look() *Root {
-	t.pins = nil
+const (
+	// Pin: each directory below the root is pinned to the directory
+	// first opened at its path; one opened again that is another is
+	// refused (ErrReplaced). For a plan and its Apply.
+	Pin Mode = iota
+	// Look: the Root only looks. Its directories are not pinned, which
+	// saves a stat of each directory it opens. For a read that decides
+	// nothing it writes, such as the stat cache's freshness check
+	// (output's Fresh), whose every answer is checked against what it
+	// recorded: a directory replaced meanwhile can only make it answer
+	// "not fresh". Every open stays confined to the root as for any
+	// Root.
+	Look
+)
+
+// Wrap returns the Root of r, an os.Root opened by the caller (confined,
+// without following symlinks), who keeps it: Close leaves r open.
+func Wrap(r *os.Root, m Mode) *Root { return newRoot(r, false, m) }
+
+// newRoot returns the Root of r; with own, Close closes r too.
+func newRoot(r *os.Root, own bool, m Mode) *Root {
+	t := &Root{r: r, own: own, handles: map[string]*handle{}}
+	if m != Look {
+		t.pins = &dirPins{}
+	}
 	return t
 }
 
-// OS returns the root's os.Root, to be handed back to Wrap (by a caller
-// planning the same root again).
-func (t *Root) OS() *os.Root { return t.r }
-
-// SetOwn says whether Close closes the os.Root.
-func (t *Root) SetOwn(own bool) { t.own = own }
+// Reset starts the read path afresh, for the root planned again (output's
+// replan): the handles below the root are closed and what each directory
+// was when first opened is forgotten, as in a Root just opened. The
+// os.Root, whose it is (Close), and the write path stay as they are.
+func (t *Root) Reset() {
+	for d := range t.handles {
+		t.closeHandle(d)
+	}
+	if t.pins != nil {
+		t.pins = &dirPins{}
+	}
+}
 
 // RootErrorKind says why an output root cannot be used.
 type RootErrorKind int
@@ -95,21 +115,22 @@ func (e *WithinError) Error() string { return e.Err.Error() }
 // cannot be used is a *RootError. Other errors are failures to create or
 // open it. With owner set, the root it created is given to owner, and
 // only the root: a parent created on the way stays this process's (0755),
-// since without within it may lie outside anything owner owns.
-func OpenRoot(name, within string, create bool, owner *Owner) (*Root, error) {
+// since without within it may lie outside anything owner owns. The Root
+// is opened for m, and Close closes it.
+func OpenRoot(name, within string, create bool, owner *Owner, m Mode) (*Root, error) {
 	if within == "" {
-		return openFrom(nil, name, create, owner)
+		return openFrom(nil, name, create, owner, m)
 	}
 	wr, err := os.OpenRoot(within)
 	if err != nil {
 		return nil, &WithinError{UnwrapPath(err)}
 	}
 	defer wr.Close()
-	return openFrom(wr, name, create, owner)
+	return openFrom(wr, name, create, owner, m)
 }
 
 // openFrom opens name, through base when base is not nil.
-func openFrom(base *os.Root, name string, create bool, owner *Owner) (*Root, error) {
+func openFrom(base *os.Root, name string, create bool, owner *Owner, m Mode) (*Root, error) {
 	stat, mkdirAll, open := os.Stat, os.MkdirAll, os.OpenRoot
 	if base != nil {
 		stat, mkdirAll, open = base.Stat, base.MkdirAll, base.OpenRoot
@@ -124,7 +145,8 @@ func openFrom(base *os.Root, name string, create bool, owner *Owner) (*Root, err
 					return nil, UnwrapPath(err)
 				}
 			}
-			return opened(open(name))
+			r, err := open(name)
+			return opened(r, err, m)
 		case !errors.Is(err, fs.ErrExist) && !errors.Is(err, syscall.ENOTDIR):
 			return nil, fmt.Errorf("cannot create the output root: %w", UnwrapPath(err))
 		}
@@ -154,14 +176,16 @@ func openFrom(base *os.Root, name string, create bool, owner *Owner) (*Root, err
 	case !fi.IsDir():
 		return nil, &RootError{Kind: NotDir, Mode: fi.Mode(), Err: errors.New("not a directory")}
 	}
-	return opened(open(name))
+	r, err := open(name)
+	return opened(r, err, m)
 }
 
-func opened(r *os.Root, err error) (*Root, error) {
+// opened returns the Root, opened for m, of the os.Root open returned.
+func opened(r *os.Root, err error, m Mode) (*Root, error) {
 	if err != nil {
 		return nil, UnwrapPath(err)
 	}
-	return Wrap(r, true), nil
+	return newRoot(r, true, m), nil
 }
 
 // Owner is a numeric user and group.
@@ -306,7 +330,8 @@ func (t *Root) CloseDirs() {
 	}
 }
 
-// Close closes every handle, and the root's os.Root when the Root owns it.
+// Close closes every handle, and the root's os.Root when OpenRoot opened
+// it (one given to Wrap stays open).
 func (t *Root) Close() {
 	t.CloseDirs()
 	if t.own {
