@@ -23,3 +23,16 @@ license : https://example.org/e.xml
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// BenchmarkLicenses reads the License lines of a file of 100,000 rules,
+// as check does for every file it reads.
+func BenchmarkLicenses(b *testing.B) {
+	data, _ := scaleFile(100000)
+	data = append([]byte("License: https://example.org/l.xml\n"), data...)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(Licenses(data)) != 1 {
+			b.Fatal("want one License line")
+		}
+	}
+}

@@ -37,7 +37,10 @@ func match1996Group(g *Group, path string) Verdict {
 		if r.Value == "" {
 			continue
 		}
-		if strings.HasPrefix(path, r.decoded) {
+		// Decoded as it is compared, not as it is parsed: one group's
+		// rules are compared, and most hold no escape (decode1996 then
+		// returns the value itself).
+		if strings.HasPrefix(path, decode1996(r.Value)) {
 			return Verdict{Allowed: r.Allow, Rule: r.String(), Line: r.Num}
 		}
 	}

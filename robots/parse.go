@@ -71,8 +71,6 @@ type Rule struct {
 	// Pattern is the value as RFC 9309 matching compares it: non-ASCII
 	// octets percent-encoded, escape hex digits upper-cased.
 	Pattern string
-	// decoded is the value as the 1996 draft compares it.
-	decoded string
 }
 
 // String returns the rule as a robots.txt line, "Allow: /x" or "Disallow: /".
@@ -269,7 +267,7 @@ func (p *parser) line(num int, raw string) {
 			p.first = 0
 		}
 		p.rules = append(p.rules, Rule{Line: l, Allow: kind == KindAllow,
-			Pattern: escapePattern(value), decoded: decode1996(value)})
+			Pattern: escapePattern(value)})
 		p.f.Groups[p.cur].Rules = p.rules[p.first:]
 	case KindSitemap:
 		p.f.Sitemaps = append(p.f.Sitemaps, l)
