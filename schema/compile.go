@@ -245,8 +245,21 @@ func (c *compiler) regexp(v any, loc string) *lazyRegexp {
 	return &lazyRegexp{src: s}
 }
 
+// keyword compiles keyword kw of node n, of value v: each kind of
+// keyword has its own function, which reports whether kw is one of its.
 func (c *compiler) keyword(n *node, kw string, v any) {
 	loc := n.loc + "/" + escapeToken(kw)
+	if c.typeKeyword(n, kw, v, loc) || c.objectKeyword(n, kw, v, loc) ||
+		c.scalarKeyword(n, kw, v, loc) || c.applicatorKeyword(n, kw, v, loc) {
+		return
+	}
+	if !annotations[kw] && !strings.HasPrefix(kw, "x-") {
+		c.fail(loc, "keyword %q is not supported by discgen's validator", kw)
+	}
+}
+
+// typeKeyword compiles the keywords of any instance: type, const, enum.
+func (c *compiler) typeKeyword(n *node, kw string, v any, loc string) bool {
 	switch kw {
 	case "type":
 		switch t := v.(type) {
@@ -270,11 +283,20 @@ func (c *compiler) keyword(n *node, kw string, v any) {
 			c.fail(loc, "must be a non-empty array")
 		}
 		n.enum = l
+	default:
+		return false
+	}
+	return true
+}
+
+// objectKeyword compiles an object's keywords.
+func (c *compiler) objectKeyword(n *node, kw string, v any, loc string) bool {
+	switch kw {
 	case "properties":
 		m, ok := v.(map[string]any)
 		if !ok {
 			c.fail(loc, "must be an object")
-			return
+			return true
 		}
 		n.props = map[string]*node{}
 		for k, s := range m {
@@ -285,7 +307,7 @@ func (c *compiler) keyword(n *node, kw string, v any) {
 		m, ok := v.(map[string]any)
 		if !ok {
 			c.fail(loc, "must be an object")
-			return
+			return true
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			kl := loc + "/" + escapeToken(k)
@@ -301,7 +323,7 @@ func (c *compiler) keyword(n *node, kw string, v any) {
 		m, ok := v.(map[string]any)
 		if !ok {
 			c.fail(loc, "must be an object")
-			return
+			return true
 		}
 		n.depRequired = map[string][]string{}
 		for k, l := range m {
@@ -311,6 +333,15 @@ func (c *compiler) keyword(n *node, kw string, v any) {
 		n.minProps = c.count(v, loc)
 	case "maxProperties":
 		n.maxProps = c.count(v, loc)
+	default:
+		return false
+	}
+	return true
+}
+
+// scalarKeyword compiles an array's, a string's and a number's keywords.
+func (c *compiler) scalarKeyword(n *node, kw string, v any, loc string) bool {
+	switch kw {
 	case "items":
 		n.items = c.sub(v, loc)
 	case "prefixItems":
@@ -344,17 +375,26 @@ func (c *compiler) keyword(n *node, kw string, v any) {
 		if n.multipleOf != nil && n.multipleOf.Sign() <= 0 {
 			c.fail(loc, "must be greater than 0")
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// applicatorKeyword compiles the references and applicators.
+func (c *compiler) applicatorKeyword(n *node, kw string, v any, loc string) bool {
+	switch kw {
 	case "$ref":
 		ref, ok := v.(string)
 		if !ok || !strings.HasPrefix(ref, "#") {
 			c.fail(loc, "only references within the document (#/...) are supported")
-			return
+			return true
 		}
 		ptr := strings.TrimPrefix(ref, "#")
 		target, ok := pointer(c.doc, ptr)
 		if !ok {
 			c.fail(loc, "%q resolves to nothing", ref)
-			return
+			return true
 		}
 		n.ref = c.sub(target, ptr)
 	case "not":
@@ -372,8 +412,7 @@ func (c *compiler) keyword(n *node, kw string, v any) {
 	case "else":
 		n.elseS = c.sub(v, loc)
 	default:
-		if !annotations[kw] && !strings.HasPrefix(kw, "x-") {
-			c.fail(loc, "keyword %q is not supported by discgen's validator", kw)
-		}
+		return false
 	}
+	return true
 }
