@@ -28,19 +28,20 @@ func Licenses(data []byte) []LicenseLine {
 	for line := range bytes.Lines(skipBOM(data)) {
 		num++
 		// Read in place: only a License line's value becomes a string
-		// (check reads a file of 100,000 rules through here).
-		if i := bytes.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
+		// (check reads a file of 100,000 rules through here). A '#'
+		// before the colon makes the line a comment; after it, it ends
+		// the value, looked for in a License line's only.
 		k, v, ok := bytes.Cut(line, []byte(":"))
-		if !ok {
+		if !ok || bytes.IndexByte(k, '#') >= 0 {
 			continue
 		}
 		key := string(bytes.TrimSpace(k)) // a short key: not allocated
-		value := bytes.TrimSpace(v)
 		switch {
 		case strings.EqualFold(key, "license"):
-			out = append(out, LicenseLine{Num: num, Value: string(value)})
+			if i := bytes.IndexByte(v, '#'); i >= 0 {
+				v = v[:i]
+			}
+			out = append(out, LicenseLine{Num: num, Value: string(bytes.TrimSpace(v))})
 			if inGroup && !rules {
 				out[len(out)-1].InGroup = true
 			} else if inGroup {

@@ -22,6 +22,17 @@ license : https://example.org/e.xml
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+	// Comments: a '#' before the colon makes a comment of the line,
+	// after it ends the value; CRLF and a BOM are read as elsewhere.
+	got = fmt.Sprint(Licenses([]byte("\xef\xbb\xbf# License: https://example.org/no.xml\r\n" +
+		"User-agent: a # License: https://example.org/no2.xml\r\n" +
+		"Disallow: /x # License: https://example.org/no3.xml\r\n" +
+		"LICENSE:https://example.org/f.xml#frag\r\n" +
+		"Lic#ense: https://example.org/no4.xml\r\n")))
+	want = "[{4 https://example.org/f.xml false}]"
+	if got != want {
+		t.Errorf("comments: got  %s\nwant %s", got, want)
+	}
 }
 
 // BenchmarkLicenses reads the License lines of a file of 100,000 rules,

@@ -377,6 +377,14 @@ func keyKind(key string) (kind Kind, canonical string) {
 // misspellings Google accepts ("Disallowed", "Dissallow", "Sitemaps") is
 // that field; KindExtension for any other.
 func FieldKind(key string) Kind {
+	switch key { // the usual spellings, without trying each accepted key
+	case "Disallow", "disallow":
+		return KindDisallow
+	case "Allow", "allow":
+		return KindAllow
+	case "User-agent", "user-agent", "User-Agent":
+		return KindUserAgent
+	}
 	k, _ := keyKind(key)
 	return k
 }
