@@ -170,6 +170,7 @@ type Changes struct {
 	mkdirs      []string                 // directories to create, parents first
 	temps       []string                 // temporary files an interrupted build recorded
 	rootMissing bool
+	stateInside bool            // the state directory lies inside the root (a BadState problem)
 	bad         map[string]bool // paths with a BadPath problem
 	refused     []Change        // what Replace would do at Foreign and Modified paths
 
@@ -227,14 +228,19 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	if err := c.setName(); err != nil {
 		return nil, err
 	}
-	// With Dir the caller keeps the state directory out of the root; a
-	// plan made again was checked when first made.
-	if !opt.open() {
+	// With Dir the caller keeps the state directory out of the root. A
+	// plan made again (Options.root) checks it as the first plan did: its
+	// problems replace the first plan's.
+	if opt.Dir == nil {
+		if err := c.setAbs(); err != nil {
+			return nil, err
+		}
 		stateAbs, err := filepath.Abs(opt.StateDir)
 		if err != nil {
 			return nil, err
 		}
 		if within(stateAbs, c.abs) {
+			c.stateInside = true
 			c.problem("", BadState, fmt.Sprintf("state directory %s lies inside the output root, where it would be published", opt.StateDir),
 				"keep the state directory outside the output: discgen build --state DIR")
 		}

@@ -21,6 +21,13 @@ import (
 // build writing the root between the plan's read of the record and its
 // look at the disk: what that build wrote looks like someone else's.
 func (c *Changes) mayBeStale() bool {
+	if c.stateInside {
+		// No build's writes take the state directory out of the root:
+		// the plan fails however often it is made, and checking it
+		// again would lock the state directory's journal, creating it
+		// inside the root.
+		return false
+	}
 	for _, p := range c.Problems {
 		switch p.Kind {
 		case Symlink, Foreign, Modified, NotDirectory, NotRegular:

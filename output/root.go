@@ -16,7 +16,7 @@ import (
 // It sets c.abs, the root's absolute path (lexically), when it needs it;
 // with the root open (Options.Dir, or a plan made again) and
 // Options.Record set the root is never looked up by path, and costs no
-// getcwd.
+// getcwd here (a plan made again takes one to check the state directory).
 func (c *Changes) setName() error {
 	c.name = c.opt.Record
 	if c.name == "" || !c.opt.open() {

@@ -33,7 +33,10 @@ type pipeline struct {
 	// stateParent is the absolute parent of the state directory ("" when
 	// there is none), against which tenants' records are named.
 	stateParent string
-	size        sizing
+	// stateAbs is the state directory's absolute path ("" when there
+	// is none), which no tenant's directory may hold (stateInside).
+	stateAbs string
+	size     sizing
 	// heavy is the memory budget the manifests too large for the
 	// workers' set-aside share draw on.
 	heavy *budget
@@ -83,7 +86,7 @@ func (j *job) dirStat() (confined.Info, error) {
 func (p *pipeline) run(dels []*delegation) {
 	if p.opt.StateDir != "" {
 		if abs, err := filepath.Abs(p.opt.StateDir); err == nil {
-			p.stateParent = filepath.Dir(abs)
+			p.stateParent, p.stateAbs = filepath.Dir(abs), abs
 		}
 	}
 	work := make(chan *job)
@@ -419,6 +422,11 @@ func (p *pipeline) tenant(j *job) {
 	if reason := p.notOwn(j); reason != "" {
 		u.Status = Refused
 		u.NotOwner = true
+		u.Diags.Errorf(pos, "", "%s", reason)
+		return
+	}
+	if reason := p.stateInside(j); reason != "" {
+		u.Status = Refused
 		u.Diags.Errorf(pos, "", "%s", reason)
 		return
 	}
