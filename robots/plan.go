@@ -32,15 +32,24 @@ func plan(p Policy) []record {
 		star   bool
 		origin int
 	}
-	var agents []*agent
-	byName := map[string]*agent{}
+	// The agents live in one array, sized for every name the groups
+	// list (a policy with presets has hundreds): one allocation, not one
+	// an agent.
+	total := 0
+	for _, g := range p.Groups {
+		total += len(g.Agents)
+	}
+	pool := make([]agent, 0, total)
+	agents := make([]*agent, 0, total)
+	byName := make(map[string]*agent, total)
 	for _, g := range p.Groups {
 		gr := newGroupRules(g)
 		for _, name := range g.Agents {
 			k := strings.ToLower(name)
 			a := byName[k]
 			if a == nil {
-				a = &agent{name: name, lower: k, star: name == "*", origin: len(agents), first: gr}
+				pool = append(pool, agent{name: name, lower: k, star: name == "*", origin: len(agents), first: gr})
+				a = &pool[len(pool)-1] // pool never grows past total: a stays put
 				a.cfg.rules, a.cfg.extensions = gr.rules, gr.exts
 				byName[k] = a
 				agents = append(agents, a)
@@ -96,14 +105,17 @@ func plan(p Policy) []record {
 
 	// One record per agent: some readers (npm robots-txt-parser) give only
 	// the last User-agent line of a record its rules.
-	var recs []record
+	recs := make([]record, 0, len(agents))
+	names := make([]string, 0, 2*len(agents)) // each record's name and lower-cased name
 	var star *record
 	for _, a := range agents {
 		if a.star {
 			star = &record{agents: []string{"*"}, cfg: &a.cfg}
 			continue
 		}
-		recs = append(recs, record{agents: []string{a.name}, lower: []string{a.lower}, cfg: &a.cfg, rank: [2]int{a.origin, 0}})
+		names = append(names, a.name, a.lower)
+		i := len(names)
+		recs = append(recs, record{agents: names[i-2 : i-1 : i-1], lower: names[i-1 : i : i], cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
 	out := orderRecords(recs, p.Names)
 	if star == nil && !p.Usage.IsZero() {
@@ -204,7 +216,7 @@ func orderRecords(recs []record, set *NameSet) []record {
 			h.push(i)
 		}
 	}
-	out := make([]record, 0, n)
+	out := make([]record, 0, n+1) // room for plan's "*" record
 	for len(h.items) > 0 {
 		i := h.pop()
 		out = append(out, recs[i])
