@@ -83,50 +83,78 @@ func Emit(p Policy) ([]byte, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
 	records := plan(p)
 	// Records of one group share its rules and usage (see groupRules):
-	// their lines are made once.
+	// their lines are made once, and the file's size is counted before
+	// it is written, so that its buffer is allocated once.
 	type rulesKey struct {
 		first *PathRule
 		n     int
 	}
 	ruleLines := map[rulesKey][]string{}
 	usageLines := map[*Usage][]string{}
+	rules := make([][]string, len(records))
+	usages := make([][]string, len(records))
+	size := 0
 	for i, r := range records {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		for _, a := range r.agents {
-			b.WriteString("User-agent: " + a + "\n")
-		}
-		var lines []string
 		if rs := r.cfg.rules; len(rs) > 0 {
 			k := rulesKey{&rs[0], len(rs)}
-			if lines = ruleLines[k]; lines == nil {
-				lines = r.cfg.ruleLines()
-				ruleLines[k] = lines
+			if rules[i] = ruleLines[k]; rules[i] == nil {
+				rules[i] = r.cfg.ruleLines()
+				ruleLines[k] = rules[i]
 			}
-		}
-		if len(lines) == 0 {
-			b.WriteString("Disallow:\n")
-		}
-		for _, l := range lines {
-			b.WriteString(l + "\n")
 		}
 		ul, ok := usageLines[r.cfg.usage]
 		if !ok {
 			ul = r.cfg.usage.Lines()
 			usageLines[r.cfg.usage] = ul
 		}
+		usages[i] = ul
+		size++
+		for _, a := range r.agents {
+			size += len("User-agent: \n") + len(a)
+		}
+		size += len("Disallow:\n")
+		for _, l := range rules[i] {
+			size += len(l) + 1
+		}
 		for _, l := range ul {
-			b.WriteString(l + "\n")
+			size += len(l) + 1
+		}
+		size += len("Crawl-delay: \n") + len(r.cfg.crawlDelay)
+		for _, e := range r.cfg.extensions {
+			size += len(e.Field) + len(e.Value) + 3
+		}
+	}
+	var b bytes.Buffer
+	b.Grow(size + 256)
+	line := func(parts ...string) {
+		for _, s := range parts {
+			b.WriteString(s)
+		}
+		b.WriteByte('\n')
+	}
+	for i, r := range records {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for _, a := range r.agents {
+			line("User-agent: ", a)
+		}
+		if len(rules[i]) == 0 {
+			line("Disallow:")
+		}
+		for _, l := range rules[i] {
+			line(l)
+		}
+		for _, l := range usages[i] {
+			line(l)
 		}
 		if r.cfg.crawlDelay != "" {
-			b.WriteString("Crawl-delay: " + r.cfg.crawlDelay + "\n")
+			line("Crawl-delay: ", r.cfg.crawlDelay)
 		}
 		for _, e := range r.cfg.extensions {
-			b.WriteString(e.Field + ": " + e.Value + "\n")
+			line(e.Field, ": ", e.Value)
 		}
 	}
 	tail := len(p.Sitemaps) > 0 || len(p.MobileAgents) > 0 || p.Host != "" || len(p.Licenses) > 0
