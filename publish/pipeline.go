@@ -33,10 +33,7 @@ type pipeline struct {
 	// stateParent is the absolute parent of the state directory ("" when
 	// there is none), against which tenants' records are named.
 	stateParent string
-	// stateAbs is the state directory's absolute path ("" when there
-	// is none), which no tenant's directory may hold (stateInside).
-	stateAbs string
-	size     sizing
+	size        sizing
 	// heavy is the memory budget the manifests too large for the
 	// workers' set-aside share draw on.
 	heavy *budget
@@ -86,7 +83,7 @@ func (j *job) dirStat() (confined.Info, error) {
 func (p *pipeline) run(dels []*delegation) {
 	if p.opt.StateDir != "" {
 		if abs, err := filepath.Abs(p.opt.StateDir); err == nil {
-			p.stateParent, p.stateAbs = filepath.Dir(abs), abs
+			p.stateParent = filepath.Dir(abs)
 		}
 	}
 	work := make(chan *job)
@@ -422,11 +419,6 @@ func (p *pipeline) tenant(j *job) {
 	if reason := p.notOwn(j); reason != "" {
 		u.Status = Refused
 		u.NotOwner = true
-		u.Diags.Errorf(pos, "", "%s", reason)
-		return
-	}
-	if reason := p.stateInside(j); reason != "" {
-		u.Status = Refused
 		u.Diags.Errorf(pos, "", "%s", reason)
 		return
 	}

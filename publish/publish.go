@@ -253,6 +253,10 @@ func Run(opt Options, report func(*Unit)) Summary {
 		opt.journals = j
 	}
 	dels, derrs := s.delegations()
+	if l := stateInTenants(opt, s, dels); len(l) > 0 {
+		emit(&Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Status: Refused, Diags: l})
+		return sum
+	}
 	if opt.Mode == Write {
 		opt.writer = output.NewWriter()
 		defer opt.writer.Close()

@@ -1,27 +1,59 @@
 package publish
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/discgen/discgen/diag"
 )
 
-// stateInside says why a tenant whose directory holds the state
-// directory is refused, "" when it does not. output.Plan refuses such a
-// root when it opens it by path (the site's output); a tenant's
-// directory comes to it open (Options.Dir), so the check is made here,
-// from the directory's absolute path (the glob's prefix and what the
-// walk found below it), as lexically as output's. Its files would be
-// published beside the records, which the tenant owning the directory
-// could rewrite. A render writes no state and is not refused.
-func (p *pipeline) stateInside(j *job) string {
-	if p.stateAbs == "" || p.opt.Mode == Render {
-		return ""
+// stateInTenants refuses a build whose state directory lies at or below
+// a directory a tenants glob matches (the glob but its last component):
+// whoever owns such a directory could rewrite the records of every
+// output root, the site's and the other tenants', and make the next
+// build take or remove files in their directories as its own. output.Plan
+// refuses a state directory inside the root it opens by path (the
+// site's output); a tenant's directory reaches it open, so the check is
+// made here, once, before the site or any tenant is built, as lexically
+// as output's. A render writes no state and is not refused.
+func stateInTenants(opt Options, site *SiteDoc, dels []*delegation) diag.List {
+	var l diag.List
+	if opt.StateDir == "" || opt.Mode == Render {
+		return l
 	}
-	dir := filepath.Join(j.d.pat.prefix, filepath.FromSlash(j.rel))
-	rel, err := filepath.Rel(dir, p.stateAbs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return ""
+	abs, err := filepath.Abs(opt.StateDir)
+	if err != nil {
+		return l
 	}
-	return fmt.Sprintf("the state directory %s lies inside %s, where it would be published and whoever owns the directory could rewrite the records of every output root; keep --state outside every tenant's directory", p.opt.StateDir, j.show)
+	for _, d := range dels {
+		if dir, ok := d.pat.holdsDir(abs); ok {
+			l.Errorf(site.Doc.Pos.Of(d.key), d.key, "the state directory %s lies inside %s, a tenant's directory for the glob %q: its owner could rewrite the records of every output root; keep --state outside every tenant's directory", opt.StateDir, dir, d.pat.raw)
+		}
+	}
+	return l
+}
+
+// holdsDir reports whether abs, an absolute path, lies at or below a
+// directory p's tenant directories match, and which.
+func (p *pattern) holdsDir(abs string) (string, bool) {
+	rel, err := filepath.Rel(p.prefix, abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	comps := strings.Split(filepath.ToSlash(rel), "/")
+	dirs := p.segs[:len(p.segs)-1]
+	if len(dirs) == 0 {
+		// The tenants' manifests lie in the prefix itself: the prefix
+		// is their directory.
+		return p.prefix, true
+	}
+	if len(comps) < len(dirs) {
+		return "", false
+	}
+	for i, seg := range dirs {
+		if _, ok := matchSeg(seg, comps[i]); !ok {
+			return "", false
+		}
+	}
+	return filepath.Join(p.prefix, filepath.Join(comps[:len(dirs)]...)), true
 }

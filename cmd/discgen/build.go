@@ -46,7 +46,7 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&f.check, "check", false, "write nothing; print a unified diff of what would change and exit 1 if anything would")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "write nothing; list what would change")
 	fs.StringVar(&f.now, "now", "", "the time security.txt dates resolve against: RFC 3339, a date, or @UNIXSECONDS (default: $SOURCE_DATE_EPOCH, else the clock)")
-	fs.StringVar(&f.state, "state", "", "where discgen records which files it wrote (default .discgen beside the manifest); never inside the output directory or a tenant's directory (a tenant whose directory holds it is refused)")
+	fs.StringVar(&f.state, "state", "", "where discgen records which files it wrote (default .discgen beside the manifest); never inside the output directory or a tenant's directory (the build is refused)")
 	fs.BoolVar(&f.replace, "replace", false, "take over files discgen did not write")
 	fs.BoolVar(&f.link, "robots-symlink", false, "make autodisc/robots.txt a symlink to /robots.txt instead of a copy")
 	fs.StringVar(&f.server, "server", "", "also write web server configuration that sends the right Content-Type and caching headers: any of headers (_headers for Netlify and Cloudflare Pages) and htaccess (.htaccess for Apache), both into the output directory, and nginx and caddy (snippets to include), into --server-dir; comma-separated. Groups with enforce: true are refused (403) where they are disallowed (not by _headers), and noindex: true adds X-Robots-Tag: noindex")
