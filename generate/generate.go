@@ -25,6 +25,7 @@ import (
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
 	"github.com/discgen/discgen/wellknown"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // MaxSourceBytes bounds a file a manifest includes with source.
@@ -46,6 +47,9 @@ type Options struct {
 	// Unsigned leaves security.txt unsigned whatever its sign block says,
 	// for callers that read other files only.
 	Unsigned bool
+	// Verdicts, when set, keeps the well-known files found valid
+	// against their schemas from one build to the next (see Verdicts).
+	Verdicts Verdicts
 }
 
 // Site renders a validated site manifest and its inline delegatees.
@@ -222,7 +226,7 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 			put(t, ".well-known/security.txt", signed, &errs)
 		}
 	}
-	schemas := schemaCache{}
+	sc := &schemas{compiled: map[string]*jsonschema.Schema{}, verdicts: opt.Verdicts}
 	for i, f := range wk.Files {
 		fp := manifest.Index("well_known.files", i)
 		var data []byte
@@ -236,7 +240,7 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 				continue
 			}
 		}
-		errs.Append(checkSchema(pos, fp, f, data, md, schemas))
+		errs.Append(checkSchema(pos, fp, f, data, md, sc))
 		name, err := wellknown.FileName(f.Name)
 		if err != nil {
 			errs.Errorf(pos.Of(manifest.Key(fp, "name")), manifest.Key(fp, "name"), "%v", err)

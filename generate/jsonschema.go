@@ -1,6 +1,9 @@
 package generate
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"path"
 	"path/filepath"
 
@@ -10,15 +13,47 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// schemaCache holds the schema files a build has compiled, by path.
-type schemaCache map[string]*jsonschema.Schema
+// schemas holds the schema files a build has compiled, by path, and the
+// verdicts an earlier build kept (Options.Verdicts).
+type schemas struct {
+	compiled map[string]*jsonschema.Schema
+	verdicts Verdicts
+}
+
+// Verdicts keeps, from one build of a site to the next, which well-known
+// files were found valid against their schemas, so that a file that did
+// not change is not checked again: checking compiles its schema, and the
+// A2A card's takes 1–4 ms, more than the rest of a small site's build.
+// A key (see verdictKey) covers the schema's name and its text (or, for a
+// shipped one, its version) and the file's bytes; the store is told the
+// discgen version it serves. publish keeps them in the site's state
+// directory; a tenant's files are always checked.
+type Verdicts interface {
+	Valid(key string) bool
+	Add(key string)
+}
+
+// verdictKey is the key of a verdict: what the check of data against
+// the schema name (resolved: a shipped schema's version) depends on,
+// hashed. text is a user schema's, nil for a shipped one.
+func verdictKey(name string, text, data []byte) string {
+	h := sha256.New()
+	for _, b := range [][]byte{[]byte(name), text, data} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // checkSchema validates the content of well-known file f (data) against
 // its schema, or against the one its name implies (agent-card.json).
 // Each problem is at its line and column: in the source file, or in the
 // manifest where the content is inline (exactly when it is a literal
-// block scalar, at the value otherwise).
-func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, data []byte, md *manifestDir, cache schemaCache) diag.List {
+// block scalar, at the value otherwise). A file an earlier build found
+// valid, unchanged with its schema, is not checked again (Verdicts).
+func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, data []byte, md *manifestDir, sc *schemas) diag.List {
 	var errs diag.List
 	name := f.Schema
 	if name == "" {
@@ -28,28 +63,39 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 		return nil
 	}
 	sp := manifest.Key(fp, "schema")
-	s, shipped, err := wellknown.Shipped(wellknown.ResolveSchema(name, data))
-	if err != nil {
-		errs.Errorf(pos.Of(sp), sp, "schema %s: %v", name, err)
-		return errs
+	resolved := wellknown.ResolveSchema(name, data)
+	shipped := wellknown.IsShipped(resolved)
+	var text []byte // a user schema's
+	if !shipped && (sc.compiled[name] == nil || sc.verdicts != nil) {
+		var err error
+		if text, err = md.read(name, wellknown.MaxSchemaBytes); err != nil {
+			errs.Errorf(pos.Of(sp), sp, "cannot read %q: %v", name, err)
+			return errs
+		}
 	}
+	key := ""
+	if sc.verdicts != nil {
+		key = verdictKey(resolved, text, data)
+		if sc.verdicts.Valid(key) {
+			return nil
+		}
+	}
+	var s *jsonschema.Schema
 	about := name
 	if shipped {
-		about = name + ", " + wellknown.DescribeSchema(wellknown.ResolveSchema(name, data))
-	} else {
-		if s = cache[name]; s == nil {
-			text, err := md.read(name, wellknown.MaxSchemaBytes)
-			if err != nil {
-				errs.Errorf(pos.Of(sp), sp, "cannot read %q: %v", name, err)
-				return errs
-			}
-			s, err = wellknown.CompileSchema(name, text)
-			if err != nil {
-				errs.Errorf(pos.Of(sp), sp, "%s: %v", name, err)
-				return errs
-			}
-			cache[name] = s
+		var err error
+		if s, _, err = wellknown.Shipped(resolved); err != nil {
+			errs.Errorf(pos.Of(sp), sp, "schema %s: %v", name, err)
+			return errs
 		}
+		about = name + ", " + wellknown.DescribeSchema(resolved)
+	} else if s = sc.compiled[name]; s == nil {
+		var err error
+		if s, err = wellknown.CompileSchema(name, text); err != nil {
+			errs.Errorf(pos.Of(sp), sp, "%s: %v", name, err)
+			return errs
+		}
+		sc.compiled[name] = s
 	}
 	content := manifest.Key(fp, "content")
 	problems, err := wellknown.ValidateJSON(data, s)
@@ -71,6 +117,9 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 			msg = p.Pointer + ": " + msg
 		}
 		errs.Errorf(at, where, "%s (schema %s)", msg, about)
+	}
+	if key != "" && len(errs) == 0 {
+		sc.verdicts.Add(key)
 	}
 	return errs
 }

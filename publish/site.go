@@ -58,7 +58,16 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 	dir := filepath.Dir(opt.Manifest)
 	s := &SiteDoc{Doc: doc, dir: dir}
 	if len(opt.Tenants) == 0 && (opt.Shards == 0 || opt.Shard == 1) {
-		t, errs := generate.Site(doc, generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink, Unsigned: opt.Unsigned})
+		gopt := generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink, Unsigned: opt.Unsigned}
+		var verdicts *verdictFile
+		if opt.StateDir != "" && opt.Version != "" && opt.Mode != Render {
+			verdicts = loadVerdicts(opt.StateDir, opt.Version)
+			gopt.Verdicts = verdicts
+		}
+		t, errs := generate.Site(doc, gopt)
+		if verdicts != nil && opt.Mode == Write {
+			verdicts.save()
+		}
 		if diags.Append(errs); diags.HasErrors() {
 			diags.Sort()
 			return nil, diags

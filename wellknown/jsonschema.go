@@ -90,6 +90,13 @@ type compiled struct {
 	err  error
 }
 
+// IsShipped reports whether discgen ships the schema of this name (as
+// ResolveSchema gives it), without compiling it.
+func IsShipped(name string) bool {
+	_, ok := shippedSchemas[name]
+	return ok
+}
+
 // Shipped returns the compiled schema of a shipped name; ok is false for
 // a name discgen does not ship.
 func Shipped(name string) (s *jsonschema.Schema, ok bool, err error) {
