@@ -24,13 +24,43 @@ func Licenses(data []byte) []LicenseLine {
 	inGroup := false  // a User-agent line has been read
 	rules := false    // the group has had a rule line
 	var pending []int // License lines of the group read before any rule
+	rule := func() {
+		rules = true
+		for _, i := range pending {
+			out[i].InGroup = true
+		}
+		pending = pending[:0]
+	}
 	num := 0
-	for line := range bytes.Lines(skipBOM(data)) {
+	data = skipBOM(data)
+	for len(data) > 0 {
 		num++
-		// Read in place: only a License line's value becomes a string
-		// (check reads a file of 100,000 rules through here). A '#'
-		// before the colon makes the line a comment; after it, it ends
-		// the value, looked for in a License line's only.
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		// Read in place (check reads files of 100,000 rules through
+		// here). Only a key that starts with l, u, a or d can be
+		// License, User-agent, Allow or Disallow (or a misspelling
+		// Google accepts), and a rule in its usual spelling needs no
+		// more than its first bytes.
+		rest := bytes.TrimLeft(line, " \t\v\f\r")
+		if len(rest) == 0 {
+			continue
+		}
+		switch c := rest[0] | 0x20; {
+		case rest[0] >= 0x80: // perhaps a Unicode space: the general way below
+		case c != 'l' && c != 'u' && c != 'a' && c != 'd':
+			continue
+		case bytes.HasPrefix(rest, []byte("Disallow:")) || bytes.HasPrefix(rest, []byte("Allow:")) ||
+			bytes.HasPrefix(rest, []byte("disallow:")) || bytes.HasPrefix(rest, []byte("allow:")):
+			rule()
+			continue
+		}
+		// A '#' before the colon makes a comment of the line; after
+		// it, it ends the value, looked for in a License line's only.
 		k, v, ok := bytes.Cut(line, []byte(":"))
 		if !ok || bytes.IndexByte(k, '#') >= 0 {
 			continue
@@ -55,11 +85,7 @@ func Licenses(data []byte) []LicenseLine {
 				}
 				inGroup, rules = true, false
 			case KindAllow, KindDisallow:
-				rules = true
-				for _, i := range pending {
-					out[i].InGroup = true
-				}
-				pending = pending[:0]
+				rule()
 			}
 		}
 	}

@@ -2,6 +2,8 @@ package robots
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +46,69 @@ func BenchmarkLicenses(b *testing.B) {
 	for b.Loop() {
 		if len(Licenses(data)) != 1 {
 			b.Fatal("want one License line")
+		}
+	}
+}
+
+// licensesReference is Licenses written plainly, line by line, as the
+// test's reading of the rule: the fast paths of Licenses must agree with it.
+func licensesReference(data []byte) []LicenseLine {
+	var out []LicenseLine
+	inGroup, rules := false, false
+	var pending []int
+	for num, line := range strings.Split(string(skipBOM(data)), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || strings.Contains(k, "#") {
+			continue
+		}
+		key := strings.TrimSpace(k)
+		if strings.EqualFold(key, "license") {
+			v, _, _ = strings.Cut(v, "#")
+			out = append(out, LicenseLine{Num: num + 1, Value: strings.TrimSpace(v), InGroup: inGroup && !rules})
+			if inGroup && rules {
+				pending = append(pending, len(out)-1)
+			}
+			continue
+		}
+		switch FieldKind(key) {
+		case KindUserAgent:
+			if rules || !inGroup {
+				pending = nil
+			}
+			inGroup, rules = true, false
+		case KindAllow, KindDisallow:
+			rules = true
+			for _, i := range pending {
+				out[i].InGroup = true
+			}
+			pending = nil
+		}
+	}
+	return out
+}
+
+func TestLicensesAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 27))
+	parts := []string{"License", "license", "LICENSE", "LiCeNsE", "User-agent", "user-agent", "useragent", "USER AGENT",
+		"Allow", "allow", "Disallow", "disallow", "DISALLOW", "Dissallow", "Sitemap", "Crawl-delay", "X-Other",
+		":", ":", ":", " ", "\t", "\v", "\u00a0", "\u0085", "#", "/a", "https://example.org/l.xml", "\r", "*", "lic"}
+	for i := range 20000 {
+		var b strings.Builder
+		if i%7 == 0 {
+			b.WriteString("\xef\xbb\xbf")
+		}
+		for range 1 + r.IntN(12) {
+			for range r.IntN(6) {
+				b.WriteString(parts[r.IntN(len(parts))])
+			}
+			if r.IntN(10) > 0 {
+				b.WriteString("\n")
+			}
+		}
+		data := []byte(b.String())
+		got, want := fmt.Sprint(Licenses(data)), fmt.Sprint(licensesReference(data))
+		if got != want {
+			t.Fatalf("%q:\n got  %s\nwant %s", data, got, want)
 		}
 	}
 }
