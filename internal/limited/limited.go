@@ -35,10 +35,29 @@ func Read(r io.Reader, max int64) ([]byte, error) {
 // readHint is Read into a buffer of room for size bytes at first (a
 // regular file's size), so that it is not grown and copied on the way.
 func readHint(r io.Reader, max, size int64) ([]byte, error) {
-	var b bytes.Buffer
-	if size > 0 {
-		b.Grow(int(min(size, max)) + bytes.MinRead)
+	if size > 0 && size <= max {
+		// One buffer of the size the file had, and a byte more to see
+		// one that grew since. (bytes.Buffer's Grow zeroes what it
+		// adds: 7% of check's CPU on a 2.5 MB file.)
+		buf := make([]byte, size+1)
+		n, err := io.ReadFull(r, buf)
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return buf[:n], nil
+		case err != nil:
+			return nil, reason(err)
+		}
+		// It grew: read on, within max.
+		b := bytes.NewBuffer(buf)
+		if _, err := b.ReadFrom(io.LimitReader(r, max+1-int64(len(buf)))); err != nil {
+			return nil, reason(err)
+		}
+		if int64(b.Len()) > max {
+			return nil, &TooLargeError{Max: max}
+		}
+		return b.Bytes(), nil
 	}
+	var b bytes.Buffer
 	if _, err := b.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return nil, reason(err)
 	}

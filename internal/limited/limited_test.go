@@ -204,3 +204,28 @@ func TestRootFSOpensFIFOWithoutBlocking(t *testing.T) {
 		t.Error("RootFS opened ../x")
 	}
 }
+
+// A regular file's size is only a hint: one that grew or shrank since
+// its stat is read as it is, within max.
+func TestReadHint(t *testing.T) {
+	data := strings.Repeat("x", 100)
+	for _, c := range []struct {
+		size, max int64
+		want      int
+		tooLarge  bool
+	}{
+		{100, 1000, 100, false}, // as stat'ed
+		{50, 1000, 100, false},  // grew
+		{200, 1000, 100, false}, // shrank
+		{50, 80, 0, true},       // grew past max
+		{100, 100, 100, false},  // exactly max
+		{0, 1000, 100, false},   // no hint
+		{0, 99, 0, true},
+	} {
+		got, err := readHint(strings.NewReader(data), c.max, c.size)
+		var tl *TooLargeError
+		if c.tooLarge != errors.As(err, &tl) || !c.tooLarge && (err != nil || len(got) != c.want) {
+			t.Errorf("size %d, max %d: %d bytes, %v; want %d, too large %v", c.size, c.max, len(got), err, c.want, c.tooLarge)
+		}
+	}
+}
