@@ -46,7 +46,11 @@ func Licenses(data []byte) []LicenseLine {
 		// License, User-agent, Allow or Disallow (or a misspelling
 		// Google accepts), and a rule in its usual spelling needs no
 		// more than its first bytes.
-		rest := bytes.TrimLeft(line, " \t\v\f\r")
+		j := 0
+		for j < len(line) && (line[j] == ' ' || line[j] >= '\t' && line[j] <= '\r' && line[j] != '\n') {
+			j++
+		}
+		rest := line[j:]
 		if len(rest) == 0 {
 			continue
 		}
