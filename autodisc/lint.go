@@ -1,7 +1,6 @@
 package autodisc
 
 import (
-	"fmt"
 	"net/url"
 	"path"
 	"slices"
@@ -47,14 +46,8 @@ const (
 // 000 section 4. Diagnostics carry a line and a code but no file name,
 // which the caller sets. A subdirectories.txt is read as the root's.
 func Lint(name string, data []byte) []diag.Diagnostic {
-	var out []diag.Diagnostic
-	add := func(sev diag.Severity, line int, code, format string, args ...any) {
-		d := diag.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
-		if line > 0 {
-			d.Line, d.Col = line, 1
-		}
-		out = append(out, d)
-	}
+	var out diag.List
+	add := out.Linef
 	if !utf8.Valid(data) {
 		add(diag.Error, 0, CodeNotUTF8, "not UTF-8; autodisc files must be (seed 000 section 4)")
 		return out

@@ -111,6 +111,17 @@ func (l *List) Warnf(pos Pos, path, format string, args ...any) {
 	l.Add(Diagnostic{Pos: pos, Severity: Warning, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
+// Linef appends a diagnostic with a code at a line of the file being
+// checked (column 1), or about the whole file when line is 0. Lints of a
+// file read by line report this way; the caller sets the file's name.
+func (l *List) Linef(sev Severity, line int, code, format string, args ...any) {
+	d := Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
+	if line > 0 {
+		d.Line, d.Col = line, 1
+	}
+	l.Add(d)
+}
+
 // Append appends all of other.
 func (l *List) Append(other List) { *l = append(*l, other...) }
 

@@ -86,3 +86,15 @@ func TestAt(t *testing.T) {
 		}
 	}
 }
+
+func TestLinef(t *testing.T) {
+	var l List
+	l.Linef(Warning, 3, "X001", "at %s", "three")
+	l.Linef(Error, 0, "X002", "whole file")
+	if d := l[0]; d.Line != 3 || d.Col != 1 || d.Code != "X001" || d.Message != "at three" || d.Severity != Warning {
+		t.Errorf("line 3: %+v", d)
+	}
+	if d := l[1]; d.Line != 0 || d.Col != 0 || d.Severity != Error {
+		t.Errorf("whole file: %+v", d)
+	}
+}

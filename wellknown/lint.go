@@ -2,7 +2,6 @@ package wellknown
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -142,14 +141,8 @@ func readSecurityTxt(data []byte, keyGiven bool, add func(sev diag.Severity, lin
 // an unsigned file are errors (S005); without pubKey a signed file draws
 // the S004 warning that its signature is not checked.
 func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
-	var out []diag.Diagnostic
-	add := func(sev diag.Severity, line int, code, format string, args ...any) {
-		d := diag.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
-		if line > 0 {
-			d.Line, d.Col = line, 1
-		}
-		out = append(out, d)
-	}
+	var out diag.List
+	add := out.Linef
 	r := readSecurityTxt(data, pubKey != nil, add)
 	s, lines, expiresLines, signed := r.s, r.lines, r.expires, r.signed
 
