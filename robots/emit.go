@@ -85,49 +85,14 @@ func Emit(p Policy) ([]byte, error) {
 	}
 	records := plan(p)
 	// Records of one group share its rules and usage (see groupRules):
-	// their lines are made once, and the file's size is counted before
-	// it is written, so that its buffer is allocated once.
+	// their lines are made once.
 	type rulesKey struct {
 		first *PathRule
 		n     int
 	}
 	ruleLines := map[rulesKey][]string{}
 	usageLines := map[*Usage][]string{}
-	rules := make([][]string, len(records))
-	usages := make([][]string, len(records))
-	size := 0
-	for i, r := range records {
-		if rs := r.cfg.rules; len(rs) > 0 {
-			k := rulesKey{&rs[0], len(rs)}
-			if rules[i] = ruleLines[k]; rules[i] == nil {
-				rules[i] = r.cfg.ruleLines()
-				ruleLines[k] = rules[i]
-			}
-		}
-		ul, ok := usageLines[r.cfg.usage]
-		if !ok {
-			ul = r.cfg.usage.Lines()
-			usageLines[r.cfg.usage] = ul
-		}
-		usages[i] = ul
-		size++
-		for _, a := range r.agents {
-			size += len("User-agent: \n") + len(a)
-		}
-		size += len("Disallow:\n")
-		for _, l := range rules[i] {
-			size += len(l) + 1
-		}
-		for _, l := range ul {
-			size += len(l) + 1
-		}
-		size += len("Crawl-delay: \n") + len(r.cfg.crawlDelay)
-		for _, e := range r.cfg.extensions {
-			size += len(e.Field) + len(e.Value) + 3
-		}
-	}
 	var b bytes.Buffer
-	b.Grow(size + 256)
 	line := func(parts ...string) {
 		for _, s := range parts {
 			b.WriteString(s)
@@ -141,13 +106,26 @@ func Emit(p Policy) ([]byte, error) {
 		for _, a := range r.agents {
 			line("User-agent: ", a)
 		}
-		if len(rules[i]) == 0 {
+		var rules []string
+		if rs := r.cfg.rules; len(rs) > 0 {
+			k := rulesKey{&rs[0], len(rs)}
+			if rules = ruleLines[k]; rules == nil {
+				rules = r.cfg.ruleLines()
+				ruleLines[k] = rules
+			}
+		}
+		if len(rules) == 0 {
 			line("Disallow:")
 		}
-		for _, l := range rules[i] {
+		for _, l := range rules {
 			line(l)
 		}
-		for _, l := range usages[i] {
+		ul, ok := usageLines[r.cfg.usage]
+		if !ok {
+			ul = r.cfg.usage.Lines()
+			usageLines[r.cfg.usage] = ul
+		}
+		for _, l := range ul {
 			line(l)
 		}
 		if r.cfg.crawlDelay != "" {
@@ -162,16 +140,16 @@ func Emit(p Policy) ([]byte, error) {
 		b.WriteByte('\n')
 	}
 	for _, m := range sortedMobileAgents(p.MobileAgents) {
-		b.WriteString("Mobile-agent-server: " + Canonical(m.Path) + " " + m.Server + "\n")
+		line("Mobile-agent-server: ", Canonical(m.Path), " ", m.Server)
 	}
 	if p.Host != "" {
-		b.WriteString("Host: " + p.Host + "\n")
+		line("Host: ", p.Host)
 	}
 	for _, s := range p.Sitemaps {
-		b.WriteString("Sitemap: " + s + "\n")
+		line("Sitemap: ", s)
 	}
 	for _, l := range p.Licenses {
-		b.WriteString("License: " + l + "\n")
+		line("License: ", l)
 	}
 	return b.Bytes(), nil
 }
