@@ -226,7 +226,7 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 			put(t, ".well-known/security.txt", signed, &errs)
 		}
 	}
-	sc := &schemas{compiled: map[string]*jsonschema.Schema{}, verdicts: opt.Verdicts}
+	sc := &schemas{compiled: map[string]*jsonschema.Schema{}, texts: map[string][]byte{}, verdicts: opt.Verdicts}
 	for i, f := range wk.Files {
 		fp := manifest.Index("well_known.files", i)
 		var data []byte

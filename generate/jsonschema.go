@@ -17,6 +17,7 @@ import (
 // verdicts an earlier build kept (Options.Verdicts).
 type schemas struct {
 	compiled map[string]*jsonschema.Schema
+	texts    map[string][]byte // user schemas read, by path: read once a build
 	verdicts Verdicts
 }
 
@@ -66,11 +67,14 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 	resolved := wellknown.ResolveSchema(name, data)
 	shipped := wellknown.IsShipped(resolved)
 	var text []byte // a user schema's
-	if !shipped && (sc.compiled[name] == nil || sc.verdicts != nil) {
-		var err error
-		if text, err = md.read(name, wellknown.MaxSchemaBytes); err != nil {
-			errs.Errorf(pos.Of(sp), sp, "cannot read %q: %v", name, err)
-			return errs
+	if !shipped {
+		if text = sc.texts[name]; text == nil {
+			var err error
+			if text, err = md.read(name, wellknown.MaxSchemaBytes); err != nil {
+				errs.Errorf(pos.Of(sp), sp, "cannot read %q: %v", name, err)
+				return errs
+			}
+			sc.texts[name] = text
 		}
 	}
 	key := ""
