@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -57,18 +59,11 @@ func loadVerdicts(stateDir, version string) *verdictFile {
 	return v
 }
 
-// isVerdictKey reports whether s is a key as generate makes them: 64
-// lower-case hex digits.
+// isVerdictKey reports whether s is a key as generate makes them: a
+// SHA-256 in hex.
 func isVerdictKey(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == sha256.Size
 }
 
 func (v *verdictFile) Valid(key string) bool {
