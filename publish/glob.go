@@ -209,15 +209,21 @@ func dirsCanMeet(a, b *pattern) bool {
 	return true
 }
 
+// below returns the components of abs, an absolute path, below p's
+// prefix; false when abs is not below it.
+func (p *pattern) below(abs string) ([]string, bool) {
+	rel, err := filepath.Rel(p.prefix, abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, false
+	}
+	return strings.Split(filepath.ToSlash(rel), "/"), true
+}
+
 // matchFile matches an absolute file path against the whole pattern and
 // returns its components below the prefix and what each '*' matched.
 func (p *pattern) matchFile(abs string) (comps, caps []string, ok bool) {
-	rel, err := filepath.Rel(p.prefix, abs)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil, nil, false
-	}
-	comps = strings.Split(filepath.ToSlash(rel), "/")
-	if len(comps) != len(p.segs) {
+	comps, ok = p.below(abs)
+	if !ok || len(comps) != len(p.segs) {
 		return nil, nil, false
 	}
 	for i, c := range comps {

@@ -2,7 +2,6 @@ package publish
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/discgen/discgen/diag"
 )
@@ -36,11 +35,10 @@ func stateInTenants(opt Options, site *SiteDoc, dels []*delegation) diag.List {
 // holdsDir reports whether abs, an absolute path, lies at or below a
 // directory p's tenant directories match, and which.
 func (p *pattern) holdsDir(abs string) (string, bool) {
-	rel, err := filepath.Rel(p.prefix, abs)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	comps, ok := p.below(abs)
+	if !ok {
 		return "", false
 	}
-	comps := strings.Split(filepath.ToSlash(rel), "/")
 	dirs := p.segs[:len(p.segs)-1]
 	if len(dirs) == 0 {
 		// The tenants' manifests lie in the prefix itself: the prefix
