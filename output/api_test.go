@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -123,11 +124,19 @@ func TestFresh(t *testing.T) {
 	opt.Key = "manifest v1"
 	tr := files("autodisc/index.txt", "i\n", "autodisc/a.txt", "a\n", "robots.txt", "r\n")
 	tr["autodisc/robots.txt"] = tree.Entry{Link: "../robots.txt"}
+	// Fresh and FreshIn (through the root held open) must agree.
 	fresh := func(opt Options) bool {
 		t.Helper()
 		ok, err := Fresh(e.root, opt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if d, err := confined.OpenTop(e.root); err == nil {
+			in, err := FreshIn(e.root, d, opt)
+			d.Close()
+			if in != ok || err != nil {
+				t.Errorf("FreshIn %v, %v; Fresh %v", in, err, ok)
+			}
 		}
 		return ok
 	}
@@ -196,6 +205,28 @@ func TestFresh(t *testing.T) {
 	mustWrite(t, rec, data)
 	if fresh(other) {
 		t.Error("fresh after the record was replaced")
+	}
+
+	// A directory of outputs moved and a symlink put in its place keeps
+	// every output's stat; neither is fresh, and the build that follows
+	// meets the symlink.
+	apply(t, e, tr, other)
+	if err := os.Rename(e.path("autodisc"), e.path("moved")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("moved", e.path("autodisc")); err != nil {
+		t.Fatal(err)
+	}
+	d, err := confined.OpenTop(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if ok, _ := Fresh(e.root, other); ok {
+		t.Error("Fresh through a symlinked directory of outputs")
+	}
+	if ok, _ := FreshIn(e.root, d, other); ok {
+		t.Error("FreshIn through a symlinked directory of outputs")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -173,7 +174,18 @@ func (c *Changes) loadCache() {
 // opt.Key must change whenever the tree the root would get can change:
 // the caller's fingerprint of its inputs (manifest bytes or stat, flags,
 // discgen's version).
-func Fresh(root string, opt Options) (bool, error) {
+func Fresh(root string, opt Options) (bool, error) { return fresh(root, opt, nil) }
+
+// FreshIn is Fresh for a root held open as dir (a tenant's directory, as
+// the walk opened it; opt.Dir is not used): each directory of outputs is
+// reached from dir in one open that follows no symlink and each output
+// stat'ed there, without opening the root as an os.Root, which a root
+// found fresh never needs.
+func FreshIn(root string, dir *confined.Dir, opt Options) (bool, error) {
+	return fresh(root, opt, dir)
+}
+
+func fresh(root string, opt Options, dir *confined.Dir) (bool, error) {
 	if opt.Key == "" || opt.StateDir == "" {
 		return false, nil
 	}
@@ -194,6 +206,9 @@ func Fresh(root string, opt Options) (bool, error) {
 	if err != nil || !st.Same(sc.rec) {
 		return false, nil
 	}
+	if dir != nil {
+		return sameIn(dir, sc.files), nil
+	}
 	r, missing, err := c.openRoot(false, confined.Look)
 	if err != nil || r == nil || missing {
 		return false, nil
@@ -202,6 +217,9 @@ func Fresh(root string, opt Options) (bool, error) {
 	paths := slices.Sorted(maps.Keys(sc.files))
 	for _, g := range groupByDir(paths) {
 		d := parent(g[0])
+		if !realDirs(r, d) {
+			return false, nil
+		}
 		if err := r.Reach(d); err != nil {
 			return false, nil
 		}
@@ -218,6 +236,57 @@ func Fresh(root string, opt Options) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// realDirs reports whether every directory on the slash path d, below
+// r, is a directory and not a symlink: an os.Root follows a symlink that
+// stays inside it, and a directory of outputs moved and replaced by one
+// keeps every output's stat.
+func realDirs(r *confined.Root, d string) bool {
+	for i := 0; d != "" && i <= len(d); i++ {
+		if i < len(d) && d[i] != '/' {
+			continue
+		}
+		fi, err := r.Lstat(d[:i])
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// sameIn reports whether every output in files, below dir, still has its
+// recorded stat, reaching each directory once.
+func sameIn(dir *confined.Dir, files map[string]confined.Info) bool {
+	paths := slices.Sorted(maps.Keys(files))
+	for _, g := range byParent(paths, func(p string) string { return p }, 0) {
+		d, in := parent(g[0]), dir
+		if d != "" {
+			var err error
+			if in, err = dir.OpenPath(d); err != nil {
+				return false
+			}
+		}
+		ok := true
+		for _, p := range g {
+			name := path.Base(p)
+			if name == "." || name == ".." || name == "/" {
+				ok = false
+				break
+			}
+			st, err := in.Lstat(name)
+			if ok = err == nil && st.Same(files[p]); !ok {
+				break
+			}
+		}
+		if in != dir {
+			in.Close()
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // saveCache writes the stat cache for the record whose stat is rec, with

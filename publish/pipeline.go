@@ -293,6 +293,17 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 			return
 		}
 	}
+	// The directories left to the manifest are literal (home/public_html):
+	// one open reaches the last of them. On any failure the walk goes a
+	// component at a time, which tells which one failed and how.
+	if last := len(segs) - 1; i+1 < last && allLiteral(segs[i+1:last]) {
+		rest := path.Join(append([]string{name}, segs[i+1:last]...)...)
+		if sub, err := dir.OpenPath(rest); err == nil {
+			defer sub.Close()
+			w.level(sub, path.Join(rel, rest), last, caps)
+			return
+		}
+	}
 	sub, err := dir.OpenDir(name)
 	if err != nil && confined.IsAbsent(err) {
 		// O_DIRECTORY may report a symlink as "not a directory".

@@ -158,17 +158,17 @@ var testHookNoRecordName bool
 
 // fresh reports whether the tenant is known to be up to date: the same key
 // as when its outputs were written, and every output unchanged since. It
-// opens the tenant's directory as a root for it, which the caller closes.
+// opens the tenant's directory as a root when it is not, which the caller
+// closes.
 func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 	if p.opt.Mode == Render {
 		return false, nil, nil
 	}
-	root, err := j.dir.Root()
-	if err != nil {
-		return false, nil, err
+	if ok, err := output.FreshIn(j.show, j.dir, p.outputOptions(j, nil)); ok && err == nil {
+		return true, nil, nil
 	}
-	ok, err := output.Fresh(j.show, p.outputOptions(j, root))
-	return ok && err == nil, root, nil
+	root, err := j.dir.Root()
+	return false, root, err
 }
 
 // write plans a tenant's tree in its directory, through the directory the

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -70,6 +71,44 @@ func (d *Dir) OpenDir(name string) (*Dir, error) {
 		return nil, err
 	}
 	return &Dir{fd: fd, name: path.Join(d.name, name)}, nil
+}
+
+// OpenPath opens the slash path rel below d as a directory (one or more
+// components, none of them "", "." or ".."), never through a symlink and
+// never outside d: in one openat2 where the kernel has it (RESOLVE_BENEATH
+// and RESOLVE_NO_SYMLINKS hold for every component), one component at a
+// time otherwise.
+func (d *Dir) OpenPath(rel string) (*Dir, error) {
+	for _, c := range strings.Split(rel, "/") {
+		if c == "" || c == "." || c == ".." {
+			return nil, fmt.Errorf("%q is not a path below a directory", rel)
+		}
+	}
+	if !containsSlash(rel) {
+		return d.OpenDir(rel)
+	}
+	if !noOpenat2.Load() {
+		fd, err := openat2(d.fd, rel, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW)
+		if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
+			if err != nil {
+				return nil, err
+			}
+			return &Dir{fd: fd, name: path.Join(d.name, rel)}, nil
+		}
+		noOpenat2.Store(true)
+	}
+	cur := d
+	for c := range strings.SplitSeq(rel, "/") {
+		next, err := cur.OpenDir(c)
+		if cur != d {
+			cur.Close()
+		}
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	return cur, nil
 }
 
 func closeFD(fd int) error { return unix.Close(fd) }

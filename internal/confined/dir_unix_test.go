@@ -50,3 +50,56 @@ func TestReadManifestReplacedBySave(t *testing.T) {
 		t.Error("a FIFO swapped in was read")
 	}
 }
+
+// OpenPath reaches a directory several components below in one open, and
+// refuses a symlink on any component, "..", an absolute path and an empty
+// component, with openat2 and without it.
+func TestOpenPath(t *testing.T) {
+	for _, without := range []bool{false, true} {
+		if without {
+			noOpenat2.Store(true)
+			t.Cleanup(func() { noOpenat2.Store(false) })
+		}
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "a", "b", "c"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "a", "b", "c", "f"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("b", filepath.Join(dir, "a", "l")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("c", filepath.Join(dir, "a", "b", "m")); err != nil {
+			t.Fatal(err)
+		}
+		d, err := OpenTop(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		for _, rel := range []string{"a", "a/b", "a/b/c"} {
+			sub, err := d.OpenPath(rel)
+			if err != nil {
+				t.Fatalf("openat2 off %v: OpenPath(%q): %v", without, rel, err)
+			}
+			if _, err := sub.Lstat("b"); rel == "a" && err != nil {
+				t.Errorf("openat2 off %v: %q is not a/: %v", without, rel, err)
+			}
+			if _, err := sub.Lstat("f"); rel == "a/b/c" && err != nil {
+				t.Errorf("openat2 off %v: %q is not a/b/c: %v", without, rel, err)
+			}
+			sub.Close()
+		}
+		for _, rel := range []string{"a/l", "a/l/c", "a/b/m", "a/../a/b", "/a", "a//b", "", ".", "a/b/c/f"} {
+			if sub, err := d.OpenPath(rel); err == nil {
+				sub.Close()
+				t.Errorf("openat2 off %v: OpenPath(%q) opened it", without, rel)
+			}
+		}
+		// Without openat2, O_NOFOLLOW|O_DIRECTORY says ENOTDIR.
+		if _, err := d.OpenPath("a/l/c"); !without && !IsSymlink(err) {
+			t.Errorf("a symlink on the way: %v, want one IsSymlink knows", err)
+		}
+	}
+}
