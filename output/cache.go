@@ -189,7 +189,7 @@ func fresh(root string, opt Options, dir *confined.Dir) (bool, error) {
 	if opt.Key == "" || opt.StateDir == "" {
 		return false, nil
 	}
-	c := &Changes{Root: root, opt: opt}
+	c := &Changes{Root: root, opt: opt, held: dir != nil}
 	if err := c.setName(); err != nil {
 		return false, err
 	}

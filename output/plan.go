@@ -174,7 +174,8 @@ type Changes struct {
 	bad         map[string]bool // paths with a BadPath problem
 	refused     []Change        // what Replace would do at Foreign and Modified paths
 
-	r *confined.Root // the root, while open; on Options.Dir when set
+	r    *confined.Root // the root, while open; on Options.Dir when set
+	held bool           // the caller holds the root open (FreshIn): no path of it is needed
 }
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.

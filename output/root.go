@@ -19,7 +19,7 @@ import (
 // getcwd here (a plan made again takes one to check the state directory).
 func (c *Changes) setName() error {
 	c.name = c.opt.Record
-	if c.name == "" || !c.opt.open() {
+	if c.name == "" || !c.opt.open() && !c.held {
 		if err := c.setAbs(); err != nil {
 			return err
 		}
