@@ -346,28 +346,36 @@ func (c *Changes) refusalFile() (string, bool) {
 // Refusal returns the bytes SaveRefusal kept for root under opt.Key, and
 // whether there are any. A missing, torn or stale cache gives false, and
 // so does one in a refused/ directory another user owns or can open.
-func Refusal(root string, opt Options) ([]byte, bool) {
+// stale says a cache is there that is not for opt.Key (or cannot be
+// read): ClearRefusal has something to remove.
+func Refusal(root string, opt Options) (data []byte, ok, stale bool) {
 	if opt.Key == "" || opt.StateDir == "" {
-		return nil, false
+		return nil, false, false
 	}
 	c := &Changes{Root: root, opt: opt}
 	if c.setName() != nil {
-		return nil, false
+		return nil, false, false
 	}
 	file, shared := c.refusalFile()
 	if shared {
 		st, err := statedir.Lstat(filepath.Join(opt.JournalDir, refusedDir))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, false
+		}
 		if o, ok := st.Owner(); err != nil || !st.Mode.IsDir() || st.Mode.Perm()&0o077 != 0 || ok && o.UID != os.Geteuid() {
-			return nil, false
+			return nil, false, true
 		}
 	}
 	data, _, err := statedir.ReadFile(file, maxRefusal)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, false
+	}
 	if err != nil {
-		return nil, false
+		return nil, false, true
 	}
 	head := refusalMagic + "\nkey " + keyHash(opt.Key) + "\n"
 	rest, ok := bytes.CutPrefix(data, []byte(head))
-	return rest, ok
+	return rest, ok, !ok
 }
 
 // SaveRefusal keeps data as root's verdict under opt.Key, replacing the

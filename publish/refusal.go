@@ -35,9 +35,9 @@ func (p *pipeline) refusedBefore(j *job, root *os.Root) (diag.List, bool) {
 		return nil, false
 	}
 	opt := p.outputOptions(j, root)
-	data, ok := output.Refusal(j.show, opt)
+	data, ok, stale := output.Refusal(j.show, opt)
 	if !ok {
-		if p.opt.Mode == Write {
+		if stale && p.opt.Mode == Write {
 			output.ClearRefusal(j.show, opt)
 		}
 		return nil, false
