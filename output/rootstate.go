@@ -89,6 +89,12 @@ func PrepareRootState(dir, record string, owner *Owner) (made bool, err error) {
 	}
 	fresh := false // dir was made by this call: it holds only what the call made
 	for i, leaf := range leaves {
+		mode := mode
+		if i == 1 && owner == nil {
+			// The journal directory's lock narrows it to 0700: made
+			// so, it needs no chmod.
+			mode = 0o700
+		}
 		if fresh {
 			if _, err := makeLeaf(dir, leaf, mode, owner, true); err != nil {
 				return false, err

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -135,7 +136,7 @@ func narrow(f *os.File) (bool, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return false, &fs.PathError{Op: "open", Path: f.Name(), Err: syscall.ENOTDIR}
 	}
-	if int(st.Uid) != os.Geteuid() {
+	if int(st.Uid) != euid() {
 		return false, nil
 	}
 	if st.Mode&0o077 != 0 {
@@ -196,7 +197,7 @@ func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, e
 		err = &fs.PathError{Op: "stat", Path: file, Err: err}
 	case st.Mode&unix.S_IFMT != unix.S_IFREG:
 		err = fmt.Errorf("%s: not a regular file", file)
-	case int(st.Uid) != os.Geteuid():
+	case int(st.Uid) != euid():
 		private = false
 	case st.Mode&0o077 != 0:
 		if eintr.Retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o600) }) != nil {
@@ -224,3 +225,7 @@ func openLockDir(dir string, create bool) (*os.File, error) {
 	}
 	return f, err
 }
+
+// euid is this process's effective user ID, asked of the kernel once: a
+// build never changes it, and the locks ask for it several times a root.
+var euid = sync.OnceValue(os.Geteuid)
