@@ -274,3 +274,57 @@ func TestNameFindingsWithNameSet(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderMemo: plan's remembered orders are the orders it computes, a
+// list of names met again is not ordered again, and lists that differ
+// (in a name, or in where one name ends and the next begins) get their
+// own.
+func TestOrderMemo(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	m := &orderMemo{byKey: map[string][]int32{}}
+	records := func(names []string) []record {
+		recs := make([]record, len(names))
+		for i, s := range names {
+			recs[i] = record{agents: []string{s}, lower: []string{s}, rank: [2]int{i, 0}}
+		}
+		return recs
+	}
+	var lists [][]string
+	for range 100 {
+		lists = append(lists, randomNames(r, orderMemoMin+r.IntN(40), "abc"))
+	}
+	// "abc","b" and "ab","cb" are the same bytes end to end, and are
+	// ordered differently ("b" is part of "abc"): they must not share an
+	// entry.
+	rest := randomNames(r, orderMemoMin, "xyz")
+	lists = append(lists, append([]string{"abc", "b"}, rest...), append([]string{"ab", "cb"}, rest...))
+	for round := range 2 {
+		for _, names := range lists[len(lists)-orderMemoSize/2:] {
+			recs := records(names)
+			before := m.missed
+			got := m.order(recs, nil)
+			if want := recordOrder(recs, nil); !slices.Equal(got, want) {
+				t.Fatalf("round %d, names %q: order %v, want %v", round, names, got, want)
+			}
+			if missed := m.missed - before; missed != 1-round {
+				t.Errorf("round %d: %d orders computed for one list, want %d", round, missed, 1-round)
+			}
+		}
+	}
+	// The oldest entries go first, and no more than orderMemoSize stay.
+	for _, names := range lists {
+		m.order(records(names), nil)
+	}
+	if len(m.byKey) != orderMemoSize {
+		t.Errorf("%d orders kept, want %d", len(m.byKey), orderMemoSize)
+	}
+	// Short lists, and records not ranked by position, are not kept.
+	before := m.missed
+	m.order(records(lists[0][:orderMemoMin-1]), nil)
+	recs := records(lists[1])
+	recs[0].rank, recs[1].rank = recs[1].rank, recs[0].rank
+	m.order(recs, nil)
+	if m.missed != before {
+		t.Errorf("kept a short list or one not ranked by position")
+	}
+}

@@ -13,16 +13,28 @@ import "strings"
 type NameSet struct {
 	names  []string         // lower-cased, distinct, none empty
 	id     map[string]int32 // lower-cased name -> index into names
-	x      *nameIndex       // over names; read only once built (its seen marks are dropped)
-	inside [][]int32        // for each name, the other names of the set inside it
+	lower  map[string]string
+	x      *nameIndex // over names; read only once built (its seen marks are dropped)
+	inside [][]int32  // for each name, the other names of the set inside it
+	// For each name and each position in it, the other names of the set
+	// ending there, longest first, as ends finds them: covers reads them
+	// for a record whose name is in the set instead of running the
+	// automaton over its name. Name i's positions are endPos[endOff[i]:]
+	// (one more than its length), each an index into endName.
+	endOff  []int32
+	endPos  []int32
+	endName []int32
 }
 
 // NewNameSet indexes names (compared case-insensitively; repeats and
 // empty names are left out).
 func NewNameSet(names []string) *NameSet {
-	s := &NameSet{id: map[string]int32{}}
+	s := &NameSet{id: map[string]int32{}, lower: map[string]string{}}
 	for _, n := range names {
 		k := strings.ToLower(n)
+		if k != "" {
+			s.lower[n] = k
+		}
 		if _, ok := s.id[k]; ok || k == "" {
 			continue
 		}
@@ -31,11 +43,36 @@ func NewNameSet(names []string) *NameSet {
 	}
 	s.x = newNameIndex(s.names)
 	s.inside = make([][]int32, len(s.names))
+	s.endOff = make([]int32, len(s.names))
 	for i, n := range s.names {
 		s.x.inside(n, i, func(j int) { s.inside[i] = append(s.inside[i], int32(j)) })
+		s.endOff[i] = int32(len(s.endPos))
+		s.ends(n, func(end, j int) bool {
+			for int(end) >= len(s.endPos)-int(s.endOff[i]) {
+				s.endPos = append(s.endPos, int32(len(s.endName)))
+			}
+			if j != i {
+				s.endName = append(s.endName, int32(j))
+			}
+			return true
+		})
+		for len(s.endPos)-int(s.endOff[i]) <= len(n) {
+			s.endPos = append(s.endPos, int32(len(s.endName)))
+		}
 	}
 	s.x.seen = nil // shared by policies built concurrently: never written again
 	return s
+}
+
+// toLower is strings.ToLower(name), without a new string for a name
+// given to the set as it is written.
+func (s *NameSet) toLower(name string) string {
+	if s != nil {
+		if k, ok := s.lower[name]; ok {
+			return k
+		}
+	}
+	return strings.ToLower(name)
 }
 
 // ends calls f with every name of the set ending at each position of s, the
@@ -143,13 +180,26 @@ func (pn *recordNames) covers(r int, f func(i int)) {
 	// and the others (found down extra's).
 	best := append(pn.best[:0], make([]int32, len(s))...) // record + 1, 0 for none
 	pn.best = best
-	pn.set.ends(s, func(end, j int) bool {
-		if i := pn.inSet[j]; i >= 0 && int(i) != r {
-			best[end] = i + 1
-			return false
+	if id := pn.setID[r]; id >= 0 {
+		set := pn.set
+		pos := set.endPos[set.endOff[id]:]
+		for end := range len(s) {
+			for _, j := range set.endName[pos[end]:pos[end+1]] {
+				if i := pn.inSet[j]; i >= 0 {
+					best[end] = i + 1
+					break
+				}
+			}
 		}
-		return true
-	})
+	} else {
+		pn.set.ends(s, func(end, j int) bool {
+			if i := pn.inSet[j]; i >= 0 && int(i) != r {
+				best[end] = i + 1
+				return false
+			}
+			return true
+		})
+	}
 	if x := pn.extra; x != nil {
 		self := pn.xid[r]
 		n := int32(0)

@@ -2,7 +2,6 @@ package robots
 
 import (
 	"slices"
-	"strings"
 )
 
 // record is one group of the emitted file.
@@ -45,7 +44,7 @@ func plan(p Policy) []record {
 	for _, g := range p.Groups {
 		gr := newGroupRules(g)
 		for _, name := range g.Agents {
-			k := strings.ToLower(name)
+			k := p.Names.toLower(name)
 			a := byName[k]
 			if a == nil {
 				pool = append(pool, agent{name: name, lower: k, star: name == "*", origin: len(agents), first: gr})
@@ -117,7 +116,7 @@ func plan(p Policy) []record {
 		i := len(names)
 		recs = append(recs, record{agents: names[i-2 : i-1 : i-1], lower: names[i-1 : i : i], cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
-	out := orderRecords(recs, p.Names)
+	out := inOrder(recs, orders.order(recs, p.Names))
 	if star == nil && !p.Usage.IsZero() {
 		// No group is for "*": a record of its own carries the site's
 		// preferences to crawlers no group names. It has no rule, so it
@@ -189,6 +188,11 @@ func newGroupRules(g PolicyGroup) *groupRules {
 // With a NameSet (Policy.Names), the pairs are the same, found with the
 // set's index for the names it holds (see NameSet).
 func orderRecords(recs []record, set *NameSet) []record {
+	return inOrder(recs, recordOrder(recs, set))
+}
+
+// recordOrder is the order of orderRecords, as indexes into recs.
+func recordOrder(recs []record, set *NameSet) []int32 {
 	n := len(recs)
 	names := make([]string, n)
 	for i, r := range recs {
@@ -216,18 +220,28 @@ func orderRecords(recs []record, set *NameSet) []record {
 			h.push(i)
 		}
 	}
-	out := make([]record, 0, n+1) // room for plan's "*" record
+	order := make([]int32, 0, n)
 	for len(h.items) > 0 {
 		i := h.pop()
-		out = append(out, recs[i])
+		order = append(order, int32(i))
 		for _, j := range succ[i] {
 			if indeg[j]--; indeg[j] == 0 {
 				h.push(int(j))
 			}
 		}
 	}
-	if len(out) != n {
+	if len(order) != n {
 		panic("robots: cycle among records")
+	}
+	return order
+}
+
+// inOrder is recs in the order given by indexes into it, with room for
+// plan's "*" record.
+func inOrder(recs []record, order []int32) []record {
+	out := make([]record, len(order), len(order)+1)
+	for k, i := range order {
+		out[k] = recs[i]
 	}
 	return out
 }
