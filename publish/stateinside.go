@@ -13,8 +13,12 @@ import (
 // build take or remove files in their directories as its own. output.Plan
 // refuses a state directory inside the root it opens by path (the
 // site's output); a tenant's directory reaches it open, so the check is
-// made here, once, before the site or any tenant is built, as lexically
-// as output's. A render writes no state and is not refused.
+// made here, once, before the site or any tenant is built: by the paths
+// as written, and again with the symlinks on the way to the state
+// directory and to each glob's prefix resolved, so that a state directory
+// reached through a symlink into a tenant's directory is refused too (the
+// walk follows none below a prefix). A bind mount of a tenant's directory
+// elsewhere is not seen. A render writes no state and is not refused.
 func stateInTenants(opt Options, site *SiteDoc, dels []*delegation) diag.List {
 	var l diag.List
 	if opt.StateDir == "" || opt.Mode == Render {
@@ -24,12 +28,37 @@ func stateInTenants(opt Options, site *SiteDoc, dels []*delegation) diag.List {
 	if err != nil {
 		return l
 	}
+	real := resolved(abs)
 	for _, d := range dels {
-		if dir, ok := d.pat.holdsDir(abs); ok {
+		dir, ok := d.pat.holdsDir(abs)
+		if rp := *d.pat; !ok {
+			if rp.prefix = resolved(d.pat.prefix); real != abs || rp.prefix != d.pat.prefix {
+				dir, ok = rp.holdsDir(real)
+			}
+		}
+		if ok {
 			l.Errorf(site.Doc.Pos.Of(d.key), d.key, "the state directory %s lies inside %s, a tenant's directory for the glob %q: its owner could rewrite the records of every output root; keep --state outside every tenant's directory", opt.StateDir, dir, d.pat.raw)
 		}
 	}
 	return l
+}
+
+// resolved is the absolute path abs with every symlink on the way
+// resolved, as far as it exists: what is missing is joined to the real
+// path of what exists.
+func resolved(abs string) string {
+	rest := ""
+	for dir := abs; ; {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = up
+	}
 }
 
 // holdsDir reports whether abs, an absolute path, lies at or below a
