@@ -103,3 +103,36 @@ func TestOpenPath(t *testing.T) {
 		}
 	}
 }
+
+// readUpTo reads what the file holds, up to limit bytes and one more,
+// whatever size fstat said: the file may have grown or shrunk since.
+func TestReadUpTo(t *testing.T) {
+	for _, c := range []struct {
+		n, size, limit int64
+		want           int64
+	}{
+		{0, 0, 10, 0}, {5, 5, 10, 5}, {10, 10, 10, 10}, {11, 11, 10, 11}, {100, 100, 10, 11},
+		{50, 5, 100, 50},      // grew since fstat
+		{50, 5, 20, 21},       // grew past the limit
+		{5, 50, 100, 5},       // shrank since fstat
+		{5000, 1, 8000, 5000}, // grew by much more than one buffer
+	} {
+		name := filepath.Join(t.TempDir(), "f")
+		body := make([]byte, c.n)
+		for i := range body {
+			body[i] = byte('a' + i%26)
+		}
+		if err := os.WriteFile(name, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fd, err := syscall.Open(name, syscall.O_RDONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readUpTo(fd, c.size, c.limit)
+		syscall.Close(fd)
+		if err != nil || int64(len(got)) != c.want || string(got) != string(body[:c.want]) {
+			t.Errorf("%d bytes, fstat %d, limit %d: read %d bytes (%v), want %d", c.n, c.size, c.limit, len(got), err, c.want)
+		}
+	}
+}
