@@ -2,6 +2,8 @@ package wellknown
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -70,6 +72,35 @@ func TestCheckMediaType(t *testing.T) {
 	for _, bad := range []string{"", "json", "text html", "*/*", "text/*", "application/", "/json", "a/b c", "text/html; charset", "te\"xt/html"} {
 		if err := CheckMediaType(bad); err == nil {
 			t.Errorf("%q: accepted", bad)
+		}
+	}
+}
+
+// isRestrictedName is the regular expression it replaced, on names of
+// every length up to past the bound and of every character class.
+func TestIsRestrictedName(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
+	r := rand.New(rand.NewPCG(1, 2))
+	const chars = "aZ09!#$&^_.+-/*; \"\x00\xff"
+	for range 20000 {
+		n := r.IntN(131)
+		if r.IntN(4) == 0 {
+			n = 126 + r.IntN(3)
+		}
+		b := make([]byte, n)
+		allowed := r.IntN(2) == 0 // half the names of allowed characters only
+		for i := range b {
+			switch {
+			case !allowed || r.IntN(500) == 0:
+				b[i] = chars[r.IntN(len(chars))]
+			case i == 0:
+				b[i] = chars[r.IntN(4)]
+			default:
+				b[i] = chars[r.IntN(13)]
+			}
+		}
+		if got, want := isRestrictedName(string(b)), re.MatchString(string(b)); got != want {
+			t.Fatalf("%q: %v, want %v", b, got, want)
 		}
 	}
 }
