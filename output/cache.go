@@ -53,6 +53,7 @@ type statCache struct {
 	key   string // hex SHA-256 of Options.Key, "-" when none
 	rec   confined.Info
 	files map[string]confined.Info
+	order []string // files' paths in the cache's order, when parsed
 }
 
 func keyHash(key string) string {
@@ -96,41 +97,48 @@ func parseStat(f []string) (confined.Info, bool) {
 // parseCache returns nil for anything that is not a well-formed cache: a
 // cache is only ever an optimisation.
 func parseCache(data []byte) *statCache {
-	sc := &statCache{files: map[string]confined.Info{}}
+	sc := &statCache{files: make(map[string]confined.Info, max(bytes.Count(data, []byte("\n"))-4, 0))}
 	end := false
 	n := 0
 	// The lines are read from data in place (a bufio.Scanner's 64 KiB
 	// buffer, zeroed for every tenant's cache, cost a no-change build a
-	// tenth of its CPU); a line longer than maxCacheLine is refused as
-	// the scanner refused it.
+	// tenth of its CPU), and an output's line without a string or a
+	// slice of fields, which every unchanged tenant paid for each of its
+	// outputs; a line longer than maxCacheLine is refused as the scanner
+	// refused it.
 	for b := range bytes.Lines(data) {
 		n++
 		b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
 		if len(b) > maxCacheLine {
 			return nil
 		}
-		line := string(b)
 		var ok bool
 		switch {
 		case end:
 			ok = false
-		case n > 3 && line == "end":
+		case n > 3 && string(b) == "end":
 			end, ok = true, true
 		case n == 1:
-			ok = line == cacheMagic
+			ok = string(b) == cacheMagic
 		case n == 2:
-			sc.key, ok = strings.CutPrefix(line, "key ")
+			var key []byte
+			if key, ok = bytes.CutPrefix(b, []byte("key ")); ok {
+				sc.key = string(key)
+			}
 		case n == 3:
-			var rest string
-			if rest, ok = strings.CutPrefix(line, "record "); ok {
-				sc.rec, ok = parseStat(strings.Fields(rest))
+			var rest []byte
+			if rest, ok = bytes.CutPrefix(b, []byte("record ")); ok {
+				sc.rec, ok = parseStat(strings.Fields(string(rest)))
 			}
 		default:
-			var rest string
-			if rest, ok = strings.CutPrefix(line, "s "); ok {
-				f := strings.SplitN(rest, " ", 6)
-				if ok = len(f) == 6 && f[5] != ""; ok {
-					sc.files[f[5]], ok = parseStat(f[:5])
+			var rest []byte
+			if rest, ok = bytes.CutPrefix(b, []byte("s ")); ok {
+				var st confined.Info
+				var name []byte
+				if st, name, ok = parseStatLine(rest); ok {
+					p := string(name)
+					sc.files[p] = st
+					sc.order = append(sc.order, p)
 				}
 			}
 		}
@@ -142,6 +150,65 @@ func parseCache(data []byte) *statCache {
 		return nil // torn, or not a cache
 	}
 	return sc
+}
+
+// parseStatLine reads "size mtime ctime ino mode name" (the fields
+// parted by single spaces, the name the rest of the line, not empty) as
+// parseStat reads the first five.
+func parseStatLine(b []byte) (confined.Info, []byte, bool) {
+	var n [5]int64
+	for i := range n {
+		f, rest, ok := bytes.Cut(b, []byte(" "))
+		if !ok {
+			return confined.Info{}, nil, false
+		}
+		base := 10
+		if i == 4 {
+			base = 8
+		}
+		if n[i], ok = parseInt(f, base); !ok {
+			return confined.Info{}, nil, false
+		}
+		b = rest
+	}
+	if len(b) == 0 {
+		return confined.Info{}, nil, false
+	}
+	return confined.Info{Size: n[0], Mtime: n[1], Ctime: n[2], Ino: uint64(n[3]), Mode: fs.FileMode(n[4])}, b, true
+}
+
+// parseInt is strconv.ParseInt(string(b), base, 64) for base 8 or 10,
+// without a string: an optional sign, then one digit or more, in range.
+func parseInt(b []byte, base int) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg, b = b[0] == '-', b[1:]
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	var u uint64
+	for _, c := range b {
+		d := uint64(c) - '0'
+		if c < '0' || d >= uint64(base) {
+			return 0, false
+		}
+		if u > (1<<63)/uint64(base) {
+			return 0, false // u*base+d is past the range, and fits a uint64
+		}
+		u = u*uint64(base) + d
+		if u > 1<<63 {
+			return 0, false
+		}
+	}
+	if !neg && u == 1<<63 {
+		return 0, false
+	}
+	v := int64(u)
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // maxCacheLine is the longest line a stat cache may hold.
@@ -207,7 +274,7 @@ func fresh(root string, opt Options, dir *confined.Dir) (bool, error) {
 		return false, nil
 	}
 	if dir != nil {
-		return sameIn(dir, sc.files), nil
+		return sameIn(dir, sc), nil
 	}
 	r, missing, err := c.openRoot(false, confined.Look)
 	if err != nil || r == nil || missing {
@@ -255,10 +322,15 @@ func realDirs(r *confined.Root, d string) bool {
 	return true
 }
 
-// sameIn reports whether every output in files, below dir, still has its
-// recorded stat, reaching each directory once.
-func sameIn(dir *confined.Dir, files map[string]confined.Info) bool {
-	paths := slices.Sorted(maps.Keys(files))
+// sameIn reports whether every output of sc, below dir, still has its
+// recorded stat, reaching each directory once. A cache may be its root
+// owner's to write: grouping by directory stays n log n, however many
+// directories it names.
+func sameIn(dir *confined.Dir, sc *statCache) bool {
+	paths := sc.order // as parsed: no sort, nor set of keys, a tenant
+	if paths == nil {
+		paths = slices.Sorted(maps.Keys(sc.files))
+	}
 	for _, g := range byParent(paths, func(p string) string { return p }, 0) {
 		d, in := parent(g[0]), dir
 		if d != "" {
@@ -275,7 +347,7 @@ func sameIn(dir *confined.Dir, files map[string]confined.Info) bool {
 				break
 			}
 			st, err := in.Lstat(name)
-			if ok = err == nil && st.Same(files[p]); !ok {
+			if ok = err == nil && st.Same(sc.files[p]); !ok {
 				break
 			}
 		}

@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"maps"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -55,6 +56,89 @@ func BenchmarkParseCache(b *testing.B) {
 	for b.Loop() {
 		if parseCache(data) == nil {
 			b.Fatal("not parsed")
+		}
+	}
+}
+
+// parseCacheReference is parseCache as it was written first, a line at a
+// time through strings and strconv: what parseCache must agree with.
+func parseCacheReference(data []byte) *statCache {
+	sc := &statCache{files: map[string]confined.Info{}}
+	end := false
+	n := 0
+	for b := range bytes.Lines(data) {
+		n++
+		b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+		if len(b) > maxCacheLine {
+			return nil
+		}
+		line := string(b)
+		var ok bool
+		switch {
+		case end:
+			ok = false
+		case n > 3 && line == "end":
+			end, ok = true, true
+		case n == 1:
+			ok = line == cacheMagic
+		case n == 2:
+			sc.key, ok = strings.CutPrefix(line, "key ")
+		case n == 3:
+			var rest string
+			if rest, ok = strings.CutPrefix(line, "record "); ok {
+				sc.rec, ok = parseStat(strings.Fields(rest))
+			}
+		default:
+			var rest string
+			if rest, ok = strings.CutPrefix(line, "s "); ok {
+				f := strings.SplitN(rest, " ", 6)
+				if ok = len(f) == 6 && f[5] != ""; ok {
+					sc.files[f[5]], ok = parseStat(f[:5])
+				}
+			}
+		}
+		if !ok {
+			return nil
+		}
+	}
+	if sc.key == "" || !end {
+		return nil
+	}
+	return sc
+}
+
+// parseCache agrees with the reading through strings and strconv on
+// caches mangled at random: numbers at and past int64's bounds, signs,
+// spaces doubled or dropped, bytes changed, lines cut.
+func TestParseCacheAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	pieces := []string{" ", "  ", "-", "+", "0", "9", "7", "8", "\n", "\r", "x", "s ", "end\n",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+		"18446744073709551619", "777777777777777777777", "1000000000000000000000", "99999999999999999999"}
+	sc := &statCache{key: "k", rec: confined.Info{Size: 1, Mtime: 2, Ctime: 3, Ino: 4, Mode: 0o644},
+		files: map[string]confined.Info{"a": {Size: 5}, "d/b c": {Size: 6, Mode: 0o600}, "d/e/f": {Size: 7}}}
+	base := sc.marshal()
+	for range 50000 {
+		data := bytes.Clone(base)
+		for range 1 + r.IntN(3) {
+			i := r.IntN(len(data) + 1)
+			switch r.IntN(3) {
+			case 0: // insert
+				data = append(data[:i], append([]byte(pieces[r.IntN(len(pieces))]), data[i:]...)...)
+			case 1: // delete
+				if i < len(data) {
+					data = append(data[:i], data[i+1+r.IntN(min(3, len(data)-i)):]...)
+				}
+			default: // replace a number
+				if j := bytes.IndexAny(data[min(i, len(data)):], "0123456789"); j >= 0 {
+					k := min(i, len(data)) + j
+					data = append(data[:k], append([]byte(pieces[13+r.IntN(len(pieces)-13)]), data[k+1:]...)...)
+				}
+			}
+		}
+		got, want := parseCache(data), parseCacheReference(data)
+		if (got == nil) != (want == nil) || got != nil && (got.key != want.key || got.rec != want.rec || !maps.Equal(got.files, want.files)) {
+			t.Fatalf("%q:\nparsed %+v\nwant   %+v", data, got, want)
 		}
 	}
 }
