@@ -47,6 +47,19 @@ func (p *pipeline) key(j *job) string {
 // earlier build kept in the build's state directory is read from there
 // until the tenant's own has one.
 func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
+	o := p.stateOptions(j, root)
+	if p.opt.TenantOwner {
+		if fi, err := j.dirStat(); err == nil {
+			o.Owner = p.tenantOwner(fi)
+		}
+	}
+	return o
+}
+
+// stateOptions are outputOptions without the owner of what a build
+// creates, which takes a stat of the tenant's directory: enough for
+// output.FreshIn, which creates nothing.
+func (p *pipeline) stateOptions(j *job, root *os.Root) output.Options {
 	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
 		Superseded: func() bool { return manifestChanged(j) },
 		MaxPaths:   j.d.limits.recordPaths(), Reserve: p.reserveState}
@@ -54,11 +67,6 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 		o.StateDir, o.FormerStateDir = output.RootStateDir(p.opt.StateDir, o.Record), p.opt.StateDir
 		if p.sharedJournal {
 			o.JournalDir = p.opt.StateDir
-		}
-	}
-	if p.opt.TenantOwner {
-		if fi, err := j.dirStat(); err == nil {
-			o.Owner = p.tenantOwner(fi)
 		}
 	}
 	return o
@@ -164,7 +172,7 @@ func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 	if p.opt.Mode == Render {
 		return false, nil, nil
 	}
-	if ok, err := output.FreshIn(j.show, j.dir, p.outputOptions(j, nil)); ok && err == nil {
+	if ok, err := output.FreshIn(j.show, j.dir, p.stateOptions(j, nil)); ok && err == nil {
 		return true, nil, nil
 	}
 	root, err := j.dir.Root()
