@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -240,7 +241,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 		if err != nil {
 			return nil, err
 		}
-		if within(stateAbs, c.abs) {
+		if within(stateAbs, c.abs) || within(statedir.Resolve(stateAbs), statedir.Resolve(c.abs)) {
 			c.stateInside = true
 			c.problem("", BadState, fmt.Sprintf("state directory %s lies inside the output root, where it would be published", opt.StateDir),
 				"keep the state directory outside the output: discgen build --state DIR")

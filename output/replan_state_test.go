@@ -68,3 +68,27 @@ func TestPlanAgainChecksStateInsideRoot(t *testing.T) {
 		t.Errorf("plan made again with the state directory inside the root: %v", got)
 	}
 }
+
+// A state directory named through a symlink into the root is inside it
+// too: the paths are compared again with their symlinks resolved, the
+// state directory's as far as it exists.
+func TestPlanStateThroughSymlinkInsideRoot(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(e.root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(filepath.Dir(e.root), "elsewhere")
+	if err := os.Symlink(e.root, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, state := range []string{filepath.Join(link, ".discgen"), link} {
+		c, err := Plan(e.root, files("a.txt", "a\n"), Options{StateDir: state, Record: "site", NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Err(); got == nil || !slices.Contains(problems(t, got), "bad state ") {
+			t.Errorf("state %s, a symlink into the root: %v, want the state directory refused", state, got)
+		}
+		c.Close()
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // stateInTenants refuses a build whose state directory lies at or below
@@ -28,37 +29,19 @@ func stateInTenants(opt Options, site *SiteDoc, dels []*delegation) diag.List {
 	if err != nil {
 		return l
 	}
-	real := resolved(abs)
+	real := statedir.Resolve(abs)
 	for _, d := range dels {
 		dir, ok := d.pat.holdsDir(abs)
-		if rp := *d.pat; !ok {
-			if rp.prefix = resolved(d.pat.prefix); real != abs || rp.prefix != d.pat.prefix {
-				dir, ok = rp.holdsDir(real)
-			}
+		if !ok {
+			rp := *d.pat
+			rp.prefix = statedir.Resolve(rp.prefix)
+			dir, ok = rp.holdsDir(real)
 		}
 		if ok {
 			l.Errorf(site.Doc.Pos.Of(d.key), d.key, "the state directory %s lies inside %s, a tenant's directory for the glob %q: its owner could rewrite the records of every output root; keep --state outside every tenant's directory", opt.StateDir, dir, d.pat.raw)
 		}
 	}
 	return l
-}
-
-// resolved is the absolute path abs with every symlink on the way
-// resolved, as far as it exists: what is missing is joined to the real
-// path of what exists.
-func resolved(abs string) string {
-	rest := ""
-	for dir := abs; ; {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(real, rest)
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return abs
-		}
-		rest = filepath.Join(filepath.Base(dir), rest)
-		dir = up
-	}
 }
 
 // holdsDir reports whether abs, an absolute path, lies at or below a

@@ -61,6 +61,26 @@ func Lstat(name string) (confined.Info, error) {
 	return confined.StatOf(fi), nil
 }
 
+// Resolve is the absolute path abs with every symlink on the way
+// resolved, as far as it exists: what is missing is joined to the real
+// path of what exists. Where a state directory lies is compared with it
+// as well as by the path as written, so that one reached through a
+// symlink into a directory it must stay out of is seen.
+func Resolve(abs string) string {
+	rest := ""
+	for dir := abs; ; {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = up
+	}
+}
+
 // Exists reports whether something is at the OS path name, following
 // symlinks: a state directory named through one is used.
 func Exists(name string) bool {
