@@ -5,10 +5,10 @@ package confined
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -192,38 +192,31 @@ func (d *Dir) ReadFile(name string, want Info, limit int64) ([]byte, Info, error
 		return nil, want, err
 	}
 	defer unix.Close(fd)
-	data, err := readUpTo(fd, fi.Size, limit)
+	data, err := limited.ReadUpTo(fdReader(fd), fi.Size, limit)
 	if err != nil {
 		return nil, want, err
 	}
 	return data, fi, nil
 }
 
-// readUpTo reads the regular file fd, which fstat said holds size bytes,
-// up to limit bytes and one more (which tells a larger file). It asks for
-// size+1 bytes first: a shorter read is the end of the file, so a file
-// that did not change is read in one read. One that grew since is read
-// on, to limit+1.
-func readUpTo(fd int, size, limit int64) ([]byte, error) {
-	data := make([]byte, 0, min(max(size, 0), limit)+1)
-	for int64(len(data)) <= limit {
-		if len(data) == cap(data) {
-			data = slices.Grow(data, int(min(int64(cap(data)), limit+1-int64(len(data)))))
-		}
-		want := int(min(int64(cap(data)), limit+1)) - len(data)
-		n, err := unix.Read(fd, data[len(data):len(data)+want])
-		if err == unix.EINTR {
+// fdReader reads a raw descriptor, without the os.File a read through
+// os would wrap it in (an fcntl and an epoll_ctl, for a file that
+// O_NONBLOCK opened).
+type fdReader int
+
+func (f fdReader) Read(p []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(f), p)
+		switch {
+		case err == unix.EINTR:
 			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
 		}
-		if err != nil {
-			return nil, err
-		}
-		data = data[:len(data)+n]
-		if n < want {
-			break // the end of the file
-		}
+		return n, nil
 	}
-	return data, nil
 }
 
 // Root opens an os.Root at the very directory d is open on: through

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/internal/limited"
 )
 
 // A save that replaces a tenant's manifest (a rename over it) between the
@@ -104,7 +106,7 @@ func TestOpenPath(t *testing.T) {
 	}
 }
 
-// readUpTo reads what the file holds, up to limit bytes and one more,
+// ReadFile's read (limited.ReadUpTo through fdReader) reads what the file holds, up to limit bytes and one more,
 // whatever size fstat said: the file may have grown or shrunk since.
 func TestReadUpTo(t *testing.T) {
 	for _, c := range []struct {
@@ -129,7 +131,7 @@ func TestReadUpTo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := readUpTo(fd, c.size, c.limit)
+		got, err := limited.ReadUpTo(fdReader(fd), c.size, c.limit)
 		syscall.Close(fd)
 		if err != nil || int64(len(got)) != c.want || string(got) != string(body[:c.want]) {
 			t.Errorf("%d bytes, fstat %d, limit %d: read %d bytes (%v), want %d", c.n, c.size, c.limit, len(got), err, c.want)
