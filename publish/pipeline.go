@@ -17,6 +17,7 @@ import (
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
@@ -62,6 +63,12 @@ type job struct {
 	dirInfo   confined.Info
 	dirErr    error
 	dirStated bool
+
+	// The output options of the manifest stat'ed as info (stateOptions):
+	// its key and its state directory's name are hashes, asked for by
+	// the freshness check, the refusal cache and the write.
+	opts     *output.Options
+	optsInfo confined.Info
 }
 
 func (j *job) manifestPath() string { return filepath.Join(j.show, j.name) }

@@ -58,9 +58,21 @@ func (p *pipeline) outputOptions(j *job, root *os.Root) output.Options {
 
 // stateOptions are outputOptions without the owner of what a build
 // creates, which takes a stat of the tenant's directory: enough for
-// output.FreshIn, which creates nothing.
+// output.FreshIn, which creates nothing. They are made once for the
+// manifest as stat'ed, and again when the file read is another (the key
+// is of the file read).
 func (p *pipeline) stateOptions(j *job, root *os.Root) output.Options {
-	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Dir: root, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
+	if j.opts == nil || j.optsInfo != j.info {
+		o := p.newStateOptions(j)
+		j.opts, j.optsInfo = &o, j.info
+	}
+	o := *j.opts
+	o.Dir = root
+	return o
+}
+
+func (p *pipeline) newStateOptions(j *job) output.Options {
+	o := output.Options{StateDir: p.opt.StateDir, Replace: p.opt.Replace, Key: p.key(j), Record: p.recordName(j), Journals: p.opt.journals,
 		Superseded: func() bool { return manifestChanged(j) },
 		MaxPaths:   j.d.limits.recordPaths(), Reserve: p.reserveState}
 	if o.Record != "" {
