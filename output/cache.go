@@ -53,7 +53,7 @@ type statCache struct {
 	key   string // hex SHA-256 of Options.Key, "-" when none
 	rec   confined.Info
 	files map[string]confined.Info
-	order []string // files' paths in the cache's order, when parsed
+	order []string // files' paths in the cache's order (parseCache)
 }
 
 func keyHash(key string) string {
@@ -327,11 +327,7 @@ func realDirs(r *confined.Root, d string) bool {
 // owner's to write: grouping by directory stays n log n, however many
 // directories it names.
 func sameIn(dir *confined.Dir, sc *statCache) bool {
-	paths := sc.order // as parsed: no sort, nor set of keys, a tenant
-	if paths == nil {
-		paths = slices.Sorted(maps.Keys(sc.files))
-	}
-	for _, g := range byParent(paths, func(p string) string { return p }, 0) {
+	for _, g := range byParent(sc.order, func(p string) string { return p }, 0) {
 		d, in := parent(g[0]), dir
 		if d != "" {
 			var err error
