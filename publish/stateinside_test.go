@@ -13,12 +13,7 @@ import (
 // could rewrite the records of every output root, the site's and the
 // other tenants'. Nothing is written, the state directory included.
 func TestStateInsideTenantRefused(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{"site.yaml": isolationSite}
-	for _, u := range []string{"alice", "bob"} {
-		files["users/"+u+"/public_html/autodisc.yaml"] = tenantYAML("/~" + u + "/")
-	}
-	writeFiles(t, dir, files)
+	dir := aliceAndBob(t)
 	const alice = "users/alice/public_html"
 	for _, state := range []string{filepath.Join(dir, alice, "state"), filepath.Join(dir, alice)} {
 		o := publishAt(t, dir, func(opt *Options) { opt.StateDir = state })
@@ -41,12 +36,7 @@ func TestStateInsideTenantRefused(t *testing.T) {
 // the way, the state directory itself missing or there), and a glob
 // whose prefix is reached through a symlink, are refused as well.
 func TestStateThroughSymlinkRefused(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{"site.yaml": isolationSite}
-	for _, u := range []string{"alice", "bob"} {
-		files["users/"+u+"/public_html/autodisc.yaml"] = tenantYAML("/~" + u + "/")
-	}
-	writeFiles(t, dir, files)
+	dir := aliceAndBob(t)
 	alice := filepath.Join(dir, "users/alice/public_html")
 	if err := os.Symlink(alice, filepath.Join(dir, "srv")); err != nil {
 		t.Fatal(err)
@@ -81,6 +71,18 @@ func TestStateThroughSymlinkRefused(t *testing.T) {
 	if o.site == nil || o.site.Status != Refused || len(o.with(Built)) != 0 {
 		t.Errorf("state %s below a prefix reached through a symlink: site %+v, built %v, want refused", state, o.site, o.with(Built))
 	}
+}
+
+// aliceAndBob writes a host of two tenants, alice and bob, under
+// isolationSite, in a new directory it returns.
+func aliceAndBob(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{"site.yaml": isolationSite}
+	for _, u := range []string{"alice", "bob"} {
+		files["users/"+u+"/public_html/autodisc.yaml"] = tenantYAML("/~" + u + "/")
+	}
+	writeFiles(t, dir, files)
+	return dir
 }
 
 func TestHoldsDir(t *testing.T) {
