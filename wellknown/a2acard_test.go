@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -19,7 +20,9 @@ import (
 
 var (
 	protoMessage  = regexp.MustCompile(`^message (\w+) \{`)
-	protoRequired = regexp.MustCompile(`^\s+(?:optional |repeated )?\S+ (\w+) = \d+ \[[^\]]*\(google\.api\.field_behavior\) = REQUIRED`)
+	protoRequired = regexp.MustCompile(`^\s+(?:optional |repeated )?(?:map<\w+,\s*[\w.]+>|[\w.]+) (\w+) = \d+ \[[^\]]*\(google\.api\.field_behavior\) = REQUIRED`)
+	// protoBehaviour finds the option on a line protoRequired must read.
+	protoBehaviour = regexp.MustCompile(`\(google\.api\.field_behavior\)\s*=\s*REQUIRED`)
 )
 
 // requiredFields reads the REQUIRED fields of each top-level message of
@@ -44,6 +47,8 @@ func requiredFields(t *testing.T, proto []byte) map[string][]string {
 				t.Fatalf("REQUIRED outside a message: %s", line)
 			}
 			out[msg] = append(out[msg], jsonName(m[1]))
+		} else if protoBehaviour.MatchString(line) {
+			t.Fatalf("a field marked REQUIRED that the pattern does not read: %s", line)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -110,13 +115,20 @@ func TestRequiredFields(t *testing.T) {
 		"AgentCard":      {"name", "description", "supportedInterfaces", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"},
 		"AgentInterface": {"url", "protocolBinding", "protocolVersion"},
 		"AgentSkill":     {"id", "name", "description", "tags"},
+		// scopes is a map<string, string>, REQUIRED in these three flows
+		// and optional in the deprecated implicit and password ones.
+		"AuthorizationCodeOAuthFlow": {"authorizationUrl", "tokenUrl", "scopes"},
+		"ClientCredentialsOAuthFlow": {"tokenUrl", "scopes"},
+		"DeviceCodeOAuthFlow":        {"deviceAuthorizationUrl", "tokenUrl", "scopes"},
 	} {
 		if !slices.Equal(req[msg], want) {
 			t.Errorf("%s: %q, want %q", msg, req[msg], want)
 		}
 	}
-	if _, ok := req["AgentCapabilities"]; ok {
-		t.Errorf("AgentCapabilities has no required field: %q", req["AgentCapabilities"])
+	for _, msg := range []string{"AgentCapabilities", "ImplicitOAuthFlow", "PasswordOAuthFlow"} {
+		if _, ok := req[msg]; ok {
+			t.Errorf("%s has no required field: %q", msg, req[msg])
+		}
 	}
 }
 
@@ -169,5 +181,36 @@ func TestAgentCardV1(t *testing.T) {
 `
 	if got := problems(mustValidate(t, []byte(bad), s)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+
+	// A flow whose proto marks scopes REQUIRED is refused without it, at
+	// the flow; the deprecated implicit flow, whose scopes are optional,
+	// is not.
+	card := readCard(t, "testdata/agent-card-v1.json")
+	card["securitySchemes"] = map[string]any{"o": map[string]any{"oauth2SecurityScheme": map[string]any{"flows": map[string]any{}}}}
+	flows := card["securitySchemes"].(map[string]any)["o"].(map[string]any)["oauth2SecurityScheme"].(map[string]any)["flows"].(map[string]any)
+	for flow, members := range map[string]map[string]any{
+		"authorizationCode": {"authorizationUrl": "https://a.example/", "tokenUrl": "https://t.example/"},
+		"clientCredentials": {"tokenUrl": "https://t.example/"},
+		"deviceCode":        {"deviceAuthorizationUrl": "https://d.example/", "tokenUrl": "https://t.example/"},
+		"implicit":          {"authorizationUrl": "https://a.example/"},
+	} {
+		clear(flows)
+		flows[flow] = members
+		data, err := json.MarshalIndent(card, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := problems(mustValidate(t, data, s))
+		want := ""
+		if flow != "implicit" {
+			at := bytes.Index(data, []byte(`"`+flow+`": {`)) + len(flow) + 4
+			line := 1 + bytes.Count(data[:at], []byte("\n"))
+			col := at - bytes.LastIndexByte(data[:at], '\n')
+			want = fmt.Sprintf("%d:%d: /securitySchemes/o/oauth2SecurityScheme/flows/%s: missing properties: 'scopes'\n", line, col, flow)
+		}
+		if got != want {
+			t.Errorf("%s without scopes:\n%s\nwant:\n%s", flow, got, want)
+		}
 	}
 }
