@@ -11,6 +11,7 @@ import (
 // line and column inside the document.
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte(good))
+	f.Add([]byte(feed))
 	f.Add([]byte(`<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">search</permits></license></content></rsl>`))
 	f.Add([]byte("<?xml version=\"1.0\"?>\n<!DOCTYPE x>\n<rsl/>"))
 	f.Add([]byte("<rsl xmlns=\"https://rslstandard.org/rsl\">\n<content url=\"/\"><custom>\n x</custom></content></rsl>"))

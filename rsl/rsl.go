@@ -8,10 +8,15 @@
 //
 //   - well-formed XML 1.0, with no document type declaration (a licence
 //     file needs none, and discgen expands no entities it could declare);
-//   - the root element rsl, in the namespace https://rslstandard.org/rsl;
-//   - one or more content elements in it, each with a url attribute that
-//     is an absolute http(s) URL or a path starting with "/" (RFC 9309
-//     patterns, "*" and a final "$");
+//   - the root element rsl, in the namespace https://rslstandard.org/rsl,
+//     with one or more content elements in it; or an RSS 2.0 licence feed
+//     (rslstandard.org, "File Format: License Feeds": the root rss with
+//     version="2.0", rsl:content elements in its channel or its items),
+//     which a License line may name as well;
+//   - each content element with a url attribute that is an absolute
+//     http(s) URL or a path starting with "/" (RFC 9309 patterns, "*" and
+//     a final "$"); its encrypted attribute, where given, a boolean (true
+//     or false), and its lastmod an RFC 3339 date-time;
 //   - in each content element, a license element, or a server attribute
 //     naming the licence server that grants the licence: the
 //     specification lets a content element defer to its server, and a
@@ -34,6 +39,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Version names the specification Check follows.
@@ -61,6 +67,7 @@ const MaxProblems = 100
 // holds so far.
 type element struct {
 	name       xml.Name
+	content    bool // an RSL content element where the document puts one
 	line, col  int
 	text       strings.Builder
 	licenses   int
@@ -85,6 +92,7 @@ func Check(data []byte) []Problem {
 	}
 	var stack []*element
 	roots, contents := 0, 0
+	feed := false // the root is rss: a licence feed
 	line, col := 1, 1
 	for {
 		tok, err := d.Token()
@@ -112,14 +120,27 @@ func Check(data []byte) []Problem {
 			switch {
 			case depth == 0:
 				roots++
-				if t.Name.Local != "rsl" || t.Name.Space != Namespace {
+				switch {
+				case t.Name.Local == "rsl" && t.Name.Space == Namespace:
+				case t.Name.Local == "rss" && t.Name.Space == "":
+					feed = true
+					if v := attr(t, "version"); v != "2.0" {
+						add(line, col, "rss version %q: an RSL licence feed is RSS 2.0 (version=\"2.0\")", v)
+					}
+				default:
 					add(line, col, "the root element is %s; an RSL document's root is rsl in the namespace %s (xmlns=%q)", describe(t.Name), Namespace, Namespace)
 					return out
 				}
-			case depth == 1 && t.Name.Space == Namespace && t.Name.Local == "content":
-				contents++
-				checkContent(t, line, col, add)
-				e.server = attr(t, "server") != ""
+			case t.Name.Space == Namespace && t.Name.Local == "content":
+				switch {
+				case !feed && depth == 1, feed && inFeed(stack):
+					e.content = true
+					contents++
+					checkContent(t, line, col, add)
+					e.server = attr(t, "server") != ""
+				case feed:
+					add(line, col, "rsl:content stands in %s; in a feed it stands in the channel or an item", stack[depth-1].name.Local)
+				}
 			case t.Name.Space == Namespace && (t.Name.Local == "permits" || t.Name.Local == "prohibits"):
 				switch v := attr(t, "type"); v {
 				case "usage", "user", "geo":
@@ -129,8 +150,8 @@ func Check(data []byte) []Problem {
 					add(line, col, "%s type %q is not usage, user or geo", t.Name.Local, v)
 				}
 			case t.Name.Space == Namespace && t.Name.Local == "license":
-				if depth == 2 && stack[1].name.Local == "content" {
-					stack[1].licenses++
+				if stack[depth-1].content {
+					stack[depth-1].licenses++
 				}
 			}
 			stack = append(stack, e)
@@ -150,7 +171,7 @@ func Check(data []byte) []Problem {
 			if e.name.Space == Namespace {
 				switch e.name.Local {
 				case "content":
-					if len(stack) == 1 && e.licenses == 0 && !e.server {
+					if e.content && e.licenses == 0 && !e.server {
 						add(e.line, e.col, "content has no license element (and no server attribute naming a licence server): it grants nothing a reader can act on")
 					}
 				case "standard", "custom":
@@ -174,10 +195,26 @@ func Check(data []byte) []Problem {
 	}
 	if roots == 0 {
 		add(line, col, "no root element: an RSL document is <rsl xmlns=%q> with content elements", Namespace)
+	} else if contents == 0 && feed {
+		add(1, 1, "the feed has no rsl:content element in its channel or an item: an RSL licence feed licenses content with one or more")
 	} else if contents == 0 {
 		add(1, 1, "rsl has no content element: RSL 1.0 requires one or more")
 	}
 	return out
+}
+
+// inFeed reports whether an element opened inside stack stands where a
+// licence feed puts rsl:content: in the channel of the rss root, or in an
+// item of that channel.
+func inFeed(stack []*element) bool {
+	channel := func(e *element) bool { return e.name.Space == "" && e.name.Local == "channel" }
+	switch len(stack) {
+	case 2:
+		return channel(stack[1])
+	case 3:
+		return channel(stack[1]) && stack[2].name.Space == "" && stack[2].name.Local == "item"
+	}
+	return false
 }
 
 func checkContent(t xml.StartElement, line, col int, add func(int, int, string, ...any)) {
@@ -195,6 +232,22 @@ func checkContent(t xml.StartElement, line, col int, add func(int, int, string, 
 	if s, ok := attrOK(t, "server"); ok && !absoluteURL(s) {
 		add(line, col, "content server %q must be an absolute http(s) URL", short(s))
 	}
+	if v, ok := attrOK(t, "encrypted"); ok && v != "true" && v != "false" {
+		add(line, col, "content encrypted %q is not a boolean: true or false", short(v))
+	}
+	if v, ok := attrOK(t, "lastmod"); ok && !dateTime(v) {
+		add(line, col, "content lastmod %q is not an RFC 3339 date-time, such as 2025-11-06T10:00:00Z", short(v))
+	}
+}
+
+// dateTime reports whether s is an RFC 3339 date-time (section 5.6: a
+// full date, "T", a time with seconds and a zone offset or "Z").
+func dateTime(s string) bool {
+	if len(s) < len("2006-01-02T15:04:05Z") || (s[10] != 'T' && s[10] != 't') {
+		return false
+	}
+	_, err := time.Parse(time.RFC3339, strings.ToUpper(s))
+	return err == nil
 }
 
 func attr(t xml.StartElement, name string) string {
