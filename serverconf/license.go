@@ -110,13 +110,16 @@ func htaccessRightsIn(b *strings.Builder, r Rights, scope string) {
 	b.WriteString("\n# The tdm-reservation and tdm-policy headers (W3C TDMRep), as\n")
 	b.WriteString("# /.well-known/tdmrep.json says, the longest matching location last\n")
 	b.WriteString("# (needs mod_headers).\n")
+	// The "always" table, as the Link's: a redirect (mod_dir's 301 for a
+	// directory without its slash) gets the headers too, as it does on
+	// nginx and Caddy.
 	for _, t := range tdmShortestFirst(r.TDM) {
 		re, _ := pathRegexp(t.Location, false)
-		policy := "Header unset tdm-policy"
+		policy := "Header always unset tdm-policy"
 		if t.Policy != "" {
-			policy = "Header set tdm-policy " + quoted(apacheValue(t.Policy))
+			policy = "Header always set tdm-policy " + quoted(apacheValue(t.Policy))
 		}
-		apacheHeaders(b, []string{scope, re}, fmt.Sprintf("Header set tdm-reservation \"%d\"", t.Reservation), policy)
+		apacheHeaders(b, []string{scope, re}, fmt.Sprintf("Header always set tdm-reservation \"%d\"", t.Reservation), policy)
 	}
 }
 

@@ -196,11 +196,11 @@ func TestTenantsSiteWide(t *testing.T) {
 	}
 	for _, want := range []string{
 		`Header always set X-Robots-Tag "noindex"`,
-		`Header set Content-Usage "train-ai=n, search=y"`,
+		`Header always set Content-Usage "train-ai=n, search=y"`,
 		` && %{REQUEST_URI} =~ m#^/blog/private/#">`,
 		`Header always set Link "<https://www.example.org/license.xml>; rel=\"license\"; type=\"application/rsl+xml\""`,
-		`Header set tdm-reservation "1"`,
-		`Header unset tdm-policy`,
+		`Header always set tdm-reservation "1"`,
+		`Header always unset tdm-policy`,
 	} {
 		if !strings.Contains(conf, want) {
 			t.Errorf("no %s in:\n%s", want, conf)

@@ -135,10 +135,13 @@ func htaccessUsageIn(b *strings.Builder, u *robots.Usage, scope string) {
 	}
 	b.WriteString("\n# The Content-Usage header (draft-ietf-aipref-attach-05), the longest\n")
 	b.WriteString("# matching path last (needs mod_headers).\n")
+	// The "always" table: a redirect (mod_dir's 301 for a directory
+	// without its slash) gets the header too, as it does on nginx and
+	// Caddy.
 	for _, r := range rules {
-		set := fmt.Sprintf("Header set Content-Usage \"%s\"", r.value)
+		set := fmt.Sprintf("Header always set Content-Usage \"%s\"", r.value)
 		if r.value == "" {
-			set = "Header unset Content-Usage"
+			set = "Header always unset Content-Usage"
 		}
 		re := ""
 		if r.path != "" {
