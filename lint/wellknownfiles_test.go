@@ -61,6 +61,12 @@ func TestLintAdsTxtPlaceholderAlone(t *testing.T) {
 		{"placeholder.example.com, placeholder, DIRECT, placeholder\n", "1:1: warning: D011: the placeholder record: the file authorizes no seller (ads.txt 1.1 section 3.2.1)\n"},
 		{"# nothing\nCONTACT=ads@fict.org\n", "warning: D011: no record: a site that authorizes no seller writes the placeholder record \"placeholder.example.com, placeholder, DIRECT, placeholder\" (ads.txt 1.1 section 3.2.1)\n"},
 		{"google.com, pub-1, DIRECT\x00\n", "1:26: D012: the control character U+0000\n"},
+		// ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>: a reader that
+		// splits at "=" and compares the name reads no CONTACT in
+		// "CONTACT = x", so white space around "=" is warned at its column.
+		{"google.com, pub-1, DIRECT\nCONTACT = ads@fict.org\n", "2:8: warning: D013: white space before \"=\" in \"CONTACT = ads@fict.org\": ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read CONTACT; write CONTACT=ads@fict.org\n"},
+		{"google.com, pub-1, DIRECT\nCONTACT=\tads@fict.org\n", "2:9: warning: D013: white space after \"=\" in \"CONTACT=\\tads@fict.org\": ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that takes the value as written reads it with the white space; write CONTACT=ads@fict.org\n"},
+		{"google.com, pub-1, DIRECT\n  OWNERDOMAIN=fict.org\n", "2:1: warning: D013: white space before \"OWNERDOMAIN=fict.org\": ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read OWNERDOMAIN; write OWNERDOMAIN=fict.org\n"},
 	} {
 		if got := lines(File([]byte(c.data), AppAdsTxt, Options{})); got != c.want {
 			t.Errorf("%q:\n got %s\nwant %s", c.data, got, c.want)

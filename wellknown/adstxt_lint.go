@@ -23,6 +23,7 @@ const (
 	CodeAdsDuplicate    = "D010" // a record given twice
 	CodeAdsNoRecord     = "D011" // no record, or only the placeholder
 	CodeAdsText         = "D012" // not UTF-8 text, or a control character
+	CodeAdsVarSpace     = "D013" // white space before a variable's name or around its "="
 )
 
 // commentedVariable matches a comment that holds a variable line.
@@ -103,6 +104,20 @@ func (l *adsLint) add(sev diag.Severity, line, col int, code, format string, arg
 func (l *adsLint) variable(n int, raw, line string, eq int) {
 	name, value := strings.TrimSpace(line[:eq]), strings.TrimSpace(line[eq+1:])
 	at := col(raw, eq+1+strings.Index(line[eq+1:], value))
+	// ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, with no white
+	// space: a reader that splits at "=" and compares the name, or takes
+	// the value, as written reads another name or value. Warned at the
+	// first white space, as readers that trim read the variable.
+	write := fmt.Sprintf("write %s=%s", name, value)
+	ws := func(r rune) bool { return r == ' ' || r == '\t' }
+	switch lead, before := len(line)-len(strings.TrimLeftFunc(line, ws)), len(strings.TrimRightFunc(line[:eq], ws)); {
+	case lead > 0:
+		l.add(diag.Warning, n, col(raw, 0), CodeAdsVarSpace, "white space before %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read %s; %s", strings.TrimSpace(line), strings.ToUpper(name), write)
+	case before < eq:
+		l.add(diag.Warning, n, col(raw, before), CodeAdsVarSpace, "white space before \"=\" in %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read %s; %s", strings.TrimSpace(line), strings.ToUpper(name), write)
+	case eq+1 < len(line) && ws(rune(line[eq+1])) && value != "":
+		l.add(diag.Warning, n, col(raw, eq+1), CodeAdsVarSpace, "white space after \"=\" in %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that takes the value as written reads it with the white space; %s", strings.TrimSpace(line), write)
+	}
 	switch strings.ToUpper(name) {
 	case "CONTACT":
 		if value == "" {
