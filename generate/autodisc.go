@@ -116,13 +116,19 @@ func (a *autodiscDir) feedLine(f manifest.Feed) string {
 
 // subdirLine is "/path/", "/path/ a.txt b.txt" (only) or
 // "/path/ - a.txt b.txt" (except), the path relative to the delegator
-// (seed 000 section 4.2).
+// (seed 000 section 4.2). Below the root it is written without the
+// leading "/" ("blog/" in /~alice/autodisc/subdirectories.txt): the seed
+// reads it relative either way, and a reader that takes "/blog/" from the
+// site's root would look for the delegatee where its files are not.
 func (a *autodiscDir) subdirLine(d manifest.Delegation) string {
 	space, err := pathspace.Parse(a.space, d.Path)
 	if err != nil {
 		return d.Path // validation has refused it already
 	}
 	rel, _ := space.Relative(a.space)
+	if a.space != pathspace.Root {
+		rel = rel[1:]
+	}
 	switch {
 	case len(d.Only) > 0:
 		return rel + " " + strings.Join(d.Only, " ")

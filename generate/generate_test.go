@@ -75,10 +75,10 @@ delegations:
 	want := map[string]string{
 		"autodisc/index.txt":               "description.txt\nsubdirectories.txt\n",
 		"autodisc/description.txt":         "Alice\n",
-		"autodisc/subdirectories.txt":      "/caf%C3%A9/\n",
+		"autodisc/subdirectories.txt":      "caf%C3%A9/\n",
 		"café/autodisc/index.txt":          "description.txt\nsubdirectories.txt\n",
 		"café/autodisc/description.txt":    "Her café\n",
-		"café/autodisc/subdirectories.txt": "/menu/\n",
+		"café/autodisc/subdirectories.txt": "menu/\n",
 		"café/menu/autodisc/index.txt":     "icons.txt\n",
 		"café/menu/autodisc/icons.txt":     "https://isp.example/~alice/caf%C3%A9/menu/m.png\n",
 	}

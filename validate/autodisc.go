@@ -64,7 +64,8 @@ func (v *checker) uriRef(p, s, what string) *url.URL {
 
 func (v *checker) icons(p string, icons []string) {
 	for i, ic := range icons {
-		v.uriRef(manifest.Index(p, i), ic, "an icon")
+		ip := manifest.Index(p, i)
+		v.tenantRef(ip, ic, v.uriRef(ip, ic, "an icon"))
 	}
 }
 
@@ -79,6 +80,7 @@ func (v *checker) feeds(p string, feeds []manifest.Feed) {
 			continue
 		}
 		u := v.uriRef(manifest.Key(fp, "url"), f.URL, "a feed URL")
+		v.tenantRef(manifest.Key(fp, "url"), f.URL, u)
 		if f.Type != "" {
 			v.feedType(manifest.Key(fp, "type"), f.Type)
 		} else if u != nil && !autodisc.HasFeedExtension(u.Path) {

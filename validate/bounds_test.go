@@ -145,7 +145,7 @@ func TestErrorsBeforeWarnings(t *testing.T) {
 	for i := range 1100 {
 		names = append(names, fmt.Sprintf("b%d", i))
 	}
-	agents := "agents:\n  - names: [" + strings.Join(names, ", ") + "]\n    disallow: [/x]\n"
+	agents := "agents:\n  - names: [" + strings.Join(names, ", ") + "]\n    disallow: [/]\n"
 	bad := "  - names: [zbot]\n    disallow: [no-slash]\n"
 	now := validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
 	within, err := pathspace.Parse(pathspace.Root, "/~alice/")

@@ -132,9 +132,11 @@ func (v *checker) delegations(p string, base pathspace.Space, dels []manifest.De
 		dp := manifest.Index(p, i)
 		pp := manifest.Key(dp, "path")
 		space, err := pathspace.Parse(base, d.Path)
-		if err != nil {
+		switch {
+		case err != nil:
 			v.err(pp, "%v", err)
-		} else {
+		case v.tenantDelegation(pp, base, d.Path):
+		default:
 			ok = append(ok, parsed{space, pp})
 		}
 		for _, l := range []struct {
@@ -265,6 +267,7 @@ func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Spa
 	if need("agents", RobotsTxt, len(d.Agents) > 0) {
 		ap := manifest.Key(p, "agents")
 		v.agents(ap, d.Agents)
+		v.tenantRules(ap, d.Agents)
 		for i, g := range d.Agents {
 			if g.Enforce {
 				v.warnKey(manifest.Key(manifest.Index(ap, i), "enforce"), "enforce is ignored here: --server configuration refuses only the agents of the site manifest's own agents groups, not a tenant's or an inline delegatee's; enforce the group in the site manifest's agents")

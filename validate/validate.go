@@ -10,6 +10,7 @@ package validate
 
 import (
 	"fmt"
+	"net/url"
 	"reflect"
 	"strings"
 	"time"
@@ -23,6 +24,9 @@ import (
 type Options struct {
 	// Now is the time security.txt dates are checked against.
 	Now time.Time
+	// Site is the site's URL, whose origin a tenant's absolute references
+	// are held to its space on; nil checks only its paths from "/".
+	Site *url.URL
 }
 
 // MaxDiagnostics bounds the diagnostics one check of a manifest keeps;
@@ -60,6 +64,9 @@ type checker struct {
 	// agentNames counts the agent names of the manifest's groups so far
 	// (see MaxAgentNames).
 	agentNames int
+	// tenant, while a tenant manifest is checked, is the space its path
+	// values are held to (tenantpaths.go).
+	tenant *tenantScope
 }
 
 func newChecker(pos *manifest.Positions, invalid map[string]bool, opt Options) *checker {
@@ -322,6 +329,7 @@ func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted 
 		// so that one run reports every error.
 		space = within
 	}
+	v.tenant = newTenantScope(space, opt.Site)
 	v.delegatee("", &t.Delegatee, space, granted)
 	return space, v.finish()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,8 @@ var vectorNow = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 //	within: PATH     the delegation space a tenant was found under (default /~*/)
 //	only: A B ...    the tenant's delegation lists only these files
 //	except: A B ...  the tenant's delegation excepts these files
+//
+// A tenant's site is https://example.org/.
 type vector struct {
 	file     string // the archive's path
 	kind     string // "site.yaml" or "tenant.yaml"
@@ -102,7 +105,9 @@ func readVector(t *testing.T, file string) *vector {
 // run loads and validates the vector's manifest as discgen does.
 func (v *vector) run(t *testing.T) diag.List {
 	t.Helper()
-	opt := validate.Options{Now: vectorNow}
+	// A tenant's site is https://example.org/: its absolute references
+	// there are held to its space.
+	opt := validate.Options{Now: vectorNow, Site: &url.URL{Scheme: "https", Host: "example.org", Path: "/"}}
 	var list diag.List
 	switch v.kind {
 	case "site.yaml":
