@@ -31,7 +31,7 @@ func importLicense(data []byte, warn func(int, string, ...any)) *manifest.Licens
 		case lic != nil:
 			warn(l.Num, "License: %s: a second License line; the manifest has one licence, the first (%s): left out", l.Value, lic.URL)
 		default:
-			if l.InGroup {
+			if l.Grouped {
 				warn(l.Num, "License: %s is inside a group; RSL 1.0 makes it global: carried as the site's licence, written after every group", l.Value)
 			}
 			lic = &manifest.License{URL: l.Value}

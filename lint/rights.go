@@ -18,8 +18,9 @@ const (
 )
 
 // robotsLicenses lints the RSL 1.0 License lines of a robots.txt
-// (rslstandard.org): each an absolute URL, global (outside every group),
-// and one of them.
+// (rslstandard.org): each an absolute URL, global (in no group, before
+// a group's rules or after them: robots.LicenseLine.Grouped), and one of
+// them.
 func robotsLicenses(data []byte) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	add := func(line int, sev diag.Severity, code, format string, args ...any) {
@@ -30,8 +31,10 @@ func robotsLicenses(data []byte) []diag.Diagnostic {
 		if u, err := url.Parse(l.Value); err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			add(l.Num, diag.Error, CodeLicenseRelative, "License %q is not an absolute http(s) URL: RSL 1.0 readers need the licence's full URL, with scheme and host", l.Value)
 		}
-		if l.InGroup {
-			add(l.Num, diag.Warning, CodeLicenseInGroup, "License is inside a group: RSL 1.0 makes it global, but a reader may take it for this group's crawlers alone; put it before the first User-agent line or after the last group's rules")
+		if l.Grouped {
+			// Before a group's rules or after them: RFC 9309 reads a
+			// group up to the next User-agent line.
+			add(l.Num, diag.Warning, CodeLicenseInGroup, "License is inside a group: RSL 1.0 makes it global, but a reader may take it for this group's crawlers alone; put it after the last group, a blank line between (a License line before the first User-agent line is in no group either, but Ruby's webrobots cannot parse the file then)")
 		}
 		if i > 0 {
 			add(l.Num, diag.Warning, CodeLicenseRepeated, "a second License line (the first is line %d): a reader that takes one licence may take either; give the site's licence once", ls[0].Num)

@@ -6,16 +6,22 @@ import (
 )
 
 func TestRobotsLicenses(t *testing.T) {
-	data := []byte("License: https://example.org/a.xml\nUser-agent: a\nLicense: /license.xml\nDisallow: /x\n\nLicense: https://example.org/l.xml\n")
+	// Line 5 stands after its group's rules, but RFC 9309 reads the group
+	// up to the next User-agent line (line 7): it is in the group as much
+	// as line 3 is. Line 10, after the last group and a blank line, is in
+	// none (where discgen writes it).
+	data := []byte("License: https://example.org/a.xml\nUser-agent: a\nLicense: /license.xml\nDisallow: /x\nLicense: https://example.org/k.xml\n\nUser-agent: b\nDisallow: /y\n\nLicense: https://example.org/l.xml\n")
 	var got []string
 	for _, d := range File(data, Robots, Options{}) {
 		got = append(got, d.String())
 	}
 	want := []string{
 		":3:1: L001: License \"/license.xml\" is not an absolute http(s) URL: RSL 1.0 readers need the licence's full URL, with scheme and host",
-		":3:1: warning: L003: License is inside a group: RSL 1.0 makes it global, but a reader may take it for this group's crawlers alone; put it before the first User-agent line or after the last group's rules",
+		":3:1: warning: L003: License is inside a group: RSL 1.0 makes it global, but a reader may take it for this group's crawlers alone; put it after the last group, a blank line between (a License line before the first User-agent line is in no group either, but Ruby's webrobots cannot parse the file then)",
 		":3:1: warning: L002: a second License line (the first is line 1): a reader that takes one licence may take either; give the site's licence once",
-		":6:1: warning: L002: a second License line (the first is line 1): a reader that takes one licence may take either; give the site's licence once",
+		":5:1: warning: L003: License is inside a group: RSL 1.0 makes it global, but a reader may take it for this group's crawlers alone; put it after the last group, a blank line between (a License line before the first User-agent line is in no group either, but Ruby's webrobots cannot parse the file then)",
+		":5:1: warning: L002: a second License line (the first is line 1): a reader that takes one licence may take either; give the site's licence once",
+		":10:1: warning: L002: a second License line (the first is line 1): a reader that takes one licence may take either; give the site's licence once",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

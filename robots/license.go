@@ -16,6 +16,16 @@ type LicenseLine struct {
 	// come. RFC 9309 readers read a group up to its next User-agent line,
 	// so a crawler may take the line for its group's alone.
 	InGroup bool
+	// Grouped is set when the line stands in a group, before its rules or
+	// after them: RFC 9309 reads a group up to the next User-agent line,
+	// so a line after a group's rules is in it when another group
+	// follows, or when no blank line parts it from the rules. A line
+	// before the first User-agent line is in no group, and neither is one
+	// in the file's tail: after the last group's rules and a blank line,
+	// with no User-agent or rule line after it (where Sitemap lines
+	// stand, and discgen writes License: Ruby's webrobots cannot parse a
+	// file whose License line comes before the first User-agent line).
+	Grouped bool
 }
 
 // Licenses returns the License lines of a robots.txt file, in order.
@@ -24,12 +34,21 @@ func Licenses(data []byte) []LicenseLine {
 	inGroup := false  // a User-agent line has been read
 	rules := false    // the group has had a rule line
 	var pending []int // License lines of the group read before any rule
+	blank := false    // a blank line since the last User-agent or rule line
+	var open []int    // License lines after such a blank line: Grouped if a group line follows
+	grouped := func() {
+		for _, i := range open {
+			out[i].Grouped = true
+		}
+		open, blank = open[:0], false
+	}
 	rule := func() {
 		rules = true
 		for _, i := range pending {
 			out[i].InGroup = true
 		}
 		pending = pending[:0]
+		grouped()
 	}
 	num := 0
 	data = skipBOM(data)
@@ -51,7 +70,8 @@ func Licenses(data []byte) []LicenseLine {
 			j++
 		}
 		rest := line[j:]
-		if len(rest) == 0 {
+		if len(rest) == 0 || rest[0] == '\n' {
+			blank = blank || inGroup
 			continue
 		}
 		switch c := rest[0] | 0x20; {
@@ -75,7 +95,10 @@ func Licenses(data []byte) []LicenseLine {
 			if i := bytes.IndexByte(v, '#'); i >= 0 {
 				v = v[:i]
 			}
-			out = append(out, LicenseLine{Num: num, Value: string(bytes.TrimSpace(v))})
+			out = append(out, LicenseLine{Num: num, Value: string(bytes.TrimSpace(v)), Grouped: inGroup && (!blank || !rules)})
+			if inGroup && blank && rules {
+				open = append(open, len(out)-1)
+			}
 			if inGroup && !rules {
 				out[len(out)-1].InGroup = true
 			} else if inGroup {
@@ -88,6 +111,7 @@ func Licenses(data []byte) []LicenseLine {
 					pending = pending[:0]
 				}
 				inGroup, rules = true, false
+				grouped()
 			case KindAllow, KindDisallow:
 				rule()
 			}

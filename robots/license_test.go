@@ -20,7 +20,7 @@ User-agent: b
 Disallow:
 license : https://example.org/e.xml
 `)))
-	want := "[{1 https://example.org/a.xml false} {3 https://example.org/b.xml true} {5 /c.xml true} {7 https://example.org/d.xml false} {11 https://example.org/e.xml false}]"
+	want := "[{1 https://example.org/a.xml false false} {3 https://example.org/b.xml true true} {5 /c.xml true true} {7 https://example.org/d.xml false true} {11 https://example.org/e.xml false true}]"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -31,9 +31,23 @@ license : https://example.org/e.xml
 		"Disallow: /x # License: https://example.org/no3.xml\r\n" +
 		"LICENSE:https://example.org/f.xml#frag\r\n" +
 		"Lic#ense: https://example.org/no4.xml\r\n")))
-	want = "[{4 https://example.org/f.xml false}]"
+	want = "[{4 https://example.org/f.xml false true}]"
 	if got != want {
 		t.Errorf("comments: got  %s\nwant %s", got, want)
+	}
+	// After the last group and a blank line, with only global records
+	// after it, a License line is in no group; a group after it, or no
+	// blank line between it and the rules, puts it in the one before.
+	for data, want := range map[string]string{
+		"User-agent: *\nDisallow: /x\n\nSitemap: https://example.org/s.xml\nLicense: https://example.org/f.xml\n":      "[{5 https://example.org/f.xml false false}]",
+		"User-agent: *\nDisallow: /x\n\nLicense: https://example.org/f.xml\nUser-agent: b\nDisallow: /\n":              "[{4 https://example.org/f.xml false true}]",
+		"User-agent: *\nDisallow: /x\nLicense: https://example.org/f.xml\n\n":                                          "[{3 https://example.org/f.xml false true}]",
+		"User-agent: *\nDisallow: /x\n \t\r\nLicense: https://example.org/f.xml\r\nLicense: https://example.org/g.xml": "[{4 https://example.org/f.xml false false} {5 https://example.org/g.xml false false}]",
+		"User-agent: *\n\nLicense: https://example.org/f.xml\n":                                                        "[{3 https://example.org/f.xml true true}]",
+	} {
+		if got := fmt.Sprint(Licenses([]byte(data))); got != want {
+			t.Errorf("%q: got  %s\nwant %s", data, got, want)
+		}
 	}
 }
 
@@ -54,9 +68,19 @@ func BenchmarkLicenses(b *testing.B) {
 // test's reading of the rule: the fast paths of Licenses must agree with it.
 func licensesReference(data []byte) []LicenseLine {
 	var out []LicenseLine
-	inGroup, rules := false, false
-	var pending []int
+	inGroup, rules, blank := false, false, false
+	var pending, open []int
+	grouped := func() {
+		for _, i := range open {
+			out[i].Grouped = true
+		}
+		open, blank = nil, false
+	}
 	for num, line := range strings.Split(string(skipBOM(data)), "\n") {
+		if strings.Trim(line, " \t\v\f\r") == "" {
+			blank = blank || inGroup
+			continue
+		}
 		k, v, ok := strings.Cut(line, ":")
 		if !ok || strings.Contains(k, "#") {
 			continue
@@ -64,7 +88,10 @@ func licensesReference(data []byte) []LicenseLine {
 		key := strings.TrimSpace(k)
 		if strings.EqualFold(key, "license") {
 			v, _, _ = strings.Cut(v, "#")
-			out = append(out, LicenseLine{Num: num + 1, Value: strings.TrimSpace(v), InGroup: inGroup && !rules})
+			out = append(out, LicenseLine{Num: num + 1, Value: strings.TrimSpace(v), InGroup: inGroup && !rules, Grouped: inGroup && (!blank || !rules)})
+			if inGroup && blank && rules {
+				open = append(open, len(out)-1)
+			}
 			if inGroup && rules {
 				pending = append(pending, len(out)-1)
 			}
@@ -76,12 +103,14 @@ func licensesReference(data []byte) []LicenseLine {
 				pending = nil
 			}
 			inGroup, rules = true, false
+			grouped()
 		case KindAllow, KindDisallow:
 			rules = true
 			for _, i := range pending {
 				out[i].InGroup = true
 			}
 			pending = nil
+			grouped()
 		}
 	}
 	return out
