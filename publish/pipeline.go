@@ -514,7 +514,7 @@ func (p *pipeline) render(j *job, u *Unit, root *os.Root, space pathspace.Space,
 	}
 	// Schema errors do not stop the semantic rules: the tenant hears of
 	// every error at once.
-	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now, Site: p.site.URL})
+	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now, Site: p.site.URL, Delegation: j.d.space})
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
 		return refused()
 	}

@@ -19,30 +19,32 @@ import (
 // a robots.txt rule or usage path must match paths of the space (its
 // fixed start holds the space's path or is held by it: "/" and
 // "/*.pdf" do, as a reader applies the file within the space only,
-// "/~bob/" does not). A
-// delegation path is relative to the delegator's space, as
-// subdirectories.txt says it (seed 000 section 4.2), so one written from
-// "/" is refused: it reads as a path from the site's root, where its
-// files do not go.
+// "/~bob/" does not). A delegation path is relative to the delegator's
+// space, as subdirectories.txt says it (seed 000 section 4.2: "Whether
+// they do or not, the path is relative"); one written from "/" is read so
+// too and warned, and refused where, read from the site's root, it names a
+// tenant's space (/~bob/x/, /~alice/y/): its files would not go where the
+// tenant means.
 
 // tenantScope is the space a tenant manifest is held to.
 type tenantScope struct {
-	space pathspace.Space
-	base  *url.URL // the space's URL: relative references resolve against it
+	space  pathspace.Space
+	within pathspace.Space // the delegation the tenant was found under (/~*/)
+	base   *url.URL        // the space's URL: relative references resolve against it
 }
 
 // placeholderOrigin stands for the site's origin when Options.Site is
 // not given: references from "/" are still checked against the space.
 var placeholderOrigin = &url.URL{Scheme: "https", Host: "site.invalid"}
 
-func newTenantScope(space pathspace.Space, site *url.URL) *tenantScope {
+func newTenantScope(space, within pathspace.Space, site *url.URL) *tenantScope {
 	origin := placeholderOrigin
 	if site != nil {
 		origin = &url.URL{Scheme: site.Scheme, Host: site.Host}
 	}
 	base := *origin
 	base.Path = space.String()
-	return &tenantScope{space: space, base: &base}
+	return &tenantScope{space: space, within: within, base: &base}
 }
 
 // dotSegment returns the first "." or ".." segment of the URL path p, and
@@ -135,9 +137,14 @@ func (v *checker) tenantRules(ap string, groups []manifest.Group) {
 	}
 }
 
-// tenantDelegation refuses a tenant's delegation path written from "/"
-// (base is the delegator's space: the tenant's, or an inline
-// delegatee's within it); it reports whether the path was refused.
+// tenantDelegation checks a tenant's delegation path written from "/"
+// (base is the delegator's space: the tenant's, or an inline delegatee's
+// within it). Seed 000 reads it relative to base, as discgen always has;
+// but where, read from the site's root, it lies in the tenants' own
+// delegation (/~bob/x/ or /~alice/y/ under /~*/), the tenant meant a
+// place its files do not go, and it is refused. Elsewhere it is warned,
+// with the form that says the same without the "/". It reports whether
+// the path was refused.
 func (v *checker) tenantDelegation(p string, base pathspace.Space, raw string) bool {
 	if v.tenant == nil || !strings.HasPrefix(raw, "/") {
 		return false
@@ -146,17 +153,18 @@ func (v *checker) tenantDelegation(p string, base pathspace.Space, raw string) b
 	if err != nil {
 		return false // reported as the path's own error
 	}
-	fromRoot := raw
+	want, _ := rel.Relative(base)
+	want = strings.TrimPrefix(want, "/")
 	root, rerr := pathspace.Parse(pathspace.Root, raw)
-	if rerr == nil {
-		fromRoot = root.String()
-	}
 	if rerr == nil && root != base && pathspace.Within(base, root) {
-		want, _ := root.Relative(base)
-		v.err(p, "%q starts with \"/\", which reads as the site's %s, but a tenant's delegation path is relative to its space %s (its files would go to %s); write %s for %s", raw, fromRoot, base, rel, strings.TrimPrefix(want, "/"), root)
+		fix, _ := root.Relative(base)
+		v.err(p, "%q starts with \"/\", and a tenant's delegation path is relative to its space %s: its files would go to %s; write %s for %s", raw, base, rel, strings.TrimPrefix(fix, "/"), root)
 		return true
 	}
-	want, _ := rel.Relative(base)
-	v.err(p, "%q starts with \"/\", which reads as the site's %s, but a tenant's delegation path is relative to its space %s (its files go to %s); write %s for that", raw, fromRoot, base, rel, strings.TrimPrefix(want, "/"))
-	return true
+	if rerr == nil && pathspace.Within(v.tenant.within, root) {
+		v.err(p, "%q starts with \"/\" and names %s, in the site's tenants' delegation %s, which a tenant cannot delegate; a tenant's delegation path is relative to its space %s (its files would go to %s)", raw, root, v.tenant.within, base, rel)
+		return true
+	}
+	v.warn(p, "%q is read relative to this tenant's space %s, as subdirectories.txt reads it: its files go to %s; write %s to say so without the \"/\"", raw, base, rel, want)
+	return false
 }

@@ -27,6 +27,11 @@ type Options struct {
 	// Site is the site's URL, whose origin a tenant's absolute references
 	// are held to its space on; nil checks only its paths from "/".
 	Site *url.URL
+	// Delegation is the site's delegation a tenant was found under (/~*/),
+	// when Tenant is given the tenant's own space (/~alice/): a tenant's
+	// delegation path that names a space of it is refused. The zero Space
+	// takes Tenant's within.
+	Delegation pathspace.Space
 }
 
 // MaxDiagnostics bounds the diagnostics one check of a manifest keeps;
@@ -329,7 +334,11 @@ func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted 
 		// so that one run reports every error.
 		space = within
 	}
-	v.tenant = newTenantScope(space, opt.Site)
+	deleg := opt.Delegation
+	if deleg == (pathspace.Space{}) {
+		deleg = within
+	}
+	v.tenant = newTenantScope(space, deleg, opt.Site)
 	v.delegatee("", &t.Delegatee, space, granted)
 	return space, v.finish()
 }
