@@ -380,8 +380,11 @@ func TestWriteHostileTree(t *testing.T) {
 
 // Between what the Go runtime needs to start and what a build needs, the
 // build is refused before it starts: one line naming the limit, exit
-// status 1, nothing written, no runtime trace.
+// status 1, nothing written, no runtime trace. Long tier: it runs a static
+// build (CGO_ENABLED=0, as the release's), which shares little with the
+// test's build and is compiled and linked again.
 func TestHostLimitTooLow(t *testing.T) {
+	testenv.NeedsLong(t)
 	for _, c := range []struct {
 		name  string
 		wrap  []string
