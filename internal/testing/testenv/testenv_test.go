@@ -122,3 +122,26 @@ func TestMakes(t *testing.T) {
 		t.Errorf("Unsupported under CI: skipped %q, failed %q", r.skipped, r.failed)
 	}
 }
+
+// Root: run as root, nothing; as another user, a skip, under CI a failure,
+// and under CI in a job that declares itself rootless, a skip again.
+func TestNeedsRoot(t *testing.T) {
+	for _, c := range []struct {
+		ci, rootless string
+		skip, fail   bool
+	}{{"", "", true, false}, {"true", "", false, true}, {"true", "0", false, true}, {"true", "1", true, false}, {"", "1", true, false}} {
+		t.Setenv("CI", c.ci)
+		t.Setenv(RootlessEnv, c.rootless)
+		r := &recorder{TB: t}
+		NeedsRoot(r)
+		if os.Geteuid() == 0 {
+			if r.skipped != "" || r.failed != "" {
+				t.Errorf("as root, CI=%q %s=%q: skipped %q, failed %q", c.ci, RootlessEnv, c.rootless, r.skipped, r.failed)
+			}
+			continue
+		}
+		if (r.skipped != "") != c.skip || (r.failed != "") != c.fail {
+			t.Errorf("CI=%q %s=%q: skipped %q, failed %q", c.ci, RootlessEnv, c.rootless, r.skipped, r.failed)
+		}
+	}
+}
