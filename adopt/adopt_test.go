@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/sitebuild"
 )
 
@@ -119,9 +119,7 @@ func TestRobotsRealTokens(t *testing.T) {
 // not waited on.
 func TestReadFileRefusesFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "robots.txt")
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testenv.Mkfifo(t, p)
 	if _, err := ReadFile(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("ReadFile(fifo) = %v, want a refusal", err)
 	}
@@ -228,9 +226,7 @@ func TestDirForeignTree(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "autodisc", "x-fifo.txt"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testenv.Mkfifo(t, filepath.Join(dir, "autodisc", "x-fifo.txt"))
 	res, err := Dir(dir, Options{Now: goldenNow})
 	if err != nil {
 		t.Fatal(err)

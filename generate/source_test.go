@@ -4,10 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -97,9 +97,7 @@ func TestSourceConfinedToManifestDir(t *testing.T) {
 // given as source is refused at once, never read or waited on.
 func TestSourceNonRegularRefused(t *testing.T) {
 	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testenv.Mkfifo(t, filepath.Join(dir, "fifo"))
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/discgen/discgen/aipref"
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/serverconf"
@@ -25,7 +26,7 @@ import (
 
 var (
 	usageSeedFlag = flag.Uint64("usage.seed", 0, "seed for the usage differential test (default: USAGE_SEED or a fixed seed)")
-	usageNFlag    = flag.Int("usage.n", 0, "number of random manifests of the usage differential test (default 400, 100 with -short)")
+	usageNFlag    = flag.Int("usage.n", 0, "number of random manifests of the usage differential test (default 100, 400 in the long tier)")
 )
 
 const usageDefaultSeed = 20261127
@@ -355,9 +356,9 @@ func caddyReading(t *testing.T, rules []headerRule, path string) aipref.Prefs {
 func TestUsageReadersAgree(t *testing.T) {
 	n := *usageNFlag
 	if n == 0 {
-		n = 400
-		if testing.Short() {
-			n = 100
+		n = 100
+		if testenv.Long() {
+			n = 400
 		}
 	}
 	seed := uint64(usageDefaultSeed)

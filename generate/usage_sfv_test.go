@@ -138,9 +138,9 @@ func TestUsageValuesIndependentParser(t *testing.T) {
 	usageVals := map[string]bool{}
 	signalVals := map[string]bool{}
 	g := ugen{rand.New(rand.NewPCG(usageDefaultSeed, 0x7573616765))}
-	n := 200
-	if testing.Short() {
-		n = 50
+	n := 50
+	if testenv.Long() {
+		n = 200
 	}
 	for range n {
 		src, _ := g.manifest()

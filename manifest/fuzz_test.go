@@ -1,6 +1,7 @@
 package manifest_test
 
 import (
+	"flag"
 	"fmt"
 	"net/url"
 	"os"
@@ -164,18 +165,16 @@ func FuzzLoadTenant(f *testing.F) {
 	})
 }
 
-// TestWriteFuzzSeeds writes the committed seed corpus from the hostile
-// shapes of TestBounds, made small, and a few syntax errors. It runs only
-// when DISCGEN_WRITE_SEEDS is set.
-func TestWriteFuzzSeeds(t *testing.T) {
-	if os.Getenv("DISCGEN_WRITE_SEEDS") == "" {
-		t.Skip("set DISCGEN_WRITE_SEEDS=1 to rewrite testdata/fuzz")
-	}
+var updateSeeds = flag.Bool("update", false, "rewrite the seeds of testdata/fuzz that TestFuzzSeeds makes")
+
+// TestFuzzSeeds: the committed seed corpus holds the hostile shapes of
+// TestBounds, made small, and a few syntax errors, as they are made now;
+// a shape added without its seed fails it. -update writes them. (Other
+// seeds, such as a crasher go test -fuzz found, are the corpus's too.)
+func TestFuzzSeeds(t *testing.T) {
+	stale := 0
 	write := func(target, name string, args ...any) {
 		dir := filepath.Join("testdata", "fuzz", target)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
 		var b strings.Builder
 		b.WriteString("go test fuzz v1\n")
 		for _, a := range args {
@@ -192,10 +191,26 @@ func TestWriteFuzzSeeds(t *testing.T) {
 			}
 			return '-'
 		}, strings.ToLower(name))
-		if err := os.WriteFile(filepath.Join(dir, "seed-"+name), []byte(b.String()), 0o644); err != nil {
+		file := filepath.Join(dir, "seed-"+name)
+		if !*updateSeeds {
+			if got, err := os.ReadFile(file); err != nil || string(got) != b.String() {
+				stale++
+				t.Errorf("%s: missing or not as the shapes make it now (%v)", file, err)
+			}
+			return
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	defer func() {
+		if stale > 0 {
+			t.Logf("%d seeds to write: go test ./manifest -run TestFuzzSeeds -update", stale)
+		}
+	}()
 	small := func(s shape) (data []byte) {
 		for _, n := range []int{50, 200, 2000} {
 			func() {

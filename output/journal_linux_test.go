@@ -6,23 +6,24 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // With the state directory on another filesystem than the root, the
 // journal waits for a flush of both; Flush does both.
 func TestJournalOnAnotherFilesystem(t *testing.T) {
 	if confined.SyncDirs {
-		t.Skip("records are fsynced one by one on this system: no journal waits")
+		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
 	}
 	e := newEnv(t)
 	shm, err := os.MkdirTemp("/dev/shm", "discgen-state-")
 	if err != nil {
-		t.Skipf("no second filesystem to hold the state directory: %v", err)
+		testenv.Missing(t, "no second filesystem (/dev/shm) to hold the state directory: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(shm) })
 	var a, b syscall.Stat_t
 	if syscall.Stat(shm, &a) != nil || syscall.Stat(e.base, &b) != nil || a.Dev == b.Dev {
-		t.Skip("/dev/shm is on the test directory's filesystem")
+		testenv.Missing(t, "/dev/shm is on the test directory's filesystem: no second filesystem")
 	}
 	opt := e.opt()
 	opt.NoSync, opt.StateDir = false, shm

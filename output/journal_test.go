@@ -13,6 +13,7 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 func journals(t *testing.T, state string) []string {
@@ -256,7 +257,7 @@ func TestFailedRootKeepsIntent(t *testing.T) {
 // disk: the next batch's, or Flush at the end of a build.
 func TestJournalWaitsForFlush(t *testing.T) {
 	if confined.SyncDirs {
-		t.Skip("records are fsynced one by one on this system: no journal waits")
+		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
 	}
 	e := newEnv(t)
 	opt := e.opt()
@@ -295,7 +296,7 @@ func TestBatchWaitsForRecovery(t *testing.T) {
 	}
 	defer f.Close()
 	if busy, err := statedir.TryLock(f); busy || err != nil {
-		t.Skipf("cannot lock here: busy=%v %v", busy, err)
+		testenv.Missing(t, "cannot lock here: busy=%v %v", busy, err)
 	}
 	opt := e.opt()
 	opt.LockWait = 50 * time.Millisecond
@@ -349,7 +350,7 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 // Flush removes it.
 func TestRecoverLeavesRetiredJournal(t *testing.T) {
 	if confined.SyncDirs {
-		t.Skip("records are fsynced one by one on this system: no journal waits")
+		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
 	}
 	e := newEnv(t)
 	opt := e.opt()

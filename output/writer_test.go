@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // The package's tests apply with one Writer for the test binary, through
@@ -20,7 +21,7 @@ func Flush() error                               { return testWriter.Flush() }
 // journal for Recover.
 func TestWritersAreIndependent(t *testing.T) {
 	if confined.SyncDirs {
-		t.Skip("records are fsynced one by one on this system: no journal waits")
+		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
 	}
 	e := newEnv(t)
 	opt := e.opt()

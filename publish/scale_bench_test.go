@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/tools/hostgen"
 )
 
 // The scale benchmark runs the discgen binary, as a host would, over a
@@ -304,45 +306,11 @@ func scaleHeavy(b *testing.B, n int) int {
 	return min(h, n)
 }
 
-// scaleHost writes n tenants of the mix DISCGEN_SCALE_MIX names
-// (realisticSite's by default, scaleSite's for "uniform"), and in each
-// public_html some of the user's own files, which discgen must neither
-// read nor list.
+// scaleHost writes n tenants of the mix DISCGEN_SCALE_MIX names, with the
+// users' own files: hostgen.Host.
 func scaleHost(b testing.TB, dir string, n int) {
-	if scaleMix(b) == mixUniform {
-		scaleSite(b, dir, n)
-	} else {
-		realisticSite(b, dir, n)
-	}
-	page := []byte(strings.Repeat("<p>A user's own page.</p>\n", 40))
-	for i := range n {
-		web := filepath.Join(dir, "users", fmt.Sprintf("u%07d", i), "public_html")
-		for _, name := range []string{"index.html", "about.html", "photo.jpg"} {
-			if err := os.WriteFile(filepath.Join(web, name), page, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
-
-// TestGenerateHost writes the scale benchmark's tree for a run by hand:
-//
-//	DISCGEN_GENERATE=/tmp/host,100000 go test ./publish -run TestGenerateHost
-//	cd /tmp/host && time discgen build -o public
-func TestGenerateHost(t *testing.T) {
-	spec := os.Getenv("DISCGEN_GENERATE")
-	if spec == "" {
-		t.Skip("set DISCGEN_GENERATE=DIR,N to write a host of N tenants into DIR")
-	}
-	dir, size, _ := strings.Cut(spec, ",")
-	n, err := strconv.Atoi(size)
-	if err != nil || n < 1 {
-		t.Fatalf("DISCGEN_GENERATE=%q: want DIR,N", spec)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	scaleHost(t, dir, n)
+	b.Helper()
+	hostgen.Host(b, dir, n, scaleMix(b))
 }
 
 // wantBuilt fails b unless the build m reported built tenants built.

@@ -2,77 +2,23 @@ package publish
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/tools/hostgen"
 )
 
-// scaleSite writes, under dir, a site manifest delegating "~*" to the tenant
-// manifests users/uNNNNNNN/public_html/autodisc.yaml, and n such manifests,
-// each of the shape of a typical user page: a description, an icon, two
-// feeds (one relative), its own robots rules and a delegation with an
-// inline delegatee. It returns the site manifest's path. Every tenant is
-// valid, so a build of the site renders n + 1 trees.
+// scaleSite writes the site of n tenants of one small shape:
+// hostgen.ScaleSite.
 func scaleSite(tb testing.TB, dir string, n int) string {
 	tb.Helper()
-	site := `version: 1
-site:
-  url: https://isp.example/
-  description: A shared host with many user pages
-agents:
-  - names: ["*"]
-    disallow: [/cgi-bin/]
-delegations:
-  - path: "~*"
-    except: [x-isp.txt]
-    tenants: "users/*/public_html/autodisc.yaml"
-    limits: {bytes: 16777216}   # heavyTenant writes 7.7 MB
-files:
-  x-isp.txt: hosted
-`
-	return writeHost(tb, dir, site, n, func(user string, _ int) []byte {
-		return []byte(fmt.Sprintf(`version: 1
-path: /~%[1]s/
-description: The pages of user %[1]s
-icons: [/~%[1]s/icon.png]
-feeds:
-  - url: feed.atom
-  - url: /~%[1]s/notes
-    type: application/feed+json
-agents:
-  - names: ["*"]
-    disallow: [/~%[1]s/private/]
-delegations:
-  - path: blog/
-    only: [feeds.txt, description.txt]
-    inline:
-      description: The blog of %[1]s
-      feeds: [{url: posts.rss}]
-`, user))
-	})
+	return hostgen.ScaleSite(tb, dir, n)
 }
 
-// writeHost writes, under dir, the site manifest site and n tenant
-// manifests users/uNNNNNNN/public_html/autodisc.yaml, the i-th being
-// tenant("uNNNNNNN", i), and returns the site manifest's path.
+// writeHost writes the site manifest site and n tenants: hostgen.WriteHost.
 func writeHost(tb testing.TB, dir, site string, n int, tenant func(user string, i int) []byte) string {
 	tb.Helper()
-	manifest := filepath.Join(dir, "site.yaml")
-	if err := os.WriteFile(manifest, []byte(site), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	for i := range n {
-		user := fmt.Sprintf("u%07d", i)
-		tdir := filepath.Join(dir, "users", user, "public_html")
-		if err := os.MkdirAll(tdir, 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(tdir, "autodisc.yaml"), tenant(user, i), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return manifest
+	return hostgen.WriteHost(tb, dir, site, n, tenant)
 }
 
 // heavyTenant is a tenant manifest of user near the size limit: 120,000

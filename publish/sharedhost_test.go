@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/internal/testing/testenv"
+	"github.com/discgen/discgen/tools/hostgen"
 )
 
 // The tests here run the discgen binary, built as the README's install
@@ -33,55 +34,11 @@ import (
 // under each limit (default 20). The loops are of the long tier: they run
 // with DISCGEN_LONG=1.
 
-// hostileTree writes a site of 200 tenants into dir: 190 ordinary ones,
-// 2 valid heavy ones (25,000 rules, about 600 kB), and 8 that are refused
-// or skipped: a FIFO, a symlinked home, a symlinked manifest, one
-// claiming another's space, an invalid one, one over the size limit, one
-// over the node limit and an alias bomb.
+// hostileTree writes a site of 200 tenants into dir, 8 of them refused or
+// skipped: hostgen.Hostile.
 func hostileTree(t testing.TB, dir string) {
 	t.Helper()
-	scaleSite(t, dir, 190)
-	users := filepath.Join(dir, "users")
-	put := func(user, body string) string {
-		p := filepath.Join(users, user, "public_html")
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		p = filepath.Join(p, "autodisc.yaml")
-		if body != "" {
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return p
-	}
-	for _, h := range []string{"heavy1", "heavy2"} {
-		var b strings.Builder
-		fmt.Fprintf(&b, "version: 1\npath: /~%s/\nagents:\n  - names: [\"*\"]\n    disallow:\n", h)
-		for i := range 25_000 {
-			fmt.Fprintf(&b, "      - /~%s/p%06d/\n", h, i)
-		}
-		put(h, b.String())
-	}
-	if err := syscall.Mkfifo(put("fifo", ""), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("u0000001", filepath.Join(users, "mallory")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../../u0000002/public_html/autodisc.yaml", put("eve", "")); err != nil {
-		t.Fatal(err)
-	}
-	put("claim", tenantYAML("/~u0000003/"))
-	put("invalid", "version: 1\npath: /~invalid/\ndescription: \"a\\nb\"\n")
-	put("huge", "version: 1\npath: /~huge/\ndescription: "+strings.Repeat("a", 4<<20)+"\n")
-	put("nodes", "version: 1\npath: /~nodes/\nfiles:\n  x-a: ["+strings.Repeat("a,", 1_000_000)+"]\n")
-	var bomb strings.Builder
-	bomb.WriteString("version: 1\npath: /~bomb/\nx0: &a0 [x, x, x, x, x, x, x, x, x]\n")
-	for i := 1; i < 9; i++ {
-		fmt.Fprintf(&bomb, "x%d: &a%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 9), ", "))
-	}
-	put("bomb", bomb.String())
+	hostgen.Hostile(t, dir)
 }
 
 // scratch is where the trees are written: the temporary directory, on a
@@ -366,22 +323,17 @@ func freeUID(t *testing.T) int {
 			return uid
 		}
 	}
-	t.Skip("no free uid")
+	testenv.Missing(t, "no uid from 61000 to 64999 is free of processes")
 	return 0
-}
-
-func TestWriteHostileTree(t *testing.T) {
-	d := os.Getenv("DISCGEN_HOSTILE_TREE")
-	if d == "" {
-		t.Skip("set DISCGEN_HOSTILE_TREE=DIR to write the hostile tree into DIR")
-	}
-	hostileTree(t, d)
 }
 
 // Between what the Go runtime needs to start and what a build needs, the
 // build is refused before it starts: one line naming the limit, exit
-// status 1, nothing written, no runtime trace.
+// status 1, nothing written, no runtime trace. Long tier: it runs a static
+// build (CGO_ENABLED=0, as the release's), which shares little with the
+// test's build and is compiled and linked again.
 func TestHostLimitTooLow(t *testing.T) {
+	testenv.NeedsLong(t)
 	for _, c := range []struct {
 		name  string
 		wrap  []string

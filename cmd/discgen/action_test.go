@@ -163,13 +163,16 @@ func needBash(t *testing.T) {
 	testenv.NeedsTool(t, "bash", "apt-get install bash")
 }
 
-// buildDiscgen builds the real binary for the Action's script to run.
+// buildDiscgen returns the discgen command for a script to run: this test
+// binary, which TestMain (testscript.Main) copied as "discgen" into a
+// directory it put first on PATH, and which runs as discgen under that
+// name. It costs no go build: a build with the module's own flags would
+// compile the package again and link it for each test.
 func buildDiscgen(t *testing.T) string {
 	t.Helper()
-	gobin := testenv.NeedsTool(t, "go", "put the go command on PATH")
-	bin := filepath.Join(t.TempDir(), "discgen")
-	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := exec.LookPath("discgen")
+	if err != nil {
+		t.Fatalf("no discgen on PATH, where TestMain puts this test binary: %v", err)
 	}
 	return bin
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // cPanel's layout: a user's public_html is user:nobody, mode 0750, and the
@@ -20,9 +22,7 @@ import (
 // directory's group or not, and the web server reads every file either
 // build wrote.
 func TestTenantBuildAsItsUserCPanel(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
-	}
+	testenv.NeedsRoot(t) // to make a tree owned by other users and run discgen as one of them
 	const (
 		webGID = 65531 // the web server's group, which public_html has
 		webUID = 65530 // the web server, in it

@@ -5,9 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // TestUserPathsRefuseFIFO: every command that reads a path the user gives
@@ -16,9 +17,7 @@ import (
 func TestUserPathsRefuseFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "security.txt")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testenv.Mkfifo(t, fifo)
 	plain := filepath.Join(dir, "plain", "security.txt")
 	if err := os.MkdirAll(filepath.Dir(plain), 0o755); err != nil {
 		t.Fatal(err)

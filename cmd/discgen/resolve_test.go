@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/autodisc"
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // builtTree builds a site with a "~*" tenant delegation (only-list), an
@@ -235,9 +236,7 @@ func TestResolveCommandConfined(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "autodisc", "feeds.txt"), []byte("https://evil.example/\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(outside, filepath.Join(public, "~mallory")); err != nil {
-		t.Skip("no symbolic links here:", err)
-	}
+	testenv.Symlink(t, outside, filepath.Join(public, "~mallory"))
 	stdout, stderr, err := resolveCmd(t, "-o", public, "/~mallory/x")
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // TestSitemapsInDirHostile: a sitemap in the output tree that is a FIFO
@@ -18,9 +19,7 @@ func TestSitemapsInDirHostile(t *testing.T) {
 	if err := os.Mkdir(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(out, "fifo.xml"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testenv.Mkfifo(t, filepath.Join(out, "fifo.xml"))
 	secret := filepath.Join(dir, "secret.xml")
 	if err := os.WriteFile(secret, []byte("<html/>"), 0o644); err != nil {
 		t.Fatal(err)

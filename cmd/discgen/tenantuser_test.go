@@ -285,9 +285,7 @@ func mustDo(t *testing.T, err error) {
 // says in one line why it writes none of the others' tenants and how
 // many, rather than two lines a tenant; its own tenant is built.
 func TestFullBuildAsOneUser(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)")
-	}
+	testenv.NeedsRoot(t) // to make a tree owned by other users and run discgen as one of them
 	dir, exe := tenantUserTree(t)
 	for i, name := range []string{"carol", "dave", "erin"} {
 		uid := bobUID - 1 - i

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/internal/testing/testfs"
 )
 
@@ -70,9 +71,7 @@ func rootStaysInside(t *testing.T, look bool) {
 	root := filepath.Join(base, "root")
 	mustWrite(t, filepath.Join(base, "outside", "secret"), "secret\n")
 	mustWrite(t, filepath.Join(root, "own"), "own\n")
-	if err := os.Symlink("../outside", filepath.Join(root, "out")); err != nil {
-		t.Skip(err)
-	}
+	testenv.Symlink(t, "../outside", filepath.Join(root, "out"))
 	m := Pin
 	if look {
 		m = Look
@@ -124,9 +123,7 @@ func TestOpenRootKinds(t *testing.T) {
 	home := filepath.Join(base, "home")
 	os.MkdirAll(filepath.Join(base, "elsewhere"), 0o755)
 	os.MkdirAll(home, 0o755)
-	if err := os.Symlink("../elsewhere", filepath.Join(home, "public_html")); err != nil {
-		t.Skip(err)
-	}
+	testenv.Symlink(t, "../elsewhere", filepath.Join(home, "public_html"))
 	if _, err := OpenRoot("public_html", home, true, nil, Pin); !errors.As(err, &re) || re.Kind != Unreachable {
 		t.Errorf("a root through a symlink out of within: %v", err)
 	}
@@ -144,9 +141,7 @@ func TestCreateIsNew(t *testing.T) {
 	root := filepath.Join(base, "root")
 	mustWrite(t, filepath.Join(base, "victim"), "keep\n")
 	mustWrite(t, filepath.Join(root, "exists"), "old\n")
-	if err := os.Symlink("../victim", filepath.Join(root, "planted")); err != nil {
-		t.Skip(err)
-	}
+	testenv.Symlink(t, "../victim", filepath.Join(root, "planted"))
 	r, err := OpenRoot(root, "", false, nil, Pin)
 	if err != nil || r == nil {
 		t.Fatal(err)

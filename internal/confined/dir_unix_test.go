@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // A save that replaces a tenant's manifest (a rename over it) between the
@@ -45,9 +46,7 @@ func TestReadManifestReplacedBySave(t *testing.T) {
 		t.Errorf("read %+v, want the saved file %+v", info, now)
 	}
 	os.Remove(name)
-	if err := syscall.Mkfifo(name, 0o644); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
+	testenv.Mkfifo(t, name)
 	if _, _, err := d.ReadFile("autodisc.yaml", want, 1<<20); err == nil {
 		t.Error("a FIFO swapped in was read")
 	}

@@ -6,18 +6,17 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // A FIFO swapped in where the caller's Lstat found a regular file is
 // neither waited on nor read: Root.ReadFile returns at once with an error.
 func TestRootReadFileRefusesFIFO(t *testing.T) {
 	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "robots.txt"), 0o644); err != nil {
-		t.Skip("mkfifo:", err)
-	}
+	testenv.Mkfifo(t, filepath.Join(dir, "robots.txt"))
 	r, err := OpenRoot(dir, "", false, nil, Pin)
 	if err != nil || r == nil {
 		t.Fatal(err)

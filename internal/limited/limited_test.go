@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 func TestReadFile(t *testing.T) {
@@ -74,9 +74,7 @@ func readSoon(t *testing.T, what string, read func() error) error {
 
 func TestReadFileRefusesFIFOWithoutBlocking(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testenv.Mkfifo(t, fifo)
 	err := readSoon(t, "ReadFile(fifo)", func() error { _, err := ReadFile(fifo, 100); return err })
 	var nr *NotRegularError
 	if !errors.As(err, &nr) || !strings.Contains(err.Error(), "FIFO") {
@@ -108,11 +106,7 @@ func TestReadFileRefusesDevicesSocketsDirectories(t *testing.T) {
 		}
 	}
 	sock := filepath.Join(dir, "s")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Skipf("unix socket: %v", err)
-	}
-	defer l.Close()
+	testenv.ListenUnix(t, sock)
 	if _, err := ReadFile(sock, 10); !errors.As(err, &nr) && !strings.Contains(fmt.Sprint(err), "no such device") {
 		t.Errorf("socket: %v, want it refused", err)
 	}
@@ -176,9 +170,7 @@ func TestReadRootFileStaysInside(t *testing.T) {
 // at once, and its Stat says what it is, so a reader can refuse it.
 func TestRootFSOpensFIFOWithoutBlocking(t *testing.T) {
 	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testenv.Mkfifo(t, filepath.Join(dir, "fifo"))
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)

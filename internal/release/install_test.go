@@ -96,7 +96,7 @@ func runInstall(t *testing.T, version, base, toolCache string) installRun {
 func TestActionInstallRelease(t *testing.T) {
 	testenv.NeedsLong(t)
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		t.Skip("the test serves the linux amd64 archive")
+		testenv.Unsupported(t, "the test serves the linux amd64 archive")
 	}
 	for _, tool := range []string{"bash", "curl"} {
 		testenv.NeedsTool(t, tool, "apt-get install "+tool)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/internal/testing/testfs"
 )
 
@@ -22,9 +23,7 @@ var (
 // name: a symlink (or a hard link) at a temporary file's name or at a
 // stat cache rewritten in place leaves the file it leads to alone.
 func TestStateFilesNotWrittenThrough(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("state files are opened without following symlinks on Linux")
-	}
+	testenv.NeedsLinux(t) // state files are opened without following symlinks on Linux
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "victim")
 	if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
@@ -98,7 +97,7 @@ func TestReadLimits(t *testing.T) {
 // file removed meanwhile.
 func TestOpenIfUnlocked(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		t.Skip("no advisory locks")
+		testenv.Unsupported(t, "no advisory locks on %s", runtime.GOOS)
 	}
 	dir := t.TempDir()
 	name := filepath.Join(dir, "j")

@@ -124,7 +124,7 @@ func TestPackages(t *testing.T) {
 // installed.
 func TestShim(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		t.Skip("the fake release has a linux amd64 binary")
+		testenv.Unsupported(t, "the fake release has a linux amd64 binary")
 	}
 	node := testenv.NeedsTool(t, "node", "apt-get install nodejs; .ci/run installs it")
 	out := t.TempDir()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -86,8 +87,12 @@ func document(name, version, epoch string) ([]byte, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return nil, err
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
+	return fromBuildInfo(bi, hex.EncodeToString(h.Sum(nil)), version, epoch)
+}
 
+// fromBuildInfo returns the SBOM of a binary with the build information
+// bi and the SHA-256 sum (hex), as document does.
+func fromBuildInfo(bi *debug.BuildInfo, sum, version, epoch string) ([]byte, error) {
 	if version == "" {
 		version = bi.Main.Version
 	}

@@ -18,10 +18,17 @@
 // what it was meant to run. Root is the same. Linux is a property of the
 // machine, not something to install: NeedsLinux always skips elsewhere.
 //
+// What a test needs of the system it makes for itself, a symbolic link, a
+// FIFO, a Unix-domain socket, it makes with the helpers here (Symlink,
+// Mkfifo, ListenUnix), which treat a system that cannot as a missing
+// requirement. What another kind of system lacks by design (another
+// operating system's behaviour) skips everywhere: Unsupported, NeedsLinux.
+//
 // Only _test.go files import it, as internal/layout checks.
 package testenv
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -66,12 +73,24 @@ func NeedsTool(t testing.TB, name, how string) string {
 	return p
 }
 
+// RootlessEnv is the environment variable a CI job sets (to anything but
+// "" or "0") that runs the tests as an unprivileged user on purpose,
+// because another job runs them as root: the fast job of
+// .github/workflows/ci.yml, whose long job runs every test as root.
+const RootlessEnv = "DISCGEN_CI_ROOTLESS"
+
 // NeedsRoot skips the test, or under CI fails it, unless it runs as root.
+// Under CI with RootlessEnv set it skips, saying which job runs it.
 func NeedsRoot(t testing.TB) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		Missing(t, "needs root (CI runs the tests as root)")
+	if os.Geteuid() == 0 {
+		return
 	}
+	if v := os.Getenv(RootlessEnv); v != "" && v != "0" {
+		t.Skip("needs root: " + RootlessEnv + " is set, the job that runs the tests as root runs it")
+		return
+	}
+	Missing(t, "needs root (the long job of CI runs the tests as root)")
 }
 
 // NeedsLinux skips the test on a system other than Linux.
@@ -93,4 +112,43 @@ func Missing(t testing.TB, format string, args ...any) {
 	} else {
 		t.Skipf(format, args...)
 	}
+}
+
+// Unsupported skips the test, under CI too: what it needs is not in this
+// kind of system by design (another operating system's behaviour, a
+// platform's constant), not something a machine lacks and could install.
+func Unsupported(t testing.TB, format string, args ...any) {
+	t.Helper()
+	t.Skipf(format, args...)
+}
+
+// Symlink makes newname a symbolic link to oldname. A system or a
+// filesystem that cannot make one skips the test, or under CI fails it.
+func Symlink(t testing.TB, oldname, newname string) {
+	t.Helper()
+	if err := os.Symlink(oldname, newname); err != nil {
+		Missing(t, "cannot make a symbolic link here: %v", err)
+	}
+}
+
+// Mkfifo makes a FIFO (a named pipe) at name, mode 0644. A system or a
+// filesystem that cannot make one skips the test, or under CI fails it.
+func Mkfifo(t testing.TB, name string) {
+	t.Helper()
+	if err := mkfifo(name); err != nil {
+		Missing(t, "cannot make a FIFO here: %v", err)
+	}
+}
+
+// ListenUnix listens on a Unix-domain socket at name, closed when the
+// test ends. A system that cannot skips the test, or under CI fails it.
+func ListenUnix(t testing.TB, name string) net.Listener {
+	t.Helper()
+	l, err := net.Listen("unix", name)
+	if err != nil {
+		Missing(t, "cannot listen on a Unix-domain socket here: %v", err)
+		return nil
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
 }

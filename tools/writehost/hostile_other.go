@@ -1,0 +1,7 @@
+//go:build !unix
+
+package main
+
+import "github.com/discgen/discgen/tools/hostgen"
+
+var hostileTree func(hostgen.TB, string)
