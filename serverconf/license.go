@@ -70,8 +70,14 @@ func nginxRights(b *strings.Builder, r Rights) {
 		b.WriteString("set $discgen_tdm_reservation \"\";\n")
 		b.WriteString("set $discgen_tdm_policy \"\";\n")
 		for _, t := range tdmShortestFirst(r.TDM) {
+			if ReservedEscape(robots.Canonical(t.Location)) != "" {
+				continue // requestform.go
+			}
 			re, _ := pathRegexp(t.Location, false)
 			fmt.Fprintf(b, "if ($uri ~ \"%s\") { set $discgen_tdm_reservation \"%d\"; set $discgen_tdm_policy %s; } # %s\n", re, t.Reservation, quoted(t.Policy), t.Location)
+		}
+		if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
+			fmt.Fprintf(b, "if ($request_uri ~ \"%s\") { set $discgen_tdm_reservation \"\"; set $discgen_tdm_policy \"\"; } # %s\n", rawGuard(query), guardNote)
 		}
 	}
 	if r.License != "" {
@@ -111,12 +117,18 @@ func htaccessRightsIn(b *strings.Builder, r Rights, scope string) {
 	b.WriteString("# /.well-known/tdmrep.json says, the longest matching location last\n")
 	b.WriteString("# (needs mod_headers).\n")
 	for _, t := range tdmShortestFirst(r.TDM) {
+		if ReservedEscape(robots.Canonical(t.Location)) != "" {
+			continue // requestform.go
+		}
 		re, _ := pathRegexp(t.Location, false)
 		policy := "Header unset tdm-policy"
 		if t.Policy != "" {
 			policy = "Header set tdm-policy " + quoted(apacheValue(t.Policy))
 		}
 		apacheHeaders(b, []string{scope, re}, fmt.Sprintf("Header set tdm-reservation \"%d\"", t.Reservation), policy)
+	}
+	if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
+		apacheGuardSection(b, scope, query, "Header unset tdm-reservation", "Header unset tdm-policy")
 	}
 }
 
@@ -136,6 +148,9 @@ func caddyRights(b *strings.Builder, r Rights) {
 	b.WriteString("\n# The tdm-reservation and tdm-policy headers (W3C TDMRep), as\n")
 	b.WriteString("# /.well-known/tdmrep.json says: each rule where it is the first match.\n")
 	for i, t := range r.TDM {
+		if ReservedEscape(robots.Canonical(t.Location)) != "" {
+			continue // requestform.go
+		}
 		re, ok := pathRegexp(t.Location, true)
 		if !ok {
 			continue // refused by checkRights
@@ -143,7 +158,7 @@ func caddyRights(b *strings.Builder, r Rights) {
 		// The longer locations before it that may share its URLs.
 		var longer []string
 		for _, u := range r.TDM[:i] {
-			if ure, ok := pathRegexp(u.Location, true); ok && robots.MayOverlap(u.Location, t.Location) {
+			if ure, ok := pathRegexp(u.Location, true); ok && ReservedEscape(robots.Canonical(u.Location)) == "" && robots.MayOverlap(u.Location, t.Location) {
 				longer = append(longer, ure)
 			}
 		}
@@ -156,6 +171,10 @@ func caddyRights(b *strings.Builder, r Rights) {
 		if t.Policy != "" {
 			fmt.Fprintf(b, "header @discgen_tdm_%d tdm-policy %s\n", i, quoted(t.Policy))
 		}
+	}
+	if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
+		fmt.Fprintf(b, "@discgen_tdm_odd vars_regexp {http.request.orig_uri} `%s`\n", rawGuard(query))
+		b.WriteString("header @discgen_tdm_odd {\n\t-tdm-reservation\n\t-tdm-policy\n}\n")
 	}
 }
 
@@ -210,7 +229,7 @@ func rightsWarnings(kinds []Kind, r Rights) []string {
 		}
 		why := "shares URLs with another location, and _headers joins the values of every matching rule"
 		if _, ok := headersPath(tdmPath(t.Location)); !ok {
-			why = "has a \"*\" inside, \"$\" or \":\", which _headers cannot match"
+			why = headersCannot(robots.Canonical(t.Location))
 		}
 		out = append(out, fmt.Sprintf("_headers: the TDMRep location %s %s: its tdm-reservation header is not written there (readers take it from %s)", strconv.Quote(t.Location), why, tdmrep.Path))
 	}
@@ -236,10 +255,19 @@ func checkRights(kinds []Kind, r Rights) []error {
 // Link value ("" none) and the tdm values, those of the first rule of TDM
 // whose location matches (ok false: no tdm header). The live tests check
 // that nginx, Apache and Caddy send exactly this.
+//
+// path is the request target as the client sends it, query included: at
+// one the servers do not read as TDMRep readers do, no tdm header is sent
+// (requestform.go), and a location with an escaped reserved character is
+// not written.
 func (r Rights) At(path string) (link string, tdm tdmrep.Rule, ok bool) {
 	if r.License != "" {
 		link = LicenseLink(r.License)
 	}
-	tdm, ok = tdmrep.Lookup(r.TDM, path)
+	if scoped, query := guarded(tdmLocations(r.TDM)); scoped && !NormalTarget(path, query) {
+		return link, tdmrep.Rule{}, false
+	}
+	written := slices.DeleteFunc(slices.Clone(r.TDM), func(t tdmrep.Rule) bool { return ReservedEscape(robots.Canonical(t.Location)) != "" })
+	tdm, ok = tdmrep.Lookup(written, path)
 	return link, tdm, ok
 }
