@@ -339,7 +339,8 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 }
 
 // caddyReader interprets discgen.caddy: named matchers (path, path_regexp,
-// vars, vars_regexp on {http.request.orig_uri}, header_regexp User-Agent,
+// vars, expression matching {http.request.orig_uri}, header_regexp
+// User-Agent,
 // not), header (sets in order, deletions deferred past them), vars in
 // order, and handle blocks that respond 403.
 type caddyReader struct {
@@ -375,7 +376,7 @@ func newCaddyReader(conf []byte) caddyReader {
 	return r
 }
 
-var caddyRegexpLine = regexp.MustCompile("^(path_regexp|vars_regexp \\{http.request.orig_uri\\}|header_regexp User-Agent) `(.*)`$")
+var caddyRegexpLine = regexp.MustCompile("^(path_regexp|header_regexp User-Agent) `(.*)`$|^(expression) `\\{http.request.orig_uri\\}.matches\\(r\"(.*)\"\\)`$")
 
 func (r caddyReader) match(t *testing.T, name string, q request, vars map[string]string) bool {
 	lines, ok := r.matchers[name]
@@ -396,10 +397,10 @@ func (r caddyReader) matchAll(t *testing.T, lines []string, q request, vars map[
 		switch {
 		case caddyRegexpLine.MatchString(l):
 			m := caddyRegexpLine.FindStringSubmatch(l)
-			re := compiled(t, m[2])
+			re := compiled(t, m[2]+m[4])
 			subject := path
 			switch {
-			case strings.HasPrefix(m[1], "vars_regexp"):
+			case m[3] == "expression": // CEL's matches: RE2 on the raw target
 				subject = q.target
 			case strings.HasPrefix(m[1], "header_regexp"):
 				subject = q.agent

@@ -254,7 +254,7 @@ func caddyAccess(b *strings.Builder, a Access) {
 		}
 		if scoped, query := guarded(rulePaths(e.Rules)); scoped {
 			name := fmt.Sprintf("@discgen_enforce_%d_odd", i+1)
-			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\tvars_regexp {http.request.orig_uri} `%s`\n}\n", name, uaRegexp(e.Agent), rawGuard(query))
+			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\texpression `%s`\n}\n", name, uaRegexp(e.Agent), caddyRaw(rawGuard(query)))
 			fmt.Fprintf(&route, "vars %s discgen_deny_%d 1\n", name, i+1)
 		}
 		fmt.Fprintf(b, "@discgen_deny_%d {\n\tvars discgen_deny_%d 1\n\tnot path /robots.txt\n}\n", i+1, i+1)

@@ -173,7 +173,7 @@ func caddyRights(b *strings.Builder, r Rights) {
 		}
 	}
 	if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
-		fmt.Fprintf(b, "@discgen_tdm_odd vars_regexp {http.request.orig_uri} `%s`\n", rawGuard(query))
+		fmt.Fprintf(b, "@discgen_tdm_odd expression `%s`\n", caddyRaw(rawGuard(query)))
 		b.WriteString("header @discgen_tdm_odd {\n\t-tdm-reservation\n\t-tdm-policy\n}\n")
 	}
 }

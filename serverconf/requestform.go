@@ -208,3 +208,10 @@ func rulePaths(rules []robots.PathRule) []string {
 	}
 	return out
 }
+
+// caddyRaw is the CEL expression that matches the raw request target
+// against re: Caddy 2.6's vars_regexp reads no placeholder, and its
+// expression matcher does (a raw CEL string keeps the backslashes).
+func caddyRaw(re string) string {
+	return `{http.request.orig_uri}.matches(r"` + re + `")`
+}

@@ -188,7 +188,7 @@ func caddyUsage(b *strings.Builder, u *robots.Usage) {
 	}
 	if scoped, query := guarded(usagePaths(rules)); scoped {
 		// A deletion is deferred past every header set: it wins.
-		fmt.Fprintf(b, "@discgen_usage_odd vars_regexp {http.request.orig_uri} `%s`\n", rawGuard(query))
+		fmt.Fprintf(b, "@discgen_usage_odd expression `%s`\n", caddyRaw(rawGuard(query)))
 		b.WriteString("header @discgen_usage_odd -Content-Usage\n")
 	}
 }
