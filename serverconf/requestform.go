@@ -146,15 +146,16 @@ func NormalTarget(target string, query bool) bool {
 const guardNote = "a target servers do not read as robots.txt readers do"
 
 // guarded says whether the rules of the canonical paths need the guard
-// (a path-scoped rule is written) and whether it covers queries (a
-// written rule is query-sensitive).
+// (a path-scoped rule, written or left out for an escaped reserved
+// character, whose URLs only a target holding the escape reaches) and
+// whether it covers queries (a written rule is query-sensitive).
 func guarded(paths []string) (scoped, query bool) {
 	for _, p := range paths {
-		if p == "" || p == "/" || ReservedEscape(p) != "" {
+		if p == "" || p == "/" {
 			continue
 		}
 		scoped = true
-		query = query || robots.QuerySensitive(p)
+		query = query || ReservedEscape(p) == "" && robots.QuerySensitive(p)
 	}
 	return scoped, query
 }

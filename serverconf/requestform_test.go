@@ -105,3 +105,22 @@ func latin1(s string) string {
 	}
 	return string(r)
 }
+
+// A location left out for its escape still needs the guard: without it, a
+// request for the URL with the escape got the site's rule, where
+// tdmrep.json says the location's.
+func TestReservedEscapeOnlyPathGuarded(t *testing.T) {
+	r := Rights{TDM: []tdmrep.Rule{{Location: "/-~ua%2Cb", Reservation: 0, Policy: "https://rights.example/x"}, {Location: "/", Reservation: 0}}}
+	if _, _, ok := r.At("/-~ua%2Cb"); ok {
+		t.Errorf("At(/-~ua%%2Cb) sends a tdm header")
+	}
+	_, separate, err := RenderAccess(tree.Tree{}, []Kind{Nginx, Caddy}, Access{Rights: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{NginxFile, CaddyFile} {
+		if !strings.Contains(string(separate[f].Data), rawGuard(false)) {
+			t.Errorf("%s has no guard:\n%s", f, separate[f].Data)
+		}
+	}
+}
