@@ -73,8 +73,7 @@ func nginxRights(b *strings.Builder, r Rights) {
 			if ReservedEscape(robots.Canonical(t.Location)) != "" {
 				continue // requestform.go
 			}
-			re, _ := pathRegexp(t.Location, false)
-			fmt.Fprintf(b, "if ($uri ~ \"%s\") { set $discgen_tdm_reservation \"%d\"; set $discgen_tdm_policy %s; } # %s\n", re, t.Reservation, quoted(t.Policy), t.Location)
+			fmt.Fprintf(b, "if (%s) { set $discgen_tdm_reservation \"%d\"; set $discgen_tdm_policy %s; } # %s\n", nginxRaw(robots.Canonical(t.Location)), t.Reservation, quoted(t.Policy), t.Location)
 		}
 		if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
 			fmt.Fprintf(b, "if ($request_uri ~ \"%s\") { set $discgen_tdm_reservation \"\"; set $discgen_tdm_policy \"\"; } # %s\n", rawGuard(query), guardNote)
@@ -120,12 +119,11 @@ func htaccessRightsIn(b *strings.Builder, r Rights, scope string) {
 		if ReservedEscape(robots.Canonical(t.Location)) != "" {
 			continue // requestform.go
 		}
-		re, _ := pathRegexp(t.Location, false)
 		policy := "Header unset tdm-policy"
 		if t.Policy != "" {
 			policy = "Header set tdm-policy " + quoted(apacheValue(t.Policy))
 		}
-		apacheHeaders(b, []string{scope, re}, fmt.Sprintf("Header set tdm-reservation \"%d\"", t.Reservation), policy)
+		apacheSection(b, scope, []string{apacheRaw(robots.Canonical(t.Location))}, fmt.Sprintf("Header set tdm-reservation \"%d\"", t.Reservation), policy)
 	}
 	if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
 		apacheGuardSection(b, scope, query, "Header unset tdm-reservation", "Header unset tdm-policy")

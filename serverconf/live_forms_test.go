@@ -39,6 +39,7 @@ Content-Usage: /a=b/ train-ai=y
 
 var formsTDM = []tdmrep.Rule{
 	{Location: "/a%2Fbc/", Reservation: 0},
+	{Location: "/*.html$", Reservation: 0},
 	{Location: "/*.pdf$", Reservation: 0},
 	{Location: "/a=b/", Reservation: 0, Policy: "https://example.org/open.json"},
 	{Location: "/", Reservation: 1, Policy: "https://example.org/p.json"},
@@ -66,11 +67,15 @@ var formsTargets = []string{
 	"/a=b/x.html", "/a%3Db/x.html", "/a%3db/x.html",
 	"/caf%C3%A9/x.html", "/caf%c3%a9/x.html", "/caf\xc3\xa9/x.html",
 	"/robots.txt", "/robots.txt?x=1",
+	// A directory: the servers answer with its index.html, and nginx and
+	// Apache rewrite the path to it; robots.txt readers read "/" and
+	// "/blog/", which "/*.html$" does not match.
+	"/", "/blog/",
 }
 
 func formsContent() tree.Tree {
 	tr := tree.Tree{}
-	for _, p := range []string{"a/b/x.html", "a/bc/x.html", "open/a.pdf", "open/a.html", "blog/x.html", "a=b/x.html", "café/x.html"} {
+	for _, p := range []string{"a/b/x.html", "a/bc/x.html", "open/a.pdf", "open/a.html", "blog/x.html", "a=b/x.html", "café/x.html", "index.html", "blog/index.html"} {
 		tr[p] = tree.Entry{Data: []byte("x")}
 	}
 	return tr

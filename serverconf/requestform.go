@@ -181,16 +181,8 @@ func tdmLocations(rules []tdmrep.Rule) []string {
 // apacheGuardSection writes an <If> section on the raw request line,
 // within the paths scope also matches ("" every path), holding lines.
 func apacheGuardSection(b *strings.Builder, scope string, query bool, lines ...string) {
-	cond := "%{THE_REQUEST} =~ m#" + apacheGuard(query) + "#"
-	if scope != "" {
-		cond = "%{REQUEST_URI} =~ m#" + scope + "# && " + cond
-	}
 	b.WriteString("# " + guardNote + ": no path-scoped header\n")
-	b.WriteString("<If \"" + cond + "\">\n    <IfModule mod_headers.c>\n")
-	for _, l := range lines {
-		b.WriteString("        " + l + "\n")
-	}
-	b.WriteString("    </IfModule>\n</If>\n")
+	apacheSection(b, scope, []string{"%{THE_REQUEST} =~ m#" + apacheGuard(query) + "#"}, lines...)
 }
 
 // headersCannot says why _headers cannot match the canonical path p.
@@ -215,4 +207,50 @@ func rulePaths(rules []robots.PathRule) []string {
 // expression matcher does (a raw CEL string keeps the backslashes).
 func caddyRaw(re string) string {
 	return `{http.request.orig_uri}.matches(r"` + re + `")`
+}
+
+// rawPathRegexp is a canonical rule path (without an escaped reserved
+// character) as a regular expression on the raw request target, for the
+// targets in normal form, the only ones that get a path-scoped header:
+// there the target is the canonical form of the decoded path, so the
+// path's bytes match themselves (upper-case escapes included), '*' any
+// run within the path and a final '$' the path's end. nginx and Apache
+// match it against $request_uri and THE_REQUEST, which an internal
+// redirect (a directory's index file) does not change, unlike $uri and
+// REQUEST_URI: "/" served as /index.html is read as "/", as robots.txt
+// readers read it.
+func rawPathRegexp(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '*':
+			b.WriteString(`[^?\x20]*`)
+		case c == '$' && i == len(p)-1:
+			b.WriteString(`(?:[?\x20]|$)`)
+		default:
+			b.WriteString(byteEscape(string(c)))
+		}
+	}
+	return b.String()
+}
+
+// nginxRaw is the nginx condition that $request_uri is at canonical path p.
+func nginxRaw(p string) string { return `$request_uri ~ "^` + rawPathRegexp(p) + `"` }
+
+// apacheRaw is the Apache expression that the request line's target is at
+// canonical path p.
+func apacheRaw(p string) string { return `%{THE_REQUEST} =~ m#^\S+ ` + rawPathRegexp(p) + `#` }
+
+// apacheSection writes an <If> section holding lines, on the conditions
+// conds (Apache expressions) and, with scope, the decoded path matching
+// it; at least one condition.
+func apacheSection(b *strings.Builder, scope string, conds []string, lines ...string) {
+	if scope != "" {
+		conds = append([]string{"%{REQUEST_URI} =~ m#" + scope + "#"}, conds...)
+	}
+	b.WriteString("<If \"" + strings.Join(conds, " && ") + "\">\n    <IfModule mod_headers.c>\n")
+	for _, l := range lines {
+		b.WriteString("        " + l + "\n")
+	}
+	b.WriteString("    </IfModule>\n</If>\n")
 }

@@ -197,7 +197,7 @@ func TestTenantsSiteWide(t *testing.T) {
 	for _, want := range []string{
 		`Header always set X-Robots-Tag "noindex"`,
 		`Header set Content-Usage "train-ai=n, search=y"`,
-		` && %{REQUEST_URI} =~ m#^/blog/private/#">`,
+		` && %{THE_REQUEST} =~ m#^\S+ /blog/private/#">`,
 		`Header always set Link "<https://www.example.org/license.xml>; rel=\"license\"; type=\"application/rsl+xml\""`,
 		`Header set tdm-reservation "1"`,
 		`Header unset tdm-policy`,

@@ -121,8 +121,7 @@ func nginxUsage(b *strings.Builder, u *robots.Usage) {
 		if ReservedEscape(r.path) != "" {
 			continue // requestform.go
 		}
-		re, _ := pathRegexp(r.path, false)
-		fmt.Fprintf(b, "if ($uri ~ \"%s\") { set $discgen_usage \"%s\"; } # %s\n", re, r.value, r.path)
+		fmt.Fprintf(b, "if (%s) { set $discgen_usage \"%s\"; } # %s\n", nginxRaw(r.path), r.value, r.path)
 	}
 	if scoped, query := guarded(usagePaths(rules)); scoped {
 		fmt.Fprintf(b, "if ($request_uri ~ \"%s\") { set $discgen_usage \"\"; } # %s\n", rawGuard(query), guardNote)
@@ -146,14 +145,14 @@ func htaccessUsageIn(b *strings.Builder, u *robots.Usage, scope string) {
 		if r.value == "" {
 			set = "Header unset Content-Usage"
 		}
-		re := ""
-		if r.path != "" {
-			if ReservedEscape(r.path) != "" {
-				continue // requestform.go
-			}
-			re, _ = pathRegexp(r.path, false)
+		if r.path == "" {
+			apacheHeaders(b, []string{scope}, set)
+			continue
 		}
-		apacheHeaders(b, []string{scope, re}, set)
+		if ReservedEscape(r.path) != "" {
+			continue // requestform.go
+		}
+		apacheSection(b, scope, []string{apacheRaw(r.path)}, set)
 	}
 	if scoped, query := guarded(usagePaths(rules)); scoped {
 		apacheGuardSection(b, scope, query, "Header unset Content-Usage")
