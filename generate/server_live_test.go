@@ -65,8 +65,11 @@ func TestServerReadersLive(t *testing.T) {
 		seed = *usageSeedFlag
 	}
 	g := ugen{rand.New(rand.NewPCG(seed, 0x6c697665))}
-	type stat struct{ requests, same, served, refused, other int }
-	stats := map[string]*stat{"nginx": {}, "Apache": {}, "Caddy": {}}
+	type stat struct {
+		requests, same, served, refused, other int
+		statuses                               map[int]int
+	}
+	stats := map[string]*stat{"nginx": {statuses: map[int]int{}}, "Apache": {statuses: map[int]int{}}, "Caddy": {statuses: map[int]int{}}}
 	manifests, targetsN, failures := 0, 0, 0
 	for manifests < n && failures < 10 {
 		src, agents := serverManifest(g)
@@ -152,6 +155,7 @@ func TestServerReadersLive(t *testing.T) {
 						real.refused = true
 					default:
 						st.other++
+						st.statuses[resp.StatusCode]++
 						if model.refused && resp.StatusCode < 400 {
 							failures++
 							t.Errorf("seed %d: %s at %q for %s: %s, the reader says %s\nmanifest:\n%s", seed, server, tg, a, resp.Status, model, src)
@@ -171,8 +175,8 @@ func TestServerReadersLive(t *testing.T) {
 	t.Logf("seed %d: %d manifests, %d request targets (URLs in every form), each as every agent", seed, manifests, targetsN)
 	for _, s := range []string{"nginx", "Apache", "Caddy"} {
 		st := stats[s]
-		t.Logf("%-7s %6d requests: %6d answered as its reader says (%6d served, %5d refused), %5d other statuses (none a 2xx or 3xx where the reader refuses; Apache: no file there, or a directory's 301)",
-			s+":", st.requests, st.same, st.served, st.refused, st.other)
+		t.Logf("%-7s %6d requests: %6d answered as its reader says (%6d served, %5d refused), %5d other statuses %v (none a 2xx or 3xx where the reader refuses; Apache: no file there, or a directory's 301)",
+			s+":", st.requests, st.same, st.served, st.refused, st.other, st.statuses)
 	}
 }
 
