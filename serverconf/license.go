@@ -21,8 +21,9 @@ import (
 //     2024-05-10, "TDM Header Field in HTTP Responses"), path-scoped
 //     exactly as /.well-known/tdmrep.json is: each response gets the values
 //     of the first rule of TDM (in the file's order, longest location
-//     first) whose location matches its decoded path, and none where no
-//     rule matches. A header and the file never disagree.
+//     first) whose location matches its path, and none where no rule
+//     matches, nor at a target the servers do not read as TDMRep readers
+//     do (requestform.go). A header and the file never disagree.
 //
 // nginx sets two variables at server level, from the shortest location to
 // the longest, each match replacing both (an empty value sends no header),

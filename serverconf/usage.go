@@ -19,9 +19,12 @@ import (
 // response gets the site's value, then each path's value where the path
 // matches, tried from the shortest path to the longest with each match
 // replacing the last, so that the longest matching path decides, as in
-// robots.txt. Paths match the decoded request path as enforce's rules do
-// (pathRegexp). Each value holds only dictionary keys and the tokens y
-// and n: nothing in it needs quoting in any format.
+// robots.txt. Paths match as robots.txt readers match them, on the
+// target as sent, and a target the servers do not read as those readers
+// do gets no header (requestform.go): nginx and Apache match the raw
+// target (rawPathRegexp), Caddy the decoded path (pathRegexp). Each value
+// holds only dictionary keys and the tokens y and n: nothing in it needs
+// quoting in any format.
 //
 // nginx sets a variable at server level (rewrite-module "if" and "set",
 // before any location is chosen) and sends it with add_header at server
