@@ -3,6 +3,7 @@ package generate
 import (
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,7 +232,7 @@ func TestServerReadersAgree(t *testing.T) {
 				cp := robots.Canonical(robots.PathOf(target))
 				for _, p := range tdmFile {
 					if robots.PatternMatches(cp, robots.Canonical(p.Location)) {
-						fileRes, filePol = strconvItoa(p.Reservation), p.Policy
+						fileRes, filePol = strconv.Itoa(p.Reservation), p.Policy
 						break
 					}
 				}
@@ -331,5 +332,3 @@ func TestServerReadersAgree(t *testing.T) {
 }
 
 var notEnforcedRE = regexp.MustCompile(`^agent (\S+): "(.*)" is not enforced`)
-
-func strconvItoa(i int) string { return string(rune('0' + i)) }
