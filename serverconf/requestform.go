@@ -37,9 +37,10 @@ import (
 //     and tdmrep.json's word, which read the URL as sent; no header grants
 //     what the files withhold.
 //
-// /robots.txt is never refused; its exemption is read from the raw target
-// too, so "/%72obots.txt", which robots.txt readers do not take for
-// /robots.txt, is not exempt.
+// /robots.txt is never refused: the exemption comes after the guard and
+// reads the decoded path, so "/robots.txt?x" and "/%72obots.txt" are
+// served too (the file is public; robots.txt readers take only the first
+// for /robots.txt).
 
 // serverDecoded is the set of characters whose escape a server decodes
 // into a character that may also appear raw in a path: a rule holding the
@@ -96,11 +97,6 @@ func apacheGuard(query bool) string {
 	}
 	return `^\S+ [^?\x20]*(?:` + alt + `)`
 }
-
-// robotsTxtTarget matches a raw request target that robots.txt readers
-// take for /robots.txt: its path exactly, then nothing, a query or
-// parameters.
-const robotsTxtTarget = `^/robots\.txt(?:[?;]|$)`
 
 // NormalTarget reports whether nginx, Apache and Caddy read the raw
 // request target (path and query, as sent) as robots.txt and TDMRep
