@@ -78,6 +78,7 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		if len(opt.Server) > 0 {
 			_, errs := generate.HeaderUsage(doc)
 			diags.Append(errs)
+			diags.Append(generate.ServerPathWarnings(doc))
 		}
 		s.Access = access
 		s.Access.Tenants = s.tenantSpaces()

@@ -74,7 +74,7 @@ func (rd *Reader) At(path string) RightsReading {
 	if rd.headers != nil {
 		r.Headers = true
 		r.LinkLicense = rd.headers.License
-		if rule, ok := tdmrep.Lookup(rd.headers.TDM, path); ok {
+		if _, rule, ok := rd.headers.At(path); ok {
 			r.HeaderTDM = &rule
 		}
 	}

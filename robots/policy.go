@@ -302,6 +302,15 @@ func (p Policy) Enforcements() ([]Enforcement, []Finding) {
 							Message: fmt.Sprintf("agent %s: %q is not enforced: servers match the decoded path, without the query and with %%2F read as /", a, r.Path)})
 						continue
 					}
+					if e := reservedEscape(cr.Path); e != "" {
+						fs = append(fs, Finding{Code: CodeNotEnforced, Severity: diag.Warning, Agent: a, Pattern: r.Path,
+							Message: fmt.Sprintf("agent %s: %q is not enforced: servers match the decoded path, with %s read as %s, which robots.txt readers keep apart", a, r.Path, e, decode1996(e))})
+						continue
+					}
+					if QuerySensitive(cr.Path) {
+						fs = append(fs, Finding{Code: CodeNotEnforced, Severity: diag.Warning, Agent: a, Pattern: r.Path,
+							Message: fmt.Sprintf("agent %s: %q is enforced without the query: robots.txt readers match it against the path and query, servers against the path alone, so %s's requests with a query are refused", a, r.Path, a)})
+					}
 					e.Rules = append(e.Rules, cr)
 				}
 			}

@@ -165,6 +165,10 @@ func nginxAccess(b *strings.Builder, a Access) {
 			re, _ := pathRegexp(r.Path, false)
 			fmt.Fprintf(b, "if (%s ~ \"^:%s\") { set %s_deny %d; } # %s\n", v, re[1:], v, deny(r), r)
 		}
+		if scoped, query := guarded(rulePaths(e.Rules)); scoped {
+			fmt.Fprintf(b, "if ($request_uri ~ \"%s\") { set %s \"!%s\"; } # %s\n", rawGuard(query), v, v, guardNote)
+			fmt.Fprintf(b, "if (%s ~ \"^!:\") { set %s_deny 1; }\n", v, v)
+		}
 		fmt.Fprintf(b, "if ($uri = /robots.txt) { set %s_deny 0; }\n", v)
 		fmt.Fprintf(b, "if (%s_deny) { return 403; }\n", v)
 	}
@@ -207,6 +211,12 @@ func htaccessEnforceIn(b *strings.Builder, a Access, scope string) {
 			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", re)
 			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny(r))
 		}
+		if scoped, query := guarded(rulePaths(e.Rules)); scoped {
+			fmt.Fprintf(b, "    # %s: refused\n", guardNote)
+			fmt.Fprintf(b, "    RewriteCond %%{HTTP_USER_AGENT} \"%s\" [NC]\n", uaRegexp(e.Agent))
+			fmt.Fprintf(b, "    RewriteCond %%{THE_REQUEST} \"%s\"\n", apacheGuard(query))
+			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:1]\n", v)
+		}
 		fmt.Fprintf(b, "    RewriteCond %%{ENV:%s} =1\n", v)
 		if scope != "" {
 			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", scope)
@@ -241,6 +251,11 @@ func caddyAccess(b *strings.Builder, a Access) {
 			name := fmt.Sprintf("@discgen_enforce_%d_%d", i+1, j+1)
 			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\tpath_regexp `%s`\n}\n", name, uaRegexp(e.Agent), re)
 			fmt.Fprintf(&route, "vars %s discgen_deny_%d %d\n", name, i+1, deny(r))
+		}
+		if scoped, query := guarded(rulePaths(e.Rules)); scoped {
+			name := fmt.Sprintf("@discgen_enforce_%d_odd", i+1)
+			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\texpression `%s`\n}\n", name, uaRegexp(e.Agent), caddyRaw(rawGuard(query)))
+			fmt.Fprintf(&route, "vars %s discgen_deny_%d 1\n", name, i+1)
 		}
 		fmt.Fprintf(b, "@discgen_deny_%d {\n\tvars discgen_deny_%d 1\n\tnot path /robots.txt\n}\n", i+1, i+1)
 	}

@@ -21,8 +21,9 @@ import (
 //     2024-05-10, "TDM Header Field in HTTP Responses"), path-scoped
 //     exactly as /.well-known/tdmrep.json is: each response gets the values
 //     of the first rule of TDM (in the file's order, longest location
-//     first) whose location matches its decoded path, and none where no
-//     rule matches. A header and the file never disagree.
+//     first) whose location matches its path, and none where no rule
+//     matches, nor at a target the servers do not read as TDMRep readers
+//     do (requestform.go). A header and the file never disagree.
 //
 // nginx sets two variables at server level, from the shortest location to
 // the longest, each match replacing both (an empty value sends no header),
@@ -70,8 +71,13 @@ func nginxRights(b *strings.Builder, r Rights) {
 		b.WriteString("set $discgen_tdm_reservation \"\";\n")
 		b.WriteString("set $discgen_tdm_policy \"\";\n")
 		for _, t := range tdmShortestFirst(r.TDM) {
-			re, _ := pathRegexp(t.Location, false)
-			fmt.Fprintf(b, "if ($uri ~ \"%s\") { set $discgen_tdm_reservation \"%d\"; set $discgen_tdm_policy %s; } # %s\n", re, t.Reservation, quoted(t.Policy), t.Location)
+			if ReservedEscape(robots.Canonical(t.Location)) != "" {
+				continue // requestform.go
+			}
+			fmt.Fprintf(b, "if (%s) { set $discgen_tdm_reservation \"%d\"; set $discgen_tdm_policy %s; } # %s\n", nginxRaw(robots.Canonical(t.Location)), t.Reservation, quoted(t.Policy), t.Location)
+		}
+		if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
+			fmt.Fprintf(b, "if ($request_uri ~ \"%s\") { set $discgen_tdm_reservation \"\"; set $discgen_tdm_policy \"\"; } # %s\n", rawGuard(query), guardNote)
 		}
 	}
 	if r.License != "" {
@@ -114,12 +120,17 @@ func htaccessRightsIn(b *strings.Builder, r Rights, scope string) {
 	// directory without its slash) gets the headers too, as it does on
 	// nginx and Caddy.
 	for _, t := range tdmShortestFirst(r.TDM) {
-		re, _ := pathRegexp(t.Location, false)
+		if ReservedEscape(robots.Canonical(t.Location)) != "" {
+			continue // requestform.go
+		}
 		policy := "Header always unset tdm-policy"
 		if t.Policy != "" {
 			policy = "Header always set tdm-policy " + quoted(apacheValue(t.Policy))
 		}
-		apacheHeaders(b, []string{scope, re}, fmt.Sprintf("Header always set tdm-reservation \"%d\"", t.Reservation), policy)
+		apacheSection(b, scope, []string{apacheRaw(robots.Canonical(t.Location))}, fmt.Sprintf("Header always set tdm-reservation \"%d\"", t.Reservation), policy)
+	}
+	if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
+		apacheGuardSection(b, scope, query, "Header always unset tdm-reservation", "Header always unset tdm-policy")
 	}
 }
 
@@ -139,6 +150,9 @@ func caddyRights(b *strings.Builder, r Rights) {
 	b.WriteString("\n# The tdm-reservation and tdm-policy headers (W3C TDMRep), as\n")
 	b.WriteString("# /.well-known/tdmrep.json says: each rule where it is the first match.\n")
 	for i, t := range r.TDM {
+		if ReservedEscape(robots.Canonical(t.Location)) != "" {
+			continue // requestform.go
+		}
 		re, ok := pathRegexp(t.Location, true)
 		if !ok {
 			continue // refused by checkRights
@@ -146,7 +160,7 @@ func caddyRights(b *strings.Builder, r Rights) {
 		// The longer locations before it that may share its URLs.
 		var longer []string
 		for _, u := range r.TDM[:i] {
-			if ure, ok := pathRegexp(u.Location, true); ok && robots.MayOverlap(u.Location, t.Location) {
+			if ure, ok := pathRegexp(u.Location, true); ok && ReservedEscape(robots.Canonical(u.Location)) == "" && robots.MayOverlap(u.Location, t.Location) {
 				longer = append(longer, ure)
 			}
 		}
@@ -159,6 +173,10 @@ func caddyRights(b *strings.Builder, r Rights) {
 		if t.Policy != "" {
 			fmt.Fprintf(b, "header @discgen_tdm_%d tdm-policy %s\n", i, quoted(t.Policy))
 		}
+	}
+	if scoped, query := guarded(tdmLocations(r.TDM)); scoped {
+		fmt.Fprintf(b, "@discgen_tdm_odd expression `%s`\n", caddyRaw(rawGuard(query)))
+		b.WriteString("header @discgen_tdm_odd {\n\t-tdm-reservation\n\t-tdm-policy\n}\n")
 	}
 }
 
@@ -213,7 +231,7 @@ func rightsWarnings(kinds []Kind, r Rights) []string {
 		}
 		why := "shares URLs with another location, and _headers joins the values of every matching rule"
 		if _, ok := headersPath(tdmPath(t.Location)); !ok {
-			why = "has a \"*\" inside, \"$\" or \":\", which _headers cannot match"
+			why = headersCannot(robots.Canonical(t.Location))
 		}
 		out = append(out, fmt.Sprintf("_headers: the TDMRep location %s %s: its tdm-reservation header is not written there (readers take it from %s)", strconv.Quote(t.Location), why, tdmrep.Path))
 	}
@@ -239,10 +257,19 @@ func checkRights(kinds []Kind, r Rights) []error {
 // Link value ("" none) and the tdm values, those of the first rule of TDM
 // whose location matches (ok false: no tdm header). The live tests check
 // that nginx, Apache and Caddy send exactly this.
+//
+// path is the request target as the client sends it, query included: at
+// one the servers do not read as TDMRep readers do, no tdm header is sent
+// (requestform.go), and a location with an escaped reserved character is
+// not written.
 func (r Rights) At(path string) (link string, tdm tdmrep.Rule, ok bool) {
 	if r.License != "" {
 		link = LicenseLink(r.License)
 	}
-	tdm, ok = tdmrep.Lookup(r.TDM, path)
+	if scoped, query := guarded(tdmLocations(r.TDM)); scoped && !NormalTarget(path, query) {
+		return link, tdmrep.Rule{}, false
+	}
+	written := slices.DeleteFunc(slices.Clone(r.TDM), func(t tdmrep.Rule) bool { return ReservedEscape(robots.Canonical(t.Location)) != "" })
+	tdm, ok = tdmrep.Lookup(written, path)
 	return link, tdm, ok
 }

@@ -58,7 +58,9 @@ func checkAccess(t *testing.T, port int, noindex bool) {
 		{gpt, "/cafe/x.txt", 200},
 		{gpt, "/a%20b/x.txt", 403},
 		{gpt, "/open.txt", 200},
+		{gpt, "/open.txt?x=1", 403}, // "/*.pdf$" would need the query: refused
 		{gpt, "/robots.txt", 200},
+		{gpt, "/robots.txt?x=1", 200},
 		{dolma, "/private/x.txt", 403},
 		{"Mozilla/5.0 (compatible; NotGPTBotX/1.0)", "/private/x.txt", 200}, // another token
 		{"PlainBot/1.0", "/private/x.txt", 200},                             // not enforced
@@ -88,7 +90,7 @@ func checkAccess(t *testing.T, port int, noindex bool) {
 func liveAccess(t *testing.T, serve func(*testing.T, tree.Tree, Access, ...tree.Tree) int) {
 	rendered, content := accessTree()
 	enf, fs := accessPolicy.Enforcements()
-	if len(fs) != 0 || len(enf) != 2 {
+	if len(enf) != 2 || len(fs) != 2 || !strings.Contains(fs[0].Message, `"/*.pdf$" is enforced without the query`) {
 		t.Fatalf("Enforcements = %v, %v", enf, fs)
 	}
 	t.Run("enforce+noindex", func(t *testing.T) {

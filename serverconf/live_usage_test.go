@@ -3,6 +3,7 @@ package serverconf
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,11 +92,27 @@ func TestLiveUsageCaddy(t *testing.T)  { liveUsage(t, serveCaddy) }
 
 // _headers writes a rule per path, shortest first, so that the joined
 // value's last key (the longest path's) decides; it cannot match a "*"
-// inside a path, and says so.
+// inside a path: the categories such a path gives another value than a
+// shorter path are left out, with a warning, rather than read there with
+// the shorter path's value.
 func TestUsageHeadersFile(t *testing.T) {
 	rendered := tree.Tree{"robots.txt": {Data: []byte("User-agent: *\nDisallow:\n")}}
 	a := Access{Usage: usageSite}
 	public, _, err := RenderAccess(rendered, []Kind{Headers}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(public[HeadersFile].Data); strings.Contains(got, "Content-Usage") {
+		t.Errorf("_headers says train-ai and search where /*.pdf$ says otherwise:\n%s", got)
+	}
+	w := Warnings([]Kind{Headers}, a)
+	if len(w) != 3 || !strings.Contains(w[0], `"/*.pdf$"`) || !strings.Contains(w[1], "train_ai is left out") || !strings.Contains(w[2], "search is left out") {
+		t.Errorf("Warnings = %q", w)
+	}
+	u := *usageSite
+	u.Paths = slices.DeleteFunc(slices.Clone(u.Paths), func(p robots.UsagePath) bool { return p.Path == "/*.pdf$" })
+	a = Access{Usage: &u}
+	public, _, err = RenderAccess(rendered, []Kind{Headers}, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,10 +124,10 @@ func TestUsageHeadersFile(t *testing.T) {
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("_headers ends:\n%s\nwant the end:\n%s", got[strings.LastIndex(got, "Access-Control-Allow-Origin"):], want)
 	}
-	if w := Warnings([]Kind{Headers}, a); len(w) != 1 || !strings.Contains(w[0], `"/*.pdf$"`) {
+	if w := Warnings([]Kind{Headers}, a); len(w) != 0 {
 		t.Errorf("Warnings = %q", w)
 	}
-	if w := Warnings([]Kind{Nginx, Htaccess, Caddy}, a); len(w) != 0 {
+	if w := Warnings([]Kind{Nginx, Htaccess, Caddy}, Access{Usage: usageSite}); len(w) != 0 {
 		t.Errorf("Warnings for servers that match every path = %q", w)
 	}
 }

@@ -190,14 +190,14 @@ func TestTenantsSiteWide(t *testing.T) {
 	conf := string(sep[TenantsApacheFile].Data)
 	scope := `<If "%{REQUEST_URI} =~ m#^/\x7e(?:[^/]*[^/.][^/]*)/#`
 	// One section each: noindex, the site's usage and its 4 paths, the
-	// licence, 5 tdm locations.
-	if n := strings.Count(conf, "<If "); n != 12 || strings.Count(conf, scope) != n {
-		t.Errorf("%d <If> sections, %d scoped to the space, want 12 each:\n%s", n, strings.Count(conf, scope), conf)
+	// licence, 5 tdm locations; and the usage and tdm guards.
+	if n := strings.Count(conf, "<If "); n != 14 || strings.Count(conf, scope) != n {
+		t.Errorf("%d <If> sections, %d scoped to the space, want 14 each:\n%s", n, strings.Count(conf, scope), conf)
 	}
 	for _, want := range []string{
 		`Header always set X-Robots-Tag "noindex"`,
 		`Header always set Content-Usage "train-ai=n, search=y"`,
-		` && %{REQUEST_URI} =~ m#^/blog/private/#">`,
+		` && %{THE_REQUEST} =~ m#^\S+ /blog/private/#">`,
 		`Header always set Link "<https://www.example.org/license.xml>; rel=\"license\"; type=\"application/rsl+xml\""`,
 		`Header always set tdm-reservation "1"`,
 		`Header always unset tdm-policy`,

@@ -19,9 +19,12 @@ import (
 // response gets the site's value, then each path's value where the path
 // matches, tried from the shortest path to the longest with each match
 // replacing the last, so that the longest matching path decides, as in
-// robots.txt. Paths match the decoded request path as enforce's rules do
-// (pathRegexp). Each value holds only dictionary keys and the tokens y
-// and n: nothing in it needs quoting in any format.
+// robots.txt. Paths match as robots.txt readers match them, on the
+// target as sent, and a target the servers do not read as those readers
+// do gets no header (requestform.go): nginx and Apache match the raw
+// target (rawPathRegexp), Caddy the decoded path (pathRegexp). Each value
+// holds only dictionary keys and the tokens y and n: nothing in it needs
+// quoting in any format.
 //
 // nginx sets a variable at server level (rewrite-module "if" and "set",
 // before any location is chosen) and sends it with add_header at server
@@ -94,7 +97,7 @@ func headersPath(p string) (string, bool) {
 	if p == "" {
 		return "/*", true
 	}
-	if strings.Contains(strings.TrimSuffix(p, "*"), "*") || strings.Contains(p, ":") {
+	if strings.Contains(strings.TrimSuffix(p, "*"), "*") || strings.Contains(p, ":") || ReservedEscape(p) != "" {
 		return "", false
 	}
 	if q, ok := strings.CutSuffix(p, "$"); ok {
@@ -118,8 +121,13 @@ func nginxUsage(b *strings.Builder, u *robots.Usage) {
 			fmt.Fprintf(b, "set $discgen_usage \"%s\";\n", r.value)
 			continue
 		}
-		re, _ := pathRegexp(r.path, false)
-		fmt.Fprintf(b, "if ($uri ~ \"%s\") { set $discgen_usage \"%s\"; } # %s\n", re, r.value, r.path)
+		if ReservedEscape(r.path) != "" {
+			continue // requestform.go
+		}
+		fmt.Fprintf(b, "if (%s) { set $discgen_usage \"%s\"; } # %s\n", nginxRaw(r.path), r.value, r.path)
+	}
+	if scoped, query := guarded(usagePaths(rules)); scoped {
+		fmt.Fprintf(b, "if ($request_uri ~ \"%s\") { set $discgen_usage \"\"; } # %s\n", rawGuard(query), guardNote)
 	}
 	b.WriteString("add_header Content-Usage $discgen_usage;\n")
 }
@@ -143,11 +151,17 @@ func htaccessUsageIn(b *strings.Builder, u *robots.Usage, scope string) {
 		if r.value == "" {
 			set = "Header always unset Content-Usage"
 		}
-		re := ""
-		if r.path != "" {
-			re, _ = pathRegexp(r.path, false)
+		if r.path == "" {
+			apacheHeaders(b, []string{scope}, set)
+			continue
 		}
-		apacheHeaders(b, []string{scope, re}, set)
+		if ReservedEscape(r.path) != "" {
+			continue // requestform.go
+		}
+		apacheSection(b, scope, []string{apacheRaw(r.path)}, set)
+	}
+	if scoped, query := guarded(usagePaths(rules)); scoped {
+		apacheGuardSection(b, scope, query, "Header always unset Content-Usage")
 	}
 }
 
@@ -167,12 +181,20 @@ func caddyUsage(b *strings.Builder, u *robots.Usage) {
 		re := "^/"
 		if r.path != "" {
 			var ok bool
+			if ReservedEscape(r.path) != "" {
+				continue // requestform.go
+			}
 			if re, ok = pathRegexp(r.path, true); !ok {
 				continue // refused by CheckAccess
 			}
 		}
 		fmt.Fprintf(b, "@discgen_usage_%d path_regexp `%s`\n", i, re)
 		fmt.Fprintf(b, "header @discgen_usage_%d Content-Usage \"%s\"\n", i, r.value)
+	}
+	if scoped, query := guarded(usagePaths(rules)); scoped {
+		// A deletion is deferred past every header set: it wins.
+		fmt.Fprintf(b, "@discgen_usage_odd expression `%s`\n", caddyRaw(rawGuard(query)))
+		b.WriteString("header @discgen_usage_odd -Content-Usage\n")
 	}
 }
 
@@ -215,6 +237,23 @@ func headersRules(u *robots.Usage) ([]usageRule, []headersDrop) {
 		if c.ContentUsage == "" {
 			continue
 		}
+		// A rule _headers cannot write leaves the value of a shorter rule
+		// at its URLs: where the two differ, the category is left out.
+	unwritable:
+		for _, r := range rules {
+			if _, ok := headersPath(r.path); ok {
+				continue
+			}
+			for _, q := range rules {
+				if _, ok := headersPath(q.path); ok && c.Get(q.prefs) != c.Get(r.prefs) && (q.path == "" || robots.MayOverlap(q.path, r.path)) {
+					dropped = append(dropped, headersDrop{c, r.path, q.path})
+					break unwritable
+				}
+			}
+		}
+		if slices.ContainsFunc(dropped, func(d headersDrop) bool { return d.cat.Manifest == c.Manifest }) {
+			continue
+		}
 	find:
 		for i, r := range rules {
 			pi, ok := headersPath(r.path)
@@ -251,7 +290,7 @@ func usageWarnings(kinds []Kind, u *robots.Usage) []string {
 		}
 		for _, r := range rules {
 			if _, ok := headersPath(r.path); !ok {
-				out = append(out, fmt.Sprintf("_headers cannot match %q (a \"*\" inside, \"$\" or \":\"): its Content-Usage header is not written there", r.path))
+				out = append(out, fmt.Sprintf("_headers: the usage path %q %s: its Content-Usage header is not written there", r.path, headersCannot(r.path)))
 			}
 		}
 		_, dropped := headersRules(u)
@@ -259,6 +298,10 @@ func usageWarnings(kinds []Kind, u *robots.Usage) []string {
 			under := d.under
 			if under == "" {
 				under = "every path"
+			}
+			if _, ok := headersPath(d.path); !ok {
+				out = append(out, fmt.Sprintf("_headers cannot write the usage path %s, where %s differs from %s's: %s is left out of its Content-Usage header", d.path, d.cat.Manifest, under, d.cat.Manifest))
+				continue
 			}
 			out = append(out, fmt.Sprintf("_headers joins the values of every matching rule and cannot unset %s at %s, which %s states: %s is left out of its Content-Usage header", d.cat.Manifest, d.path, under, d.cat.Manifest))
 		}
