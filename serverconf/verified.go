@@ -8,7 +8,7 @@ import (
 
 // Verified is what --server output does for the manifest's groups with
 // verified: true (design section 14): a request whose User-Agent claims
-// one of Crawlers (as a token, see uaRegexp) from an address outside that
+// one of Crawlers (by a product, see uaRegexp) from an address outside that
 // crawler's Prefixes is answered 403; /robots.txt is always served. A
 // request from CDN.Prefixes whose CDN.Header is "true" counts as verified
 // for whatever it claims: the CDN checked it (behind a CDN every request
@@ -86,7 +86,7 @@ func nginxVerifiedHTTP(v *Verified) []byte {
 	for i, c := range v.Crawlers {
 		n := fmt.Sprintf("%s_%d", id, i+1)
 		fmt.Fprintf(&b, "\n# %s: %d prefixes (%s)\n", c.Name, len(c.Prefixes), c.Source)
-		fmt.Fprintf(&b, "map $http_user_agent %s_claims {\n    default 0;\n    \"~*%s\" 1;\n}\n", n, uaRegexp(c.Name))
+		fmt.Fprintf(&b, "map $http_user_agent %s_claims {\n    default 0;\n    \"~%s\" 1;\n}\n", n, uaRegexp(c.Name))
 		writeGeo(&b, n+"_from", c.Prefixes)
 		// Claimed (1), not from the ranges (0), not vouched for by the
 		// CDN (0), and not /robots.txt: refuse. Exact strings are tried
@@ -127,7 +127,7 @@ func apacheVerified(v *Verified) []byte {
 	b.WriteString("# overwritten by the next build.\n")
 	for _, c := range v.Crawlers {
 		fmt.Fprintf(&b, "\n# %s: %d prefixes (%s)\n", c.Name, len(c.Prefixes), c.Source)
-		fmt.Fprintf(&b, "<If \"%%{HTTP_USER_AGENT} =~ m#%s#i && %%{REQUEST_URI} != '/robots.txt'\">\n", uaRegexp(c.Name))
+		fmt.Fprintf(&b, "<If \"%%{HTTP_USER_AGENT} =~ m#%s# && %%{REQUEST_URI} != '/robots.txt'\">\n", uaRegexp(c.Name))
 		b.WriteString("    AuthMerging And\n    <RequireAny>\n")
 		writeRequireIP(&b, "        ", c.Prefixes)
 		if v.CDN != nil {
@@ -161,7 +161,7 @@ func caddyVerified(b *strings.Builder, v *Verified) {
 	for i, c := range v.Crawlers {
 		name := fmt.Sprintf("@discgen_verified_%d", i+1)
 		fmt.Fprintf(b, "# %s: %d prefixes (%s)\n", c.Name, len(c.Prefixes), c.Source)
-		fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\tnot path /robots.txt\n\tnot remote_ip", name, uaRegexp(c.Name))
+		fmt.Fprintf(b, "%s {\n\t%s `%s`\n\tnot path /robots.txt\n\tnot remote_ip", name, caddyUA, uaRegexp(c.Name))
 		for _, p := range c.Prefixes {
 			b.WriteString(" " + p.String())
 		}

@@ -1,0 +1,112 @@
+package serverconf
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A request claims a crawler when its User-Agent names it by a product, as
+// RFC 9110 section 10.1.5 writes the field:
+//
+//	User-Agent = product *( RWS ( product / comment ) )
+//	product    = token [ "/" product-version ]
+//	comment    = "(" *( ctext / quoted-pair / comment ) ")"
+//
+// Outside comments every product claims its name; inside a comment, at
+// any depth, the leading product of each ';'-separated item does
+// ("(compatible; Googlebot/2.1; +http://www.google.com/bot.html)" claims
+// Googlebot). A word inside a URL or in the free text of a comment claims
+// nothing ("(compatible; FooBot/1.0; +https://example.com/gptbot)" and
+// "(compatible; MyBot/1.0 like Googlebot)" do not claim GPTBot or
+// Googlebot), nor does a name inside a longer token ("Googlebot+x/1.0",
+// "Googlebot~1", "Baiduspider" for Spider). The reading is lenient where
+// crawlers' own strings are not grammatical: outside comments a product
+// also starts after any of "(),;" (OpenAI writes "...); compatible;
+// OAI-SearchBot/1.0; +https://openai.com/searchbot"); a name counts when
+// white space, one of "/;,()" or the end follows it; an unclosed comment
+// runs to the end; a quoted pair ("\;") is one character. Names compare
+// ASCII case-insensitively (no Kelvin sign for K, no long s for s); a name
+// of several words is claimed by as many products in a row, any blanks
+// between them.
+//
+// Several User-Agent fields are read as one, joined with ", " as RFC 9110
+// section 5.3 combines field lines: Apache joins them so, as nginx 1.23
+// and later do for $http_user_agent; Caddy matches its placeholder
+// {http.request.header.User-Agent}, which joins them with ",", and the
+// reading makes no difference between the two (a product starts after
+// ','). nginx before 1.23 (Debian 12 ships 1.22) reads the first field
+// only, so a claim in a second field is not seen there.
+//
+// The reading is one regular expression, the same text for nginx (PCRE),
+// Apache (PCRE, in RewriteCond and <If>) and Caddy (Go's RE2), written
+// case-sensitively with both cases of each letter, so no server's
+// case-insensitive mode (RE2's folds the Kelvin sign to k) takes part.
+// Every character of it but letters, digits and the expression's own
+// operators is a \xHH escape, so no server's quoting changes it. Each
+// alternative starts with a different character, so PCRE's backtracking
+// takes time linear in the field for each nesting level. Comments are
+// followed uaDepth levels deep; a deeper '(' is read as the start of an
+// item, not a new level, so that beyond uaDepth the expression can only
+// claim more, never less, than the reading above.
+
+// uaDepth is how deep the matchers follow nested comments.
+const uaDepth = 4
+
+// uaRegexp matches a User-Agent value that claims name.
+func uaRegexp(name string) string {
+	const (
+		blank    = `[\x09\x20]`
+		outWord  = `[^\x09\x20\x28\x29\x2c\x3b]` // outside comments: not a blank, "(),;"
+		outStart = `[\x09\x20\x29\x2c\x3b]`      // what starts a product there, with "("
+		pair     = `\x5c.`                       // a quoted pair
+		follow   = `(?:[\x09\x20\x28\x29\x2c\x2f\x3b]|\z)`
+	)
+	// comment[k] is a whole comment at depth k (1 to uaDepth).
+	comment := make([]string, uaDepth+2)
+	comment[uaDepth] = `\x28(?:[^\x29\x5c]|` + pair + `)*\x29`
+	for k := uaDepth - 1; k >= 1; k-- {
+		comment[k] = `\x28(?:[^\x28\x29\x5c]|` + pair + `|` + comment[k+1] + `)*\x29`
+	}
+	// in(k) follows an opening '(' of depth k to the start of an item
+	// of that comment or of one nested in it.
+	var in func(k int) string
+	in = func(k int) string {
+		if k == uaDepth {
+			return `(?:(?:[^\x28\x29\x5c\x3b]|` + pair + `)*[\x28\x3b])*` + blank + `*`
+		}
+		items := `(?:(?:[^\x28\x29\x5c\x3b]|` + pair + `|` + comment[k+1] + `)*\x3b)*` + blank + `*`
+		nested := `(?:[^\x28\x29\x5c]|` + pair + `|` + comment[k+1] + `)*\x28` + in(k+1)
+		return `(?:` + items + `|` + nested + `)`
+	}
+	out := `(?:` + outWord + `*(?:` + outStart + `|` + comment[1] + `))*`
+	return `^` + out + `(?:\x28` + in(1) + `)?` + nameRegexp(name) + follow
+}
+
+// nameRegexp is name with each ASCII letter as a class of both cases,
+// digits as they are, blanks as a run of blanks and every other byte as
+// \xHH.
+func nameRegexp(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'a' <= c && c <= 'z':
+			fmt.Fprintf(&b, "[%c%c]", c, c-'a'+'A')
+		case 'A' <= c && c <= 'Z':
+			fmt.Fprintf(&b, "[%c%c]", c-'A'+'a', c)
+		case '0' <= c && c <= '9':
+			b.WriteByte(c)
+		case c == ' ' || c == '\t':
+			for i+1 < len(name) && (name[i+1] == ' ' || name[i+1] == '\t') {
+				i++
+			}
+			b.WriteString(`[\x09\x20]+`)
+		default:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		}
+	}
+	return b.String()
+}
+
+// caddyUA is the Caddy matcher a user-agent expression follows: the
+// placeholder joins several fields (header_regexp would try each apart).
+const caddyUA = "vars_regexp {http.request.header.User-Agent}"
