@@ -314,10 +314,11 @@ const SubstringReaders = "Python's urllib.robotparser, Ruby's webrobots and Perl
 
 // PartOfNameReaders names the readers that give a robot no record of its
 // own the record of a listed name part of its name: SubstringReaders,
-// which take the first such record, and Python's protego, which takes the
-// one with the longest name (so it is not among R026's: for two listed
-// names it picks the longer, as the 1996 draft's order does).
-const PartOfNameReaders = "Python's urllib.robotparser and protego, Ruby's webrobots and Perl's WWW::RobotRules"
+// which take the first such record, and Python's protego and npm
+// robots-txt-guard, which take the one with the longest name (so they are
+// not among R026's: for two listed names they pick the longer, as the
+// 1996 draft's order does).
+const PartOfNameReaders = "Python's urllib.robotparser and protego, Ruby's webrobots, Perl's WWW::RobotRules and npm robots-txt-guard"
 
 // maxSubstringFindings bounds the R026 findings of one policy: a policy
 // can hold millions of pairs of names part of one another ("a", "aa",

@@ -11,8 +11,9 @@ import (
 
 // readerManifests are two manifests on which readers of robots.txt
 // disagreed with RFC 9309 without a warning naming them: Python's protego
-// gave googlebot-video the record of bot (the longest listed name part of
-// its own) and read that record's "Allow: /index.html" as allowing "/";
+// (and npm robots-txt-guard) gave googlebot-video the record of bot (the
+// longest listed name part of its own), and protego read that record's
+// "Allow: /index.html" as allowing "/";
 // npm robots-txt-parser, which matches rules anywhere in the URL, met the
 // "Allow: /%7Ejoe" that Emit writes beside "/~joe" inside
 // /x.html/a/%7Ejoe/x, as long as "Disallow: /x.html", and allowed it.
@@ -71,7 +72,7 @@ func TestReaderDisagreementsWarned(t *testing.T) {
 		holds        []string
 	}{
 		// bot, part of googlebot-video's name: protego gives it bot's record.
-		{"protego", "agents[0].names[0]: agent bot is part of the name of ", []string{"Googlebot-Video (Google)", "protego"}},
+		{"protego", "agents[0].names[0]: agent bot is part of the name of ", []string{"Googlebot-Video (Google)", "protego", "robots-txt-guard"}},
 		// and reads that record's Allow: /index.html as allowing /.
 		{"protego", "agents[0].allow[1]: ", []string{"protego", `"/index.html"`, `"/"`}},
 		// The %7E spelling of /~joe is as long as Disallow: /x.html.
