@@ -258,6 +258,7 @@ func headersAccess(b *strings.Builder, a Access) {
 func CheckAccess(kinds []Kind, a Access) []error {
 	errs := append(checkUsage(kinds, a.Usage), checkTenants(kinds, a.Tenants)...)
 	errs = append(errs, checkRights(kinds, a.Rights)...)
+	errs = append(errs, checkUserAgents(kinds, a)...)
 	for _, k := range kinds {
 		if k != Caddy {
 			continue

@@ -2,6 +2,7 @@ package serverconf
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -110,3 +111,36 @@ func nameRegexp(name string) string {
 // caddyUA is the Caddy matcher a user-agent expression follows: the
 // placeholder joins several fields (header_regexp would try each apart).
 const caddyUA = "vars_regexp {http.request.header.User-Agent}"
+
+// MaxUserAgentName is the longest agent name enforce and verified match
+// by its User-Agent: its expression (about 900 bytes, and 4 a byte of the
+// name at most) then stays well inside the 8 KiB of a configuration line
+// Apache reads.
+const MaxUserAgentName = 1024
+
+// checkUserAgents refuses, for the kinds that match User-Agent (nginx,
+// Apache, Caddy), an enforced or verified name longer than
+// MaxUserAgentName.
+func checkUserAgents(kinds []Kind, a Access) []error {
+	if !slices.ContainsFunc(kinds, func(k Kind) bool { return k == Nginx || k == Htaccess || k == Caddy }) {
+		return nil
+	}
+	var names []string
+	for _, e := range a.Enforce {
+		names = append(names, e.Agent)
+	}
+	if a.Verified != nil {
+		for _, c := range a.Verified.Crawlers {
+			names = append(names, c.Name)
+		}
+	}
+	var errs []error
+	seen := map[string]bool{}
+	for _, n := range names {
+		if len(n) > MaxUserAgentName && !seen[n] {
+			seen[n] = true
+			errs = append(errs, fmt.Errorf("cannot match the User-Agent of agent %.32q...: its name is %d bytes, over the %d whose expression fits a configuration line (Apache reads 8 KiB)", n, len(n), MaxUserAgentName))
+		}
+	}
+	return errs
+}

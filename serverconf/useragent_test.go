@@ -454,3 +454,81 @@ func TestUserAgentProducts(t *testing.T) {
 	t.Logf("%d names, %d catalogued user agents, %d hostile variants, %d two-field requests a name, %d distinct matcher runs, %d claims; %d of %d (name, request) pairs read otherwise by some server (%v), %d disagreements",
 		len(names), len(catalogued), len(hostile), len(multiFields("x")), runs, claimed, pairs, total, wrongBy, disagree)
 }
+
+// TestUserAgentLongName: an agent name whose expression would not fit an
+// Apache configuration line (8 KiB) is refused for every kind that
+// matches User-Agent, not written; the longest name allowed fits.
+func TestUserAgentLongName(t *testing.T) {
+	rendered, _ := accessTree()
+	kinds := []Kind{Nginx, Htaccess, Caddy}
+	long := strings.Repeat("a", MaxUserAgentName+1)
+	for _, a := range []Access{
+		{Enforce: tokenAccess([]string{long}).Enforce},
+		{Verified: tokenAccess([]string{long}).Verified},
+	} {
+		if _, _, err := RenderAccess(rendered, kinds, a); err == nil || !strings.Contains(err.Error(), "bytes") {
+			t.Errorf("a name of %d bytes: err = %v", len(long), err)
+		}
+		if _, _, err := RenderAccess(rendered, []Kind{Headers}, a); err != nil {
+			t.Errorf("_headers matches no User-Agent: %v", err)
+		}
+	}
+	// Why: a name of 2,000 letters would make an expression of more than
+	// 8,000 bytes.
+	if n := len(uaRegexp(strings.Repeat("a", 2000))); n <= 8000 {
+		t.Errorf("an expression of %d bytes for 2,000 letters", n)
+	}
+	public, separate, err := RenderAccess(rendered, kinds, tokenAccess([]string{strings.Repeat("-", MaxUserAgentName)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []tree.Tree{public, separate} {
+		for p, e := range tr {
+			for _, l := range strings.Split(string(e.Data), "\n") {
+				if len(l) > 8000 {
+					t.Errorf("%s: a line of %d bytes", p, len(l))
+				}
+			}
+		}
+	}
+}
+
+// TestUserAgentMatchersOneForm: every User-Agent matcher in every
+// configuration, whatever the rules, is the one expression in its
+// server's case-sensitive form (no ~*, [NC], m#...#i or (?i), whose
+// case-insensitive modes differ between PCRE and RE2), and Caddy matches
+// the placeholder that joins the fields.
+func TestUserAgentMatchersOneForm(t *testing.T) {
+	rendered, _ := accessTree()
+	var rules []robots.PathRule
+	for _, p := range []string{"/", "/a$", "/*.pdf$", "/search?q=", "/x%2Fy", "/caf%C3%A9/", "/~joe/"} {
+		rules = append(rules, robots.PathRule{Path: p}, robots.PathRule{Allow: true, Path: p + "pub"})
+	}
+	a := tokenAccess([]string{"GPTBot", "Googlebot"})
+	for i := range a.Enforce {
+		a.Enforce[i].Rules = rules
+	}
+	public, separate, err := RenderAccess(rendered, []Kind{Nginx, Htaccess, Caddy}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := regexp.MustCompile(`http_user_agent ~\*|HTTP_USER_AGENT\}? .*\[NC\]|HTTP_USER_AGENT\} =~ m#[^#]*#i|header_regexp User-Agent|User-Agent\S* ` + "`" + `\(\?i\)`)
+	n := 0
+	for _, tr := range []tree.Tree{public, separate} {
+		for p, e := range tr {
+			for _, l := range strings.Split(string(e.Data), "\n") {
+				if strings.Contains(l, "user_agent") || strings.Contains(l, "USER_AGENT") || strings.Contains(l, "User-Agent") {
+					if strings.Contains(l, uaRegexp("GPTBot")) || strings.Contains(l, uaRegexp("Googlebot")) {
+						n++
+					}
+					if bad.MatchString(l) {
+						t.Errorf("%s: %q", p, l)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no User-Agent matcher found")
+	}
+}

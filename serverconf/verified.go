@@ -30,9 +30,10 @@ import (
 //     address check is added to (never replaces) the site's own access
 //     rules. Apache reads the address after mod_remoteip, if configured.
 //   - Caddy: in caddy/discgen.caddy, which the site block imports already,
-//     a named matcher per crawler (header_regexp User-Agent, not
-//     remote_ip, not path /robots.txt) and a handle block that answers
-//     403 (handle, not route: Caddy runs handle first).
+//     a named matcher per crawler (vars_regexp on the User-Agent
+//     placeholder, not remote_ip, not path /robots.txt) and a handle
+//     block that answers 403 (handle, not route: Caddy runs handle
+//     first).
 //     remote_ip is the connection's address, never a forwarded one.
 //   - _headers (Netlify, Cloudflare Pages) matches no request header and
 //     no address: nothing is written there, and the build warns at the

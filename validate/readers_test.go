@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/validate"
 )
@@ -92,6 +93,30 @@ func TestReaderDisagreementsWarned(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: no warning at %q holding %q; warnings:\n%s", c.manifest, c.at, c.holds, strings.Join(ws, "\n"))
+		}
+	}
+}
+
+// TestEnforcedNameLength: an enforced name too long for the servers'
+// User-Agent expression is an error at the name, not a failed build.
+func TestEnforcedNameLength(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want bool
+	}{{1024, false}, {1025, true}} {
+		src := "version: 1\nsite: {url: \"https://example.org/\"}\nagents:\n  - names: [" + strings.Repeat("a", c.n) + "]\n    disallow: [/]\n    enforce: true\n"
+		doc, errs := manifest.LoadSite("m.yaml", []byte(src), "")
+		if doc == nil || errs.HasErrors() {
+			t.Fatalf("load: %v", errs)
+		}
+		got := false
+		for _, d := range validate.Site(doc, validate.Options{}) {
+			if d.Path == "agents[0].names[0]" && strings.Contains(d.Message, "1024 bytes") {
+				got = d.Severity == diag.Error
+			}
+		}
+		if got != c.want {
+			t.Errorf("a name of %d bytes: error %v, want %v", c.n, got, c.want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/discgen/discgen/internal/rfc3986"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/serverconf"
 )
 
 // ownKeys are the manifest keys of the robots.txt fields whose meaning an
@@ -73,6 +74,9 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 				v.err(np, "%s", notAgent(name))
 			} else if r := robots.GoogleReading(name); r != "" {
 				v.warn(np, "%s", r)
+			}
+			if (g.Enforce || g.Verified) && len(name) > serverconf.MaxUserAgentName {
+				v.err(np, "a name of %d bytes cannot be enforced or verified: server configuration matches User-Agent names of up to %d bytes (the expression must fit a configuration line; Apache reads 8 KiB)", len(name), serverconf.MaxUserAgentName)
 			}
 		}
 		v.presets(gp, g)
