@@ -155,7 +155,7 @@ func nginxAccess(b *strings.Builder, a Access) {
 		v := fmt.Sprintf("$discgen_%d", i+1)
 		fmt.Fprintf(b, "# enforce: %s (robots.txt rules, longest match last)\n", e.Agent)
 		fmt.Fprintf(b, "set %s \"\";\nset %s_deny 0;\n", v, v)
-		fmt.Fprintf(b, "if ($http_user_agent ~ \"%s\") { set %s \":$uri\"; }\n", uaRegexp(e.Agent), v)
+		nginxUAIf(b, v+"_ua", e.Agent, fmt.Sprintf("set %s \":$uri\";", v))
 		for _, r := range e.Rules {
 			re, _ := pathRegexp(r.Path, false)
 			fmt.Fprintf(b, "if (%s ~ \"^:%s\") { set %s_deny %d; } # %s\n", v, re[1:], v, deny(r), r)
@@ -197,7 +197,7 @@ func htaccessEnforceIn(b *strings.Builder, a Access, scope string) {
 		v := fmt.Sprintf("DISCGEN_DENY_%d", i+1)
 		fmt.Fprintf(b, "    # %s\n", e.Agent)
 		for _, r := range e.Rules {
-			fmt.Fprintf(b, "    RewriteCond %%{HTTP_USER_AGENT} \"%s\"\n", uaRegexp(e.Agent))
+			b.WriteString(apacheUAConds(e.Agent))
 			re, _ := pathRegexp(r.Path, false)
 			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", re)
 			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny(r))
@@ -234,7 +234,7 @@ func caddyAccess(b *strings.Builder, a Access) {
 				continue // refused by Check
 			}
 			name := fmt.Sprintf("@discgen_enforce_%d_%d", i+1, j+1)
-			fmt.Fprintf(b, "%s {\n\t%s `%s`\n\tpath_regexp `%s`\n}\n", name, caddyUA, uaRegexp(e.Agent), re)
+			fmt.Fprintf(b, "%s {\n\t%s\n\tpath_regexp `%s`\n}\n", name, caddyUAMatcher(e.Agent), re)
 			fmt.Fprintf(&route, "vars %s discgen_deny_%d %d\n", name, i+1, deny(r))
 		}
 		fmt.Fprintf(b, "@discgen_deny_%d {\n\tvars discgen_deny_%d 1\n\tnot path /robots.txt\n}\n", i+1, i+1)

@@ -112,7 +112,7 @@ func TestTokenMatchingPresets(t *testing.T) {
 			for _, a := range agents {
 				for _, m := range matchers[index[strings.ToLower(a.Name)]] {
 					for _, ua := range uas {
-						if m.re.MatchString(ua) {
+						if m.match(ua) {
 							t.Errorf("preset %s: %s (%s) refuses %q, which is not the preset's", p, a.Name, m.use, ua)
 						}
 					}

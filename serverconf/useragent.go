@@ -108,9 +108,70 @@ func nameRegexp(name string) string {
 	return b.String()
 }
 
-// caddyUA is the Caddy matcher a user-agent expression follows: the
-// placeholder joins several fields (header_regexp would try each apart).
-const caddyUA = "vars_regexp {http.request.header.User-Agent}"
+// uaPrefilter is a literal that every User-Agent claiming name holds, the
+// name's longest word (its first 32 bytes), for the servers to find
+// case-insensitively before they try uaRegexp: a literal is found
+// quickly, while the expression costs about six times as much as the old
+// word match on a field (PCRE without JIT, as nginx and Apache compile
+// it; 2.5 times in Go's RE2), so the expression runs only where the name
+// is found. Letters and digits are written as they are,
+// every other byte as \xHH; a case-insensitive match of it can only find
+// more than the expression claims (RE2 folds the Kelvin sign to k), never
+// less.
+func uaPrefilter(name string) string {
+	word := ""
+	for _, w := range strings.Fields(name) {
+		if len(w) > len(word) {
+			word = w
+		}
+	}
+	word = word[:min(len(word), 32)] // enough to be rare, and short
+	var b strings.Builder
+	for i := 0; i < len(word); i++ {
+		if c := word[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, `\x%02x`, c)
+		}
+	}
+	return b.String()
+}
+
+// nginxUAIf writes the nginx lines that run then (a directive such as
+// "set $x 1;") when the User-Agent claims name; v names the variable that
+// holds the field when the prefilter finds the name.
+func nginxUAIf(b *strings.Builder, v, name, then string) {
+	fmt.Fprintf(b, "set %s \"\";\nif ($http_user_agent ~* \"%s\") { set %s $http_user_agent; }\n", v, uaPrefilter(name), v)
+	fmt.Fprintf(b, "if (%s ~ \"%s\") { %s }\n", v, uaRegexp(name), then)
+}
+
+// nginxUAMap writes the nginx map blocks that set claims to 1 when the
+// User-Agent claims name (v as in nginxUAIf).
+func nginxUAMap(b *strings.Builder, v, claims, name string) {
+	fmt.Fprintf(b, "map $http_user_agent %s {\n    default \"\";\n    \"~*%s\" $http_user_agent;\n}\n", v, uaPrefilter(name))
+	fmt.Fprintf(b, "map %s %s {\n    default 0;\n    \"~%s\" 1;\n}\n", v, claims, uaRegexp(name))
+}
+
+// apacheUAConds is the mod_rewrite conditions that hold when the
+// User-Agent claims name, indented for an <IfModule> block.
+func apacheUAConds(name string) string {
+	return fmt.Sprintf("    RewriteCond %%{HTTP_USER_AGENT} \"%s\" [NC]\n    RewriteCond %%{HTTP_USER_AGENT} \"%s\"\n", uaPrefilter(name), uaRegexp(name))
+}
+
+// apacheUAExpr is the ap_expr condition that holds when the User-Agent
+// claims name.
+func apacheUAExpr(name string) string {
+	return fmt.Sprintf("%%{HTTP_USER_AGENT} =~ m#%s#i && %%{HTTP_USER_AGENT} =~ m#%s#", uaPrefilter(name), uaRegexp(name))
+}
+
+// caddyUAMatcher is the Caddy matcher lines (tab-indented, the first
+// without its tab) that hold when the User-Agent claims name: the literal
+// in any field (header_regexp), then the expression on the placeholder,
+// which joins the fields (header_regexp would try each apart). The
+// literal lies inside one field wherever the expression finds the name.
+func caddyUAMatcher(name string) string {
+	return "header_regexp User-Agent `(?i)" + uaPrefilter(name) + "`\n\tvars_regexp {http.request.header.User-Agent} `" + uaRegexp(name) + "`"
+}
 
 // MaxUserAgentName is the longest agent name enforce and verified match
 // by its User-Agent: its expression (about 900 bytes, and 4 a byte of the

@@ -251,28 +251,37 @@ func hostileUAs(name string) []string {
 }
 
 // uaMatcher is one generated user-agent matcher: how its server reads the
-// User-Agent fields of a request, and the expression.
+// User-Agent fields of a request, the literal it looks for first (nil
+// for none) and the expression.
 type uaMatcher struct {
-	use string
-	re  *regexp.Regexp
+	use     string
+	pre, re *regexp.Regexp
 	// joined is how the server reads several fields: "" each field
 	// apart (a claim in any), else the separator it joins them with
 	// (Apache and nginx 1.23 and later ", ", a Caddy placeholder ",").
-	joined string
-	raw    string
+	joined      string
+	preRaw, raw string
 }
 
+func (m uaMatcher) match(ua string) bool {
+	return (m.pre == nil || m.pre.MatchString(ua)) && m.re.MatchString(ua)
+}
+
+// claims reads several fields as the server does: the literal in the
+// joined value (nginx, Apache) or in any field (Caddy's header_regexp),
+// the expression on the joined value.
 func (m uaMatcher) claims(fields []string) bool {
-	if m.joined == "" {
-		return slices.ContainsFunc(fields, m.re.MatchString)
+	joined := strings.Join(fields, m.joined)
+	if m.joined == "," {
+		return slices.ContainsFunc(fields, m.pre.MatchString) && m.re.MatchString(joined)
 	}
-	return m.re.MatchString(strings.Join(fields, m.joined))
+	return m.match(joined)
 }
 
 // extractUAMatchers renders enforce and verified for names with nginx,
 // Apache and Caddy and returns, for each name, every user-agent matcher
 // the six configurations hold, compiled with Go's regexp with the flags
-// each carries.
+// each carries: a literal found case-insensitively, then the expression.
 func extractUAMatchers(t *testing.T, names []string) [][]uaMatcher {
 	t.Helper()
 	public, separate := renderMatchers(t, names)
@@ -280,34 +289,32 @@ func extractUAMatchers(t *testing.T, names []string) [][]uaMatcher {
 	for _, c := range []struct {
 		use, text, pattern, joined string
 	}{
-		{"nginx enforce", string(separate[NginxFile].Data), `if \(\$http_user_agent (~\*?) "([^"]+)"\)`, ", "},
-		{"nginx verified", string(separate[NginxVerifiedFile].Data), `map \$http_user_agent \S+ \{\n    default 0;\n    "(~\*?)([^"]+)" 1;`, ", "},
-		{"apache enforce", string(public[HtaccessFile].Data), `RewriteCond %\{HTTP_USER_AGENT\} "([^"]+)"( \[NC\])?\n    RewriteCond %\{REQUEST_URI\} "\^/"\n`, ", "},
-		{"apache verified", string(separate[ApacheVerifiedFile].Data), `%\{HTTP_USER_AGENT\} =~ m#([^#]+)#(i?)`, ", "},
-		{"caddy enforce", string(separate[CaddyFile].Data), "@discgen_enforce_[0-9_]+ \\{\n\t(header_regexp User-Agent|vars_regexp \\{http.request.header.User-Agent\\}) `([^`]+)`", ""},
-		{"caddy verified", string(separate[CaddyFile].Data), "@discgen_verified_[0-9]+ \\{\n\t(header_regexp User-Agent|vars_regexp \\{http.request.header.User-Agent\\}) `([^`]+)`", ""},
+		{"nginx enforce", string(separate[NginxFile].Data), `if \(\$http_user_agent ~\* "([^"]+)"\) \{ set (\$discgen_\d+_ua) \$http_user_agent; \}\nif \(\$discgen_\d+_ua ~ "([^"]+)"\)`, ", "},
+		{"nginx verified", string(separate[NginxVerifiedFile].Data), `map \$http_user_agent \S+_ua \{\n    default "";\n    "~\*([^"]+)" \$http_user_agent;\n\}\nmap (\S+_ua) \S+_claims \{\n    default 0;\n    "~([^"]+)" 1;`, ", "},
+		{"apache enforce", string(public[HtaccessFile].Data), `RewriteCond %\{HTTP_USER_AGENT\} "([^"]+)" \[NC\]\n()    RewriteCond %\{HTTP_USER_AGENT\} "([^"]+)"\n    RewriteCond %\{REQUEST_URI\} "\^/"\n`, ", "},
+		{"apache verified", string(separate[ApacheVerifiedFile].Data), `%\{HTTP_USER_AGENT\} =~ m#([^#]+)#i()( && %\{HTTP_USER_AGENT\} =~ m#([^#]+)#)`, ", "},
+		{"caddy enforce", string(separate[CaddyFile].Data), "@discgen_enforce_[0-9_]+ \\{\n\theader_regexp User-Agent `\\(\\?i\\)([^`]+)`\n\t()vars_regexp \\{http.request.header.User-Agent\\} `([^`]+)`", ","},
+		{"caddy verified", string(separate[CaddyFile].Data), "@discgen_verified_[0-9]+ \\{\n\theader_regexp User-Agent `\\(\\?i\\)([^`]+)`\n\t()vars_regexp \\{http.request.header.User-Agent\\} `([^`]+)`", ","},
 	} {
 		ms := regexp.MustCompile(c.pattern).FindAllStringSubmatch(c.text, -1)
 		if len(ms) != len(names) {
 			t.Fatalf("%s: %d matchers for %d names", c.use, len(ms), len(names))
 		}
 		for i, m := range ms {
-			expr, flag := m[2], m[1]
-			if strings.HasPrefix(c.use, "apache") {
-				expr, flag = m[1], m[2]
+			full := m[3]
+			if strings.HasPrefix(c.use, "apache verified") {
+				full = m[4]
 			}
-			joined := c.joined
-			switch flag {
-			case "~*", " [NC]", "i":
-				expr = "(?i)" + expr
-			case "vars_regexp {http.request.header.User-Agent}":
-				joined = ","
+			mt := uaMatcher{use: c.use, joined: c.joined, preRaw: m[1], raw: full}
+			if m[1] != "" {
+				mt.pre = regexp.MustCompile("(?i)" + m[1])
 			}
-			re, err := regexp.Compile(expr)
+			re, err := regexp.Compile(full)
 			if err != nil {
-				t.Fatalf("%s: %q: %v", c.use, expr, err)
+				t.Fatalf("%s: %q: %v", c.use, full, err)
 			}
-			out[i] = append(out[i], uaMatcher{use: c.use, re: re, joined: joined, raw: expr})
+			mt.re = re
+			out[i] = append(out[i], mt)
 		}
 	}
 	return out
@@ -398,9 +405,11 @@ func TestUserAgentProducts(t *testing.T) {
 	for i, n := range names {
 		distinct := matchers[i][:1]
 		for _, m := range matchers[i][1:] {
-			if m.raw != matchers[i][0].raw || m.joined != matchers[i][0].joined && m.joined != "," {
-				report("%s: %s has %q (%q), %s %q (%q)", n, m.use, m.raw, m.joined, matchers[i][0].use, matchers[i][0].raw, matchers[i][0].joined)
-				distinct = append(distinct, m)
+			if m.raw != matchers[i][0].raw || m.preRaw != matchers[i][0].preRaw && m.preRaw != "" {
+				report("%s: %s has %q (%q), %s %q (%q)", n, m.use, m.raw, m.preRaw, matchers[i][0].use, matchers[i][0].raw, matchers[i][0].preRaw)
+			}
+			if m.joined != matchers[i][0].joined {
+				distinct = append(distinct, m) // Caddy: it joins with ","
 			}
 		}
 		// The catalogued user agents of every name (Spider against
@@ -416,7 +425,7 @@ func TestUserAgentProducts(t *testing.T) {
 			_, deep := readUA(ua)
 			wrong := false
 			for _, m := range distinct {
-				got := m.re.MatchString(ua)
+				got := m.match(ua)
 				runs++
 				if got && !want && deep > matcherDepth {
 					continue // deeper than the matchers follow: they claim more, never less
@@ -495,16 +504,19 @@ func TestUserAgentLongName(t *testing.T) {
 
 // TestUserAgentMatchersOneForm: every User-Agent matcher in every
 // configuration, whatever the rules, is the one expression in its
-// server's case-sensitive form (no ~*, [NC], m#...#i or (?i), whose
-// case-insensitive modes differ between PCRE and RE2), and Caddy matches
-// the placeholder that joins the fields.
+// server's case-sensitive form, after the name's literal found
+// case-insensitively: ~*, [NC], m#...#i apply to the
+// literal only, never to an expression (the case-insensitive modes of
+// PCRE and RE2 differ), and Caddy matches the expression on the
+// placeholder that joins the fields, header_regexp finding the literal.
 func TestUserAgentMatchersOneForm(t *testing.T) {
 	rendered, _ := accessTree()
 	var rules []robots.PathRule
 	for _, p := range []string{"/", "/a$", "/*.pdf$", "/search?q=", "/x%2Fy", "/caf%C3%A9/", "/~joe/"} {
 		rules = append(rules, robots.PathRule{Path: p}, robots.PathRule{Allow: true, Path: p + "pub"})
 	}
-	a := tokenAccess([]string{"GPTBot", "Googlebot"})
+	names := []string{"GPTBot", "Googlebot"}
+	a := tokenAccess(names)
 	for i := range a.Enforce {
 		a.Enforce[i].Rules = rules
 	}
@@ -512,23 +524,55 @@ func TestUserAgentMatchersOneForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := regexp.MustCompile(`http_user_agent ~\*|HTTP_USER_AGENT\}? .*\[NC\]|HTTP_USER_AGENT\} =~ m#[^#]*#i|header_regexp User-Agent|User-Agent\S* ` + "`" + `\(\?i\)`)
+	literals := map[string]bool{}
+	for _, n := range names {
+		literals[uaPrefilter(n)] = true
+	}
+	folded := regexp.MustCompile("~\\* \"([^\"]*)\"|\"([^\"]*)\" \\[NC\\]|m#([^#]*)#i|header_regexp User-Agent `\\(\\?i\\)([^`]*)`")
 	n := 0
 	for _, tr := range []tree.Tree{public, separate} {
 		for p, e := range tr {
 			for _, l := range strings.Split(string(e.Data), "\n") {
-				if strings.Contains(l, "user_agent") || strings.Contains(l, "USER_AGENT") || strings.Contains(l, "User-Agent") {
-					if strings.Contains(l, uaRegexp("GPTBot")) || strings.Contains(l, uaRegexp("Googlebot")) {
+				if !strings.Contains(l, "user_agent") && !strings.Contains(l, "USER_AGENT") && !strings.Contains(l, "User-Agent") {
+					continue
+				}
+				for _, nm := range names {
+					if strings.Contains(l, uaRegexp(nm)) {
 						n++
 					}
-					if bad.MatchString(l) {
-						t.Errorf("%s: %q", p, l)
+				}
+				for _, m := range folded.FindAllStringSubmatch(l, -1) {
+					if lit := m[1] + m[2] + m[3] + m[4]; !literals[lit] {
+						t.Errorf("%s: %q: %q is matched case-insensitively", p, l, lit)
 					}
+				}
+				if strings.Contains(l, "(?i)") && !strings.HasPrefix(strings.TrimSpace(l), "header_regexp User-Agent `(?i)") {
+					t.Errorf("%s: %q", p, l)
 				}
 			}
 		}
 	}
 	if n == 0 {
 		t.Fatal("no User-Agent matcher found")
+	}
+}
+
+// BenchmarkUserAgentRE2 is the cost of Caddy's matcher (Go's RE2) a
+// user agent, on every catalogued user agent, against the word match the
+// matchers used before as the floor: go test ./serverconf -bench UserAgentRE2
+func BenchmarkUserAgentRE2(b *testing.B) {
+	t := &testing.T{}
+	catalogued, _ := uaCorpus(tokenNames(t))
+	for _, c := range []struct{ name, re string }{
+		{"word", `(?i)(^|[^a-z0-9_.-])gptbot($|[^a-z0-9_.-])`},
+		{"product", uaRegexp("GPTBot")},
+		{"literal", "(?i)" + uaPrefilter("GPTBot")},
+	} {
+		re := regexp.MustCompile(c.re)
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				re.MatchString(catalogued[i%len(catalogued)])
+			}
+		})
 	}
 }

@@ -87,7 +87,7 @@ func nginxVerifiedHTTP(v *Verified) []byte {
 	for i, c := range v.Crawlers {
 		n := fmt.Sprintf("%s_%d", id, i+1)
 		fmt.Fprintf(&b, "\n# %s: %d prefixes (%s)\n", c.Name, len(c.Prefixes), c.Source)
-		fmt.Fprintf(&b, "map $http_user_agent %s_claims {\n    default 0;\n    \"~%s\" 1;\n}\n", n, uaRegexp(c.Name))
+		nginxUAMap(&b, n+"_ua", n+"_claims", c.Name)
 		writeGeo(&b, n+"_from", c.Prefixes)
 		// Claimed (1), not from the ranges (0), not vouched for by the
 		// CDN (0), and not /robots.txt: refuse. Exact strings are tried
@@ -128,7 +128,7 @@ func apacheVerified(v *Verified) []byte {
 	b.WriteString("# overwritten by the next build.\n")
 	for _, c := range v.Crawlers {
 		fmt.Fprintf(&b, "\n# %s: %d prefixes (%s)\n", c.Name, len(c.Prefixes), c.Source)
-		fmt.Fprintf(&b, "<If \"%%{HTTP_USER_AGENT} =~ m#%s# && %%{REQUEST_URI} != '/robots.txt'\">\n", uaRegexp(c.Name))
+		fmt.Fprintf(&b, "<If \"%s && %%{REQUEST_URI} != '/robots.txt'\">\n", apacheUAExpr(c.Name))
 		b.WriteString("    AuthMerging And\n    <RequireAny>\n")
 		writeRequireIP(&b, "        ", c.Prefixes)
 		if v.CDN != nil {
@@ -162,7 +162,7 @@ func caddyVerified(b *strings.Builder, v *Verified) {
 	for i, c := range v.Crawlers {
 		name := fmt.Sprintf("@discgen_verified_%d", i+1)
 		fmt.Fprintf(b, "# %s: %d prefixes (%s)\n", c.Name, len(c.Prefixes), c.Source)
-		fmt.Fprintf(b, "%s {\n\t%s `%s`\n\tnot path /robots.txt\n\tnot remote_ip", name, caddyUA, uaRegexp(c.Name))
+		fmt.Fprintf(b, "%s {\n\t%s\n\tnot path /robots.txt\n\tnot remote_ip", name, caddyUAMatcher(c.Name))
 		for _, p := range c.Prefixes {
 			b.WriteString(" " + p.String())
 		}
