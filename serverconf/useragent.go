@@ -41,7 +41,9 @@ import (
 // The reading is one regular expression, the same text for nginx (PCRE),
 // Apache (PCRE, in RewriteCond and <If>) and Caddy (Go's RE2), written
 // case-sensitively with both cases of each letter, so no server's
-// case-insensitive mode (RE2's folds the Kelvin sign to k) takes part.
+// case-insensitive mode (RE2's folds the Kelvin sign to k) takes part in
+// it; the literal each server looks for first (uaPrefilter) is found
+// case-insensitively, which can only let more fields reach it.
 // Every character of it but letters, digits and the expression's own
 // operators is a \xHH escape, so no server's quoting changes it. Each
 // alternative starts with a different character, so PCRE's backtracking
