@@ -168,6 +168,7 @@ func TestPortability(t *testing.T) {
 		CodeReservedEscape: {"bb /q%3fx"},
 		CodeTildeVariants:  {"bb /~1~2~3~4"},
 		CodeCrawlDelay:     {"bb ", "bb ", "bb "},
+		CodeEscapedTilde:   {"bb /~1~2~3~4"}, // /%7E1%7E2%7E3%7E4 is longer than /d/index.html
 	}
 	for code, w := range want {
 		if strings.Join(got[code], "|") != strings.Join(w, "|") {
@@ -237,4 +238,79 @@ func TestPortabilityReaders(t *testing.T) {
 			t.Errorf("R026 for names with the same rules: %s", f.Message)
 		}
 	}
+}
+
+// R036: where the %7E spelling Emit writes of a rule with '~' is as long
+// as a rule of the other kind that the path itself is shorter than, npm
+// robots-txt-parser (each rule matched anywhere in the URL, the longest
+// deciding, Allow at a tie) reads a URL with %7E otherwise than the same
+// URL with '~' and than RFC 9309. unanchoredVerdict models that reader on
+// the emitted file.
+func TestPortabilityEscapedTilde(t *testing.T) {
+	al := func(p string) PathRule { return PathRule{Allow: true, Path: p} }
+	dl := func(p string) PathRule { return PathRule{Path: p} }
+	for _, c := range []struct {
+		rules []PathRule
+		want  string // the pattern warned about, or ""
+		url   string // a URL the warning is about
+	}{
+		{[]PathRule{al("/abc/"), al("/~joe"), dl("/"), dl("/x.html")}, "/~joe", "/x.html/a/%7Ejoe/x"},
+		{[]PathRule{al("/~joe"), dl("/x.htm")}, "/~joe", "/x.htm/%7Ejoe"},         // 5 < 6 <= 7
+		{[]PathRule{dl("/~joe"), al("/x.htm")}, "/~joe", "/x.htm/%7Ejoe"},         // a Disallow outranks
+		{[]PathRule{dl("/~joe"), al("/abcd")}, "/~joe", "/abcd/%7Ejoe"},           // as long: Allow won with '~'
+		{[]PathRule{al("/~joe"), dl("/abcd")}, "", ""},                            // as long: Allow wins either way
+		{[]PathRule{al("/~joe"), dl("/x.html/")}, "", ""},                         // longer than the spelling
+		{[]PathRule{al("/~joe"), dl("/x")}, "", ""},                               // shorter than the path
+		{[]PathRule{al("/joe"), dl("/x.html")}, "", ""},                           // no '~'
+		{[]PathRule{al("/~a~b"), dl("/x.html/a")}, "/~a~b", "/x.html/a/%7Ea%7Eb"}, // two tildes: 5 < 9 <= 9
+	} {
+		p := Policy{Groups: []PolicyGroup{{Agents: []string{"webcrawler"}, Rules: c.rules}}}
+		var got []string
+		for _, f := range Portability(p) {
+			if f.Code == CodeEscapedTilde {
+				got = append(got, f.Pattern)
+				for _, w := range []string{"webcrawler", "robots-txt-parser", strings.ReplaceAll(f.Pattern, "~", "%7E")} {
+					if !strings.Contains(f.Message, w) {
+						t.Errorf("%v: %q lacks %q", c.rules, f.Message, w)
+					}
+				}
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%v: R036 on %q, want %q", c.rules, got, c.want)
+		}
+		if c.url == "" {
+			continue
+		}
+		// The warning is real: the reader reads the URL with %7E otherwise
+		// than with '~', which it reads as RFC 9309 does.
+		out, err := Emit(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Parse(out)
+		esc, plain := c.url, strings.ReplaceAll(c.url, "%7E", "~")
+		rfc := p.Evaluate("webcrawler", "http://example.com"+esc).Allowed
+		if unanchoredVerdict(f, "webcrawler", esc) == rfc || unanchoredVerdict(f, "webcrawler", plain) != rfc {
+			t.Errorf("%v: %s: robots-txt-parser's reading %v (with '~' %v), RFC 9309 %v", c.rules, esc, unanchoredVerdict(f, "webcrawler", esc), unanchoredVerdict(f, "webcrawler", plain), rfc)
+		}
+	}
+}
+
+// unanchoredVerdict reads path as npm robots-txt-parser does: every rule
+// of the agent's records found anywhere in it, the longest deciding,
+// Allow at a tie; allowed when none is found.
+func unanchoredVerdict(f *File, agent, path string) bool {
+	best, allow := -1, true
+	for _, gi := range f.groupsFor(ProductToken(agent)) {
+		for _, r := range f.Groups[gi].Rules {
+			if r.Value == "" || !strings.Contains(path, r.Value) {
+				continue
+			}
+			if n := len(r.Value); n > best || n == best && r.Allow {
+				best, allow = n, r.Allow
+			}
+		}
+	}
+	return allow
 }

@@ -41,6 +41,7 @@ func TestExternalParsers(t *testing.T) {
 	var want []bool
 	var covers []map[string]bool // readers a warning covers, per query
 	var quirks []bool            // outside robots-txt-parser's reach, per query
+	var plain []int              // the query of the URL with '~' for %7E, or -1
 	if s := os.Getenv("ROBOTS_SEGMENTS"); s != "" {
 		old := segments
 		segments = strings.Split(s, " ")
@@ -59,32 +60,7 @@ func TestExternalParsers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		warned := map[string]map[string]bool{} // agent -> readers
-		for _, f := range fs {
-			var readers []string
-			switch f.Code {
-			case CodeSubstringNames:
-				readers = []string{"urllib.robotparser", "webrobots", "WWW::RobotRules"}
-			case CodeShortName:
-				readers = []string{"temoto/robotstxt"}
-			case CodeDoubleSlash:
-				readers = []string{"urllib.robotparser", "protego", "WWW::RobotRules"}
-			case CodeAllowUnread:
-				// Not a validate warning: a documented limit of that
-				// reader (docs/semantics.md), counted apart below.
-				readers = []string{"WWW::RobotRules (no Allow)"}
-			case CodeEmptyQuery:
-				readers = []string{"urllib.robotparser", "protego", "robots-parser", "robots-txt-guard"}
-			}
-			for _, a := range strings.Split(strings.ToLower(f.Agent), ", ") {
-				if warned[a] == nil {
-					warned[a] = map[string]bool{}
-				}
-				for _, r := range readers {
-					warned[a][r] = true
-				}
-			}
-		}
+		warned := warnedReaders(fs)
 		listed, unlisted := g.agentsToCheck(p)
 		var agents []string
 		for _, a := range listed {
@@ -108,15 +84,25 @@ func TestExternalParsers(t *testing.T) {
 			if isRobotsTxt(PathOf(abs)) || dotSegment(PathOf(abs)) || !utf8.ValidString(decode1996(PathOf(abs))) {
 				continue // outside the guarantee: not in RFC 3986 normal form
 			}
+			dec := strings.ReplaceAll(abs, "%7E", "~")
 			for _, a := range agents {
-				in.Queries = append(in.Queries, driverQuery{fi, a, abs})
-				want = append(want, p.Evaluate(a, abs).Allowed)
 				key := strings.ToLower(a)
 				if !policyNames(p, key) {
 					key = "*"
 				}
-				covers = append(covers, warned[key])
-				quirks = append(quirks, unanchored(Parse(out), a, abs))
+				for _, u := range []string{abs, dec} {
+					if u == dec && dec == abs {
+						break
+					}
+					in.Queries = append(in.Queries, driverQuery{fi, a, u})
+					want = append(want, p.Evaluate(a, u).Allowed)
+					covers = append(covers, warned[key])
+					quirks = append(quirks, unanchored(Parse(out), a, dec))
+					plain = append(plain, -1)
+				}
+				if dec != abs {
+					plain[len(plain)-2] = len(plain) - 1
+				}
 			}
 		}
 	}
@@ -132,7 +118,7 @@ func TestExternalParsers(t *testing.T) {
 				agree++
 			case covers[i][parser]:
 				covered++
-			case parser == "robots-txt-parser" && quirks[i],
+			case parser == "robots-txt-parser" && quirks[i] && (plain[i] < 0 || sameVerdict(v, vs[plain[i]])),
 				parser == "WWW::RobotRules" && covers[i]["WWW::RobotRules (no Allow)"]:
 				quirk++
 			default:
@@ -150,6 +136,46 @@ func TestExternalParsers(t *testing.T) {
 		}
 	})
 }
+
+// warnedReaders maps each agent (in lower case) that findings name to
+// the readers their warnings name.
+func warnedReaders(fs []Finding) map[string]map[string]bool {
+	warned := map[string]map[string]bool{} // agent -> readers
+	for _, f := range fs {
+		var readers []string
+		switch f.Code {
+		case CodeSubstringNames:
+			readers = []string{"urllib.robotparser", "webrobots", "WWW::RobotRules"}
+		case CodeShortName:
+			readers = []string{"temoto/robotstxt"}
+		case CodeDoubleSlash:
+			readers = []string{"urllib.robotparser", "protego", "WWW::RobotRules"}
+		case CodeAllowUnread:
+			// Not a validate warning: a documented limit of that
+			// reader (docs/semantics.md), counted apart below.
+			readers = []string{"WWW::RobotRules (no Allow)"}
+		case CodeEmptyQuery:
+			readers = []string{"urllib.robotparser", "protego", "robots-parser", "robots-txt-guard"}
+		case CodeIndexHTML:
+			if strings.HasSuffix(f.Pattern, "/index.html") {
+				readers = []string{"protego"}
+			}
+		case CodeEscapedTilde:
+			readers = []string{"robots-txt-parser"}
+		}
+		for _, a := range strings.Split(strings.ToLower(f.Agent), ", ") {
+			if warned[a] == nil {
+				warned[a] = map[string]bool{}
+			}
+			for _, r := range readers {
+				warned[a][r] = true
+			}
+		}
+	}
+	return warned
+}
+
+func sameVerdict(a, b *bool) bool { return a != nil && b != nil && *a == *b }
 
 // driverQuery asks the drivers in conformance/ whether Agent may fetch URL
 // by the file in.Files[File].
@@ -230,18 +256,22 @@ func realisticNames(p Policy) bool {
 	return true
 }
 
-// unanchored reports whether a rule of the groups agent obeys occurs in
-// url other than at the start of its path. npm robots-txt-parser tests each
+// unanchored reports whether a rule of the groups agent obeys, as the
+// manifest spells it (not the %7E spellings Emit adds), occurs in url
+// other than at the start of its path. npm robots-txt-parser tests each
 // rule as an unanchored regular expression against the whole URL, so such
 // a rule applies there although no reader of robots.txt would apply it:
 // no order of lines can change that, and it is outside the guarantee for
-// that reader (docs/semantics.md, "robots.txt readers").
+// that reader (docs/semantics.md, "robots.txt readers"). The caller asks
+// with '~' for %7E and holds the reader to the same verdict on both
+// spellings of the URL: where they differ, the %7E spellings decide, and
+// R036 must warn.
 func unanchored(f *File, agent, url string) bool {
 	start := len(url) - len(PathOf(url))
 	for _, gi := range f.groupsFor(ProductToken(agent)) {
 		for _, r := range f.Groups[gi].Rules {
 			v := strings.TrimSuffix(r.Value, "$")
-			if v == "" {
+			if v == "" || strings.Contains(v, "%7E") {
 				continue
 			}
 			for i := strings.Index(url, v); i >= 0; {
@@ -313,4 +343,114 @@ func externalDrivers() []externalDriver {
 		{"perl", []string{"perl", "conformance/drivers.pl"}, nil, []string{"WWW::RobotRules"}},
 		{"node", []string{"node", "conformance/drivers.js"}, []string{"NODE_PATH=" + nodePath}, []string{"robots-parser", "robots-txt-guard", "robots-txt-parser"}},
 	}
+}
+
+// TestExternalReaderCases runs the external readers on two policies on
+// which two of them disagreed with RFC 9309 with no warning naming them:
+// protego gave googlebot-video, listed nowhere, the record of bot (the
+// longest listed name part of its own) and read its "Allow: /index.html"
+// as allowing /; robots-txt-parser met the "Allow: /%7Ejoe" written
+// beside "/~joe" inside /x.html/a/%7Ejoe/x, as long as "Disallow:
+// /x.html". Every verdict that differs from Policy.Evaluate must be
+// covered: by a Portability warning naming the reader for the agent, by
+// the documented limits of TestExternalParsers, or, for an agent no
+// group names whose name holds a listed name, by the readers that take
+// such a record (robots.PartOfNameReaders; validate warns at the name for
+// a known crawler: TestReaderDisagreementsWarned there).
+func TestExternalReaderCases(t *testing.T) {
+	al := func(ps ...string) []PathRule {
+		var r []PathRule
+		for _, p := range ps {
+			r = append(r, PathRule{Allow: true, Path: p})
+		}
+		return r
+	}
+	dl := func(ps ...string) []PathRule {
+		var r []PathRule
+		for _, p := range ps {
+			r = append(r, PathRule{Path: p})
+		}
+		return r
+	}
+	cases := []struct {
+		p      Policy
+		agents []string
+		paths  []string
+	}{
+		{Policy{Groups: []PolicyGroup{
+			{Agents: []string{"bot"}, Rules: append(al("/d%20e", "/index.html", "/index.html/~joe/b", "/org-plans"), dl("/")...)},
+			{Agents: []string{"figtree"}, Rules: append(al("/~joe/"), dl("/")...)},
+			{Agents: []string{"*"}, Rules: append(al("/ab/日本/abc/"), dl("/abc/p?x=1/%7emak")...)},
+			{Agents: []string{"*"}, Rules: append(al("/caf%C3%A9/org-plans"), dl("/")...)},
+		}}, []string{"bot", "figtree", "googlebot-video", "other"},
+			[]string{"/", "/index.html", "/d%20e", "/~joe/", "/%7Ejoe/", "/org-plans/x", "/caf%C3%A9/org-plans", "/index.html/%7Ejoe/b"}},
+		{Policy{Groups: []PolicyGroup{
+			{Agents: []string{"*"}},
+			{Agents: []string{"news"}, Rules: al("/")},
+			{Agents: []string{"googlebot-news"}, Rules: al("/abc/e%2Fe/café", "/d%20e/caf%C3%A9", "/x.html/a/~joe/")},
+			{Agents: []string{"webcrawler"}, Rules: append(al("/abc/", "/~joe"), dl("/", "/x.html")...)},
+		}}, []string{"webcrawler", "googlebot-news", "other"},
+			[]string{"/x.html/a/%7Ejoe/x", "/x.html/a/~joe/x", "/x.html", "/abc/", "/~joe", "/%7Ejoe", "/y/%7Ejoe"}},
+	}
+	partOfName := map[string]bool{"urllib.robotparser": true, "protego": true, "webrobots": true, "WWW::RobotRules": true, "robots-txt-guard": true}
+	var in driverInput
+	var want, quirks []bool
+	var covered []map[string]bool
+	var plain []int // the query of the URL with '~' for %7E, or -1
+	for fi, c := range cases {
+		out, err := Emit(c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Files = append(in.Files, string(out))
+		warned := warnedReaders(Portability(c.p))
+		for _, a := range c.agents {
+			cov := map[string]bool{}
+			key := a
+			if !policyNames(c.p, a) {
+				key = "*"
+				for _, g := range c.p.Groups {
+					for _, l := range g.Agents {
+						if l != "*" && strings.Contains(a, strings.ToLower(l)) {
+							for r := range partOfName {
+								cov[r] = true
+							}
+						}
+					}
+				}
+			}
+			for r := range warned[key] {
+				cov[r] = true
+			}
+			for _, p := range c.paths {
+				u := "http://example.com" + p
+				dec := strings.ReplaceAll(u, "%7E", "~")
+				for _, x := range []string{u, dec} {
+					in.Queries = append(in.Queries, driverQuery{fi, a, x})
+					want = append(want, c.p.Evaluate(a, x).Allowed)
+					covered = append(covered, cov)
+					quirks = append(quirks, unanchored(Parse(out), a, dec))
+					plain = append(plain, -1)
+				}
+				plain[len(plain)-2] = len(plain) - 1
+			}
+		}
+	}
+	eachParser(t, in, func(t *testing.T, parser string, vs []*bool) {
+		differ := 0
+		for i, v := range vs {
+			q := in.Queries[i]
+			switch {
+			case v == nil:
+				t.Errorf("no verdict: agent %q url %q", q.Agent, q.URL)
+			case *v == want[i]:
+			case covered[i][parser], parser == "WWW::RobotRules" && covered[i]["WWW::RobotRules (no Allow)"],
+				parser == "robots-txt-parser" && quirks[i] && (plain[i] < 0 || sameVerdict(v, vs[plain[i]])):
+				differ++
+			default:
+				t.Errorf("%s says allowed=%v, RFC 9309 %v, with no warning naming it: agent %q url %q\n%s", parser, *v, want[i], q.Agent, q.URL, in.Files[q.File])
+			}
+		}
+		t.Logf("%s: %d queries, %d differ under a warning or a documented limit", parser, len(vs), differ)
+	})
 }

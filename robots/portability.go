@@ -18,7 +18,8 @@ import (
 //     start of the path), so no order of lines makes the readings agree.
 //   - R017: an Allow path ending in /index.htm or /index.html. Google also
 //     allows the directory itself (robots_test.cc,
-//     GoogleOnly_IndexHTMLisDirectory); other readers do not.
+//     GoogleOnly_IndexHTMLisDirectory), and so does Python's protego for
+//     /index.html (the directory exactly, "/d/$"); other readers do not.
 //   - R018: a percent-encoded reserved character other than %2F (%3F). The
 //     1996 draft decodes it and then equals the character itself (?), which
 //     RFC 9309 keeps distinct.
@@ -46,6 +47,16 @@ import (
 //     allows are disallowed there when a shorter Disallow matches them.
 //     Reported per agent only where a Disallow of the agent's could match
 //     a URL the Allow matches.
+//   - R036: a rule with '~' that Emit also writes with %7E (longer by two
+//     bytes a tilde), where the agent has a rule of the other kind longer
+//     than the path (for a Disallow, as long) and at most as long as that
+//     spelling. npm
+//     robots-txt-parser matches each rule anywhere in the URL and lets the
+//     longest decide: in a URL that the other rule starts and that holds
+//     the escaped spelling, the spelling decides there, where RFC 9309
+//     (and the same reader on the URL with '~') reads the other rule.
+//     Matching anywhere is that reader's documented limit; this is the
+//     part of it that the written spellings, not the manifest, cause.
 //   - R027: a one-character agent name. temoto/robotstxt ranks "*" as a
 //     one-character match and picks a group only for a longer one, so it
 //     gives such an agent the "*" rules.
@@ -73,6 +84,7 @@ func Portability(p Policy) []Finding {
 	}
 	out = append(out, substringNames(p)...)
 	out = append(out, allowUnread(p)...)
+	out = append(out, EscapedTildeFindings(p)...)
 	return out
 }
 
@@ -141,8 +153,12 @@ func RuleFindings(agentNames []string, r PathRule) []Finding {
 	if r.Allow {
 		last := cp[strings.LastIndexByte(cp, '/')+1:]
 		if strings.HasPrefix(last, "index.htm") && strings.IndexByte(cp, '/') >= 0 {
+			readers := "Google reads"
+			if last == "index.html" {
+				readers = "Google and Python's protego read" // protego: an Allow ending in /index.html also allows the directory ($)
+			}
 			add(CodeIndexHTML,
-				"agent %s: Google reads Allow %q as also allowing %q; other readers do not", agents, r.Path, cp[:len(cp)-len(last)])
+				"agent %s: %s Allow %q as also allowing %q; other readers do not", agents, readers, r.Path, cp[:len(cp)-len(last)])
 		}
 	}
 	if e := reservedEscape(cp); e != "" {
@@ -154,6 +170,102 @@ func RuleFindings(agentNames []string, r PathRule) []Finding {
 			"agent %s: %q has more than %d '~'; URLs escaping only some of them as %%7E may be read differently by Google", agents, r.Path, maxTildes)
 	}
 	return out
+}
+
+// EscapedTildeFindings gives R036 (see Portability), once per rule of a
+// group (its agents named together). It sorts each record's rule lengths
+// once, so it costs the rules' number times its logarithm.
+func EscapedTildeFindings(p Policy) []Finding {
+	var out []Finding
+	type rulesKey struct {
+		first *PathRule
+		n     int
+	}
+	type shared struct {
+		rules  []PathRule
+		agents []string
+	}
+	var order []rulesKey
+	byRules := map[rulesKey]*shared{}
+	for _, rec := range plan(p) {
+		rs := rec.cfg.rules
+		if len(rs) == 0 {
+			continue
+		}
+		k := rulesKey{&rs[0], len(rs)}
+		if byRules[k] == nil {
+			byRules[k] = &shared{rules: rs}
+			order = append(order, k)
+		}
+		byRules[k].agents = append(byRules[k].agents, rec.agents[0])
+	}
+	for _, k := range order {
+		sh := byRules[k]
+		var tilde bool
+		var lens [2][]int // Disallow, Allow: the lengths of wildcard-free paths
+		for _, r := range sh.rules {
+			if strings.ContainsAny(r.Path, "*$") {
+				continue
+			}
+			tilde = tilde || strings.Contains(r.Path, "~")
+			lens[boolIndex(r.Allow)] = append(lens[boolIndex(r.Allow)], len(r.Path))
+		}
+		if !tilde {
+			continue
+		}
+		slices.Sort(lens[0])
+		slices.Sort(lens[1])
+		for _, a := range sh.rules {
+			n := strings.Count(a.Path, "~")
+			if n == 0 || strings.ContainsAny(a.Path, "*$") {
+				continue
+			}
+			long := len(a.Path) + 2*n
+			other := lens[1-boolIndex(a.Allow)]
+			// The longest rule of the other kind no longer than the
+			// escaped spelling, and longer than the path: there the
+			// reader reads the URL with '~' by the other rule and the URL
+			// with %7E by this one. At equal length it prefers Allow, so
+			// a Disallow's spelling also outranks an Allow as long as its
+			// path.
+			i, _ := slices.BinarySearch(other, long+1)
+			if i == 0 || other[i-1] < len(a.Path) || other[i-1] == len(a.Path) && a.Allow {
+				continue
+			}
+			b := findRule(sh.rules, !a.Allow, other[i-1])
+			esc := strings.ReplaceAll(a.Path, "~", "%7E")
+			example := strings.TrimSuffix(b.Path, "/") + "/a" + esc
+			out = append(out, Finding{Code: CodeEscapedTilde, Severity: diag.Warning, Agent: agentList(sh.agents), Pattern: a.Path,
+				Message: fmt.Sprintf("agent %s: npm robots-txt-parser matches each rule anywhere in the URL and lets the longest decide; %s %q is also written %q (URLs often escape '~'), as long as %s %q or longer, so in a URL such as %q it decides there, where RFC 9309 reads %s %q",
+					agentList(sh.agents), ruleKind(a.Allow), a.Path, esc, ruleKind(b.Allow), b.Path, example, ruleKind(b.Allow), b.Path)})
+		}
+	}
+	return out
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func ruleKind(allow bool) string {
+	if allow {
+		return "Allow"
+	}
+	return "Disallow"
+}
+
+// findRule returns the first wildcard-free rule of rs of the kind allow
+// whose path is n bytes long.
+func findRule(rs []PathRule, allow bool, n int) PathRule {
+	for _, r := range rs {
+		if r.Allow == allow && len(r.Path) == n && !strings.ContainsAny(r.Path, "*$") {
+			return r
+		}
+	}
+	return PathRule{}
 }
 
 // allowUnread reports R029 (see Portability), once per agent and Allow
@@ -199,6 +311,14 @@ func allowUnread(p Policy) []Finding {
 
 // SubstringReaders names the readers R026 is about.
 const SubstringReaders = "Python's urllib.robotparser, Ruby's webrobots and Perl's WWW::RobotRules"
+
+// PartOfNameReaders names the readers that give a robot no record of its
+// own the record of a listed name part of its name: SubstringReaders,
+// which take the first such record, and Python's protego and npm
+// robots-txt-guard, which take the one with the longest name (so they are
+// not among R026's: for two listed names they pick the longer, as the
+// 1996 draft's order does).
+const PartOfNameReaders = "Python's urllib.robotparser and protego, Ruby's webrobots, Perl's WWW::RobotRules and npm robots-txt-guard"
 
 // maxSubstringFindings bounds the R026 findings of one policy: a policy
 // can hold millions of pairs of names part of one another ("a", "aa",

@@ -17,10 +17,10 @@ import (
 // agent's rules, tried from shortest to longest with Disallow before Allow
 // at equal length, each match overriding the last, so that the longest
 // matching rule decides and Allow wins a tie (RFC 9309). A request is the
-// agent's when its User-Agent holds the agent's name as a token: preceded
-// by the start or a character that cannot be part of a name, followed by
-// the end or such a character, compared case-insensitively ("Mozilla/5.0
-// (compatible; GPTBot/1.1; +https://openai.com/gptbot)" is GPTBot's).
+// agent's when its User-Agent claims the agent's name by a product, as RFC
+// 9110 writes the field (uaRegexp): "Mozilla/5.0 (compatible; GPTBot/1.1;
+// +https://openai.com/gptbot)" is GPTBot's, "Mozilla/5.0 (compatible;
+// FooBot/1.0; +https://example.com/gptbot)" is not.
 // Rules are matched against the decoded path, as each server decodes it;
 // every character but letters, digits, '/', '_' and '-' is written as a
 // \xHH byte escape, so the regular expressions need no quoting and match
@@ -56,11 +56,6 @@ type Access struct {
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }
-
-// uaRegexp matches a User-Agent holding name as a token.
-func uaRegexp(name string) string {
-	return `(^|[^a-z0-9_.-])` + byteEscape(strings.ToLower(name)) + `($|[^a-z0-9_.-])`
-}
 
 // pathRegexp is a canonical rule path as a regular expression on the
 // decoded path: an escape matches the byte it stands for, a raw '*' any
@@ -160,7 +155,7 @@ func nginxAccess(b *strings.Builder, a Access) {
 		v := fmt.Sprintf("$discgen_%d", i+1)
 		fmt.Fprintf(b, "# enforce: %s (robots.txt rules, longest match last)\n", e.Agent)
 		fmt.Fprintf(b, "set %s \"\";\nset %s_deny 0;\n", v, v)
-		fmt.Fprintf(b, "if ($http_user_agent ~* \"%s\") { set %s \":$uri\"; }\n", uaRegexp(e.Agent), v)
+		nginxUAIf(b, v+"_ua", e.Agent, fmt.Sprintf("set %s \":$uri\";", v))
 		for _, r := range e.Rules {
 			re, _ := pathRegexp(r.Path, false)
 			fmt.Fprintf(b, "if (%s ~ \"^:%s\") { set %s_deny %d; } # %s\n", v, re[1:], v, deny(r), r)
@@ -206,14 +201,14 @@ func htaccessEnforceIn(b *strings.Builder, a Access, scope string) {
 		v := fmt.Sprintf("DISCGEN_DENY_%d", i+1)
 		fmt.Fprintf(b, "    # %s\n", e.Agent)
 		for _, r := range e.Rules {
-			fmt.Fprintf(b, "    RewriteCond %%{HTTP_USER_AGENT} \"%s\" [NC]\n", uaRegexp(e.Agent))
+			b.WriteString(apacheUAConds(e.Agent))
 			re, _ := pathRegexp(r.Path, false)
 			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} \"%s\"\n", re)
 			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:%d]\n", v, deny(r))
 		}
 		if scoped, query := guarded(rulePaths(e.Rules)); scoped {
 			fmt.Fprintf(b, "    # %s: refused\n", guardNote)
-			fmt.Fprintf(b, "    RewriteCond %%{HTTP_USER_AGENT} \"%s\" [NC]\n", uaRegexp(e.Agent))
+			b.WriteString(apacheUAConds(e.Agent))
 			fmt.Fprintf(b, "    RewriteCond %%{THE_REQUEST} \"%s\"\n", apacheGuard(query))
 			fmt.Fprintf(b, "    RewriteRule ^ - [E=%s:1]\n", v)
 		}
@@ -249,12 +244,12 @@ func caddyAccess(b *strings.Builder, a Access) {
 				continue // refused by Check
 			}
 			name := fmt.Sprintf("@discgen_enforce_%d_%d", i+1, j+1)
-			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\tpath_regexp `%s`\n}\n", name, uaRegexp(e.Agent), re)
+			fmt.Fprintf(b, "%s {\n\t%s\n\tpath_regexp `%s`\n}\n", name, caddyUAMatcher(e.Agent), re)
 			fmt.Fprintf(&route, "vars %s discgen_deny_%d %d\n", name, i+1, deny(r))
 		}
 		if scoped, query := guarded(rulePaths(e.Rules)); scoped {
 			name := fmt.Sprintf("@discgen_enforce_%d_odd", i+1)
-			fmt.Fprintf(b, "%s {\n\theader_regexp User-Agent `(?i)%s`\n\texpression `%s`\n}\n", name, uaRegexp(e.Agent), caddyRaw(rawGuard(query)))
+			fmt.Fprintf(b, "%s {\n\t%s\n\texpression `%s`\n}\n", name, caddyUAMatcher(e.Agent), caddyRaw(rawGuard(query)))
 			fmt.Fprintf(&route, "vars %s discgen_deny_%d 1\n", name, i+1)
 		}
 		fmt.Fprintf(b, "@discgen_deny_%d {\n\tvars discgen_deny_%d 1\n\tnot path /robots.txt\n}\n", i+1, i+1)
@@ -278,6 +273,7 @@ func headersAccess(b *strings.Builder, a Access) {
 func CheckAccess(kinds []Kind, a Access) []error {
 	errs := append(checkUsage(kinds, a.Usage), checkTenants(kinds, a.Tenants)...)
 	errs = append(errs, checkRights(kinds, a.Rights)...)
+	errs = append(errs, checkUserAgents(kinds, a)...)
 	for _, k := range kinds {
 		if k != Caddy {
 			continue

@@ -171,8 +171,9 @@
 // # Verified crawlers
 //
 // With Access.Verified, nginx, Apache and Caddy answer 403 to a request
-// whose User-Agent claims a crawler from an address outside the ranges its
-// operator publishes, /robots.txt excepted: nginx through geo and map
+// whose User-Agent claims a crawler (by a product, as RFC 9110 writes the
+// field: useragent.go) from an address outside the ranges its operator
+// publishes, /robots.txt excepted: nginx through geo and map
 // blocks in nginx/discgen-verified.conf (the http block includes it) and
 // one "if" in discgen.conf, Apache through apache/discgen-verified.conf
 // (the VirtualHost includes it), Caddy through matchers in discgen.caddy.

@@ -46,7 +46,7 @@ func liveTokens(t *testing.T, serve func(*testing.T, tree.Tree, Access, ...tree.
 				for _, ua := range uas {
 					want := 200
 					for _, a := range agents {
-						if claims(ua, a.Name) {
+						if productClaims(ua, a.Name) {
 							want = 403
 							break
 						}

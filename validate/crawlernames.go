@@ -18,7 +18,8 @@ const maxHolders = 5
 // are part of another known crawler's name (the catalogue's and the major
 // search engines'): Python's urllib.robotparser, Ruby's webrobots and
 // Perl's WWW::RobotRules give a robot the first record whose name is part
-// of its own, so "Spider" would hand its rules to Baiduspider. A crawler
+// of its own, and Python's protego and npm robots-txt-guard the one with
+// the longest such name, so "Spider" would hand its rules to Baiduspider. A crawler
 // the policy names itself is left out (R026 covers names part of one
 // another), as is one documented to obey the shorter name's group anyway
 // (Googlebot-Image follows Googlebot).
@@ -92,6 +93,6 @@ func partOfKnownMessage(name string, holders []crawlers.Crawler) string {
 	if len(holders) > maxHolders {
 		more = fmt.Sprintf(" and %d more", len(holders)-maxHolders)
 	}
-	return fmt.Sprintf("agent %s is part of the name of %s%s: %s give them %s's rules (they obey the first record whose name is part of the robot's name); name them in a group of their own to keep their rules, or write a more specific name than %s",
-		name, strings.Join(list, ", "), more, robots.SubstringReaders, name, name)
+	return fmt.Sprintf("agent %s is part of the name of %s%s: %s give them %s's rules (they obey the first record whose name is part of the robot's name, protego and robots-txt-guard the one with the longest such name); name them in a group of their own to keep their rules, or write a more specific name than %s",
+		name, strings.Join(list, ", "), more, robots.PartOfNameReaders, name, name)
 }

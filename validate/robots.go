@@ -12,6 +12,7 @@ import (
 	"github.com/discgen/discgen/internal/rfc3986"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
+	"github.com/discgen/discgen/serverconf"
 )
 
 // ownKeys are the manifest keys of the robots.txt fields whose meaning an
@@ -73,6 +74,9 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 				v.err(np, "%s", notAgent(name))
 			} else if r := robots.GoogleReading(name); r != "" {
 				v.warn(np, "%s", r)
+			}
+			if (g.Enforce || g.Verified) && len(name) > serverconf.MaxUserAgentName {
+				v.err(np, "a name of %d bytes cannot be enforced or verified: server configuration matches User-Agent names of up to %d bytes (the expression must fit a configuration line; Apache reads 8 KiB)", len(name), serverconf.MaxUserAgentName)
 			}
 		}
 		v.presets(gp, g)
@@ -322,6 +326,10 @@ func (v *checker) substringNames(path string, groups []manifest.Group) {
 			p.Names = cat.Names()
 		}
 	}
+	// R036 at the rule that Emit spells longer.
+	for _, f := range robots.EscapedTildeFindings(p) {
+		v.warn(rulePosition(path, groups, f), "%s", f.Message)
+	}
 	seen := map[string]bool{}
 	var first map[string]string
 	for _, f := range robots.NameFindings(p) {
@@ -338,6 +346,48 @@ func (v *checker) substringNames(path string, groups []manifest.Group) {
 		}
 		v.warn(at, "%s", f.Message)
 	}
+}
+
+// rulePosition is the manifest path of the rule a finding is about: the
+// first allow or disallow entry with its canonical path, in a group that
+// names the finding's first agent if one does, else in any group; else
+// the agent's first mention.
+func rulePosition(path string, groups []manifest.Group, f robots.Finding) string {
+	agent, _, _ := strings.Cut(f.Agent, ", ")
+	cat := crawlers.Default()
+	fallback := ""
+	for i, g := range groups {
+		gp := manifest.Index(path, i)
+		lists := g.Names
+		if len(g.Presets) > 0 {
+			lists = cat.Expand(g.Names, g.Presets, g.ExceptAgents)
+		}
+		named := slices.ContainsFunc(lists, func(n string) bool { return strings.EqualFold(n, agent) })
+		for _, k := range []struct {
+			key   string
+			rules []string
+		}{{"allow", g.Allow}, {"disallow", g.Disallow}} {
+			for j, r := range k.rules {
+				if robots.Canonical(r) != f.Pattern {
+					continue
+				}
+				at := manifest.Index(manifest.Key(gp, k.key), j)
+				if named {
+					return at
+				}
+				if fallback == "" {
+					fallback = at
+				}
+			}
+		}
+	}
+	if fallback != "" {
+		return fallback
+	}
+	if at, ok := agentPaths(path, groups)[strings.ToLower(agent)]; ok {
+		return at
+	}
+	return path
 }
 
 // agentPaths maps each agent (in lower case) to the manifest path that

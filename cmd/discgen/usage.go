@@ -155,7 +155,7 @@ Find problems in hand-written discovery files:
                           that depend on which reading a crawler uses, usage
                           preference lines (Content-Usage, Content-Signal)
                           outside any group, hidden from named groups,
-                          unknown or repeated, and more (codes R001-R035);
+                          unknown or repeated, and more (codes R001-R036);
                           RSL License lines: not an absolute URL, more than
                           one, inside a group (codes L001-L003)
     tdmrep.json           W3C TDMRep (final report 2024-05-10): an array of
