@@ -278,14 +278,15 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 			active = active[:len(active)-1]
 		case strings.HasPrefix(l, "<IfModule") || l == "</IfModule>" || !on:
 		case apacheHeader.MatchString(l):
+			// Two tables: "Header set" (onsuccess) and "Header always
+			// set"; an unset clears its own table only, and a 2xx
+			// response carries both.
 			m := apacheHeader.FindStringSubmatch(l)
-			if m[1] != "" {
-				continue
-			}
+			name := m[1] + m[3]
 			if m[2] == "set" {
-				headers[m[3]] = strings.ReplaceAll(m[4], "%%", "%")
+				headers[name] = strings.ReplaceAll(m[4], "%%", "%")
 			} else {
-				delete(headers, m[3])
+				delete(headers, name)
 			}
 		case rewriteCond.MatchString(l):
 			m := rewriteCond.FindStringSubmatch(l)
@@ -334,7 +335,16 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 			}
 		}
 	}
-	resp.usage, resp.tdmRes, resp.tdmPol = headers["Content-Usage"], headers["tdm-reservation"], headers["tdm-policy"]
+	both := func(name string) string {
+		var vs []string
+		for _, v := range []string{headers[name], headers["always "+name]} {
+			if v != "" {
+				vs = append(vs, v)
+			}
+		}
+		return strings.Join(vs, ", ")
+	}
+	resp.usage, resp.tdmRes, resp.tdmPol = both("Content-Usage"), both("tdm-reservation"), both("tdm-policy")
 	return resp
 }
 
@@ -376,7 +386,7 @@ func newCaddyReader(conf []byte) caddyReader {
 	return r
 }
 
-var caddyRegexpLine = regexp.MustCompile("^(path_regexp|header_regexp User-Agent) `(.*)`$|^(expression) `\\{http.request.orig_uri\\}.matches\\(r\"(.*)\"\\)`$")
+var caddyRegexpLine = regexp.MustCompile("^(path_regexp|header_regexp User-Agent|vars_regexp \\{http.request.header.User-Agent\\}) `(.*)`$|^(expression) `\\{http.request.orig_uri\\}.matches\\(r\"(.*)\"\\)`$")
 
 func (r caddyReader) match(t *testing.T, name string, q request, vars map[string]string) bool {
 	lines, ok := r.matchers[name]
@@ -402,8 +412,8 @@ func (r caddyReader) matchAll(t *testing.T, lines []string, q request, vars map[
 			switch {
 			case m[3] == "expression": // CEL's matches: RE2 on the raw target
 				subject = q.target
-			case strings.HasPrefix(m[1], "header_regexp"):
-				subject = q.agent
+			case strings.HasPrefix(m[1], "header_regexp"), strings.HasPrefix(m[1], "vars_regexp"):
+				subject = q.agent // one User-Agent field
 			}
 			ok = re.MatchString(subject)
 		case strings.HasPrefix(l, "path "):
@@ -480,7 +490,16 @@ func (r caddyReader) serve(t *testing.T, q request) response {
 	for _, n := range deletes {
 		delete(headers, n)
 	}
-	resp.usage, resp.tdmRes, resp.tdmPol = headers["Content-Usage"], headers["tdm-reservation"], headers["tdm-policy"]
+	both := func(name string) string {
+		var vs []string
+		for _, v := range []string{headers[name], headers["always "+name]} {
+			if v != "" {
+				vs = append(vs, v)
+			}
+		}
+		return strings.Join(vs, ", ")
+	}
+	resp.usage, resp.tdmRes, resp.tdmPol = both("Content-Usage"), both("tdm-reservation"), both("tdm-policy")
 	return resp
 }
 
