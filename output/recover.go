@@ -251,7 +251,7 @@ type CrowdedError struct {
 }
 
 func (e *CrowdedError) Error() string {
-	return fmt.Sprintf("state directory: %s holds more than %d entries, where a killed build leaves one: refused until they are removed (each build removes up to %d)", e.Dir, maxOwnEntries, maxOwnEntries)
+	return fmt.Sprintf("state directory: %s holds more than %d entries, where a build leaves at most a few: refused until they are removed", e.Dir, maxOwnEntries)
 }
 
 // journalNames lists the names in the journal directory f: all of them
