@@ -1,4 +1,4 @@
-//go:build linux
+//go:build unix
 
 // Command journalflood fills a directory with what a hostile tenant can
 // put in its own state directory's journal/, for the measurements of
