@@ -5,10 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -20,39 +16,17 @@ import (
 // the root against its plan until the root's record is written, the
 // lock of the root itself, a file named by the root's device and inode
 // (<dev>.<ino>.lock, removed on release) in a directory only the build's
-// user can open (outputLockDir), so that no other account can create or
-// hold it. A build waits for it up to Options.LockWait, then plans the
-// root again from what the other build left (a plan made meanwhile is
-// stale), refusing its files as not its own unless Options.Replace.
+// user can open (statedir.UserLockDir, checked to be its own, mode
+// 0700), so that no other account can create or hold it. A build waits
+// for it up to Options.LockWait, then plans the root again from what the
+// other build left (a plan made meanwhile is stale), refusing its files
+// as not its own unless Options.Replace.
 //
 // The lock is its user's: builds run by different users (root's, and a
 // tenant owner's save of its own root) do not exclude each other by it,
 // but by the root's own state (lockState), which they share.
 
-// outputLockDir is the directory of this user's output-root locks: for
-// root, /run/discgen (on a system with /run); for another user,
-// discgen in its runtime directory ($XDG_RUNTIME_DIR, when it is an
-// absolute path to a directory of its own, mode 0700), or else
-// discgen-<uid> in the system's temporary directory. The directory is
-// made mode 0700, never followed through a symlink, and must be the
-// user's own (statedir.PrivateDir): one another account made first
-// refuses the build's roots, with the directory named.
-var outputLockDir = sync.OnceValue(func() string {
-	uid := os.Geteuid()
-	if uid == 0 && runtime.GOOS != "windows" {
-		if fi, err := os.Lstat("/run"); err == nil && fi.IsDir() {
-			return "/run/discgen"
-		}
-	}
-	if x := os.Getenv("XDG_RUNTIME_DIR"); uid > 0 && filepath.IsAbs(x) {
-		if ok, err := statedir.PrivateDir(x); err == nil && ok {
-			return filepath.Join(x, "discgen")
-		}
-	}
-	return filepath.Join(os.TempDir(), "discgen-"+strconv.Itoa(max(uid, 0)))
-})
-
-// testOutputLockDir, set by a test, replaces outputLockDir.
+// testOutputLockDir, set by a test, replaces statedir.UserLockDir.
 var testOutputLockDir string
 
 // privateDirs remembers the lock directories found this user's own:
@@ -75,7 +49,7 @@ func (a *applying) lockOutput(dev, ino uint64) {
 // lockOutputRoot takes the lock of the output root root, whose device and
 // inode are dev and ino, waiting up to wait.
 func lockOutputRoot(root string, dev, ino uint64, wait time.Duration) (io.Closer, error) {
-	dir := outputLockDir()
+	dir := statedir.UserLockDir()
 	if testOutputLockDir != "" {
 		dir = testOutputLockDir
 	}
