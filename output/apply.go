@@ -354,9 +354,14 @@ func (a *applying) openRoot() {
 		return
 	}
 	c.r.SetWriteRoot(a.dir)
-	if fi, err := a.dir.Stat(); err == nil {
-		a.dev = confined.StatOf(fi).Dev
+	fi, err := a.dir.Stat()
+	if err != nil {
+		a.err, a.done = fmt.Errorf("%s: %w", c.Root, confined.UnwrapPath(err)), true
+		return
 	}
+	st := confined.StatOf(fi)
+	a.dev = st.Dev
+	a.lockOutput(st.Dev, st.Ino)
 }
 
 // prepare, holding the root's lock, checks that neither its record nor a

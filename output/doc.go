@@ -105,7 +105,9 @@
 //     files (mode 0600) in a directory only root can open
 //     (STATE/journal, mode 0700, narrowed when an earlier build made it
 //     wider), never that directory itself, which an account may have
-//     opened before it was narrowed; the output root is never locked. Root's builds of one root (a full build, a save run as
+//     opened before it was narrowed; the output root itself is never
+//     locked (its lock is a file in a directory only root can open,
+//     /run/discgen: see Concurrency). Root's builds of one root (a full build, a save run as
 //     root) wait for each other, a bounded time, on root's lock of that
 //     root there (STATE/journal/<SHA-256 of its record's name>.lock);
 //     holding it, root's build then tries once the lock a tenant's owner
@@ -138,6 +140,51 @@
 //     its locks' and verdicts' 0700, a tenant's own two 0700 and the
 //     tenant's, those on the way to them 0711 (passed through, listed by
 //     root alone), an output root's 0755 (a web server reads them).
+//
+// What a tenant's owner can name or fill, the bound root's build applies
+// to each, and the test that shows it (publish's tests name the walk and
+// the manifest; the rest are this package's, or confined's):
+//
+//   - its manifest: opened without following a symlink or waiting on a
+//     FIFO, a regular file only, read within the delegation's limits
+//     and the build's memory budget (TestSpecialManifests,
+//     TestHostileTenantCosts);
+//   - its output root (public_html) and everything below it: only the
+//     paths the tree names are looked at, each reached confined, no
+//     symlink followed, a file read up to 64 MiB or the new bytes' size
+//     (TestDirSymlinkToOutsideRefused and the other confine tests,
+//     TestSymlinkPlantedAfterPlanStillConfined); a directory or
+//     temporary symlink made there for the owner (Options.Owner) is
+//     chowned through a descriptor of what was made, never by name
+//     (TestMkdirOwnedGivesOnlyWhatItMade,
+//     TestSymlinkOwnedGivesOnlyWhatItMade);
+//   - its records directory: only fixed names are opened (the record,
+//     the stat cache), never listed; each read up to 16 MiB and within
+//     Options.MaxPaths, written through a random temporary name
+//     (TestRootStateBounded, TestRecordMaxPaths, TestOwnStateLooksForNoFormat1);
+//   - its journal directory: every walk (Recover, ReadJournals for a
+//     check or a dry run, the dead journals of a plan checked again)
+//     reads it in one read of at most maxOwnEntries (64) entries, so at
+//     most 64 journals are opened and 64 .new files removed, 16 MiB read
+//     together, 64 intents merged; past 64 entries the root is refused in
+//     one line (CrowdedError) until its owner empties it; the errors of a
+//     walk name two journals and count the rest in one line
+//     (TestOwnJournalPartsBounded, TestOwnJournalsReadBounded,
+//     TestOwnJournalIsOnlyAHint, publish's TestHostileJournalDirs);
+//   - every lock it can open (its journal directory, any file, its
+//     output root): tried once by root, never waited on; while it holds
+//     its journal directory's, root reads nothing there and the root is
+//     deferred (TestOwnerLockDefersRootsRecovery, TestOutputRootIsNoLock,
+//     TestOldJournalDirDescriptorLocksNothing);
+//   - nothing else: root's own journal directory, verdicts and output
+//     roots' locks are in directories of mode 0700 only root can open
+//     (TestJournalDirIsRootsAlone, TestRootStateDirsNoMoreOpen,
+//     TestOutputLockDirIsPrivate).
+//
+// A tenant's directory is also listed by the walk that finds the
+// manifests when the glob's last component is a wildcard
+// (users/*/public_html/*.yaml): that walk reads it 512 entries at a
+// time, but through the whole directory.
 //
 // What does not hold: narrowing a directory an earlier build made 0755
 // cannot take back a descriptor an account opened before. Such an
@@ -465,8 +512,9 @@
 // new bytes); a larger one is treated as different and not discgen's. The
 // ownership record is read up to 256 MiB, and journals together up to
 // 1 GiB; in a root's own state directory, each record and stat cache, and
-// the journals together, up to 16 MiB, and one recovery there looks at 64
-// journals and merges 64 intents at most. With Options.MaxPaths, a record
+// the journals together, up to 16 MiB, and one recovery there reads 64
+// entries of its journal directory, and so looks at 64 journals and
+// removes 64 .new files, and merges 64 intents at most. With Options.MaxPaths, a record
 // holds at most that many lines after its header and that many KiB.
 //
 // # Concurrency, and what is not handled
@@ -489,16 +537,26 @@
 // build of root's holds the tenant's journal directory: only its
 // owner's build can, and only then is the tenant deferred.
 //
-// The lock used to be the output root itself, whatever state directory
-// each build used (the design's "the lock belongs to the output root"):
-// but a flock on a directory is any account's to take that can open it,
-// and an output root is mode 0755 for its web server, so any local
-// account could hold a tenant's, or the site's, and stop its builds. Two
-// builds of one root with different state directories are therefore no
-// longer serialised by a lock: each is another owner to the other, whose
-// files it refuses as foreign once they are there (the ownership
-// record), but two such builds planned before either wrote may mix their
-// files. Run them one after the other, or give them one state directory.
+// One writer per output root, whatever state directory each build
+// uses (the design's "the lock belongs to the output root"): Apply also
+// holds, from before it checks the root against its plan until the
+// record is written, the lock of the output root itself, taken after
+// those of its state. It is not a flock on the root (a directory is any
+// account's to lock that can open it, and an output root is mode 0755
+// for its web server) but on the file <dev>.<ino>.lock, named by the
+// root's device and inode and removed on release, in a directory only
+// the build's user can open: /run/discgen for root; for another user,
+// discgen in $XDG_RUNTIME_DIR (when that is a directory of the user's
+// own, mode 0700), or else discgen-<uid> in os.TempDir(). That directory
+// is made mode 0700, opened without following a symlink, and must be the
+// user's own: one another account made first refuses the root, naming
+// it. The wait is Options.LockWait; then the plan is checked again as
+// below, so a build with another state directory that wrote the root
+// first is another owner, whose files are refused as foreign, or, with
+// Options.Replace, replaced whole (TestTwoStatesOneRootNeverInterleave).
+// The lock is the user's: builds of one root run by different users (root's,
+// and its owner's save with a root's own state directory) are kept apart
+// by the root's own journal directory, which both lock.
 //
 // Plan takes no lock, so another build may write the root between a plan
 // and its Apply, or between the plan's read of the record and its look
@@ -543,7 +601,8 @@
 // Recover looked at it is skipped, not an error. A .new file Recover can
 // lock is removed under the directory's exclusive lock (its build died
 // before changing anything; a live one creates and locks its .new file
-// under the shared lock). When a batch holds the directory, Recover
+// under the shared lock; in a root's own journal directory, those among
+// the 64 entries read). When a batch holds the directory, Recover
 // merges nothing and returns the dead journals it read, which the plans
 // own as Options.Journals. And a plan refused for a file a build killed
 // after this build's Recover left is checked under the lock against the

@@ -33,11 +33,12 @@ func holdLock(t *testing.T, state, root string) func() {
 	}
 }
 
-// The lock belongs to the root's state: two builds with one state
-// directory exclude each other, and the output root itself is no lock
-// (any account can open a 0755 directory). A build with another state
-// directory is not excluded: it is another owner, whose files the first
-// build refuses as foreign.
+// The root's lock in its state: two builds with one state directory
+// exclude each other, and the output root itself is no lock (any account
+// can open a 0755 directory). A build with another state directory is
+// another owner, whose files the first build refuses as foreign (the two
+// exclude each other by the output root's own lock, a file only their
+// user can open: TestTwoStatesOneRootNeverInterleave).
 func TestLockBelongsToState(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("keep.txt", "k\n"), e.opt())

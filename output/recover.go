@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -66,8 +67,10 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	// An empty directory has nothing to recover, and needs no lock: a
 	// journal created meanwhile is a running build's. A build of many
 	// roots, each with a state directory of its own, recovers each of
-	// them this way.
-	names, err := f.Readdirnames(-1)
+	// them this way. A root's own, which its owner may fill, is read
+	// up to maxOwnEntries.
+	own := isRootState(stateDir)
+	names, _, err := journalNames(f, own)
 	if err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
@@ -93,9 +96,18 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	}
 	switch {
 	case busy:
-	case isRootState(stateDir):
+	case own:
 		if busy, err = statedir.TryLock(f); err != nil {
 			return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", dir, err)
+		}
+		if busy && ownedByOther(f) {
+			// Held by the root's owner (root's own builds of the
+			// root hold root's lock of it first, taken above): the
+			// owner's build is writing the root, or the owner holds
+			// the lock for ever. Nothing there is read; the root is
+			// deferred to the next build, as it would be once
+			// planned (lockState).
+			return 0, nil, &DeferredError{Root: cmp.Or(opt.Record, dir)}
 		}
 	case statedir.Writable(dir):
 		l, err := lockStateDir(dir, true, 0)
@@ -110,7 +122,8 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
-	if names, err = f.Readdirnames(-1); err != nil {
+	names, more, err := journalNames(f, own)
+	if err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
 	// A build that may not write the records (a tenant's owner beside
@@ -119,11 +132,20 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	// that may write recovers them.
 	if busy || !statedir.Writable(dir) {
 		j, err := readJournals(dir, names, true)
+		if more {
+			return 0, j, &CrowdedError{Dir: dir}
+		}
 		return 0, j, err
 	}
-	if isRootState(stateDir) {
+	if own {
+		// What was read is recovered (and up to maxOwnEntries .new
+		// files removed) even when there is more: an owner's
+		// directory crowded by killed builds empties in a few.
 		n, err := recoverOwn(stateDir, dir, names, opt)
 		removeParts(dir, names)
+		if more {
+			return n, nil, &CrowdedError{Dir: dir}
+		}
 		return n, nil, err
 	}
 	n := 0
@@ -212,7 +234,69 @@ func keepOnly(dir *os.File, file string, keep []*record) error {
 const (
 	maxOwnJournals = 64
 	maxOwnIntents  = 64
+	maxOwnEntries  = 64
 )
+
+// maxReportedJournals bounds the journals a walk names in its error:
+// the others it could not read are counted in one more line.
+const maxReportedJournals = 2
+
+// CrowdedError is a root's own journal directory, which its owner may
+// fill, holding more than maxOwnEntries entries: a build leaves at most
+// one each time it is killed. Each recovery reads that many of them,
+// recovers and removes what it can among those, and refuses the root
+// with this error until the directory holds no more.
+type CrowdedError struct {
+	Dir string
+}
+
+func (e *CrowdedError) Error() string {
+	return fmt.Sprintf("state directory: %s holds more than %d entries, where a build leaves at most a few: refused until they are removed", e.Dir, maxOwnEntries)
+}
+
+// journalNames lists the names in the journal directory f: all of them
+// when own is false (a state directory no other user may write), up to
+// maxOwnEntries, in the order the directory lists them, when it is a
+// root's own (RootStateDir), which its owner may fill; more then reports
+// that it holds others. One read of maxOwnEntries+1 names, never the
+// whole directory.
+func journalNames(f *os.File, own bool) (names []string, more bool, err error) {
+	if !own {
+		names, err = f.Readdirnames(-1)
+		return names, false, err
+	}
+	names, err = f.Readdirnames(maxOwnEntries + 1)
+	if err == io.EOF {
+		err = nil
+	}
+	if len(names) > maxOwnEntries {
+		return names[:maxOwnEntries], true, err
+	}
+	return names, false, err
+}
+
+// listJournals lists the journal directory dir of the state directory
+// stateDir, as journalNames does.
+func listJournals(stateDir, dir string) (names []string, more bool, err error) {
+	f, err := statedir.OpenDir(dir, false)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	return journalNames(f, isRootState(stateDir))
+}
+
+// ownedByOther reports whether the directory f belongs to another user
+// than this process's: a root's own journal directory, which a build
+// run as root gives the root's owner.
+func ownedByOther(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && confined.StatOf(fi).UID != os.Geteuid()
+}
+
+// testHookJournalOpen, set by a test, is called with each journal file
+// a walk opens.
+var testHookJournalOpen func(file string)
 
 // recoverOwn is Recover in a root's own state directory (RootStateDir),
 // whose journals its owner may have written: they are only a hint for
@@ -310,6 +394,9 @@ func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func
 			continue
 		}
 		file := filepath.Join(dir, name)
+		if testHookJournalOpen != nil {
+			testHookJournalOpen(file)
+		}
 		var data []byte
 		var err error
 		var lock *os.File // a dead journal, locked while fn runs
@@ -356,6 +443,10 @@ func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func
 		if err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if len(errs) > maxReportedJournals {
+		more := len(errs) - maxReportedJournals
+		errs = append(errs[:maxReportedJournals], fmt.Errorf("state directory: %s: %d more journals not read", dir, more))
 	}
 	return errors.Join(errs...)
 }
@@ -501,14 +592,18 @@ type Journals struct {
 // named in the error.
 func ReadJournals(stateDir string) (*Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
-	names, err := statedir.Names(dir)
+	names, more, err := listJournals(stateDir, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !statedir.Writable(dir) {
 		return nil, nil // as for Recover: another user's
 	}
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
-	return readJournals(dir, names, false)
+	j, err := readJournals(dir, names, false)
+	if more {
+		return j, &CrowdedError{Dir: dir}
+	}
+	return j, err
 }
 
 // readJournals reads the journals among names in dir, or only the dead
@@ -564,7 +659,7 @@ func (j *Journals) within(m *record, file string, maxPaths int) error {
 // there is none more: a build killed after this one's Recover left them.
 func deadIntents(stateDir, name string, given *Journals) *Journals {
 	dir := filepath.Join(stateDir, journalDir)
-	names, err := statedir.Names(dir)
+	names, _, err := listJournals(stateDir, dir)
 	if err != nil {
 		// By intent: these are journals beyond those Recover read, a
 		// hint for this plan; without them it plans as Recover left it.

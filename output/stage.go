@@ -151,9 +151,13 @@ func byDir(todo []*pending, size int) [][]*pending {
 func (c *Changes) mkdir(d string) error {
 	pr, err := c.r.WriteDir(parent(d))
 	if err == nil {
-		err = pr.Mkdir(path.Base(d))
-		if err == nil && c.opt.Owner != nil {
-			err = pr.Lchown(path.Base(d), c.opt.Owner.UID, c.opt.Owner.GID)
+		if o := c.opt.Owner; o != nil {
+			// Chowned through the descriptor of what was created,
+			// never by name: the owner may write the directory
+			// it is in.
+			err = pr.MkdirOwned(path.Base(d), o.UID, o.GID)
+		} else {
+			err = pr.Mkdir(path.Base(d))
 		}
 		c.r.Done(pr)
 		if errors.Is(err, fs.ErrExist) {
@@ -256,15 +260,21 @@ func (c *Changes) writeTemp(dr confined.WriteDir, pd *pending) error {
 		return fmt.Errorf("%s: cannot write: %w", c.file(ch.Path), confined.UnwrapPath(err))
 	}
 	if ch.New.Link != "" {
-		if err := dr.Symlink(ch.New.Link, pd.tmp); err != nil {
+		// Given to the owner through a descriptor of the symlink
+		// made, never by name (see mkdir).
+		var err error
+		if o := c.opt.Owner; o != nil {
+			err = dr.SymlinkOwned(ch.New.Link, pd.tmp, o.UID, o.GID)
+		} else {
+			err = dr.Symlink(ch.New.Link, pd.tmp)
+		}
+		if err != nil {
+			if !errors.Is(err, fs.ErrExist) {
+				pd.created = true // made, then replaced: removed as a temp
+			}
 			return fail(err)
 		}
 		pd.created = true
-		if o := c.opt.Owner; o != nil {
-			if err := dr.Lchown(pd.tmp, o.UID, o.GID); err != nil {
-				return fail(err)
-			}
-		}
 		return fail2(hook("write", ch.Path), fail)
 	}
 	pd.perm = fs.FileMode(0o644)

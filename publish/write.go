@@ -208,7 +208,10 @@ func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 			} else if p.opt.Mode != Render {
 				// What a killed build of the tenant left is
 				// counted as the next build will count it.
-				jr, _ := output.ReadJournals(o.StateDir)
+				jr, err := output.ReadJournals(o.StateDir)
+				if _, ok := errors.AsType[*output.CrowdedError](err); ok {
+					return nil, err // refused, as a build refuses it
+				}
 				o.Journals = o.Journals.Add(jr)
 			}
 			return output.Plan(j.show, t, o)
@@ -216,6 +219,9 @@ func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 		return false
 	}
 	o, err := p.ownState(o)
+	if _, ok := errors.AsType[*output.DeferredError](err); ok {
+		err = &output.DeferredError{Root: j.show} // named as its other lines name it
+	}
 	if err != nil {
 		fail(u, err)
 		return false
