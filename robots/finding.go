@@ -57,4 +57,5 @@ const (
 	CodeAllowUnread     = "R029" // Allow a 1994-standard reader ignores
 	CodeEmptyQuery      = "R030" // path ending with an empty query
 	CodeNotEnforced     = "R031" // rule server configuration cannot enforce
+	CodeTooManyLines    = "R036" // more lines than lint checks
 )

@@ -18,7 +18,8 @@ type LicenseLine struct {
 	InGroup bool
 }
 
-// Licenses returns the License lines of a robots.txt file, in order.
+// Licenses returns the License lines of a robots.txt file, in order: the
+// first MaxLines of them, as Parse reads no more lines.
 func Licenses(data []byte) []LicenseLine {
 	var out []LicenseLine
 	inGroup := false  // a User-agent line has been read
@@ -72,6 +73,9 @@ func Licenses(data []byte) []LicenseLine {
 		key := string(bytes.TrimSpace(k)) // a short key: not allocated
 		switch {
 		case strings.EqualFold(key, "license"):
+			if len(out) == MaxLines {
+				return out
+			}
 			if i := bytes.IndexByte(v, '#'); i >= 0 {
 				v = v[:i]
 			}

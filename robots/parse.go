@@ -104,15 +104,32 @@ type File struct {
 	Findings []Finding
 	// Lines is the number of lines read.
 	Lines int
+	// Cut is the line Parse stopped at, the first past MaxLines lines that
+	// hold something; 0 when it read the whole file.
+	Cut int
 }
 
+// MaxLines bounds the lines Parse reads that hold something (a field, or
+// text without a key); blank and comment lines are not counted. What a
+// parse keeps grows with these lines, some 60 bytes each and more for
+// those that draw a finding: 11 million lines "a:" fit in the 32 MiB
+// that lint and check read, and held 600 MB. Half a million is more than
+// twice what a manifest can build (200,000 rule lines and 5,000 agents),
+// and fifty times the lines a crawler reads in 500 KiB of rules.
+const MaxLines = 500_000
+
 // Parse reads a robots.txt file. It never fails: lines it cannot read are
-// skipped, as google/robotstxt skips them.
-func Parse(data []byte) *File {
+// skipped, as google/robotstxt skips them. It stops after MaxLines lines
+// that hold something, and File.Cut says where; a caller that reads a
+// file it did not build tells its user so.
+func Parse(data []byte) *File { return parse(data, MaxLines) }
+
+// parse is Parse reading at most limit lines that hold something.
+func parse(data []byte, limit int) *File {
 	f := &File{}
 	// Room for a rule per 32 bytes (a rule line is rarely shorter) at
 	// first, so that a large file's rules rarely move.
-	p := parser{f: f, rules: make([]Rule, 0, max(len(data)/32, 16))}
+	p := parser{f: f, rules: make([]Rule, 0, min(max(len(data)/32, 16), limit+1)), max: limit}
 	// One conversion: every Line value is a substring of text.
 	text := string(skipBOM(data))
 	num := 0
@@ -137,7 +154,9 @@ func Parse(data []byte) *File {
 			p.line(num, text)
 			break
 		}
-		p.line(num, text[:i])
+		if p.line(num, text[:i]); f.Cut > 0 {
+			break
+		}
 		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
 			i++
 		}
@@ -182,18 +201,30 @@ type parser struct {
 	// blank is the number of a blank line met after a User-agent line of
 	// the open group and before any other line; 0 when none.
 	blank int
+	// n counts the lines read that hold something, up to max.
+	n, max int
 }
 
 func (p *parser) line(num int, raw string) {
 	if !p.started {
 		p.cur, p.started = -1, true
 	}
-	if len(raw) > MaxLineLen {
+	long := len(raw) > MaxLineLen
+	if long {
 		raw = raw[:MaxLineLen]
+	}
+	key, value, noColon, ok := splitLine(raw)
+	if ok || !isBlankOrComment(raw) {
+		if p.n == p.max {
+			p.f.Cut = num
+			return
+		}
+		p.n++
+	}
+	if long {
 		p.f.Findings = append(p.f.Findings, Finding{Code: CodeLineTooLong, Severity: diag.Warning, Line: num,
 			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
 	}
-	key, value, noColon, ok := splitLine(raw)
 	if trimSpace(raw) == "" {
 		if p.cur >= 0 && !p.sawRule && p.blank == 0 {
 			p.blank = num
