@@ -270,15 +270,33 @@ func (rp *robotsPart) globals(f *robots.File, data []byte, warn func(line int, f
 	}
 }
 
+// maxOtherLines bounds the Crawl-delay and extension lines of all groups
+// that import carries into a manifest.
+const maxOtherLines = 10_000
+
 // importBounds refuses a robots.txt that holds more than a manifest may
 // (validate's MaxAgentNames and MaxRuleLines): one of 115,000 groups took
 // 825 MB to import, and one of 4,999 agents over 250,000 rules more than
 // two minutes, into a manifest that validation then refused. The error
-// starts with the line that passes the bound.
+// starts with the line that passes the bound. So is one past the lines
+// robots.Parse reads (robots.MaxLines): of extension lines, or lines
+// without a key, 1.4 million fit in the file import reads, and died
+// under a 1 GiB address-space limit.
+//
+// A group's Crawl-delay and extension lines go into the manifest too,
+// each a YAML mapping of its own: 50,000 of them, 150 kB of robots.txt,
+// took the YAML encoder past 1 GiB of address space. Import carries up
+// to maxOtherLines; real files have a few.
 func importBounds(f *robots.File) error {
+	if f.Cut > 0 {
+		return fmt.Errorf("%d: more than %d lines that hold a field or text; import reads at most %d: not imported", f.Cut, robots.MaxLines, robots.MaxLines)
+	}
 	names := map[string]bool{}
-	lines := 0
+	lines, others := 0, 0
 	for _, g := range f.Groups {
+		if others += len(g.Other); others > maxOtherLines {
+			return fmt.Errorf("%d: more than %d Crawl-delay and extension lines; import carries at most %d into a manifest: not imported", g.Other[len(g.Other)-(others-maxOtherLines)].Num, maxOtherLines, maxOtherLines)
+		}
 		for _, a := range g.Agents {
 			if names[agentKey(a)] = true; len(names) > validate.MaxAgentNames {
 				return fmt.Errorf("%d: more than %d agent names; a manifest holds at most %d: not imported", a.Num, validate.MaxAgentNames, validate.MaxAgentNames)
