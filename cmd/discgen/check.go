@@ -66,6 +66,10 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	f := robots.Parse(data)
+	if f.Cut > 0 {
+		// A file discgen builds never holds so many lines.
+		return fmt.Errorf("%s:%d: more than %d lines that hold a field or text; check reads at most %d", robotsFile, f.Cut, robots.MaxLines, robots.MaxLines)
+	}
 	// The licence and reservation depend on the URL alone: read once each.
 	rd := rightsReader(data, tdm, site)
 	atURL := make([]rights.RightsReading, fs.NArg())
