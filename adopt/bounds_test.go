@@ -77,3 +77,26 @@ func TestManyCommentLines(t *testing.T) {
 		t.Errorf("%d comments on the second group, want 1000000 (first group %d)", n, len(rp.comments[0]))
 	}
 }
+
+// The parser's warnings are listed up to robots.MaxListed of a kind, then
+// counted: 500,000 lines without a key drew as many warnings, and with
+// 100,000 rules took an import past 1 GiB of address space.
+func TestImportWarningsListed(t *testing.T) {
+	data := "User-agent: *\nDisallow: /\n" + strings.Repeat("x\n", robots.MaxListed+10)
+	res, err := Robots("robots.txt", []byte(data), Options{SiteURL: "https://example.com/", Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, more := 0, ""
+	for _, d := range res.Diags {
+		switch {
+		case strings.Contains(d.Message, "no \"key: value\" form"):
+			n++
+		case strings.Contains(d.Message, "more lines like"):
+			more = d.String()
+		}
+	}
+	if want := "robots.txt:1003:1: warning: 10 more lines like line 3 are not listed"; n != robots.MaxListed || more != want {
+		t.Errorf("%d listed and %q, want %d and %q", n, more, robots.MaxListed, want)
+	}
+}

@@ -3,6 +3,7 @@ package adopt
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -79,8 +80,19 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 	if err := importBounds(f); err != nil {
 		return nil, fmt.Errorf("%s:%v", file, err)
 	}
+	// As lint, at most robots.MaxListed of each kind, and then their
+	// count: 500,000 lines without a key drew as many warnings.
+	listed := map[string]int{}
+	first := map[string]int{}
 	for _, fd := range f.Findings {
-		warn(fd.Line, "%s", fd.Message)
+		if listed[fd.Code]++; listed[fd.Code] <= robots.MaxListed {
+			warn(fd.Line, "%s", fd.Message)
+		} else if first[fd.Code] == 0 {
+			first[fd.Code] = fd.Line
+		}
+	}
+	for _, code := range slices.Sorted(maps.Keys(first)) {
+		warn(first[code], "%d more lines like line %d are not listed", listed[code]-robots.MaxListed, firstOf(f.Findings, code))
 	}
 	// Where the input means one thing to RFC 9309 readers and another to
 	// 1996 ones, the manifest keeps the RFC 9309 verdict, and the built
@@ -581,4 +593,14 @@ func httpToken(v string) string {
 		i++
 	}
 	return v[:i]
+}
+
+// firstOf is the line of the first finding of code.
+func firstOf(fs []robots.Finding, code string) int {
+	for _, f := range fs {
+		if f.Code == code {
+			return f.Line
+		}
+	}
+	return 0
 }
