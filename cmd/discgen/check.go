@@ -65,6 +65,11 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if robotsFile != "" {
+		if err := roomFor(robots.Cost(data, robots.MaxLines), "check of "+robotsFile); err != nil {
+			return err
+		}
+	}
 	f := robots.Parse(data)
 	if f.Cut > 0 {
 		// A file discgen builds never holds so many lines.

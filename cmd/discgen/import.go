@@ -10,6 +10,7 @@ import (
 
 	"github.com/discgen/discgen/adopt"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/robots"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -54,6 +55,9 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		var data []byte
 		if data, err = adopt.ReadFile(in); err != nil {
 			return fmt.Errorf("cannot read %s: %v", in, err)
+		}
+		if err := roomFor(robots.Cost(data, robots.MaxLines), "import of "+in); err != nil {
+			return err
 		}
 		res, err = adopt.Robots(in, data, opt)
 	}

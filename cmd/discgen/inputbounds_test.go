@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/hostlimits"
 	"github.com/discgen/discgen/robots"
 )
 
@@ -77,5 +80,42 @@ func TestLintLineBound(t *testing.T) {
 	wantMore := name + ":1003:1: warning: R007: 98998 more R007 findings are not listed, the first of them on this line (lint lists 1000 of each code)\n"
 	if repeats != robots.MaxListed || len(more) != 1 || more[0] != wantMore {
 		t.Errorf("%d repeats listed and %q, want %d and %q", repeats, more, robots.MaxListed, wantMore)
+	}
+}
+
+// Where the host's limits leave less memory than a file's check or lint
+// needs, discgen says so in one line naming the limit and exits 1, before
+// it parses: the runtime would die with a trace where it runs out. A small
+// file is still read under the same limit.
+func TestInputHostMemory(t *testing.T) {
+	defer func(l *hostlimits.Limits) { memLimits = l }(memLimits)
+	dir := t.TempDir()
+	large := filepath.Join(dir, "large.txt")
+	small := filepath.Join(dir, "small.txt")
+	if err := os.WriteFile(large, []byte("User-agent: *\n"+strings.Repeat("x\n", 400_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(small, []byte("User-agent: *\nDisallow: /x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		room int64 // MiB
+		args []string
+	}{
+		{140, []string{"check", "--robots", large, "-a", "googlebot", "/x"}},
+		{40, []string{"lint", large}},
+		{40, []string{"import", large}},
+	} {
+		memLimits = &hostlimits.Limits{AddressSpace: uint64(720+c.room) << 20, AddressInUse: 720 << 20}
+		st, out, errOut := runIn(c.args...)
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		if st != 1 || out != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "discgen: error: the address-space limit (RLIMIT_AS, ulimit -v) of ") ||
+			!strings.Contains(lines[0], fmt.Sprintf("leaves %d MiB for %s of %s", c.room, c.args[0], large)) {
+			t.Errorf("%s with %d MiB: status %d, stdout %q, stderr %q; want 1 and one line naming RLIMIT_AS", c.args[0], c.room, st, out, errOut)
+		}
+		c.args[slices.Index(c.args, large)] = small
+		if st, _, errOut := runIn(c.args...); st != 0 {
+			t.Errorf("%s of a small file with %d MiB: status %d\n%s", c.args[0], c.room, st, errOut)
+		}
 	}
 }
