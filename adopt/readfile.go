@@ -1,6 +1,7 @@
 package adopt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/robots"
 )
 
 // MaxFile bounds every file import reads: a robots.txt, a file of a built
@@ -46,4 +48,15 @@ func ReadFile(name string) ([]byte, error) {
 		err = pe.Err
 	}
 	return data, err
+}
+
+// Cost is about the most memory an import of the robots.txt data holds at
+// once, for a caller to compare with what the host's limits leave
+// (hostlimits.Limits.Fit) before it imports: robots.Cost's parse, and
+// some 1,000 bytes more for each line up to robots.MaxLines, which the
+// import holds again as the manifest's YAML or a warning (200,000 rules,
+// 3.7 MB, took 184 MB).
+func Cost(data []byte) int64 {
+	lines := bytes.Count(data, []byte{'\n'}) + bytes.Count(data, []byte{'\r'}) + 1
+	return robots.Cost(data, robots.MaxLines) + 1000*int64(min(lines, robots.MaxLines))
 }

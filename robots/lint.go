@@ -128,6 +128,15 @@ func lint(data []byte, max int) []Finding {
 	for _, fd := range f.Findings {
 		keep(fd)
 	}
+	for code, u := range f.More {
+		counts[code] += u.N
+		if d := over[code]; d != nil {
+			d.n += u.N
+			d.line = min(d.line, u.Line)
+		} else {
+			over[code] = &dropped{u.N, u.Line}
+		}
+	}
 	add := func(code string, line int, format string, args ...any) {
 		if counts[code] >= MaxListed {
 			keep(Finding{Code: code, Line: line}) // counted only

@@ -108,7 +108,14 @@ type File struct {
 	// Cut is the line Parse stopped at, the first past MaxLines lines that
 	// hold something; 0 when it read the whole file.
 	Cut int
+	// More counts, for each code, the findings past the MaxListed that
+	// Findings holds, with the line of the first of them.
+	More map[string]Unlisted
 }
+
+// Unlisted is how many findings of a code were not kept, and the line of
+// the first of them.
+type Unlisted struct{ N, Line int }
 
 // MaxLines bounds the lines Parse reads that hold something (a field, or
 // text without a key); blank and comment lines are not counted. What a
@@ -204,6 +211,29 @@ type parser struct {
 	blank int
 	// n counts the lines read that hold something, up to max.
 	n, max int
+	// listed counts the findings of each code.
+	listed map[string]int
+}
+
+// finding keeps fd, or counts it past MaxListed of its code.
+func (p *parser) finding(fd Finding) {
+	if p.listed == nil {
+		p.listed = map[string]int{}
+	}
+	if p.listed[fd.Code]++; p.listed[fd.Code] <= MaxListed {
+		p.f.Findings = append(p.f.Findings, fd)
+		return
+	}
+	if p.f.More == nil {
+		p.f.More = map[string]Unlisted{}
+	}
+	u, ok := p.f.More[fd.Code]
+	if !ok {
+		u.Line = fd.Line
+	}
+	u.N++
+	u.Line = min(u.Line, fd.Line)
+	p.f.More[fd.Code] = u
 }
 
 func (p *parser) line(num int, raw string) {
@@ -223,7 +253,7 @@ func (p *parser) line(num int, raw string) {
 		p.n++
 	}
 	if long {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeLineTooLong, Severity: diag.Warning, Line: num,
+		p.finding(Finding{Code: CodeLineTooLong, Severity: diag.Warning, Line: num,
 			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
 	}
 	if trimSpace(raw) == "" {
@@ -236,7 +266,7 @@ func (p *parser) line(num int, raw string) {
 	p.blank = 0
 	if !ok {
 		if !isBlankOrComment(raw) {
-			p.f.Findings = append(p.f.Findings, Finding{Code: CodeUnreadable, Severity: diag.Warning, Line: num,
+			p.finding(Finding{Code: CodeUnreadable, Severity: diag.Warning, Line: num,
 				Message: "line has no \"key: value\" form and is ignored"})
 		}
 		return
@@ -257,17 +287,17 @@ func (p *parser) line(num int, raw string) {
 	}
 	l := Line{Num: num, Kind: kind, Key: key, Value: value}
 	if noColon && kind != KindExtension {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeNoColon, Severity: diag.Warning, Line: num,
+		p.finding(Finding{Code: CodeNoColon, Severity: diag.Warning, Line: num,
 			Message: "missing ':' after " + key + "; read as " + kind.String()})
 	}
 	if canonical != "" && !strings.EqualFold(key, canonical) {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeTypo, Severity: diag.Warning, Line: num,
+		p.finding(Finding{Code: CodeTypo, Severity: diag.Warning, Line: num,
 			Message: "\"" + key + "\" read as " + canonical})
 	}
 	switch kind {
 	case KindUserAgent:
 		if blank > 0 && p.cur >= 0 && !p.sawRule {
-			p.f.Findings = append(p.f.Findings, Finding{Code: CodeBlankInAgents, Severity: diag.Warning, Line: blank,
+			p.finding(Finding{Code: CodeBlankInAgents, Severity: diag.Warning, Line: blank,
 				Message: "blank line inside a run of User-agent lines: Google's parser and RFC 9309 join the lines before and after it into one group; readers that end a record at a blank line (the 1996 draft, Python's urllib.robotparser) give the agents before it no rules"})
 		}
 		if p.cur < 0 || p.sawRule {
@@ -329,7 +359,7 @@ func (p *parser) closeGroup() {
 func (p *parser) orphan(l Line) {
 	p.f.Orphans = append(p.f.Orphans, l)
 	if l.Kind == KindAllow || l.Kind == KindDisallow || l.Kind == KindCrawlDelay {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeOutsideGroup, Severity: diag.Warning, Line: l.Num,
+		p.finding(Finding{Code: CodeOutsideGroup, Severity: diag.Warning, Line: l.Num,
 			Message: l.Kind.String() + " before any User-agent line is ignored"})
 	}
 }
@@ -444,13 +474,13 @@ var acceptedKeys = []struct {
 // Cost is about the most memory a parse of data, reading up to max lines
 // that hold something (MaxLines for Parse, MaxLintLines for Lint), and a
 // check or a lint over it hold at once: the data and its text, and as
-// much again for the runtime to find room for them whole; some 300 bytes
-// for each line up to max (a line kept, its findings, and the slices that
-// hold them while they grow: 500,000 lines, 2.7 MB of them with three
-// findings to two lines, took 161 MB); and 32 MiB for the rest and for
-// the collector. A caller compares it with what the host's limits leave
-// (hostlimits.Limits.Fit) before it parses.
+// much again for the runtime to find room for them whole; some 150 bytes
+// for each line up to max (a line kept, and the slices that hold the
+// lines while they grow: 500,000 rules, 13 MB, needed 150 MiB of address
+// space beyond the runtime's, and 32 MiB of lines "a:" 140 MiB); and
+// 32 MiB for the rest and for the collector. A caller compares it with
+// what the host's limits leave (hostlimits.Limits.Fit) before it parses.
 func Cost(data []byte, max int) int64 {
 	lines := bytes.Count(data, []byte{'\n'}) + bytes.Count(data, []byte{'\r'}) + 1
-	return 3*int64(len(data)) + 300*int64(min(lines, max)) + 32<<20
+	return 3*int64(len(data)) + 150*int64(min(lines, max)) + 32<<20
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/discgen/discgen/adopt"
 	"github.com/discgen/discgen/internal/statedir"
-	"github.com/discgen/discgen/robots"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -56,7 +55,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		if data, err = adopt.ReadFile(in); err != nil {
 			return fmt.Errorf("cannot read %s: %v", in, err)
 		}
-		if err := roomFor(robots.Cost(data, robots.MaxLines), "import of "+in); err != nil {
+		if err := roomFor(adopt.Cost(data), "import of "+in); err != nil {
 			return err
 		}
 		res, err = adopt.Robots(in, data, opt)

@@ -102,7 +102,7 @@ func TestInputHostMemory(t *testing.T) {
 		room int64 // MiB
 		args []string
 	}{
-		{140, []string{"check", "--robots", large, "-a", "googlebot", "/x"}},
+		{80, []string{"check", "--robots", large, "-a", "googlebot", "/x"}},
 		{40, []string{"lint", large}},
 		{40, []string{"import", large}},
 	} {
