@@ -48,11 +48,8 @@ func robotsLicenses(data []byte, cut int) []diag.Diagnostic {
 		}
 		out = append(out, diag.Diagnostic{Pos: diag.Pos{Line: line, Col: 1}, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
 	}
-	ls := robots.Licenses(data)
+	ls := robots.LicensesBefore(data, cut)
 	for i, l := range ls {
-		if cut > 0 && l.Num >= cut {
-			break
-		}
 		if u, err := url.Parse(l.Value); err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			add(l.Num, diag.Error, CodeLicenseRelative, "License %q is not an absolute http(s) URL: RSL 1.0 readers need the licence's full URL, with scheme and host", l.Value)
 		}

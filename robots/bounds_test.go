@@ -220,3 +220,15 @@ func TestParseFindingsListed(t *testing.T) {
 		t.Errorf("lint: %q, want %q", more, want)
 	}
 }
+
+// LicensesBefore reads no line from end on: lint of 32 MiB of lines "a:"
+// spent 1.7 of its 2.5 s reading License lines past the lines it checked.
+func TestLicensesBefore(t *testing.T) {
+	data := []byte("License: https://a.example/\nLicense: https://b.example/\nLicense: https://c.example/\n")
+	if ls := LicensesBefore(data, 3); len(ls) != 2 || ls[1].Num != 2 {
+		t.Errorf("before line 3: %+v", ls)
+	}
+	if ls := LicensesBefore(data, 0); len(ls) != 3 {
+		t.Errorf("all: %+v", ls)
+	}
+}
