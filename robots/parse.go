@@ -473,14 +473,20 @@ var acceptedKeys = []struct {
 
 // Cost is about the most memory a parse of data, reading up to max lines
 // that hold something (MaxLines for Parse, MaxLintLines for Lint), and a
-// check or a lint over it hold at once: the data and its text, and as
-// much again for the runtime to find room for them whole; some 150 bytes
-// for each line up to max (a line kept, and the slices that hold the
-// lines while they grow: 500,000 rules, 13 MB, needed 150 MiB of address
-// space beyond the runtime's, and 32 MiB of lines "a:" 140 MiB); and
-// 32 MiB for the rest and for the collector. A caller compares it with
-// what the host's limits leave (hostlimits.Limits.Fit) before it parses.
+// check or a lint over it hold at once: the data and its text; some 250
+// bytes for each line up to max (a line kept, and the slices that hold
+// the lines while they grow); and 16 MiB for the rest. A caller compares
+// it with what the host's limits leave (hostlimits.Limits.Fit, which
+// asks half as much again for the runtime) before it parses. Measured
+// under RLIMIT_AS: 381,000 extension lines, 4 MiB, died with 80 to 96 MB
+// in use where 127 MiB were left; lint of 32 MiB of lines "a:" needed
+// 140 MiB.
 func Cost(data []byte, max int) int64 {
 	lines := bytes.Count(data, []byte{'\n'}) + bytes.Count(data, []byte{'\r'}) + 1
-	return 3*int64(len(data)) + 150*int64(min(lines, max)) + 32<<20
+	return ReadCost(int64(len(data))) + 250*int64(min(lines, max))
 }
+
+// ReadCost is the part of Cost known from the file's size alone, for a
+// caller to compare before it reads the file: under 760 MiB of address
+// space the read of 32 MiB died.
+func ReadCost(size int64) int64 { return 2*size + 16<<20 }

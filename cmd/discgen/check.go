@@ -118,6 +118,9 @@ func ruleText(v robots.Verdict) string {
 // builds.
 func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, *publish.SiteDoc, error) {
 	if robotsFile != "" {
+		if err := roomToRead(robotsFile, maxLintFile, "check of "+robotsFile); err != nil {
+			return nil, nil, err
+		}
 		data, err := limited.ReadFile(robotsFile, maxLintFile)
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read %s: %v", robotsFile, err)

@@ -57,6 +57,9 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	var list diag.List
 	var files []file
 	for _, name := range fs.Args() {
+		if err := roomToRead(name, maxLintFile, "lint of "+name); err != nil {
+			return err
+		}
 		data, err := limited.ReadFile(name, maxLintFile)
 		if err != nil {
 			list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/discgen/discgen/internal/gcpolicy"
 	"github.com/discgen/discgen/internal/hostlimits"
+	"github.com/discgen/discgen/robots"
 )
 
 func main() {
@@ -36,6 +37,18 @@ var hostLimits *hostlimits.Limits
 // check the file fits (roomFor). It is nil when run is called without
 // main, and the command reads them itself.
 var memLimits *hostlimits.Limits
+
+// roomToRead is roomFor the read of the file name, read up to max bytes,
+// by its size: before the read, whose cost the file's size alone tells
+// (robots.ReadCost). A file that cannot be stat'ed, or is larger than
+// max, is left to the read to report.
+func roomToRead(name string, max int64, what string) error {
+	fi, err := os.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil
+	}
+	return roomFor(robots.ReadCost(fi.Size()), what)
+}
 
 // roomFor refuses, in one line naming the limit, work that needs about
 // need bytes when the host's limits leave this process less

@@ -132,13 +132,18 @@ type ShortError struct {
 func (e *ShortError) Error() string { return e.Limit + " " + e.Msg }
 
 // Fit returns a *ShortError when the memory the host leaves this process
-// (MemoryRoom) is less than need bytes, for what ("check of robots.txt");
-// nil when it is enough, or when there is no limit. A command that reads
-// a file whole calls it before the work that grows with the file, so that
+// (MemoryRoom) is less than what need bytes of work take, for what
+// ("check of robots.txt"); nil when it is enough, or when there is no
+// limit. need is what the work holds at most; it takes half as much
+// again: the runtime maps its heap in 64 MiB arenas, and lets garbage
+// grow to half the room (gcpolicy.FitHost) before it collects (a parse
+// holding 80 MB died where 127 MiB were left). A command that reads a
+// file whole calls it before the work that grows with the file, so that
 // a limit too low is told in one line rather than by the runtime's trace
 // when an allocation fails.
 func (l Limits) Fit(need uint64, what string) error {
 	room := l.MemoryRoom()
+	need += need / 2
 	if room == 0 || room >= need {
 		return nil
 	}
