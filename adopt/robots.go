@@ -3,6 +3,7 @@ package adopt
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -79,8 +80,14 @@ func importRobots(file string, data []byte) (*robotsPart, error) {
 	if err := importBounds(f); err != nil {
 		return nil, fmt.Errorf("%s:%v", file, err)
 	}
+	// As lint, at most robots.MaxListed of each kind (the parse keeps no
+	// more), and then their count: 500,000 lines without a key drew as
+	// many warnings.
 	for _, fd := range f.Findings {
 		warn(fd.Line, "%s", fd.Message)
+	}
+	for _, code := range slices.Sorted(maps.Keys(f.More)) {
+		warn(f.More[code].Line, "%d more lines like line %d are not listed", f.More[code].N, firstOf(f.Findings, code))
 	}
 	// Where the input means one thing to RFC 9309 readers and another to
 	// 1996 ones, the manifest keeps the RFC 9309 verdict, and the built
@@ -270,15 +277,34 @@ func (rp *robotsPart) globals(f *robots.File, data []byte, warn func(line int, f
 	}
 }
 
+// maxOtherLines bounds the Crawl-delay and extension lines of all groups
+// that import carries into a manifest.
+const maxOtherLines = 2_000
+
 // importBounds refuses a robots.txt that holds more than a manifest may
 // (validate's MaxAgentNames and MaxRuleLines): one of 115,000 groups took
 // 825 MB to import, and one of 4,999 agents over 250,000 rules more than
 // two minutes, into a manifest that validation then refused. The error
-// starts with the line that passes the bound.
+// starts with the line that passes the bound. So is one past the lines
+// robots.Parse reads (robots.MaxLines): of extension lines, or lines
+// without a key, 1.4 million fit in the file import reads, and died
+// under a 1 GiB address-space limit.
+//
+// A group's Crawl-delay and extension lines go into the manifest too,
+// each a YAML mapping of its own, some 9 kB each in the encoder: 50,000
+// of them, 150 kB of robots.txt, took it past 1 GiB of address space, and
+// 10,000 past the 130 MiB a limit of 860 MiB leaves. Import carries up
+// to maxOtherLines; real files have a few.
 func importBounds(f *robots.File) error {
+	if f.Cut > 0 {
+		return fmt.Errorf("%d: more than %d lines that hold a field or text; import reads at most %d: not imported", f.Cut, robots.MaxLines, robots.MaxLines)
+	}
 	names := map[string]bool{}
-	lines := 0
+	lines, others := 0, 0
 	for _, g := range f.Groups {
+		if others += len(g.Other); others > maxOtherLines {
+			return fmt.Errorf("%d: more than %d Crawl-delay and extension lines; import carries at most %d into a manifest: not imported", g.Other[len(g.Other)-(others-maxOtherLines)].Num, maxOtherLines, maxOtherLines)
+		}
 		for _, a := range g.Agents {
 			if names[agentKey(a)] = true; len(names) > validate.MaxAgentNames {
 				return fmt.Errorf("%d: more than %d agent names; a manifest holds at most %d: not imported", a.Num, validate.MaxAgentNames, validate.MaxAgentNames)
@@ -563,4 +589,14 @@ func httpToken(v string) string {
 		i++
 	}
 	return v[:i]
+}
+
+// firstOf is the line of the first finding of code.
+func firstOf(fs []robots.Finding, code string) int {
+	for _, f := range fs {
+		if f.Code == code {
+			return f.Line
+		}
+	}
+	return 0
 }

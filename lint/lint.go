@@ -140,14 +140,18 @@ func File(data []byte, kind Kind, opt Options) []diag.Diagnostic {
 	case SecurityTxt:
 		return append(out, wellknown.LintSecurityTxtKey(data, opt.Now, opt.Key)...)
 	case Robots:
+		cut := 0 // the first line robots.Lint did not check
 		for _, f := range robots.Lint(data) {
 			d := diag.Diagnostic{Severity: f.Severity, Code: f.Code, Message: f.Message}
 			if f.Line > 0 {
 				d.Line, d.Col = f.Line, 1
 			}
+			if f.Code == robots.CodeTooManyLines {
+				cut = f.Line
+			}
 			out = append(out, d)
 		}
-		return append(out, robotsLicenses(data)...)
+		return append(out, robotsLicenses(data, cut)...)
 	case TDMRep:
 		return tdmRep(data)
 	}

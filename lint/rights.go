@@ -2,7 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/robots"
@@ -20,13 +22,34 @@ const (
 // robotsLicenses lints the RSL 1.0 License lines of a robots.txt
 // (rslstandard.org): each an absolute URL, global (in no group, before
 // a group's rules or after them: robots.LicenseLine.Grouped), and one of
-// them.
-func robotsLicenses(data []byte) []diag.Diagnostic {
+// them. Lines from cut on (0: none), which robots.Lint did not check, are
+// not checked here either.
+func robotsLicenses(data []byte, cut int) []diag.Diagnostic {
 	var out []diag.Diagnostic
+	// As robots.Lint, at most robots.MaxListed of each code, and values
+	// cut to robots.MaxQuoted octets.
+	type dropped struct {
+		sev     diag.Severity
+		n, line int
+	}
+	counts := map[string]int{}
+	over := map[string]*dropped{}
 	add := func(line int, sev diag.Severity, code, format string, args ...any) {
+		if counts[code]++; counts[code] > robots.MaxListed {
+			if over[code] == nil {
+				over[code] = &dropped{sev: sev, line: line}
+			}
+			over[code].n++
+			return
+		}
+		for i, a := range args {
+			if s, ok := a.(string); ok && len(s) > robots.MaxQuoted {
+				args[i] = s[:robots.MaxQuoted] + "..."
+			}
+		}
 		out = append(out, diag.Diagnostic{Pos: diag.Pos{Line: line, Col: 1}, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
 	}
-	ls := robots.Licenses(data)
+	ls := robots.LicensesBefore(data, cut)
 	for i, l := range ls {
 		if u, err := url.Parse(l.Value); err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			add(l.Num, diag.Error, CodeLicenseRelative, "License %q is not an absolute http(s) URL: RSL 1.0 readers need the licence's full URL, with scheme and host", l.Value)
@@ -39,6 +62,11 @@ func robotsLicenses(data []byte) []diag.Diagnostic {
 		if i > 0 {
 			add(l.Num, diag.Warning, CodeLicenseRepeated, "a second License line (the first is line %d): a reader that takes one licence may take either; give the site's licence once", ls[0].Num)
 		}
+	}
+	for _, code := range slices.Sorted(maps.Keys(over)) {
+		d := over[code]
+		out = append(out, diag.Diagnostic{Pos: diag.Pos{Line: d.line, Col: 1}, Severity: d.sev, Code: code,
+			Message: fmt.Sprintf("%d more %s findings are not listed, the first of them on this line (lint lists %d of each code)", d.n, code, robots.MaxListed)})
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package lint
 import (
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/robots"
 )
 
 func TestRobotsLicenses(t *testing.T) {
@@ -41,5 +43,33 @@ func TestTDMRepDetected(t *testing.T) {
 		":1:43: warning: T001: location \"/open/\" overlaps \"/\" at 1:2, which comes first: a reader takes the first match, so the shorter location decides where both match; list the more specific first"
 	if strings.Join(got, "\n") != want {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// License lines past the lines lint checks are not checked either: a file
+// of License lines alone drew three findings a line, past any bound.
+func TestRobotsLicensesBound(t *testing.T) {
+	data := []byte("User-agent: *\nDisallow: /\n" + strings.Repeat("License: x\n", robots.MaxLintLines+10))
+	cut := 0
+	last := 0
+	codes := map[string]int{}
+	for _, d := range File(data, Robots, Options{}) {
+		if d.Code == robots.CodeTooManyLines {
+			cut = d.Line
+			continue
+		}
+		codes[d.Code]++
+		last = max(last, d.Line)
+	}
+	// L001 and L002 on each line: a thousand of each listed, and one line
+	// with the count of the others.
+	if codes[CodeLicenseRelative] != robots.MaxListed+1 || codes[CodeLicenseRepeated] != robots.MaxListed+1 {
+		t.Errorf("findings by code: %v, want %d of L001 and L002", codes, robots.MaxListed+1)
+	}
+	if want := robots.MaxLintLines + 1; cut != want {
+		t.Fatalf("the bound is reported on line %d, want %d", cut, want)
+	}
+	if last >= cut {
+		t.Errorf("a finding on line %d, past the bound on line %d", last, cut)
 	}
 }

@@ -175,15 +175,7 @@ func applyThreads(batch int) int {
 }
 
 // memoryLimit names the limit that sets the memory room.
-func memoryLimit(l hostlimits.Limits) string {
-	if l.AddressSpace > 0 && (l.Memory == 0 || l.AddressSpace-min(l.AddressInUse, l.AddressSpace) <= l.Memory-min(l.MemoryUsed, l.Memory)) {
-		return fmt.Sprintf("the address-space limit (RLIMIT_AS, ulimit -v) of %s, of which the Go runtime holds %s,", mib(int64(l.AddressSpace)), mib(int64(l.AddressInUse)))
-	}
-	if l.Memory > 0 {
-		return fmt.Sprintf("the cgroup's memory limit (memory.max) of %s, of which %s is in use,", mib(int64(l.Memory)), mib(int64(l.MemoryUsed)))
-	}
-	return "the memory limit"
-}
+func memoryLimit(l hostlimits.Limits) string { return l.MemoryLimit() }
 
 // taskLimit names the limit that sets the thread room.
 func taskLimit(l hostlimits.Limits) string {

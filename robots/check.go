@@ -21,13 +21,15 @@ func (f *File) Check(agent, url string) Readings {
 	return Readings{RFC9309: f.Match(agent, url), Draft1996: f.Match1996(agent, url)}
 }
 
-// maxProbes bounds the questions lintReadings asks, and maxReadingWork the
-// rules those questions may match in all, so that linting stays fast on
+// maxProbes bounds the questions lintReadings asks, maxReadingWork the
+// rules those questions may match in all, and maxReadingOctets the octets
+// of paths and patterns those matches read, so that linting stays fast on
 // large files (groups merged under one token make each question as costly
-// as the merged rules).
+// as the merged rules, and patterns of 16 kB as costly as their length).
 const (
-	maxProbes      = 4000
-	maxReadingWork = 4 << 20
+	maxProbes        = 4000
+	maxReadingWork   = 4 << 20
+	maxReadingOctets = 512 << 20
 )
 
 // lintReadings looks for agents and URLs the readings answer differently
@@ -55,19 +57,24 @@ func lintReadings(f *File, x *lintIndex, unlisted string, add func(string, int, 
 			}
 		}
 	}
-	probes, work := 0, 0
-	cost := map[string]int{}
-	rulesOf := func(token string) int {
+	probes, work, octets := 0, 0, 0
+	type size struct{ rules, octets int }
+	cost := map[string]size{}
+	sizeOf := func(token string) size {
 		if n, ok := cost[token]; ok {
 			return n
 		}
-		n := 0
+		var n size
 		for _, gi := range x.groups(token) {
-			n += len(f.Groups[gi].Rules)
+			n.rules += len(f.Groups[gi].Rules)
+			for _, r := range f.Groups[gi].Rules {
+				n.octets += len(r.Pattern)
+			}
 		}
 		cost[token] = n
 		return n
 	}
+	canon := &canonical{}
 	for _, g := range f.Groups {
 		var agents []string
 		for _, a := range g.Agents {
@@ -100,17 +107,21 @@ func lintReadings(f *File, x *lintIndex, unlisted string, add func(string, int, 
 					if probes++; probes > maxProbes {
 						return
 					}
-					if work += 3 * (1 + rulesOf(a)); work > maxReadingWork {
+					n := sizeOf(a)
+					if work += 3 * (1 + n.rules); work > maxReadingWork {
+						return
+					}
+					if octets += 3 * (n.octets + n.rules*len(u)); octets > maxReadingOctets {
 						return
 					}
 					c := x.check(a, u)
-					n := f.matchNormalised(x.groups(a), u)
-					if c.Agree() && n.Allowed == c.RFC9309.Allowed {
+					v := f.matchNormalised(x.groups(a), u, canon)
+					if c.Agree() && v.Allowed == c.RFC9309.Allowed {
 						continue
 					}
 					reported[r.Num] = true
 					add(CodeReadingsDiffer, r.Num, "%s, %s: Google's parser %s, RFC 9309 with escapes normalised %s, the 1996 draft %s%s",
-						a, u, describe(c.RFC9309), describe(n), describe(c.Draft1996), orderHint(&g, c.RFC9309, c.Draft1996))
+						a, u, describe(c.RFC9309), describe(v), describe(c.Draft1996), orderHint(&g, c.RFC9309, c.Draft1996))
 				}
 			}
 		}
@@ -135,9 +146,25 @@ func orderHint(g *Group, rfc, draft Verdict) string {
 	return fmt.Sprintf("; move line %d (%s) above line %d (%s) (longest first), and the readings agree here", rfc.Line, rfc.Rule, draft.Line, draft.Rule)
 }
 
+// canonical holds the Canonical form of each rule's pattern, made once
+// for all the questions lintReadings asks.
+type canonical struct{ of map[*Rule]string }
+
+func (c *canonical) pattern(r *Rule) string {
+	if c.of == nil {
+		c.of = map[*Rule]string{}
+	}
+	p, ok := c.of[r]
+	if !ok {
+		p = Canonical(r.Pattern)
+		c.of[r] = p
+	}
+	return p
+}
+
 // matchNormalised answers as Match does over groups, but with the path and
 // every pattern in Canonical form, as RFC 9309 section 2.2.2 reads them.
-func (f *File) matchNormalised(groups []int, url string) Verdict {
+func (f *File) matchNormalised(groups []int, url string, canon *canonical) Verdict {
 	path := Canonical(PathOf(url))
 	if isRobotsTxt(path) {
 		return Verdict{Allowed: true}
@@ -151,7 +178,7 @@ func (f *File) matchNormalised(groups []int, url string) Verdict {
 			if r.Pattern == "" {
 				continue
 			}
-			cp := Canonical(r.Pattern)
+			cp := canon.pattern(r)
 			if !m.match(path, cp) {
 				continue
 			}

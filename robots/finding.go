@@ -58,4 +58,5 @@ const (
 	CodeEmptyQuery      = "R030" // path ending with an empty query
 	CodeNotEnforced     = "R031" // rule server configuration cannot enforce
 	CodeEscapedTilde    = "R036" // %7E spelling outranks a rule for an unanchored reader
+	CodeTooManyLines    = "R037" // more lines than lint checks
 )

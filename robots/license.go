@@ -28,8 +28,13 @@ type LicenseLine struct {
 	Grouped bool
 }
 
-// Licenses returns the License lines of a robots.txt file, in order.
-func Licenses(data []byte) []LicenseLine {
+// Licenses returns the License lines of a robots.txt file, in order: the
+// first MaxLines of them, as Parse reads no more lines.
+func Licenses(data []byte) []LicenseLine { return LicensesBefore(data, 0) }
+
+// LicensesBefore is Licenses of the lines before line end (0: all): those
+// a lint that stopped at end checked.
+func LicensesBefore(data []byte, end int) []LicenseLine {
 	var out []LicenseLine
 	inGroup := false  // a User-agent line has been read
 	rules := false    // the group has had a rule line
@@ -53,7 +58,9 @@ func Licenses(data []byte) []LicenseLine {
 	num := 0
 	data = skipBOM(data)
 	for len(data) > 0 {
-		num++
+		if num++; end > 0 && num >= end {
+			break
+		}
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i+1], data[i+1:]
@@ -92,6 +99,9 @@ func Licenses(data []byte) []LicenseLine {
 		key := string(bytes.TrimSpace(k)) // a short key: not allocated
 		switch {
 		case strings.EqualFold(key, "license"):
+			if len(out) == MaxLines {
+				return out
+			}
 			if i := bytes.IndexByte(v, '#'); i >= 0 {
 				v = v[:i]
 			}

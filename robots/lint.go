@@ -3,6 +3,7 @@ package robots
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -34,6 +35,7 @@ var errorCodes = map[string]bool{
 	CodeBadToken:        true,
 	CodeRelativeSitemap: true,
 	CodeTooLarge:        true,
+	CodeTooManyLines:    true,
 	CodeUsageOutside:    true,
 }
 
@@ -67,30 +69,98 @@ var errorCodes = map[string]bool{
 //	     only up to its first digit or dot
 //	R032-R035 usage preference lines (Content-Usage, Content-Signal): see
 //	     lintUsage
+//	R037 more lines than lint checks (MaxLintLines): the lines before it
+//	     are checked, the rest are not
 //
 // Lint's work is linear in the file's size: groups are looked up through
 // an index (lintIndex), pairwise rule checks stop at maxPairRules rules a
-// group, and reading probes at maxProbes.
+// group and at maxPairWork octets compared in all, reading probes at
+// maxProbes and maxReadingWork, and matching a pattern costs its length
+// and the path's, whatever its wildcards. What it keeps is bounded by
+// MaxLintLines, whatever the file's size.
 //
 // Findings are errors where the file cannot do what its author wrote: a
 // rule no reader applies (R002), a pattern that matches no URL (R003), an
 // agent name RFC 9309 readers cannot match as written (R005), a Sitemap
 // crawlers cannot fetch (R010), and content past the 500 KiB crawlers read
-// (R012). The rest are warnings.
-func Lint(data []byte) []Finding {
-	f := Parse(data)
-	out := slices.Clone(f.Findings)
+// (R012), and lines past those lint checks (R037). The rest are warnings.
+func Lint(data []byte) []Finding { return lint(data, MaxLintLines) }
+
+// MaxLintLines bounds the lines that hold something (as MaxLines counts
+// them) that Lint checks. A line draws up to a few findings of some
+// 150 bytes each, which a reader of the report and the memory must hold:
+// a million rules with wildcards drew a million findings and 460 MB. No
+// crawler reads so many: 100,000 rule lines cannot fit in the 500 KiB
+// RFC 9309 lets it stop at, so a file past the bound is already an error
+// (R012).
+const MaxLintLines = 100_000
+
+// MaxListed bounds the findings of one code that Lint lists; past it
+// they are counted, and one more finding of the code gives the count, on
+// the line of the first not listed. MaxQuoted bounds the octets of a
+// value a finding quotes: a line may be 16 kB long. A million rules with
+// wildcards drew a million findings (460 MB, and a report no one reads);
+// validate lists as many of a manifest's (MaxDiagnostics).
+const (
+	MaxListed = 1000
+	MaxQuoted = 256
+)
+
+// lint is Lint checking at most max lines that hold something.
+func lint(data []byte, max int) []Finding {
+	f := parse(data, max)
+	var out []Finding
+	type dropped struct{ n, line int }
+	counts := map[string]int{}
+	over := map[string]*dropped{}
+	keep := func(fd Finding) {
+		if counts[fd.Code]++; counts[fd.Code] <= MaxListed {
+			out = append(out, fd)
+			return
+		}
+		if u := over[fd.Code]; u != nil {
+			u.n++
+			u.line = min(u.line, fd.Line)
+		} else {
+			over[fd.Code] = &dropped{1, fd.Line}
+		}
+	}
+	for _, fd := range f.Findings {
+		keep(fd)
+	}
+	for code, u := range f.More {
+		counts[code] += u.N
+		if d := over[code]; d != nil {
+			d.n += u.N
+			d.line = min(d.line, u.Line)
+		} else {
+			over[code] = &dropped{u.N, u.Line}
+		}
+	}
 	add := func(code string, line int, format string, args ...any) {
-		out = append(out, Finding{Code: code, Severity: diag.Warning, Line: line, Message: fmt.Sprintf(format, args...)})
+		if counts[code] >= MaxListed {
+			keep(Finding{Code: code, Line: line}) // counted only
+			return
+		}
+		for i, a := range args {
+			if s, ok := a.(string); ok && len(s) > MaxQuoted {
+				args[i] = s[:MaxQuoted] + "..."
+			}
+		}
+		keep(Finding{Code: code, Severity: diag.Warning, Line: line, Message: fmt.Sprintf(format, args...)})
 	}
 	if len(data) > MaxFileSize {
 		add(CodeTooLarge, 0, "file is %d bytes; crawlers may ignore everything after 500 KiB", len(data))
+	}
+	if f.Cut > 0 {
+		add(CodeTooManyLines, f.Cut, "more than %d lines with a field; lint checks the %d before this one and none from here on", max, max)
 	}
 	lintFields(f, add)
 	unlisted := unlistedName(f)
 	x := newLintIndex(f, unlisted)
 	type first struct{ group, line int }
 	firstGroup := map[string]first{}
+	pairWork := 0
 	for gi, g := range f.Groups {
 		for _, a := range g.Agents {
 			if a.Global {
@@ -115,11 +185,16 @@ func Lint(data []byte) []Finding {
 				firstGroup[k] = first{gi, a.Num}
 			}
 		}
-		lintRules(g, add)
+		lintRules(g, &pairWork, add)
 	}
 	lintInherit(f, x, add)
 	lintUsage(f, x, add)
 	lintReadings(f, x, unlisted, add)
+	for _, code := range slices.Sorted(maps.Keys(over)) {
+		u := over[code]
+		out = append(out, Finding{Code: code, Severity: diag.Warning, Line: u.line,
+			Message: fmt.Sprintf("%d more %s findings are not listed, the first of them on this line (lint lists %d of each code)", u.n, code, MaxListed)})
+	}
 	for i := range out {
 		if errorCodes[out[i].Code] {
 			out[i].Severity = diag.Error

@@ -2,15 +2,25 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // maxPairRules bounds the rules of one group that lintRules compares pair
 // by pair (shadowed and redundant rules), so that lint stays linear in the
 // file's size; a larger group is checked for repeats and conflicts only.
-const maxPairRules = 512
+// maxPairWork bounds the octets those comparisons read in all, a group's
+// rules times the length of its patterns: 512 rules of 16 kB patterns
+// took minutes, and a file holds many groups of 512. Past it, the groups
+// left are checked for repeats and conflicts only.
+const (
+	maxPairRules = 512
+	maxPairWork  = 256 << 20
+)
 
-func lintRules(g Group, add func(string, int, string, ...any)) {
+// lintRules checks a group's rules; work is what the pairwise checks
+// have read of the file so far, in octets.
+func lintRules(g Group, work *int, add func(string, int, string, ...any)) {
 	seen := map[string]int{} // "A/x" or "D/x" -> line
 	for _, r := range g.Rules {
 		v := r.Pattern
@@ -39,7 +49,15 @@ func lintRules(g Group, add func(string, int, string, ...any)) {
 			add(CodeConflict, r.Num, "Allow and Disallow %q (line %d): RFC 9309 picks Allow, the 1996 draft whichever comes first", r.Value, first)
 		}
 	}
-	if len(g.Rules) <= maxPairRules {
+	if len(g.Rules) > maxPairRules {
+		return
+	}
+	octets := 0
+	for _, r := range g.Rules {
+		octets += len(r.Pattern)
+	}
+	if cost := 2 * len(g.Rules) * octets; *work+cost <= maxPairWork {
+		*work += cost
 		lintCovered(g.Rules, add)
 	}
 }
@@ -147,6 +165,9 @@ func lintInherit(f *File, x *lintIndex, add func(string, int, string, ...any)) {
 			}
 		}
 	}
+	// Where a longer "*" Allow wins, a named group drops nothing: asked
+	// once of the "*" groups, not once for each named group.
+	probes = slices.DeleteFunc(probes, func(d *Rule) bool { return f.matchGroups(x.global, d.Pattern).Allowed })
 	done := map[string]bool{}
 	for _, g := range f.Groups {
 		token := g.firstToken()
@@ -167,9 +188,6 @@ func lintInherit(f *File, x *lintIndex, add func(string, int, string, ...any)) {
 		}
 		var dropped []*Rule
 		for _, d := range probes {
-			if x.f.matchGroups(x.global, d.Pattern).Allowed {
-				continue // a longer "*" Allow wins there anyway
-			}
 			if v := f.matchGroups(gs, d.Pattern); v.Allowed && v.Line == 0 {
 				dropped = append(dropped, d) // no rule of its own says so
 			}

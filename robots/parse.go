@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/discgen/discgen/diag"
@@ -104,15 +105,39 @@ type File struct {
 	Findings []Finding
 	// Lines is the number of lines read.
 	Lines int
+	// Cut is the line Parse stopped at, the first past MaxLines lines that
+	// hold something; 0 when it read the whole file.
+	Cut int
+	// More counts, for each code, the findings past the MaxListed that
+	// Findings holds, with the line of the first of them.
+	More map[string]Unlisted
 }
 
+// Unlisted is how many findings of a code were not kept, and the line of
+// the first of them.
+type Unlisted struct{ N, Line int }
+
+// MaxLines bounds the lines Parse reads that hold something (a field, or
+// text without a key); blank and comment lines are not counted. What a
+// parse keeps grows with these lines, some 60 bytes each and more for
+// those that draw a finding: 11 million lines "a:" fit in the 32 MiB
+// that lint and check read, and held 600 MB. Half a million is more than
+// twice what a manifest can build (200,000 rule lines and 5,000 agents),
+// and fifty times the lines a crawler reads in 500 KiB of rules.
+const MaxLines = 500_000
+
 // Parse reads a robots.txt file. It never fails: lines it cannot read are
-// skipped, as google/robotstxt skips them.
-func Parse(data []byte) *File {
+// skipped, as google/robotstxt skips them. It stops after MaxLines lines
+// that hold something, and File.Cut says where; a caller that reads a
+// file it did not build tells its user so.
+func Parse(data []byte) *File { return parse(data, MaxLines) }
+
+// parse is Parse reading at most limit lines that hold something.
+func parse(data []byte, limit int) *File {
 	f := &File{}
 	// Room for a rule per 32 bytes (a rule line is rarely shorter) at
 	// first, so that a large file's rules rarely move.
-	p := parser{f: f, rules: make([]Rule, 0, max(len(data)/32, 16))}
+	p := parser{f: f, rules: make([]Rule, 0, min(max(len(data)/32, 16), limit+1)), max: limit}
 	// One conversion: every Line value is a substring of text.
 	text := string(skipBOM(data))
 	num := 0
@@ -137,7 +162,9 @@ func Parse(data []byte) *File {
 			p.line(num, text)
 			break
 		}
-		p.line(num, text[:i])
+		if p.line(num, text[:i]); f.Cut > 0 {
+			break
+		}
 		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
 			i++
 		}
@@ -182,18 +209,53 @@ type parser struct {
 	// blank is the number of a blank line met after a User-agent line of
 	// the open group and before any other line; 0 when none.
 	blank int
+	// n counts the lines read that hold something, up to max.
+	n, max int
+	// listed counts the findings of each code.
+	listed map[string]int
+}
+
+// finding keeps fd, or counts it past MaxListed of its code.
+func (p *parser) finding(fd Finding) {
+	if p.listed == nil {
+		p.listed = map[string]int{}
+	}
+	if p.listed[fd.Code]++; p.listed[fd.Code] <= MaxListed {
+		p.f.Findings = append(p.f.Findings, fd)
+		return
+	}
+	if p.f.More == nil {
+		p.f.More = map[string]Unlisted{}
+	}
+	u, ok := p.f.More[fd.Code]
+	if !ok {
+		u.Line = fd.Line
+	}
+	u.N++
+	u.Line = min(u.Line, fd.Line)
+	p.f.More[fd.Code] = u
 }
 
 func (p *parser) line(num int, raw string) {
 	if !p.started {
 		p.cur, p.started = -1, true
 	}
-	if len(raw) > MaxLineLen {
+	long := len(raw) > MaxLineLen
+	if long {
 		raw = raw[:MaxLineLen]
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeLineTooLong, Severity: diag.Warning, Line: num,
-			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
 	}
 	key, value, noColon, ok := splitLine(raw)
+	if ok || !isBlankOrComment(raw) {
+		if p.n == p.max {
+			p.f.Cut = num
+			return
+		}
+		p.n++
+	}
+	if long {
+		p.finding(Finding{Code: CodeLineTooLong, Severity: diag.Warning, Line: num,
+			Message: "line is longer than 16663 bytes; the rest is ignored, as Google ignores it"})
+	}
 	if trimSpace(raw) == "" {
 		if p.cur >= 0 && !p.sawRule && p.blank == 0 {
 			p.blank = num
@@ -204,7 +266,7 @@ func (p *parser) line(num int, raw string) {
 	p.blank = 0
 	if !ok {
 		if !isBlankOrComment(raw) {
-			p.f.Findings = append(p.f.Findings, Finding{Code: CodeUnreadable, Severity: diag.Warning, Line: num,
+			p.finding(Finding{Code: CodeUnreadable, Severity: diag.Warning, Line: num,
 				Message: "line has no \"key: value\" form and is ignored"})
 		}
 		return
@@ -225,17 +287,17 @@ func (p *parser) line(num int, raw string) {
 	}
 	l := Line{Num: num, Kind: kind, Key: key, Value: value}
 	if noColon && kind != KindExtension {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeNoColon, Severity: diag.Warning, Line: num,
+		p.finding(Finding{Code: CodeNoColon, Severity: diag.Warning, Line: num,
 			Message: "missing ':' after " + key + "; read as " + kind.String()})
 	}
 	if canonical != "" && !strings.EqualFold(key, canonical) {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeTypo, Severity: diag.Warning, Line: num,
+		p.finding(Finding{Code: CodeTypo, Severity: diag.Warning, Line: num,
 			Message: "\"" + key + "\" read as " + canonical})
 	}
 	switch kind {
 	case KindUserAgent:
 		if blank > 0 && p.cur >= 0 && !p.sawRule {
-			p.f.Findings = append(p.f.Findings, Finding{Code: CodeBlankInAgents, Severity: diag.Warning, Line: blank,
+			p.finding(Finding{Code: CodeBlankInAgents, Severity: diag.Warning, Line: blank,
 				Message: "blank line inside a run of User-agent lines: Google's parser and RFC 9309 join the lines before and after it into one group; readers that end a record at a blank line (the 1996 draft, Python's urllib.robotparser) give the agents before it no rules"})
 		}
 		if p.cur < 0 || p.sawRule {
@@ -297,7 +359,7 @@ func (p *parser) closeGroup() {
 func (p *parser) orphan(l Line) {
 	p.f.Orphans = append(p.f.Orphans, l)
 	if l.Kind == KindAllow || l.Kind == KindDisallow || l.Kind == KindCrawlDelay {
-		p.f.Findings = append(p.f.Findings, Finding{Code: CodeOutsideGroup, Severity: diag.Warning, Line: l.Num,
+		p.finding(Finding{Code: CodeOutsideGroup, Severity: diag.Warning, Line: l.Num,
 			Message: l.Kind.String() + " before any User-agent line is ignored"})
 	}
 }
@@ -408,3 +470,23 @@ var acceptedKeys = []struct {
 	{"sitemap", KindSitemap},
 	{"site-map", KindSitemap},
 }
+
+// Cost is about the most memory a parse of data, reading up to max lines
+// that hold something (MaxLines for Parse, MaxLintLines for Lint), and a
+// check or a lint over it hold at once: the data and its text; some 250
+// bytes for each line up to max (a line kept, and the slices that hold
+// the lines while they grow); and 16 MiB for the rest. A caller compares
+// it with what the host's limits leave (hostlimits.Limits.Fit, which
+// asks half as much again for the runtime) before it parses. Measured
+// under RLIMIT_AS: 381,000 extension lines, 4 MiB, died with 80 to 96 MB
+// in use where 127 MiB were left; lint of 32 MiB of lines "a:" needed
+// 140 MiB.
+func Cost(data []byte, max int) int64 {
+	lines := bytes.Count(data, []byte{'\n'}) + bytes.Count(data, []byte{'\r'}) + 1
+	return ReadCost(int64(len(data))) + 250*int64(min(lines, max))
+}
+
+// ReadCost is the part of Cost known from the file's size alone, for a
+// caller to compare before it reads the file: under 760 MiB of address
+// space the read of 32 MiB died.
+func ReadCost(size int64) int64 { return 2*size + 16<<20 }

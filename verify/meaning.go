@@ -71,6 +71,8 @@ var knownBlocks = []struct{ marker, name string }{
 func CompareRobots(built, served []byte) Meaning {
 	var m Meaning
 	b, s := robots.Parse(built), robots.Parse(served)
+	// Past robots.MaxLines lines, a parse stops: the rest is not compared.
+	m.Truncated = b.Cut > 0 || s.Cut > 0
 	agents := map[string]string{} // lower-cased token -> as written first
 	for _, f := range []*robots.File{b, s} {
 		for _, g := range f.Groups {

@@ -166,3 +166,12 @@ func TestVerifyUsageHeaderMeaning(t *testing.T) {
 		}
 	}
 }
+
+// A served file past the lines a parse reads is compared in part, and
+// said to be: the lines after the bound are not read.
+func TestCompareRobotsPastParseBound(t *testing.T) {
+	served := builtRobots + strings.Repeat("a:\n", robots.MaxLines) + "User-agent: Late\nDisallow: /\n"
+	if m := CompareRobots([]byte(builtRobots), []byte(served)); !m.Truncated {
+		t.Error("not truncated")
+	}
+}

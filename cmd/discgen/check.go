@@ -65,7 +65,16 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if robotsFile != "" {
+		if err := roomFor(robots.Cost(data, robots.MaxLines), "check of "+robotsFile); err != nil {
+			return err
+		}
+	}
 	f := robots.Parse(data)
+	if f.Cut > 0 {
+		// A file discgen builds never holds so many lines.
+		return fmt.Errorf("%s:%d: more than %d lines that hold a field or text; check reads at most %d", robotsFile, f.Cut, robots.MaxLines, robots.MaxLines)
+	}
 	// The licence and reservation depend on the URL alone: read once each.
 	rd := rightsReader(data, tdm, site)
 	atURL := make([]rights.RightsReading, fs.NArg())
@@ -109,6 +118,9 @@ func ruleText(v robots.Verdict) string {
 // builds.
 func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, *publish.SiteDoc, error) {
 	if robotsFile != "" {
+		if err := roomToRead(robotsFile, maxLintFile, "check of "+robotsFile); err != nil {
+			return nil, nil, err
+		}
 		data, err := limited.ReadFile(robotsFile, maxLintFile)
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read %s: %v", robotsFile, err)

@@ -52,8 +52,14 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		res, err = adopt.Dir(in, opt)
 	default:
 		var data []byte
+		if err := roomToRead(in, adopt.MaxFile, "import of "+in); err != nil {
+			return err
+		}
 		if data, err = adopt.ReadFile(in); err != nil {
 			return fmt.Errorf("cannot read %s: %v", in, err)
+		}
+		if err := roomFor(adopt.Cost(data), "import of "+in); err != nil {
+			return err
 		}
 		res, err = adopt.Robots(in, data, opt)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/lint"
+	"github.com/discgen/discgen/robots"
 )
 
 // maxLintFile bounds what lint reads: well past the 500 KiB a crawler
@@ -56,6 +57,9 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	var list diag.List
 	var files []file
 	for _, name := range fs.Args() {
+		if err := roomToRead(name, maxLintFile, "lint of "+name); err != nil {
+			return err
+		}
 		data, err := limited.ReadFile(name, maxLintFile)
 		if err != nil {
 			list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)
@@ -67,6 +71,11 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 			if d, ok := lint.Mismatch(name, k); ok {
 				d.File = name
 				list.Add(d)
+			}
+		}
+		if k == lint.Robots {
+			if err := roomFor(robots.Cost(data, robots.MaxLintLines), "lint of "+name); err != nil {
+				return err
 			}
 		}
 		files = append(files, file{name, data, k})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/discgen/discgen/internal/gcpolicy"
 	"github.com/discgen/discgen/internal/hostlimits"
+	"github.com/discgen/discgen/robots"
 )
 
 func main() {
@@ -19,6 +20,7 @@ func main() {
 		} else {
 			l = hostlimits.Memory()
 		}
+		memLimits = &l
 		gcpolicy.FitHost(l)
 	}
 	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr)))
@@ -29,6 +31,36 @@ func main() {
 // cgroup files are read once a process. It is nil when run is called
 // without main, and the build reads them itself.
 var hostLimits *hostlimits.Limits
+
+// memLimits is what main read of the host's memory limits at start-up
+// (all of them for a build), for a command that reads a file whole to
+// check the file fits (roomFor). It is nil when run is called without
+// main, and the command reads them itself.
+var memLimits *hostlimits.Limits
+
+// roomToRead is roomFor the read of the file name, read up to max bytes,
+// by its size: before the read, whose cost the file's size alone tells
+// (robots.ReadCost). A file that cannot be stat'ed, or is larger than
+// max, is left to the read to report.
+func roomToRead(name string, max int64, what string) error {
+	fi, err := os.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil
+	}
+	return roomFor(robots.ReadCost(fi.Size()), what)
+}
+
+// roomFor refuses, in one line naming the limit, work that needs about
+// need bytes when the host's limits leave this process less
+// (hostlimits.Limits.Fit); what names the work ("check of robots.txt").
+func roomFor(need int64, what string) error {
+	l := memLimits
+	if l == nil {
+		m := hostlimits.Memory()
+		l = &m
+	}
+	return l.Fit(uint64(max(need, 0)), what)
+}
 
 // sizesBuild reports whether a command line runs a build that sizes
 // itself to every limit of the host (publish.Run); other commands need

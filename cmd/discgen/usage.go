@@ -155,7 +155,7 @@ Find problems in hand-written discovery files:
                           that depend on which reading a crawler uses, usage
                           preference lines (Content-Usage, Content-Signal)
                           outside any group, hidden from named groups,
-                          unknown or repeated, and more (codes R001-R036);
+                          unknown or repeated, and more (codes R001-R037);
                           RSL License lines: not an absolute URL, more than
                           one, inside a group (codes L001-L003)
     tdmrep.json           W3C TDMRep (final report 2024-05-10): an array of
@@ -170,6 +170,12 @@ Disallow, Sitemap, ...), is a security.txt; more robots.txt lines, a
 robots.txt; a tie goes by the name (security.txt, else robots.txt). A file
 named robots.txt or security.txt that reads as the other is warned of.
 --type chooses for every file given. Each finding has a stable code.
+
+A robots.txt is checked up to its 100,000th line that holds a field or
+text (R037, an error, names the first line past it), and 1,000 findings
+of a code are listed, then their count. Files are read up to 32 MiB; one
+the host's memory limits (RLIMIT_AS, the cgroup's memory.max) leave no
+room for is refused in one line naming the limit.
 
 {{options}}
 

@@ -14,7 +14,10 @@
 // cannot be read is taken as no limit.
 package hostlimits
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Limits is what Read found. Zero means no limit, or none that could be
 // read.
@@ -101,4 +104,48 @@ func (l Limits) MemoryRoom() uint64 {
 	take(l.AddressSpace, l.AddressInUse)
 	take(l.Memory, l.MemoryUsed)
 	return room
+}
+
+// MemoryLimit names the limit that sets MemoryRoom, as a host's
+// administrator knows it, with what it holds: "the address-space limit
+// (RLIMIT_AS, ulimit -v) of 1024 MiB, of which the Go runtime holds
+// 730 MiB,".
+func (l Limits) MemoryLimit() string {
+	if l.AddressSpace > 0 && (l.Memory == 0 || l.AddressSpace-min(l.AddressInUse, l.AddressSpace) <= l.Memory-min(l.MemoryUsed, l.Memory)) {
+		return fmt.Sprintf("the address-space limit (RLIMIT_AS, ulimit -v) of %s, of which the Go runtime holds %s,", mib(l.AddressSpace), mib(l.AddressInUse))
+	}
+	if l.Memory > 0 {
+		return fmt.Sprintf("the cgroup's memory limit (memory.max) of %s, of which %s is in use,", mib(l.Memory), mib(l.MemoryUsed))
+	}
+	return "the memory limit"
+}
+
+func mib(n uint64) string { return fmt.Sprintf("%d MiB", n>>20) }
+
+// ShortError says that a limit of the host leaves too little memory for
+// a piece of work.
+type ShortError struct {
+	Limit string // MemoryLimit
+	Msg   string
+}
+
+func (e *ShortError) Error() string { return e.Limit + " " + e.Msg }
+
+// Fit returns a *ShortError when the memory the host leaves this process
+// (MemoryRoom) is less than what need bytes of work take, for what
+// ("check of robots.txt"); nil when it is enough, or when there is no
+// limit. need is what the work holds at most; it takes half as much
+// again: the runtime maps its heap in 64 MiB arenas, and lets garbage
+// grow to half the room (gcpolicy.FitHost) before it collects (a parse
+// holding 80 MB died where 127 MiB were left). A command that reads a
+// file whole calls it before the work that grows with the file, so that
+// a limit too low is told in one line rather than by the runtime's trace
+// when an allocation fails.
+func (l Limits) Fit(need uint64, what string) error {
+	room := l.MemoryRoom()
+	need += need / 2
+	if room == 0 || room >= need {
+		return nil
+	}
+	return &ShortError{l.MemoryLimit(), fmt.Sprintf("leaves %s for %s, which needs about %s: raise it", mib(room), what, mib(need+1<<20-1))}
 }

@@ -1,6 +1,7 @@
 package hostlimits
 
 import (
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -83,4 +84,24 @@ func TestRead(t *testing.T) {
 		t.Errorf("CPU() = %d", l.CPU())
 	}
 	t.Logf("%+v", l)
+}
+
+// Fit names the limit that leaves too little, what it leaves and what the
+// work needs; without a limit, or with room enough, it says nothing.
+func TestFit(t *testing.T) {
+	as := Limits{AddressSpace: 800 << 20, AddressInUse: 730 << 20}
+	want := "the address-space limit (RLIMIT_AS, ulimit -v) of 800 MiB, of which the Go runtime holds 730 MiB, leaves 70 MiB for lint of robots.txt, which needs about 151 MiB: raise it"
+	if err := as.Fit(100<<20+1, "lint of robots.txt"); err == nil || err.Error() != want {
+		t.Errorf("Fit = %v, want %q", err, want)
+	}
+	cg := Limits{Memory: 256 << 20, MemoryUsed: 200 << 20}
+	if err := cg.Fit(64<<20, "check of x"); err == nil || !strings.HasPrefix(err.Error(), "the cgroup's memory limit (memory.max) of 256 MiB, of which 200 MiB is in use, leaves 56 MiB for check of x,") {
+		t.Errorf("cgroup: %v", err)
+	}
+	if err := as.Fit(46<<20, "x"); err != nil {
+		t.Errorf("room enough: %v", err)
+	}
+	if err := (Limits{}).Fit(1<<40, "x"); err != nil {
+		t.Errorf("no limit: %v", err)
+	}
 }
