@@ -15,7 +15,7 @@ import (
 // category unknown and is named in problems. Each problem is one sentence.
 func ParseUsage(value string) (Prefs, []string) {
 	p, _, problems := readDict(value, func(label string) (Category, bool) {
-		for _, c := range Categories {
+		for _, c := range categories {
 			if c.ContentUsage != "" && c.ContentUsage == label {
 				return c, true
 			}
@@ -32,7 +32,7 @@ func ParseUsage(value string) (Prefs, []string) {
 // writes: how content may be used where a use is allowed), "" when absent.
 func ParseSignal(value string) (p Prefs, use string, problems []string) {
 	return readDict(value, func(label string) (Category, bool) {
-		for _, c := range Categories {
+		for _, c := range categories {
 			if c.ContentSignal == label {
 				return c, true
 			}

@@ -49,7 +49,7 @@ func (p Prefs) IsZero() bool { return p == Prefs{} }
 
 // Over returns p with base's preferences where p states none.
 func (p Prefs) Over(base Prefs) Prefs {
-	for _, c := range Categories {
+	for _, c := range categories {
 		if c.Get(p) == PrefUnset {
 			c.Set(&p, c.Get(base))
 		}
@@ -61,7 +61,7 @@ func (p Prefs) Over(base Prefs) Prefs {
 // "train_ai=no, search=yes", or "none".
 func (p Prefs) String() string {
 	var parts []string
-	for _, c := range Categories {
+	for _, c := range categories {
 		if v := c.Get(p); v != PrefUnset {
 			parts = append(parts, c.Manifest+"="+v.String())
 		}
@@ -77,7 +77,7 @@ func (p Prefs) String() string {
 // preferences.
 func Combine(a, b Prefs) Prefs {
 	var out Prefs
-	for _, c := range Categories {
+	for _, c := range categories {
 		x, y := c.Get(a), c.Get(b)
 		switch {
 		case x == PrefNo || y == PrefNo:
@@ -105,10 +105,20 @@ func (c Category) Get(p Prefs) Pref { return c.get(p) }
 // Set sets p's preference for the category.
 func (c Category) Set(p *Prefs, v Pref) { c.set(p, v) }
 
-// Categories are the categories discgen writes, in the order Content-Usage
-// values list them (the vocabulary's table order); Content-Signal values
-// use signalOrder.
-var Categories = []Category{
+// Categories yields the categories discgen writes, each with its index,
+// in the order Content-Usage values list them (the vocabulary's table
+// order); Content-Signal values use signalOrder. It is ranged over as a
+// list was: for _, c := range aipref.Categories. The table itself is not
+// exported, so no caller can change it for the others.
+func Categories(yield func(int, Category) bool) {
+	for i, c := range categories {
+		if !yield(i, c) {
+			return
+		}
+	}
+}
+
+var categories = [...]Category{
 	{"train_ai", "train-ai", "ai-train", func(p Prefs) Pref { return p.TrainAI }, func(p *Prefs, v Pref) { p.TrainAI = v }},
 	{"search", "search", "search", func(p Prefs) Pref { return p.Search }, func(p *Prefs, v Pref) { p.Search = v }},
 	{"ai_input", "", "ai-input", func(p Prefs) Pref { return p.AIInput }, func(p *Prefs, v Pref) { p.AIInput = v }},
@@ -122,7 +132,7 @@ var signalOrder = []int{1, 2, 0}
 // ("train-ai=n, search=y"), or "" when p states nothing aipref can say.
 func UsageValue(p Prefs) string {
 	var parts []string
-	for _, c := range Categories {
+	for _, c := range categories {
 		if v := c.Get(p); v != PrefUnset && c.ContentUsage != "" {
 			parts = append(parts, c.ContentUsage+"="+map[Pref]string{PrefYes: "y", PrefNo: "n"}[v])
 		}
@@ -135,7 +145,7 @@ func UsageValue(p Prefs) string {
 func SignalValue(p Prefs) string {
 	var parts []string
 	for _, i := range signalOrder {
-		c := Categories[i]
+		c := categories[i]
 		if v := c.Get(p); v != PrefUnset {
 			parts = append(parts, c.ContentSignal+"="+v.String())
 		}

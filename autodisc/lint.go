@@ -11,15 +11,17 @@ import (
 	"github.com/discgen/discgen/pathspace"
 )
 
-// FeedExtensions are the file name extensions common to feed formats; a
-// feed whose path ends otherwise should be given a type (seed 000 section
-// 4.6).
-var FeedExtensions = []string{".atom", ".json", ".rdf", ".rss", ".xml"}
+// FeedExtensions returns the file name extensions common to feed formats,
+// sorted; a feed whose path ends otherwise should be given a type (seed 000
+// section 4.6). The list is the caller's to change.
+func FeedExtensions() []string { return slices.Clone(feedExtensions[:]) }
+
+var feedExtensions = [...]string{".atom", ".json", ".rdf", ".rss", ".xml"}
 
 // HasFeedExtension reports whether the URL path p ends with a feed
 // extension.
 func HasFeedExtension(p string) bool {
-	return slices.Contains(FeedExtensions, strings.ToLower(path.Ext(p)))
+	return slices.Contains(feedExtensions[:], strings.ToLower(path.Ext(p)))
 }
 
 // MaxDescription is the length past which description.txt draws a warning
@@ -96,7 +98,7 @@ func Lint(name string, data []byte) []diag.Diagnostic {
 				typ, uri = line[1:end], strings.TrimSpace(line[end+1:])
 			}
 			if u := lintURI(add, n, uri, "feed"); u != nil && typ == "" && !HasFeedExtension(u.Path) {
-				add(diag.Warning, n, CodeNeedsType, "feed %q has no feed extension (%s); give its type, as in [application/rss+xml] %s", uri, strings.Join(FeedExtensions, " "), uri)
+				add(diag.Warning, n, CodeNeedsType, "feed %q has no feed extension (%s); give its type, as in [application/rss+xml] %s", uri, strings.Join(feedExtensions[:], " "), uri)
 			}
 		}
 	case "index.txt":

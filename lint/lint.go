@@ -53,13 +53,16 @@ const (
 	TDMRep         Kind = "tdmrep.json" // /.well-known/tdmrep.json (rights.go)
 )
 
-// Kinds lists every kind, in the order usage text names them.
-var Kinds = append([]Kind{Robots, SecurityTxt, Index, Icons, Description, Feeds, Subdirectories, TDMRep}, sectionKinds...)
+// Kinds returns every kind, in the order usage text names them. The list
+// is the caller's to change.
+func Kinds() []Kind { return slices.Clone(kinds) }
+
+var kinds = append([]Kind{Robots, SecurityTxt, Index, Icons, Description, Feeds, Subdirectories, TDMRep}, sectionKinds...)
 
 // ParseKind returns the kind named s, or false.
 func ParseKind(s string) (Kind, bool) {
 	k := Kind(s)
-	return k, slices.Contains(Kinds, k)
+	return k, slices.Contains(kinds, k)
 }
 
 func (k Kind) autodisc() bool { return k != Robots && k != SecurityTxt && !sectionKind(k) }

@@ -72,7 +72,7 @@ func TestMismatch(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		if got, ok := ParseKind(string(k)); !ok || got != k {
 			t.Errorf("ParseKind(%q) = %q, %v", k, got, ok)
 		}

@@ -10,9 +10,11 @@ import (
 // restricted (seed 000 section 4.2).
 const Subdirectories = "subdirectories.txt"
 
-// Registered lists the autodiscovery files seed 000 section 4 defines, in
-// the seed's order.
-var Registered = []string{"index.txt", Subdirectories, "robots.txt", "icons.txt", "description.txt", "feeds.txt"}
+// Registered returns the autodiscovery files seed 000 section 4 defines, in
+// the seed's order. The list is the caller's to change.
+func Registered() []string { return slices.Clone(registered[:]) }
+
+var registered = [...]string{"index.txt", Subdirectories, "robots.txt", "icons.txt", "description.txt", "feeds.txt"}
 
 // Names is a set of autodisc file names drawn from a universe of every
 // possible name: either a finite list, or every name except a finite list.

@@ -94,7 +94,7 @@ func Resolve(root *Authority, p string) Resolution {
 	}
 
 	names := map[string]bool{}
-	for _, n := range Registered {
+	for _, n := range registered {
 		names[n] = true
 	}
 	for _, st := range r.Chain {

@@ -227,7 +227,7 @@ func TestResolveSources(t *testing.T) {
 	if got := fmt.Sprint(r.Chain[1].Granted); got != "every file except robots.txt" {
 		t.Errorf("alice is granted %s", got)
 	}
-	for _, n := range Registered {
+	for _, n := range Registered() {
 		if _, ok := r.Files[n]; !ok {
 			t.Errorf("Files lacks registered %s", n)
 		}

@@ -8,8 +8,10 @@ import "strings"
 // automaton and its precomputed pairs for the names in the set, and with an
 // automaton over the other names only, built per policy: the cost per
 // policy is then one pass over its names and an index of the names it adds
-// to the set's, not an index of all its names. The results are the same
-// as without the set.
+// to the set's, not an index of all its names. The set also remembers the
+// order of the records of the last policies it planned, which a tenant's
+// validation and rendering both ask for. The results are the same as
+// without the set.
 type NameSet struct {
 	names  []string         // lower-cased, distinct, none empty
 	id     map[string]int32 // lower-cased name -> index into names
@@ -24,6 +26,10 @@ type NameSet struct {
 	endOff  []int32
 	endPos  []int32
 	endName []int32
+	// orders remembers the orders plan found for the policies that give
+	// the set (ordermemo.go): the one part of a set written after
+	// NewNameSet, under its own lock.
+	orders orderMemo
 }
 
 // NewNameSet indexes names (compared case-insensitively; repeats and

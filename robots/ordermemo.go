@@ -13,6 +13,12 @@ import (
 // records are ranked by their position, so their order depends on their
 // names alone: it is kept by the list of lower-cased names, in a bounded
 // number of entries, the oldest dropped first.
+//
+// A memo belongs to a NameSet (NameSet.order), which its maker shares
+// among the policies that name its names, such as every policy of a build
+// whose groups name presets: the set's owner decides how long the orders
+// are kept, and two sets never share one. The zero orderMemo is empty and
+// ready to use.
 type orderMemo struct {
 	mu     sync.Mutex
 	byKey  map[string][]int32
@@ -25,8 +31,6 @@ const (
 	orderMemoSize = 64 // more than the tenants a build has in flight
 	orderMemoMin  = 32 // fewer records are ordered in less than a lookup costs
 )
-
-var orders = &orderMemo{byKey: map[string][]int32{}}
 
 // order is recordOrder(recs, set), remembered when recs is long enough
 // and ranked by position.
@@ -45,6 +49,9 @@ func (m *orderMemo) order(recs []record, set *NameSet) []int32 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.missed++
+	if m.byKey == nil {
+		m.byKey = make(map[string][]int32, orderMemoSize)
+	}
 	if _, ok := m.byKey[key]; !ok {
 		delete(m.byKey, m.keys[m.next])
 		m.keys[m.next] = key
@@ -52,6 +59,16 @@ func (m *orderMemo) order(recs []record, set *NameSet) []int32 {
 		m.byKey[key] = order
 	}
 	return order
+}
+
+// order is recordOrder(recs, s), remembered in s's memo when recs is long
+// enough and ranked by position. Without a set there is no memo: the order
+// is found each time.
+func (s *NameSet) order(recs []record) []int32 {
+	if s == nil {
+		return recordOrder(recs, nil)
+	}
+	return s.orders.order(recs, s)
 }
 
 // rankedByPosition reports whether the records' ranks rise with their

@@ -116,7 +116,7 @@ func plan(p Policy) []record {
 		i := len(names)
 		recs = append(recs, record{agents: names[i-2 : i-1 : i-1], lower: names[i-1 : i : i], cfg: &a.cfg, rank: [2]int{a.origin, 0}})
 	}
-	out := inOrder(recs, orders.order(recs, p.Names))
+	out := inOrder(recs, p.Names.order(recs))
 	if star == nil && !p.Usage.IsZero() {
 		// No group is for "*": a record of its own carries the site's
 		// preferences to crawlers no group names. It has no rule, so it

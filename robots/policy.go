@@ -25,7 +25,9 @@ type Policy struct {
 	// Names, when set, is an index of names that many policies share
 	// (the crawler catalogue's, which presets add): the work on the
 	// names as a whole (the order of records, R026) uses it and indexes
-	// only the policy's other names. It changes no result.
+	// only the policy's other names, and the order of a policy's records
+	// is remembered in it for the next plan of the same names. It changes
+	// no result.
 	Names *NameSet
 }
 

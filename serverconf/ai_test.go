@@ -38,7 +38,7 @@ func TestAITypes(t *testing.T) {
 // TestAIGolden renders every format for the tree with llms.txt and an
 // api-catalog.
 func TestAIGolden(t *testing.T) {
-	public, separate, err := Render(aiTree(), Kinds)
+	public, separate, err := Render(aiTree(), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestAIGolden(t *testing.T) {
 	golden(t, "ai/nginx.conf", separate[NginxFile].Data)
 	golden(t, "ai/discgen.caddy", separate[CaddyFile].Data)
 	// Without an api-catalog, no format says anything of "/".
-	public, separate, err = Render(sample(), Kinds)
+	public, separate, err = Render(sample(), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestQuoted(t *testing.T) {
 // Link: </.well-known/api-catalog>; rel="api-catalog"; every format sends
 // it with the catalog's own headers.
 func TestAICatalogOwnLink(t *testing.T) {
-	public, separate, err := Render(aiTree(), Kinds)
+	public, separate, err := Render(aiTree(), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

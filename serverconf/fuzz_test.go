@@ -21,11 +21,11 @@ func FuzzRender(f *testing.F) {
 		f.Add(p)
 	}
 	ref := map[Kind]int{}
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		ref[k] = lines(f, tree.Tree{"a": {}}, k)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		for _, k := range Kinds {
+		for _, k := range Kinds() {
 			pub, sep, err := Render(tree.Tree{p: {Data: []byte("x")}}, []Kind{k})
 			if err != nil {
 				var pe *PathError

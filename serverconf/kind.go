@@ -22,8 +22,9 @@ const (
 	Caddy Kind = "caddy"
 )
 
-// Kinds lists every Kind in the order Render documents them.
-var Kinds = []Kind{Headers, Htaccess, Nginx, Caddy}
+// Kinds returns every Kind in the order Render documents them. The list is
+// the caller's to change.
+func Kinds() []Kind { return []Kind{Headers, Htaccess, Nginx, Caddy} }
 
 // File names of the rendered configuration, relative to the tree Render
 // returns them in: HeadersFile and HtaccessFile in the public tree,
@@ -82,8 +83,9 @@ func ParseKinds(s string) ([]Kind, error) {
 }
 
 func validNames() string {
-	names := make([]string, len(Kinds))
-	for i, k := range Kinds {
+	kinds := Kinds()
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
 		names[i] = string(k)
 	}
 	return strings.Join(names, ", ")

@@ -20,7 +20,7 @@ func TestRightsDocumentType(t *testing.T) {
 		"robots.txt":        {Data: []byte("User-agent: *\nDisallow:\n")},
 	}
 	r := Rights{License: "https://www.example.org/licenses/site.xml", Document: "licenses/site.xml"}
-	pub, sep, err := RenderAccess(tr, Kinds, Access{Rights: r})
+	pub, sep, err := RenderAccess(tr, Kinds(), Access{Rights: r})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestGolden(t *testing.T) {
-	public, separate, err := Render(sample(), Kinds)
+	public, separate, err := Render(sample(), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,13 +90,13 @@ func TestGolden(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	pub1, sep1, err := Render(sample(), Kinds)
+	pub1, sep1, err := Render(sample(), Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 20 {
 		// Each call builds a new map, so Go's map order differs between runs.
-		pub2, sep2, err := Render(sample(), Kinds)
+		pub2, sep2, err := Render(sample(), Kinds())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestRenderSubset(t *testing.T) {
 }
 
 func TestRenderEmptyTree(t *testing.T) {
-	public, separate, err := Render(tree.Tree{}, Kinds)
+	public, separate, err := Render(tree.Tree{}, Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestParseKinds(t *testing.T) {
 		{"caddy,headers", []Kind{Caddy, Headers}},
 		{" htaccess , nginx ", []Kind{Htaccess, Nginx}},
 		{"nginx,caddy,nginx", []Kind{Nginx, Caddy}},
-		{"headers,htaccess,nginx,caddy", Kinds},
+		{"headers,htaccess,nginx,caddy", Kinds()},
 	} {
 		got, err := ParseKinds(c.in)
 		if err != nil {
@@ -296,7 +296,7 @@ func TestSymlinkErrors(t *testing.T) {
 		"self":     {tree.Tree{"a.txt": {Link: "a.txt"}}, "symbolic links in a row"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			pub, sep, err := Render(c.tr, Kinds)
+			pub, sep, err := Render(c.tr, Kinds())
 			if err == nil || !strings.Contains(err.Error(), c.mention) {
 				t.Fatalf("error = %v, want one saying %q", err, c.mention)
 			}
@@ -311,7 +311,7 @@ func TestClash(t *testing.T) {
 	for _, name := range []string{HeadersFile, HtaccessFile} {
 		tr := sample()
 		tr[name] = tree.Entry{Data: []byte("mine")}
-		_, _, err := Render(tr, Kinds)
+		_, _, err := Render(tr, Kinds())
 		if err == nil || !strings.Contains(err.Error(), name+": the tree already holds") {
 			t.Errorf("tree holding %s: error = %v", name, err)
 		}
@@ -357,7 +357,7 @@ func TestHostilePaths(t *testing.T) {
 		"autodisc/x\r\n.txt",   // CR LF
 		"x/autodisc/i\x00.txt", // NUL
 	}
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		for _, p := range hostile {
 			tr := sample()
 			tr[p] = tree.Entry{Data: []byte("x")}
@@ -389,7 +389,7 @@ func TestPathCharacters(t *testing.T) {
 		"日本/autodisc/description.txt",
 		"über/autodisc/icons.txt",
 	}
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		for _, p := range ok {
 			tr := tree.Tree{p: {Data: []byte("x")}}
 			if _, _, err := Render(tr, []Kind{k}); err != nil {
@@ -399,7 +399,7 @@ func TestPathCharacters(t *testing.T) {
 	}
 	// ":" starts a placeholder in _headers only.
 	colon := tree.Tree{".well-known/a:b": {Data: []byte("x")}}
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		_, _, err := Render(colon, []Kind{k})
 		if (err != nil) != (k == Headers) {
 			t.Errorf("%s: path with a colon: error = %v", k, err)

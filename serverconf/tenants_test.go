@@ -123,11 +123,11 @@ func TestTenantRefused(t *testing.T) {
 // warning.
 func TestTenantFiles(t *testing.T) {
 	a := Access{Tenants: []TenantSpace{userdir}}
-	pub, sep, err := RenderAccess(sample(), Kinds, a)
+	pub, sep, err := RenderAccess(sample(), Kinds(), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plainPub, plainSep, _ := Render(sample(), Kinds)
+	plainPub, plainSep, _ := Render(sample(), Kinds())
 	if string(pub[HeadersFile].Data) != string(plainPub[HeadersFile].Data) || string(pub[HtaccessFile].Data) != string(plainPub[HtaccessFile].Data) {
 		t.Errorf("the public files change with tenants")
 	}
@@ -147,7 +147,7 @@ func TestTenantFiles(t *testing.T) {
 	if _, ok := plainSep[TenantsApacheFile]; ok {
 		t.Errorf("%s written without tenants", TenantsApacheFile)
 	}
-	if w := Warnings(Kinds, a); len(w) != 1 || !strings.Contains(w[0], "_headers has no rules for tenant directories") {
+	if w := Warnings(Kinds(), a); len(w) != 1 || !strings.Contains(w[0], "_headers has no rules for tenant directories") {
 		t.Errorf("warnings: %q", w)
 	}
 	if w := Warnings([]Kind{Nginx}, a); len(w) != 0 {

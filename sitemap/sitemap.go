@@ -14,6 +14,11 @@
 // Refs checks the Sitemap: lines a robots.txt or manifest names: each an
 // absolute http(s) URL, on the site's host (another host is allowed only
 // with cross-submission, so it is a warning), and named once.
+//
+// Walk reads a sitemap and the sitemaps of an index through an Opener;
+// CheckDir walks those a robots.txt names in a built output tree
+// (validate --output), without following a link out of it or waiting on
+// a FIFO, and gives each problem as a positioned diagnostic.
 package sitemap
 
 import (

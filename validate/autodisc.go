@@ -84,7 +84,7 @@ func (v *checker) feeds(p string, feeds []manifest.Feed) {
 		if f.Type != "" {
 			v.feedType(manifest.Key(fp, "type"), f.Type)
 		} else if u != nil && !autodisc.HasFeedExtension(u.Path) {
-			v.err(fp, "feed %q needs a type: its path has no feed extension (%s)", f.URL, strings.Join(autodisc.FeedExtensions, " "))
+			v.err(fp, "feed %q needs a type: its path has no feed extension (%s)", f.URL, strings.Join(autodisc.FeedExtensions(), " "))
 		}
 	}
 }

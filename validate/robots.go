@@ -425,12 +425,12 @@ func (v *checker) presets(gp string, g manifest.Group) {
 		return
 	}
 	for i, code := range g.Acknowledge {
-		if !slices.Contains(Acknowledgeable, code) {
+		if codes := Acknowledgeable(); !slices.Contains(codes, code) {
 			msg := fmt.Sprintf("unknown warning code %q", code)
-			if s := editdist.Closest(code, Acknowledgeable); s != "" {
+			if s := editdist.Closest(code, codes); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
-			v.err(manifest.Index(manifest.Key(gp, "acknowledge"), i), "%s; codes: %s", msg, strings.Join(Acknowledgeable, ", "))
+			v.err(manifest.Index(manifest.Key(gp, "acknowledge"), i), "%s; codes: %s", msg, strings.Join(codes, ", "))
 		}
 	}
 	cat := crawlers.Default()
@@ -488,8 +488,9 @@ const (
 	CodeSubstringName = "substring-name" // a name is part of another crawler's name
 )
 
-// Acknowledgeable lists the codes a group may acknowledge.
-var Acknowledgeable = []string{CodeGooglePartial, CodeSubstringName}
+// Acknowledgeable returns the codes a group may acknowledge. The list is
+// the caller's to change.
+func Acknowledgeable() []string { return []string{CodeGooglePartial, CodeSubstringName} }
 
 // ackNote ends a warning about a preset's names with how to silence it.
 func ackNote(code string) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime"
+	"slices"
 	"strings"
 )
 
@@ -26,8 +27,10 @@ const (
 // the order they are written: the four RFC 9727 names to describe an API
 // (service-desc, service-doc, service-meta, status; RFC 8631 registers
 // them) and "item" (RFC 6573), with which RFC 9727 lets a catalog list
-// further catalogs or APIs.
-var APIRelations = []string{"service-desc", "service-doc", "service-meta", "status", "item"}
+// further catalogs or APIs. The list is the caller's to change.
+func APIRelations() []string { return slices.Clone(apiRelations[:]) }
+
+var apiRelations = [...]string{"service-desc", "service-doc", "service-meta", "status", "item"}
 
 // LinkContext is one link context object of a linkset: the anchor, and
 // its links by relation.
@@ -57,7 +60,7 @@ func RenderLinkset(contexts []LinkContext) []byte {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n    {\n      \"anchor\": " + jsonString(c.Anchor))
-		for _, rel := range APIRelations {
+		for _, rel := range apiRelations {
 			ts := c.Links[rel]
 			if len(ts) == 0 {
 				continue

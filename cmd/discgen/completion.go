@@ -109,7 +109,7 @@ func unsortedFlagValues(name, flag string) []string {
 		return formats[name]
 	case name == "build" && flag == "server":
 		var kinds []string
-		for _, k := range serverconf.Kinds {
+		for _, k := range serverconf.Kinds() {
 			kinds = append(kinds, string(k))
 		}
 		return kinds

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/discgen/discgen/adopt"
-	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/internal/atomicfile"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -69,41 +68,11 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	printDiags(stderr, "text", res.Diags)
 	if out == "-" {
 		stdout.Write(res.YAML)
-	} else if err := writeFileAtomic(out, res.YAML); err != nil {
+	} else if err := atomicfile.Write(out, res.YAML); err != nil {
 		return err
 	}
 	if res.Diags.HasErrors() {
 		return &hintError{fmt.Errorf("the imported manifest does not validate"), []string{"fix the errors above in the manifest, then run discgen validate"}}
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to name through a temporary file in the
-// same directory, so name is either old or complete, and flushes the file
-// and then its directory, so a crash after it returns loses neither.
-func writeFileAtomic(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".discgen-import-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return err
-	}
-	return statedir.SyncDir(filepath.Dir(name))
 }

@@ -108,8 +108,9 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 
 // kindList names the values of lint --type.
 func kindList() string {
-	names := make([]string, len(lint.Kinds))
-	for i, k := range lint.Kinds {
+	kinds := lint.Kinds()
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
 		names[i] = string(k)
 	}
 	return strings.Join(names, ", ")

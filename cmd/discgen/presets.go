@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/crawlers"
+	"github.com/discgen/discgen/internal/atomicfile"
 	"github.com/discgen/discgen/internal/editdist"
 	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/internal/limited"
@@ -143,7 +144,7 @@ func importPresets(file, commit, date, out string, stdout io.Writer) error {
 	if out == "" {
 		return nil
 	}
-	return writeFileAtomic(out, crawlers.Format(next))
+	return atomicfile.Write(out, crawlers.Format(next))
 }
 
 var commitRE = lazyre.New(`^[0-9a-f]{7,40}$`)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/crawlers"
+	"github.com/discgen/discgen/internal/atomicfile"
 	"github.com/discgen/discgen/internal/limited"
 )
 
@@ -40,5 +41,5 @@ func importRanges(spec, copy, date, out string, stdout io.Writer) error {
 	if out == "" {
 		return nil
 	}
-	return writeFileAtomic(out, crawlers.FormatRanges(next))
+	return atomicfile.Write(out, crawlers.FormatRanges(next))
 }

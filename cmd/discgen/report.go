@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/atomicfile"
 	htmlreport "github.com/discgen/discgen/report"
 	"github.com/discgen/discgen/sitebuild"
 )
@@ -52,5 +53,5 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(b.Bytes())
 		return err
 	}
-	return writeFileAtomic(out, b.Bytes())
+	return atomicfile.Write(out, b.Bytes())
 }

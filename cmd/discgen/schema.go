@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/discgen/discgen/internal/atomicfile"
 	"github.com/discgen/discgen/schema"
 	"github.com/discgen/discgen/templates"
 )
@@ -27,7 +28,7 @@ func runSchema(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(schema.Source())
 		return err
 	}
-	if err := os.WriteFile(file, schema.Source(), 0o644); err != nil {
+	if err := atomicfile.Write(file, schema.Source()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s; name it in a manifest's first line: # yaml-language-server: $schema=./%s\n", file, filepath.ToSlash(filepath.Base(file)))

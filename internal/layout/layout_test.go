@@ -41,6 +41,7 @@ const (
 )
 
 var internalLevel = map[string]int{
+	"internal/atomicfile":           ground,
 	"internal/bug":                  ground,
 	"internal/confined":             ground,
 	"internal/eintr":                ground,
