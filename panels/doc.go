@@ -1,0 +1,8 @@
+// Package panels holds discgen's adapters for hosting control panels:
+// POSIX sh scripts, one a panel (cpanel/, plesk/, directadmin/,
+// hestiacp/), and panel.sh, the part they share. It has no Go code; its
+// tests run each adapter with the inputs its panel documents (JSON on
+// standard input, environment variables, arguments) against a stub
+// discgen and a stub runuser that record how they are called. See
+// README.md.
+package panels
