@@ -137,6 +137,16 @@ panel_save() {
 		--state "$DISCGEN_STATE" --tenant-owner --tenant "$panel_file")
 }
 
+# panel_remove removes, as root, the state of the removed account whose
+# tenant manifest would be $1 (discgen build --unprovision), which discgen
+# does only once the account's directory is gone; a later account given
+# the same directory then starts without the old one's record.
+panel_remove() {
+	panel_clean "directory" "${1%/*}"
+	(cd / && "$DISCGEN" build -f "$DISCGEN_SITE" -o "$DISCGEN_OUT" --state "$DISCGEN_STATE" \
+		--tenant-owner --unprovision --tenant "$1") || exit
+}
+
 # panel_create and panel_change: the state, then the build. A change
 # provisions again: a renamed account, or one whose home moved, has a new
 # tenant directory; an unchanged one costs two lstat calls.

@@ -143,6 +143,10 @@ func (h *host) provision(file string) string {
 	return "discgen [build] [-f] [/etc/discgen/site.yaml] [-o] [/srv/www/public] [--state] [/var/lib/discgen] [--tenant-owner] [--provision] [--tenant] [" + file + "] as= cwd=/"
 }
 
+func (h *host) remove(file string) string {
+	return "discgen [build] [-f] [/etc/discgen/site.yaml] [-o] [/srv/www/public] [--state] [/var/lib/discgen] [--tenant-owner] [--unprovision] [--tenant] [" + file + "] as= cwd=/"
+}
+
 func (h *host) save(user, file string) []string {
 	args := "[build] [-f] [/etc/discgen/site.yaml] [-o] [/srv/www/public] [--state] [/var/lib/discgen] [--tenant-owner] [--tenant] [" + file + "]"
 	return []string{
@@ -216,7 +220,9 @@ func TestCpanel(t *testing.T) {
 	h.want("Accounts::Modify", code, stderr, calls, 0, append([]string{h.provision(file)}, h.save("alice", file)...)...)
 
 	code, stderr, calls = h.run(hook("Accounts::Remove", map[string]string{"user": "alice"}), nil)
-	h.want("Accounts::Remove", code, stderr, calls, 0)
+	h.want("Accounts::Remove", code, stderr, calls, 0, h.remove(file))
+	code, stderr, calls = h.run(hook("Accounts::Remove", map[string]string{"user": "../alice"}), nil)
+	h.refused("Accounts::Remove of ../alice", "cpanel", code, stderr, calls, "is not a user name")
 
 	// discgen's failures are the hook's, with discgen's own status.
 	h.exits("user", 1)
@@ -312,7 +318,9 @@ func TestPlesk(t *testing.T) {
 	code, stderr, calls = h.run("", append(env("NEW_", "alice_ftp", "alice.example"), env("OLD_", "alice_old", "alice.example")...), "update")
 	h.want("phys_hosting_update", code, stderr, calls, 0, append([]string{h.provision(file)}, h.save("alice_ftp", file)...)...)
 	code, stderr, calls = h.run("", env("OLD_", "alice_ftp", "alice.example"), "delete")
-	h.want("phys_hosting_delete", code, stderr, calls, 0)
+	h.want("phys_hosting_delete", code, stderr, calls, 0, h.remove(file))
+	code, stderr, calls = h.run("", env("OLD_", "alice_ftp", "../../etc"), "delete")
+	h.refused("phys_hosting_delete of ../../etc", "plesk", code, stderr, calls, "OLD_DOMAIN_NAME")
 
 	for _, c := range hostile {
 		code, stderr, calls = h.run("", env("NEW_", c.name, "alice.example"), "create")

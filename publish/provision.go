@@ -20,15 +20,22 @@ type Provisioned struct {
 	StateDir string // the tenant's own state directory
 	UID, GID int    // the owner it was given to: the directory's
 	Err      error  // why it was not provisioned; nil when it was
+	// Unprovision: Removed reports that the state was there and is
+	// removed; false with a nil Err, that there was none.
+	Removed bool
 }
 
 // ErrNoDelegation is a Provisioned's error for a file no tenants glob
 // matches.
 var ErrNoDelegation = errNoDelegation
 
-// errProvisionRoot refuses provisioning by a user other than root, who
-// could neither make the state nor give it away.
-var errProvisionRoot = errors.New("--provision: run as root: only root makes a tenant's state and gives it to the tenant's owner")
+// errProvisionRoot and errUnprovisionRoot refuse provisioning by a user
+// other than root, who could neither make the state nor give it away, nor
+// remove it.
+var (
+	errProvisionRoot   = errors.New("--provision: run as root: only root makes a tenant's state and gives it to the tenant's owner")
+	errUnprovisionRoot = errors.New("--unprovision: run as root: only root removes a tenant's state")
+)
 
 // Provision makes the state directory of its own of each tenant in
 // opt.Tenants, below opt.StateDir, and gives its two directories (the
@@ -45,9 +52,28 @@ var errProvisionRoot = errors.New("--provision: run as root: only root makes a t
 // state directory lies in a tenant's; otherwise each file has its
 // result, in order.
 func Provision(opt Options) ([]Provisioned, diag.List) {
+	return provision(opt, false)
+}
+
+// Unprovision removes the state directory of its own of each tenant in
+// opt.Tenants, once the tenant's directory is gone: a control panel runs
+// it when it has removed an account, so that a later account given the
+// same directory starts without the old one's record (which would claim
+// files of the new account as discgen's). A tenant whose directory still
+// exists keeps its state, and is an error: its record is what lets a
+// build replace the files discgen wrote there. Nothing is built.
+func Unprovision(opt Options) ([]Provisioned, diag.List) {
+	return provision(opt, true)
+}
+
+func provision(opt Options, remove bool) ([]Provisioned, diag.List) {
 	if os.Geteuid() != 0 {
 		var l diag.List
-		l.Errorf(diag.Pos{File: opt.Manifest}, "", "%v", errProvisionRoot)
+		err := errProvisionRoot
+		if remove {
+			err = errUnprovisionRoot
+		}
+		l.Errorf(diag.Pos{File: opt.Manifest}, "", "%v", err)
 		return nil, l
 	}
 	s, diags := LoadSite(opt)
@@ -70,7 +96,11 @@ func Provision(opt Options) ([]Provisioned, diag.List) {
 	}
 	var out []Provisioned
 	for _, f := range opt.Tenants {
-		out = append(out, provisionOne(dels, filepath.Dir(stateAbs), opt.StateDir, f))
+		if remove {
+			out = append(out, unprovisionOne(dels, filepath.Dir(stateAbs), opt.StateDir, f))
+		} else {
+			out = append(out, provisionOne(dels, filepath.Dir(stateAbs), opt.StateDir, f))
+		}
 	}
 	return out, diags
 }
@@ -129,6 +159,54 @@ func provisionOne(dels []*delegation, stateParent, stateDir, file string) Provis
 		r.StateDir = output.RootStateDir(stateDir, record)
 		if _, err := output.PrepareRootState(r.StateDir, record, &output.Owner{UID: fi.UID, GID: fi.GID}); err != nil {
 			r.Err = err
+		}
+		return r
+	}
+	r.Err = errNoDelegation
+	return r
+}
+
+// unprovisionOne removes one tenant's own state, its directory gone.
+func unprovisionOne(dels []*delegation, stateParent, stateDir, file string) Provisioned {
+	r := Provisioned{File: file, Dir: filepath.Dir(file)}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	for _, d := range dels {
+		comps, caps, ok := d.pat.matchFile(abs)
+		if !ok {
+			continue
+		}
+		if _, err := bindSpace(d.path, caps); err != nil {
+			r.Err = err
+			return r
+		}
+		dir := filepath.Join(d.pat.prefix, filepath.FromSlash(strings.Join(comps[:len(comps)-1], "/")))
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			r.Err = errors.New("the directory still exists: its state stays while it does (remove the account's files first)")
+			return r
+		}
+		record, err := filepath.Rel(stateParent, dir)
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		r.StateDir = output.RootStateDir(stateDir, filepath.ToSlash(record))
+		fi, err := os.Lstat(r.StateDir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return r
+		case err != nil:
+			r.Err = err
+		case !fi.IsDir():
+			r.Err = fmt.Errorf("state directory: %s is not a directory", r.StateDir)
+		default:
+			// RemoveAll unlinks what the tenant left there (its record,
+			// journals, anything it made) without following a link.
+			r.Err = os.RemoveAll(r.StateDir)
+			r.Removed = r.Err == nil
 		}
 		return r
 	}

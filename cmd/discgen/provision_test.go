@@ -68,3 +68,50 @@ func TestProvisionBeforeFirstSave(t *testing.T) {
 		t.Errorf("--provision without --tenant: exit %d\n%s", code, stderr)
 	}
 }
+
+// A control panel removing an account removes the tenant's state as root
+// (build --unprovision --tenant FILE) once the account's directory is
+// gone, so that a later account of the same name starts without the old
+// one's record; while the directory exists, the state is kept.
+func TestUnprovisionAfterRemoval(t *testing.T) {
+	testenv.NeedsRoot(t) // needs root, to make a tree owned by other users and run discgen as one of them (CI runs as root)
+	dir, exe := tenantUserTree(t)
+	common := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, common...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	aliceState, _, _ := strings.Cut(recordOf(t, dir, "users/alice/public_html"), "/records/")
+	bobRec := recordOf(t, dir, "users/bob/public_html")
+	unprovision := append(append([]string{}, common...), "--unprovision", "--tenant", "users/alice/public_html/autodisc.yaml")
+
+	code, stdout, stderr := runAs(t, exe, dir, 0, unprovision...)
+	if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "users/alice/public_html: error: the directory still exists") {
+		t.Errorf("unprovisioning an account whose directory exists: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, aliceState)); err != nil {
+		t.Errorf("alice's state: %v", err)
+	}
+
+	mustDo(t, os.RemoveAll(filepath.Join(dir, "users/alice")))
+	code, stdout, stderr = runAs(t, exe, dir, aliceUID, unprovision...)
+	if code != 1 || !strings.Contains(stderr, "run as root") {
+		t.Errorf("unprovisioning as alice: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr = runAs(t, exe, dir, 0, unprovision...)
+	if code != 0 || stderr != "" || stdout != "users/alice/public_html: state removed\n" {
+		t.Errorf("unprovisioning a removed account: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, aliceState)); err == nil {
+		t.Errorf("alice's state %s is still there", aliceState)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, bobRec)); err != nil {
+		t.Errorf("bob's record: %v", err)
+	}
+	code, stdout, _ = runAs(t, exe, dir, 0, unprovision...)
+	if code != 0 || stdout != "users/alice/public_html: no state to remove\n" {
+		t.Errorf("unprovisioning again: exit %d\n%s", code, stdout)
+	}
+	if code, _, stderr := runAs(t, exe, dir, 0, append(append([]string{}, common...), "--unprovision", "--provision", "--tenant", "users/alice/public_html/autodisc.yaml")...); code != 2 {
+		t.Errorf("--unprovision with --provision: exit %d\n%s", code, stderr)
+	}
+}

@@ -17,7 +17,7 @@
 # On Create, the account's state is provisioned as root and, when the
 # skeleton gave it an autodisc.yaml, its tenant built as the account's
 # user; on Modify the same, under its new name; on Remove nothing is built
-# (its files go with its home). An account name or home that is not what
+# (its files went with its home) and its state is removed. An account name or home that is not what
 # the panel says is refused in one line on stderr, exit 1.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -71,7 +71,9 @@ Accounts::Modify)
 	panel_change
 	;;
 Accounts::Remove)
+	# The account and its home are gone: its home was in the home root.
 	panel_name "account name" "$user"
+	panel_remove "$DISCGEN_HOME_ROOT/$user/$DISCGEN_DOCROOT/autodisc.yaml"
 	;;
 *)
 	panel_fail "event $(panel_show "$event"): not one this hook is for (Accounts::Create, Accounts::Modify, Accounts::Remove)"

@@ -21,7 +21,7 @@
 # On creation, the account's state is provisioned as root and, when it has
 # an autodisc.yaml, its tenant built as its system user; on an update the
 # same, under its new name and domain; on deletion nothing is built (its
-# files go with its webspace). A name, domain or home that is not what the
+# files went with its webspace) and its state is removed. A name, domain or home that is not what the
 # panel says is refused in one line on stderr, exit 1.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -48,6 +48,7 @@ create | update)
 delete)
 	panel_name "OLD_SYSTEM_USER" "${OLD_SYSTEM_USER-}"
 	panel_domain "OLD_DOMAIN_NAME" "${OLD_DOMAIN_NAME-}"
+	panel_remove "$DISCGEN_HOME_ROOT/$OLD_DOMAIN_NAME/$DISCGEN_DOCROOT/autodisc.yaml"
 	;;
 *)
 	panel_fail "give create, update or delete as the handler's argument, not $(panel_show "${1-}")"
