@@ -3,6 +3,8 @@
 // hestiacp/), and panel.sh, the part they share. It has no Go code; its
 // tests run each adapter with the inputs its panel documents (JSON on
 // standard input, environment variables, arguments) against a stub
-// discgen and a stub runuser that record how they are called. See
-// README.md.
+// discgen and a stub runuser that record how they are called. Its
+// long-tier test also serves a user's directory with the rules
+// docs/shared-host.md gives to deny a tenant's autodisc.yaml, on real
+// nginx, Apache and Caddy. See README.md.
 package panels
