@@ -35,7 +35,7 @@ type Served struct {
 	dels  []*delegation
 	mu    sync.Mutex
 	open  map[string]*servedDir // tenant directory (absolute) -> opened
-	close []*os.Root
+	roots []*os.Root
 }
 
 type servedDir struct {
@@ -66,10 +66,10 @@ func LoadServed(opt Options, out string, site fs.FS) (*Served, diag.List) {
 func (f *Served) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, r := range f.close {
+	for _, r := range f.roots {
 		r.Close()
 	}
-	f.close = nil
+	f.roots = nil
 	return nil
 }
 
@@ -228,6 +228,6 @@ func (f *Served) openDir(t servedTenant) (fs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.close = append(f.close, root)
+	f.roots = append(f.roots, root)
 	return limited.RootFS(root), nil
 }
