@@ -94,8 +94,8 @@ func TestUnprovisionAfterRemoval(t *testing.T) {
 
 	mustDo(t, os.RemoveAll(filepath.Join(dir, "users/alice")))
 	code, stdout, stderr = runAs(t, exe, dir, aliceUID, unprovision...)
-	if code != 1 || !strings.Contains(stderr, "run as root") {
-		t.Errorf("unprovisioning as alice: exit %d\n%s", code, stderr)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "--unprovision: run as root") {
+		t.Errorf("unprovisioning as alice: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runAs(t, exe, dir, 0, unprovision...)
 	if code != 0 || stderr != "" || stdout != "users/alice/public_html: state removed\n" {
