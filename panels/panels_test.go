@@ -25,6 +25,7 @@ type host struct {
 	passwd string
 	script string // the adapter, installed with the test's panel.conf
 	uid    int    // the accounts' uid
+	gid    int    // and gid
 }
 
 func newHost(t *testing.T, adapter, installAs, homeRoot string) *host {
@@ -34,8 +35,9 @@ func newHost(t *testing.T, adapter, installAs, homeRoot string) *host {
 	dir := t.TempDir()
 	h := &host{t: t, dir: dir, root: filepath.Join(dir, homeRoot), bin: filepath.Join(dir, "bin"),
 		log: filepath.Join(dir, "calls.log"), passwd: filepath.Join(dir, "passwd"), uid: os.Getuid()}
+	h.gid = os.Getgid()
 	if h.uid == 0 {
-		h.uid = 65534 // root's accounts would be refused: give them nobody's
+		h.uid, h.gid = 65534, 65534 // root's accounts would be refused: give them nobody's
 	}
 	must(t, os.MkdirAll(h.root, 0o755))
 	must(t, os.MkdirAll(h.bin, 0o755))
@@ -91,12 +93,12 @@ func (h *host) account(name, home string, dirs ...string) string {
 	}
 	f, err := os.OpenFile(h.passwd, os.O_APPEND|os.O_WRONLY, 0)
 	must(h.t, err)
-	fmt.Fprintf(f, "%s:x:%d:%d::%s:/bin/sh\n", name, h.uid, h.uid, home)
+	fmt.Fprintf(f, "%s:x:%d:%d::%s:/bin/sh\n", name, h.uid, h.gid, home)
 	must(h.t, f.Close())
 	for _, d := range append([]string{"."}, dirs...) {
 		p := filepath.Join(home, d)
 		must(h.t, os.MkdirAll(p, 0o755))
-		must(h.t, os.Chown(p, h.uid, h.uid))
+		must(h.t, os.Chown(p, h.uid, h.gid))
 	}
 	return home
 }
@@ -263,7 +265,7 @@ func accountRefusals(t *testing.T, h *host, panel string, run func(user, home st
 	t.Helper()
 	elsewhere := filepath.Join(h.dir, "elsewhere")
 	must(t, os.MkdirAll(filepath.Join(elsewhere, site), 0o755))
-	must(t, os.Chown(elsewhere, h.uid, h.uid))
+	must(t, os.Chown(elsewhere, h.uid, h.gid))
 	mallory := filepath.Join(h.root, "mallory")
 	testenv.Symlink(t, elsewhere, mallory)
 	h.account("mallory", mallory)
