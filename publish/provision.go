@@ -10,6 +10,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 	"github.com/discgen/discgen/output"
 )
 
@@ -183,33 +184,66 @@ func unprovisionOne(dels []*delegation, stateParent, stateDir, file string) Prov
 			r.Err = err
 			return r
 		}
-		dir := filepath.Join(d.pat.prefix, filepath.FromSlash(strings.Join(comps[:len(comps)-1], "/")))
-		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		rel := strings.Join(comps[:len(comps)-1], "/")
+		gone, err := dirGone(d.pat.prefix, rel)
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		if !gone {
 			r.Err = errors.New("the directory still exists: its state stays while it does (remove the account's files first)")
 			return r
 		}
-		record, err := filepath.Rel(stateParent, dir)
+		record, err := filepath.Rel(stateParent, filepath.Join(d.pat.prefix, filepath.FromSlash(rel)))
 		if err != nil {
 			r.Err = err
 			return r
 		}
 		r.StateDir = output.RootStateDir(stateDir, filepath.ToSlash(record))
-		fi, err := os.Lstat(r.StateDir)
+		fi, err := statedir.Lstat(r.StateDir)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return r
 		case err != nil:
 			r.Err = err
-		case !fi.IsDir():
+		case !fi.Mode.IsDir():
 			r.Err = fmt.Errorf("state directory: %s is not a directory", r.StateDir)
 		default:
-			// RemoveAll unlinks what the tenant left there (its record,
-			// journals, anything it made) without following a link.
-			r.Err = os.RemoveAll(r.StateDir)
+			// What the tenant left there (its record, journals,
+			// anything it made) is unlinked, never followed.
+			r.Err = statedir.RemoveAll(r.StateDir)
 			r.Removed = r.Err == nil
 		}
 		return r
 	}
 	r.Err = errNoDelegation
 	return r
+}
+
+// dirGone reports whether the tenant directory rel, below the glob's
+// prefix, is gone: the walk the build makes finds nothing there. A
+// symbolic link where a directory was is something there.
+func dirGone(prefix, rel string) (bool, error) {
+	top, err := confined.OpenTop(prefix)
+	if confined.IsAbsent(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer top.Close()
+	if rel == "" {
+		return false, nil
+	}
+	dir, err := top.OpenPath(rel)
+	switch {
+	case err == nil:
+		dir.Close()
+		return false, nil
+	case confined.IsAbsent(err):
+		return true, nil
+	case confined.IsSymlink(err) || confined.IsNotDir(err):
+		return false, nil
+	}
+	return false, err
 }
