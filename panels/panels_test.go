@@ -209,6 +209,9 @@ func TestCpanel(t *testing.T) {
 
 	code, stderr, calls := h.run(create("alice", alice), nil)
 	h.want("Accounts::Create, no manifest", code, stderr, calls, 0, h.provision(file))
+	// Without homedir (as in a restore), the home is the system's.
+	code, stderr, calls = h.run(hook("Accounts::Create", map[string]string{"user": "alice", "domain": "alice.example"}), nil)
+	h.want("Accounts::Create, no homedir", code, stderr, calls, 0, h.provision(file))
 
 	must(t, os.WriteFile(file, []byte("version: 1\n"), 0o644))
 	code, stderr, calls = h.run(create("alice", alice), nil)

@@ -61,7 +61,12 @@ EOT
 
 case $event in
 Accounts::Create)
-	panel_account "$user" "$homedir/$DISCGEN_DOCROOT" "$homedir"
+	if [ -n "$homedir" ]; then
+		panel_account "$user" "$homedir/$DISCGEN_DOCROOT" "$homedir"
+	else # no homedir given: the system's home
+		home=$(getent passwd -- "$user" | cut -d: -f6)
+		panel_account "$user" "$home/$DISCGEN_DOCROOT"
+	fi
 	panel_create
 	;;
 Accounts::Modify)
