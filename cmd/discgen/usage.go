@@ -195,7 +195,7 @@ it, rather than from DIR.
 
 {{options}}
 
-Example:
+Examples:
     discgen resolve -o public /projects/a/b.html
     discgen resolve -f /etc/discgen/site.yaml -o /srv/www/public /~alice/blog/post.html
 `
