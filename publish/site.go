@@ -272,12 +272,14 @@ func settle(u *Unit, r output.Result, err error) {
 }
 
 // fail ends u for err: refused, or skipped when err defers it to the
-// next build (a lock its owner holds).
+// next build (a lock its owner holds) or to root's (its state not
+// provisioned).
 func fail(u *Unit, err error) {
 	u.Problem = err
 	u.Status = Refused
 	var de *output.DeferredError
-	if errors.As(err, &de) {
+	var np *notProvisionedError
+	if errors.As(err, &de) || errors.As(err, &np) {
 		u.Status = Skipped
 	}
 }

@@ -135,7 +135,7 @@ func (p *pipeline) ownState(o output.Options) (output.Options, error) {
 	}
 	made, err := output.PrepareRootState(o.StateDir, o.Record, o.Owner)
 	if errors.Is(err, fs.ErrPermission) && p.euid > 0 {
-		return o, fmt.Errorf("%v; a build run as root with --tenant-owner makes a tenant's state in %s and gives it to the tenant's owner", err, p.opt.StateDir)
+		return o, &notProvisionedError{state: p.opt.StateDir, err: err}
 	}
 	if err != nil || made {
 		return o, err // a new journal directory holds nothing to recover
@@ -147,6 +147,21 @@ func (p *pipeline) ownState(o output.Options) (output.Options, error) {
 	o.Journals = o.Journals.Add(jr)
 	return o, nil
 }
+
+// notProvisionedError is a tenant whose own state directory a build not
+// run as root may not make: root makes it, on the tenant's first build or
+// when it provisions the tenant (Provision). The tenant is skipped, not
+// refused: nothing is wrong with what it wrote.
+type notProvisionedError struct {
+	dir, state string
+	err        error
+}
+
+func (e *notProvisionedError) Error() string {
+	return fmt.Sprintf("%s: not provisioned: this user may not make its state in %s (permission denied); a build run as root with --tenant-owner makes it: build --provision, which a control panel runs when it creates the account, or root's full build", e.dir, e.state)
+}
+
+func (e *notProvisionedError) Unwrap() error { return e.err }
 
 // manifestChanged reports whether the tenant's manifest is no longer the
 // file read (a save replaced or rewrote it since), or is gone: a build
@@ -223,6 +238,10 @@ func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
 		err = &output.DeferredError{Root: j.show} // named as its other lines name it
 	}
 	if err != nil {
+		var np *notProvisionedError
+		if errors.As(err, &np) {
+			np.dir = j.show
+		}
 		fail(u, err)
 		return false
 	}

@@ -20,13 +20,13 @@ import (
 )
 
 type buildFlags struct {
-	file, out, env, now, state, format string
-	server, serverDir, shard, progress string
-	shardIndex                         string
-	tenants                            []string
-	check, dryRun, replace, link       bool
-	tenantOwner                        bool
-	jobs                               int
+	file, out, env, now, state, format  string
+	server, serverDir, shard, progress  string
+	shardIndex                          string
+	tenants                             []string
+	check, dryRun, replace, link        bool
+	tenantOwner, provision, unprovision bool
+	jobs                                int
 }
 
 func runBuild(args []string, stdout, stderr io.Writer) error {
@@ -56,6 +56,8 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.StringVar(&f.shard, "shard", "", "build the K-th of N stable partitions of the tenants (the site in shard 1 only)")
 	fs.StringVar(&f.shardIndex, "shard-index", "", "the same counted from 0, for a Kubernetes Indexed Job: $(JOB_COMPLETION_INDEX)/N")
 	fs.BoolVar(&f.tenantOwner, "tenant-owner", false, "give every file and directory written in a tenant's directory to that directory's owner, and the tenant's state, so that the owner's own --tenant build can rebuild it (run as root)")
+	fs.BoolVar(&f.provision, "provision", false, "with --tenant and --tenant-owner, run as root: make each tenant's state and give it to the owner of its directory, and build nothing (a control panel's account creation: the manifest need not exist yet)")
+	fs.BoolVar(&f.unprovision, "unprovision", false, "with --tenant and --tenant-owner, run as root: remove each tenant's state once its directory is gone (a control panel's account removal), and build nothing")
 	fs.StringVar(&f.format, "format", "text", "text, github (annotations), or json: one document on stdout naming every output and tenant with its directory, space, status and diagnostics")
 	fs.StringVar(&f.progress, "progress", "auto", "with tenants: bar (one status line on stderr, redrawn: counts, rate, time left; only refused and skipped tenants printed), lines (a line per built tenant on stdout), or auto (default: bar when stderr is a terminal and the format is text)")
 	setArgs(fs, "file", "FILE", "output", "DIR", "env", "NAME", "now", "TIME", "state", "DIR", "server", "KINDS", "server-dir", "DIR", "jobs", "N", "tenant", "FILE...", "shard", "K/N", "shard-index", "I/N", "format", "FORMAT", "progress", "MODE")
@@ -117,6 +119,9 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	}
 	if err := opt.Check(); err != nil {
 		return usagef("build: %v", err)
+	}
+	if f.provision || f.unprovision {
+		return f.runProvision(opt, stdout, stderr)
 	}
 	bar, err := wantBar(f.progress, f.format, stderr)
 	if err != nil {
@@ -404,4 +409,45 @@ func reportProblem(stderr io.Writer, format string, err error) {
 	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
 	}
+}
+
+// runProvision is build --provision: each tenant's state made and given
+// to its owner (publish.Provision), one line a tenant; and --unprovision,
+// each removed tenant's state removed (publish.Unprovision).
+func (f *buildFlags) runProvision(opt publish.Options, stdout, stderr io.Writer) error {
+	if len(f.tenants) == 0 || !f.tenantOwner || f.check || f.dryRun || f.shard != "" || f.shardIndex != "" || (f.provision && f.unprovision) {
+		return usagef("build: --provision or --unprovision goes with --tenant FILE... and --tenant-owner alone")
+	}
+	provision := publish.Provision
+	if f.unprovision {
+		provision = publish.Unprovision
+	}
+	res, diags := provision(opt)
+	diags.WriteText(stderr)
+	if diags.HasErrors() {
+		return errFailed
+	}
+	failed := false
+	for _, r := range res {
+		switch {
+		case errors.Is(r.Err, publish.ErrNoDelegation):
+			fmt.Fprintf(stderr, "%s: error: %v (%s)\n", r.File, r.Err, f.file)
+		case r.Err != nil:
+			fmt.Fprintf(stderr, "%s: error: %v\n", r.Dir, r.Err)
+		case f.unprovision && r.Removed:
+			fmt.Fprintf(stdout, "%s: state removed\n", r.Dir)
+			continue
+		case f.unprovision:
+			fmt.Fprintf(stdout, "%s: no state to remove\n", r.Dir)
+			continue
+		default:
+			fmt.Fprintf(stdout, "%s: state provisioned for uid %d\n", r.Dir, r.UID)
+			continue
+		}
+		failed = true
+	}
+	if failed {
+		return errFailed
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/publish"
 )
 
 // runResolve reads the autodisc tree built into -o as a consumer would and
@@ -28,11 +29,12 @@ import (
 // Warnings about the files read go to stderr in the diagnostic grammar; with
 // --format json they are part of the document instead.
 func runResolve(args []string, stdout, stderr io.Writer) error {
-	var dir, format string
+	var dir, format, file string
 	fset := newFlags("resolve", resolveUsage, stdout)
 	fset.StringVarP(&dir, "output", "o", "public", "the built tree (default public)")
+	fset.StringVarP(&file, "file", "f", "", "the site manifest: each tenant space is read from the directory its tenants glob finds, as the server serves it, not from the built tree")
 	fset.StringVar(&format, "format", "text", "text (default) or json")
-	setArgs(fset, "output", "DIR", "format", "FORMAT")
+	setArgs(fset, "output", "DIR", "format", "FORMAT", "file", "FILE")
 	if err := parseFlags(fset, args); err != nil {
 		return helpOK(err)
 	}
@@ -57,7 +59,27 @@ func runResolve(args []string, stdout, stderr io.Writer) error {
 	defer root.Close()
 	// os.Root keeps every read inside dir: a link in the tree cannot lead
 	// the reader elsewhere (seed 000 section 6).
-	res, err := autodisc.Resolve(limited.RootFS(root), p)
+	fsys := limited.RootFS(root)
+	at := func(rel string) string {
+		if rel == "" {
+			return ""
+		}
+		return filepath.Join(dir, filepath.FromSlash(rel))
+	}
+	if file != "" {
+		now, err := parseNow("")
+		if err != nil {
+			return err
+		}
+		served, diags := publish.LoadServed(publish.Options{Manifest: file, Now: now}, dir, fsys)
+		diags.WriteText(stderr)
+		if served == nil {
+			return errFailed
+		}
+		defer served.Close()
+		fsys, at = served, served.Path
+	}
+	res, err := autodisc.Resolve(fsys, p)
 	if errors.Is(err, autodisc.ErrNoAutodisc) {
 		return noAutodisc(dir)
 	}
@@ -65,12 +87,6 @@ func runResolve(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	at := func(rel string) string {
-		if rel == "" {
-			return ""
-		}
-		return filepath.Join(dir, filepath.FromSlash(rel))
-	}
 	if format == "json" {
 		return res.WriteJSON(stdout, at)
 	}

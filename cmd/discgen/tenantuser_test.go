@@ -39,10 +39,15 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	alice := func(args ...string) (int, string, string) {
 		return runAs(t, exe, dir, aliceUID, append(append([]string{}, full...), args...)...)
 	}
-	// Before root's build has made her state, alice's build says so.
-	code, _, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml")
-	if code != 1 || !strings.Contains(stderr, "; a build run as root with --tenant-owner makes a tenant's state in state and gives it to the tenant's owner\n") {
-		t.Errorf("alice's build before root's: exit %d\n%s", code, stderr)
+	// Before root's build has made her state, alice's build says that her
+	// tenant is not provisioned, and how it is: skipped, not refused (a
+	// word for what a manifest says).
+	code, stdout, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml")
+	want := "discgen: error: users/alice/public_html: not provisioned: this user may not make its state in state (permission denied); " +
+		"a build run as root with --tenant-owner makes it: build --provision, which a control panel runs when it creates the account, or root's full build\n" +
+		"discgen: error: tenant users/alice/public_html (/~alice/) skipped\n"
+	if code != 1 || !strings.HasSuffix(stderr, want) || !strings.Contains(stdout, "0 refused, 1 skipped") {
+		t.Errorf("alice's build before root's: exit %d\nstdout:\n%sstderr:\n%swant stderr ending\n%s", code, stdout, stderr, want)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "users/alice/public_html/autodisc")); err == nil {
 		t.Error("alice's build wrote her files without her state")
@@ -54,7 +59,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	// Alice saves, and her build runs as her.
 	before := snapshot(t, dir)
 	writeTenant(t, dir, "alice", aliceUID, "alice, saved")
-	code, stdout, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml")
+	code, stdout, stderr = alice("--tenant", "users/alice/public_html/autodisc.yaml")
 	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "users/alice/public_html: 0 added, 1 updated, 0 removed, 2 unchanged\n") {
 		t.Fatalf("alice's build as alice: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
@@ -84,7 +89,7 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	before = snapshot(t, dir)
 	code, _, stderr = alice("--tenant", "users/bob/public_html/autodisc.yaml")
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
-	want := fmt.Sprintf("users/bob/public_html belongs to uid %d, not to this user (uid %d)", bobUID, aliceUID)
+	want = fmt.Sprintf("users/bob/public_html belongs to uid %d, not to this user (uid %d)", bobUID, aliceUID)
 	if code != 1 || len(lines) != 2 || !strings.Contains(lines[0], want) || !strings.HasPrefix(lines[1], "discgen: error: tenant users/bob/public_html") {
 		t.Errorf("alice's build of bob's tenant: exit %d, stderr:\n%s\nwant exit 1 and one line saying %q, then the tenant's status", code, stderr, want)
 	}

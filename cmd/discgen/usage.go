@@ -8,7 +8,7 @@ Usage:
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] [--type KIND] FILE...
-    discgen resolve  -o DIR PATH
+    discgen resolve  [-f site.yaml] -o DIR PATH
     discgen presets  [--format text|json] [--now TIME] [PRESET...]
     discgen presets  --import FILE --commit HASH --date DAY [-o FILE]
     discgen schema   [-o FILE]
@@ -190,16 +190,20 @@ Examples:
     discgen lint ads.txt app-ads.txt .well-known/assetlinks.json
 `
 
-const resolveUsage = `Usage: discgen resolve -o DIR PATH
+const resolveUsage = `Usage: discgen resolve [-f site.yaml] -o DIR PATH
 
 Read the autodisc tree built into DIR as a consumer would (subdirectories.txt
 first) and say which authority governs the URL path PATH, then, for each
-autodisc file, which authority defines it or that it is undefined.
+autodisc file, which authority defines it or that it is undefined. With -f,
+read each tenant space where the site manifest's tenants glob finds its
+directory (/~alice/ from /home/alice/public_html), as the web server serves
+it, rather than from DIR.
 
 {{options}}
 
-Example:
-    discgen resolve -o public /~alice/blog/post.html
+Examples:
+    discgen resolve -o public /projects/a/b.html
+    discgen resolve -f /etc/discgen/site.yaml -o /srv/www/public /~alice/blog/post.html
 `
 
 const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]

@@ -102,6 +102,12 @@ func Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, mode) }
 // Remove removes the file at the OS path name.
 func Remove(name string) error { return os.Remove(name) }
 
+// RemoveAll removes name and everything below it, a state directory of
+// its own a tenant may have filled: a symbolic link there is removed,
+// never followed (os.RemoveAll opens each directory without following
+// one).
+func RemoveAll(name string) error { return os.RemoveAll(name) }
+
 // Rename renames the file at the OS path from to to.
 func Rename(from, to string) error { return os.Rename(from, to) }
 
