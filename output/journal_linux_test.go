@@ -4,16 +4,12 @@ import (
 	"os"
 	"syscall"
 	"testing"
-
-	"github.com/discgen/discgen/internal/confined"
 )
 
 // With the state directory on another filesystem than the root, the
 // journal waits for a flush of both; Flush does both.
 func TestJournalOnAnotherFilesystem(t *testing.T) {
-	if confined.SyncDirs {
-		t.Skip("records are fsynced one by one on this system: no journal waits")
-	}
+	syncfsBatches(t)
 	e := newEnv(t)
 	shm, err := os.MkdirTemp("/dev/shm", "discgen-state-")
 	if err != nil {

@@ -457,10 +457,21 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 	case isRootState(c.opt.StateDir):
 		tmp = statedir.RandomTemp(name)
 	}
+	if sync {
+		flushed("fsync", name)
+	}
 	st, err := statedir.WriteFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = c.mkState(filepath.Dir(name)); err == nil {
+		var made []string
+		if err = c.mkState(filepath.Dir(name), func(d string) { made = append(made, d) }); err == nil {
 			st, err = statedir.WriteFile(tmp, name, data, sync, wantStat)
+		}
+		// The directories made: their entries too.
+		for _, d := range made {
+			if err == nil && sync {
+				flushed("fsync", filepath.Dir(d))
+				err = statedir.SyncDir(filepath.Dir(d))
+			}
 		}
 	}
 	if err != nil {
@@ -468,6 +479,7 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 		return confined.Info{}, fmt.Errorf("state directory: %w", err)
 	}
 	if sync {
+		flushed("fsync", filepath.Dir(name))
 		if err := statedir.SyncDir(filepath.Dir(name)); err != nil {
 			return confined.Info{}, fmt.Errorf("state directory: %w", err)
 		}
@@ -475,13 +487,13 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 	return st, nil
 }
 
-// mkState creates dir inside the state directory with its parents, and
-// the state directory's .gitignore when it creates the state directory's
-// records/ directory.
-func (c *Changes) mkState(dir string) error {
+// mkState creates dir inside the state directory with its parents,
+// calling made for each it creates, and the state directory's .gitignore
+// when it creates the state directory's records/ directory.
+func (c *Changes) mkState(dir string, made func(string)) error {
 	records := filepath.Join(c.opt.StateDir, "records")
 	created := false
-	if err := statedir.CreateDirs(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := statedir.CreateDirs(dir, func(d string) { created = created || d == records; made(d) }); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	if created {
