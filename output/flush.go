@@ -250,7 +250,8 @@ func syncEach(as []*applying) bool {
 // each regular file written to its temporary name (outside Linux, each
 // was fsynced as written); after them, each root and each directory
 // whose entries changed (files renamed or removed there, directories
-// created or pruned), parents included. The fsyncs run several at once:
+// created or pruned, an interrupted build's temporary files removed),
+// parents included. The fsyncs run several at once:
 // the disk takes them together.
 func syncWritten(g []*applying, first bool) error {
 	var jobs []func() error
@@ -277,6 +278,9 @@ func syncWritten(g []*applying, first bool) error {
 		}
 		for _, d := range c.mkdirs {
 			dirs[parent(d)], dirs[d] = true, true
+		}
+		for _, p := range c.temps {
+			dirs[parent(p)] = true // an interrupted build's, removed
 		}
 		for _, d := range slices.Sorted(maps.Keys(dirs)) {
 			jobs = append(jobs, func() error { return c.syncDir(d) })
