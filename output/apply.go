@@ -119,7 +119,11 @@ func (w *Writer) ApplyAll(cs []*Changes) ([]Result, []error) {
 			a.stage()
 		}
 	})
-	w.flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
+	if each {
+		syncBefore(as, jls)
+	} else {
+		w.flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 })
+	}
 	eachApplying(as, func(a *applying) {
 		if !a.done {
 			if err := a.publishAll(); err != nil {
@@ -129,15 +133,18 @@ func (w *Writer) ApplyAll(cs []*Changes) ([]Result, []error) {
 	})
 	if each {
 		// Made durable file by file: the records are fsynced as
-		// written and the journal removed at once, so the renames
-		// must be durable first. After a syncfs the journal instead
-		// waits for the next one.
-		w.flushAll(as, func(a *applying) bool { return a.mutate }, false)
+		// written, and then the directories of the renames and of
+		// the records, so the journal can be removed at once. After
+		// a syncfs the journal instead waits for the next one.
+		eachRoot(len(as), func(i int) { as[i].record() })
+		syncAfter(as)
 	}
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
 	eachRoot(len(as), func(i int) {
 		a := as[i]
-		a.record()
+		if !each {
+			a.record()
+		}
 		a.release()
 		for _, l := range a.locks {
 			l.Close() // the record is written

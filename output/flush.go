@@ -165,14 +165,12 @@ func (w *Writer) Flush() error {
 	return errors.Join(errs...)
 }
 
-// flushAll makes durable, once per filesystem, what the roots still
-// going that need it wrote: before the renames (first), their temporary
-// files and new directories; after them, their renames and removals. A
-// batch made durable file by file (syncEach) fsyncs each of them; any
-// other flushes each filesystem once (syncfs), which also completes the
-// journals that wait for it. A failed first flush fails those roots with
-// nothing published.
-func (w *Writer) flushAll(as []*applying, need func(*applying) bool, first bool) {
+// flushAll flushes, once per filesystem (syncfs), the roots still going
+// that need it, before the renames of a batch not made durable file by
+// file (syncEach): their journal, temporary files and new directories,
+// and the journals that wait for a flush. A failed flush fails those
+// roots with nothing published.
+func (w *Writer) flushAll(as []*applying, need func(*applying) bool) {
 	groups := map[uint64][]*applying{}
 	var devs []uint64
 	for _, a := range as {
@@ -187,29 +185,18 @@ func (w *Writer) flushAll(as []*applying, need func(*applying) bool, first bool)
 	}
 	for _, dev := range devs {
 		g := groups[dev]
-		var err error
-		if g[0].c.syncEach {
-			// Not a flush of the filesystem: the journals waiting
-			// for one still wait.
-			err = syncWritten(g, first)
-		} else {
-			var locks []*os.File
-			for _, a := range g {
-				locks = append(locks, a.dir)
-			}
-			n := w.flushStarting(dev)
-			if err = flushFS(locks); err == nil && dev != 0 {
-				w.flushDone(dev, n)
-			}
+		var locks []*os.File
+		for _, a := range g {
+			locks = append(locks, a.dir)
+		}
+		n := w.flushStarting(dev)
+		err := flushFS(locks)
+		if err == nil && dev != 0 {
+			w.flushDone(dev, n)
 		}
 		if err != nil {
 			for _, a := range g {
-				err := fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err)
-				if first {
-					a.fail(err)
-				} else {
-					a.err, a.done = err, true
-				}
+				a.fail(fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err))
 			}
 		}
 	}
@@ -246,30 +233,116 @@ func syncEach(as []*applying) bool {
 	return n <= syncEachMax
 }
 
-// syncWritten fsyncs what the roots g wrote: before the renames (first),
-// each regular file written to its temporary name (outside Linux, each
-// was fsynced as written); after them, each root and each directory
-// whose entries changed (files renamed or removed there, directories
-// created or pruned, an interrupted build's temporary files removed),
-// parents included. The fsyncs run several at once:
-// the disk takes them together.
-func syncWritten(g []*applying, first bool) error {
-	var jobs []func() error
-	for _, a := range g {
-		c := a.c
-		if first {
-			if confined.SyncDirs {
-				continue
-			}
-			for _, pd := range a.todo {
-				if pd.ch.New.Link != "" {
-					continue // a symlink is its inode: its directory's fsync covers it
+// A batch made durable file by file (syncEach) fsyncs in two rounds,
+// each running its fsyncs several at once (the disk takes them
+// together): before the renames (syncBefore), the journal, its directory
+// and each regular file written to its temporary name; after them and
+// the records (syncAfter), each root and each directory whose entries
+// changed, and the state directories the records were renamed into.
+// A record itself is fsynced as written.
+
+// syncJob is one fsync, for the root a, or for every root whose intent
+// is in the journal jl.
+type syncJob struct {
+	a  *applying
+	jl *journalLock
+	do func() error
+}
+
+// runSyncJobs runs jobs, up to writers at once, and returns the error of
+// each root that has one.
+func runSyncJobs(as []*applying, jobs []syncJob) map[*applying]error {
+	var (
+		mu   sync.Mutex
+		errs = map[*applying]error{}
+	)
+	run := func(j syncJob) {
+		err := j.do()
+		if err == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, a := range as {
+			if a == j.a || j.jl != nil && a.jl == j.jl && a.intent != nil {
+				if errs[a] == nil {
+					errs[a] = err
 				}
-				jobs = append(jobs, func() error {
-					flushed("fsync", c.file(pd.ch.Path))
-					return c.syncTemp(pd)
-				})
 			}
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(jobs), writers) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+				run(jobs[i])
+			}
+		})
+	}
+	wg.Wait()
+	return errs
+}
+
+// syncBefore makes durable, before the renames, the journals jls of a
+// batch made durable file by file and what its roots still going wrote:
+// each regular file written (outside Linux, each was fsynced as written;
+// a symlink is its inode, which its directory's fsync covers). A root
+// whose fsync fails fails with nothing published.
+func syncBefore(as []*applying, jls []*journalLock) {
+	var jobs []syncJob
+	for _, jl := range jls {
+		if jl.jf == nil || !slices.ContainsFunc(as, func(a *applying) bool { return a.jl == jl && a.intent != nil && !a.c.opt.NoSync }) {
+			continue
+		}
+		jobs = append(jobs, syncJob{jl: jl, do: func() error {
+			flushed("fsync", jl.file)
+			return jl.jf.Sync()
+		}}, syncJob{jl: jl, do: func() error {
+			flushed("fsync", jl.f.Name())
+			return jl.f.Sync()
+		}})
+	}
+	for _, a := range as {
+		if a.done || a.c.opt.NoSync || confined.SyncDirs {
+			continue
+		}
+		for _, pd := range a.todo {
+			if pd.ch.New.Link == "" {
+				jobs = append(jobs, syncJob{a: a, do: func() error {
+					flushed("fsync", a.c.file(pd.ch.Path))
+					return a.c.syncTemp(pd)
+				}})
+			}
+		}
+	}
+	for a, err := range runSyncJobs(as, jobs) {
+		if !a.done {
+			a.fail(fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err))
+		}
+	}
+}
+
+// syncAfter makes durable, once the roots of a batch made durable file by
+// file are published and their records written, each root and each
+// directory whose entries changed (files renamed or removed there,
+// directories created or pruned, an interrupted build's temporary files
+// removed), and the state directories the records went into. A root whose
+// fsync fails has that error, and its journal stays for Recover.
+func syncAfter(as []*applying) {
+	var jobs []syncJob
+	for _, a := range as {
+		c := a.c
+		if c.opt.NoSync {
+			continue
+		}
+		for _, d := range c.stateDirs {
+			jobs = append(jobs, syncJob{a: a, do: func() error {
+				flushed("fsync", d)
+				return statedir.SyncDir(d)
+			}})
+		}
+		if a.done || !a.mutate {
 			continue
 		}
 		dirs := map[string]bool{"": true}
@@ -283,10 +356,13 @@ func syncWritten(g []*applying, first bool) error {
 			dirs[parent(p)] = true // an interrupted build's, removed
 		}
 		for _, d := range slices.Sorted(maps.Keys(dirs)) {
-			jobs = append(jobs, func() error { return c.syncDir(d) })
+			jobs = append(jobs, syncJob{a: a, do: func() error { return c.syncDir(d) }})
 		}
 	}
-	return syncAll(jobs)
+	for a, err := range runSyncJobs(as, jobs) {
+		a.err = fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err)
+		a.done, a.recorded = true, false
+	}
 }
 
 // syncTemp fsyncs the temporary file of pd: through its descriptor while
@@ -314,36 +390,6 @@ func (c *Changes) syncDir(d string) error {
 	err = dr.Sync()
 	c.r.Done(dr)
 	return err
-}
-
-// syncAll runs the fsyncs jobs, up to writers at once, and returns their
-// errors.
-func syncAll(jobs []func() error) error {
-	if len(jobs) <= 1 {
-		for _, j := range jobs {
-			return j()
-		}
-		return nil
-	}
-	var (
-		next atomic.Int64
-		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
-	)
-	for range min(len(jobs), writers) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
-				if err := jobs[i](); err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // flushHook, when set (by tests), is told of every flush to disk before

@@ -455,10 +455,10 @@ func recordHash(name string) string {
 }
 
 // writeJournals writes, for each state directory, the intents of the
-// roots about to change into one journal. It is flushed on its own (an
-// fsync of it and of its directory) when the batch is made durable file
-// by file (syncEach) or a durable root lies on another filesystem than
-// the state directory; otherwise the first flush covers it. A root whose journal
+// roots about to change into one journal. It is flushed on its own when
+// a durable root lies on another filesystem than the state directory;
+// otherwise the first flush covers it (syncBefore's fsyncs, for a batch
+// made durable file by file). A root whose journal
 // cannot be written fails with nothing changed.
 func writeJournals(as []*applying, jls []*journalLock) {
 	for _, jl := range jls {
@@ -470,7 +470,7 @@ func writeJournals(as []*applying, jls []*journalLock) {
 			}
 			a.intent = a.c.intent(a.todo).marshal()
 			intents = append(intents, a.intent)
-			sync = sync || !a.c.opt.NoSync && (a.c.syncEach || a.dev == 0 || a.dev != jl.dev)
+			sync = sync || !a.c.opt.NoSync && !a.c.syncEach && (a.dev == 0 || a.dev != jl.dev)
 		}
 		if len(intents) == 0 {
 			continue

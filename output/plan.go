@@ -180,6 +180,9 @@ type Changes struct {
 	// syncEach: Apply's batch is made durable by an fsync of what it
 	// wrote, not by a flush of the filesystem (syncEach).
 	syncEach bool
+	// stateDirs are the state directories whose entries Apply changed
+	// writing a record durably, to fsync once the records are written.
+	stateDirs []string
 }
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.

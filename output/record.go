@@ -443,7 +443,8 @@ const stateIgnore = "# Written by discgen. Commit the .rec ownership records; th
 // writeState writes data to the state file name (an OS path), creating
 // the directories on the way when missing. A record is replaced
 // atomically: a temporary name beside it, then a rename; with sync the
-// file and its directory are flushed. The temporary name is name.tmp in
+// file is flushed, and its directory and those made for it are noted in
+// c.stateDirs for the batch's fsyncs after the records (syncAfter). The temporary name is name.tmp in
 // the build's own state directory, which a killed build's next one
 // overwrites, and a random one (statedir.RandomTemp) in a root's own,
 // whose owner may have put anything at a fixed name. A stat cache
@@ -468,9 +469,8 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 		}
 		// The directories made: their entries too.
 		for _, d := range made {
-			if err == nil && sync {
-				flushed("fsync", filepath.Dir(d))
-				err = statedir.SyncDir(filepath.Dir(d))
+			if sync {
+				c.stateDirs = append(c.stateDirs, filepath.Dir(d))
 			}
 		}
 	}
@@ -479,10 +479,9 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 		return confined.Info{}, fmt.Errorf("state directory: %w", err)
 	}
 	if sync {
-		flushed("fsync", filepath.Dir(name))
-		if err := statedir.SyncDir(filepath.Dir(name)); err != nil {
-			return confined.Info{}, fmt.Errorf("state directory: %w", err)
-		}
+		// Its directory's entry: fsynced with the batch's directories
+		// (syncAfter).
+		c.stateDirs = append(c.stateDirs, filepath.Dir(name))
 	}
 	return st, nil
 }
