@@ -12,8 +12,8 @@ import (
 	"github.com/discgen/discgen/output"
 )
 
-// Batched writes. Applying a plan flushes the filesystem (syncfs) before
-// its renames, and syncfs flushes the whole disk. The workers therefore
+// Batched writes. Applying a plan of many files flushes the filesystem
+// (syncfs) before its renames, and syncfs flushes the whole disk. The workers therefore
 // only plan; a batcher applies up to applyBatch plans at once with
 // output.Writer.ApplyAll, which flushes once per batch on Linux: every root's
 // temporary files, one flush (which also completes the batch before),
