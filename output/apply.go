@@ -50,18 +50,21 @@ const (
 //  2. removes the temporary files an interrupted build recorded;
 //  3. creates missing directories and writes each added or updated file
 //     to its temporary name;
-//  4. flushes the filesystem once (syncfs), then renames every temporary
-//     file over its target, each directory's index.txt last;
+//  4. makes the journal, the new directories and the temporary files
+//     durable (an fsync of each; see syncEach), then renames every
+//     temporary file over its target, each directory's index.txt last;
 //  5. removes the files it wrote earlier and no longer produces, and the
 //     directories it created that are no longer needed and are empty;
 //  6. writes the complete record and the machine-local stat cache (each
 //     only when its bytes change).
 //
-// On Linux the renames, removals and records are not flushed by Apply:
-// the journal stays until a later flush of every filesystem they are on
-// (the next Apply's, or Flush) has put them on disk, and is removed then.
-// Elsewhere a second flush follows the renames, the record is fsynced as
-// written and the journal removed at once. If writing any temporary file
+// Then every directory whose entries changed is fsynced, the record is
+// fsynced as written, and the journal removed. (A batch of ApplyAll that
+// writes more than syncEachMax files flushes each filesystem once
+// (syncfs) instead, before the renames, and does not flush the renames,
+// removals and records: its journal stays until a later flush of every
+// filesystem they are on, the next batch's or Flush, and is removed
+// then.) If writing any temporary file
 // fails (a full disk), nothing is published and the temporary files are
 // removed; the root's record is then its intent. Apply is meant to be
 // called once, soon after Plan; it closes the plan's directory handles.
@@ -75,7 +78,8 @@ func (w *Writer) Apply(c *Changes) (Result, error) {
 // ApplyAll applies the plans of several roots (each with its own lock and
 // record) in phases: one journal per state directory holds every root's
 // intent, every root's files are written to temporary names, one flush
-// per filesystem makes them durable, every root's files are published and
+// per filesystem makes them durable (one fsync each for a batch of
+// syncEachMax files or fewer), every root's files are published and
 // every root's record completed. A pipeline that applies its roots in
 // batches of, say, 64 pays one flush and one journal per batch instead of
 // per root. The result and error of cs[i] are at index i; one root's
@@ -105,13 +109,21 @@ func (w *Writer) ApplyAll(cs []*Changes) ([]Result, []error) {
 			a.prepare()
 		}
 	})
+	each := syncEach(as)
+	for _, a := range as {
+		a.c.syncEach = each
+	}
 	writeJournals(as, jls)
 	eachApplying(as, func(a *applying) {
 		if !a.done && a.mutate {
 			a.stage()
 		}
 	})
-	w.flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 }, true)
+	if each {
+		syncBefore(as, jls)
+	} else {
+		w.flushAll(as, func(a *applying) bool { return len(a.todo) > 0 || len(a.c.mkdirs) > 0 })
+	}
 	eachApplying(as, func(a *applying) {
 		if !a.done {
 			if err := a.publishAll(); err != nil {
@@ -119,16 +131,20 @@ func (w *Writer) ApplyAll(cs []*Changes) ([]Result, []error) {
 			}
 		}
 	})
-	if confined.SyncDirs {
-		// Outside Linux the records are fsynced as written and the
-		// journal removed at once: the renames must be durable first.
-		// On Linux the journal instead waits for the next flush.
-		w.flushAll(as, func(a *applying) bool { return a.mutate }, false)
+	if each {
+		// Made durable file by file: the records are fsynced as
+		// written, and then the directories of the renames and of
+		// the records, so the journal can be removed at once. After
+		// a syncfs the journal instead waits for the next one.
+		eachRoot(len(as), func(i int) { as[i].record() })
+		syncAfter(as)
 	}
 	rs, errs := make([]Result, len(as)), make([]error, len(as))
 	eachRoot(len(as), func(i int) {
 		a := as[i]
-		a.record()
+		if !each {
+			a.record()
+		}
 		a.release()
 		for _, l := range a.locks {
 			l.Close() // the record is written
@@ -144,7 +160,7 @@ func (w *Writer) ApplyAll(cs []*Changes) ([]Result, []error) {
 				durable = durable || !a.c.opt.NoSync
 			}
 		}
-		if durable && !keep && !confined.SyncDirs && jl.file != "" {
+		if durable && !keep && !each && jl.file != "" {
 			// Renames and records are not flushed yet: the journal
 			// stays until a flush of every filesystem they are on.
 			devs := map[uint64]*os.File{jl.dev: jl.f}
@@ -219,7 +235,7 @@ func (a *applying) record() {
 	case a.intent != nil:
 		// Failed after its journal was written: its record
 		// becomes its intent, which owns whatever it left.
-		_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, confined.SyncDirs && !a.c.opt.NoSync, false, false)
+		_, err := a.c.writeState(a.c.recordFile(".rec"), a.intent, a.c.syncEach && !a.c.opt.NoSync, false, false)
 		a.recorded = err == nil
 	}
 }
@@ -412,7 +428,7 @@ func (a *applying) prepare() {
 func (c *Changes) finish(mutate bool, todo []*pending) error {
 	recStat := c.recStat
 	if next := c.next.marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.marshal()) {
-		st, err := c.writeState(c.recordFile(".rec"), next, confined.SyncDirs && mutate && !c.opt.NoSync, false, true)
+		st, err := c.writeState(c.recordFile(".rec"), next, c.syncEach && mutate && !c.opt.NoSync, false, true)
 		if err != nil {
 			return err
 		}

@@ -46,12 +46,14 @@
 //
 // The Writer holds what outlives one Apply (the journals that wait for a
 // flush, the files held open): the library keeps no state of its own
-// between calls. Apply flushes the filesystem once per root that changes
-// (twice outside Linux). A pipeline writing many roots passes the plans of a batch (say
+// between calls. Apply is ApplyAll of one root (see Durability for its
+// flushes). A pipeline writing many roots passes the plans of a batch (say
 // 64, from its workers) to ApplyAll instead, which writes one journal and
 // every root's temporary files, flushes once per filesystem, then
-// publishes every root and writes its record: one flush per batch (a
-// second one after the renames outside Linux). Results and errors come back by
+// publishes every root and writes its record: one flush per batch (when
+// the batch writes more than a few dozen files; a smaller one, like
+// Apply, is made durable file by file, with a
+// second round of fsyncs after the renames). Results and errors come back by
 // index; one root's failure does not stop the others, nor does a panic
 // while ApplyAll works on one root, which is that root's error ("ROOT:
 // internal error (a bug in discgen; please report it): ... (at
@@ -235,27 +237,45 @@
 // ".ht" name. (Earlier builds named them .discgen-XXXXXXXXXXXXXXXX.tmp;
 // records listing such names are still honoured.)
 //
-// Durability in batches. Files are not fsynced one by one (the model is
-// git's core.fsyncMethod=batch). Before a batch of roots changes anything,
-// one journal file in the state directory holds each root's intent
-// record: every path with both its old and its new content, the
-// directories to create and the temporary files to write. The temporary
-// files are written, then one syncfs on the output roots' filesystem makes
-// the journal, the temporary files and the new directories durable before
-// the renames that publish them. The renames, removals, complete records
-// and stat caches that follow are not flushed at once: the journal stays
-// until a later flush of every filesystem they are on (the next batch's,
-// or Flush at the end of a build) has put them on disk, and only then is
-// it removed. One flush per batch thus does the work of two: it makes one
-// batch's temporary files durable and the batch before it complete.
-// (When the state directory is on another filesystem than a root, the
-// journal is fsynced on its own.) syncfs also flushes what other processes
-// wrote to that filesystem, so on a busy shared disk one flush costs more
-// than the files discgen wrote; ApplyAll shares it between many roots. A
-// root with nothing to change costs no flush, no lock and no write.
-// Outside Linux each file is fsynced as written, each touched directory
-// after the renames, each record as written, and the journal is removed
-// at once. Options.NoSync skips all of it.
+// Durability, in batches or file by file. Before a batch of roots
+// changes anything, one journal file in the state directory holds each
+// root's intent record: every path with both its old and its new
+// content, the directories to create and the temporary files to write.
+// The temporary files are written, then made durable with the journal
+// and the new directories before the renames that publish them. How
+// depends on how much the batch writes:
+//
+//   - A batch of more than 64 files and new directories (a full build's
+//     batches of tens of tenants) is flushed in batches, as git's
+//     core.fsyncMethod=batch: one syncfs of the output roots' filesystem
+//     before the renames. The renames, removals, complete records and
+//     stat caches that follow are not flushed at once: the journal stays
+//     until a later flush of every filesystem they are on (the next
+//     batch's, or Flush at the end of a build) has put them on disk, and
+//     only then is it removed. One flush per batch thus does the work of
+//     two: it makes one batch's temporary files durable and the batch
+//     before it complete. (When the state directory is on another
+//     filesystem than a root, the journal is fsynced on its own.)
+//   - A batch of 64 or fewer (Apply of one root, a control panel's save
+//     of one tenant) is made durable file by file, as google/renameio
+//     does: the journal and its directory, and each file written, are
+//     fsynced before the first rename; each root, and each directory
+//     whose entries changed (files renamed or removed there, directories
+//     created or removed), after the last; each record as it is written
+//     (and the directories of the state directory created for it); the
+//     journal is then removed at once. Nothing waits for a later flush,
+//     and nothing else on the filesystem is flushed.
+//
+// Why both: syncfs also flushes what every other process wrote to that
+// filesystem, so on a shared disk holding a GiB of another user's
+// unwritten data one syncfs takes most of a second whoever calls it,
+// where the dozen fsyncs of a tenant's save take milliseconds; but a
+// few hundred files' fsyncs cost more than one syncfs of a quiet disk,
+// so a full build keeps sharing one between many roots. The fsyncs of a
+// round run several at once. A root with nothing to change costs no
+// flush, no lock and no write. Outside Linux there is no syncfs: every
+// batch is made durable file by file (each file fsynced as written).
+// Options.NoSync skips all of it.
 //
 // What a power loss can leave: every output path holds its old or its new
 // bytes (never a truncated or empty file), and for every root the build
@@ -501,10 +521,10 @@
 // by another directory or by a symlink, is refused rather than written:
 // every temporary file is renamed in the directory it was written in, and
 // every removal happens in the directory checked under the lock. Plan's
-// handles are pinned the same way. Durability is as before: on Linux the
-// batch's syncfs covers every directory's entries whether open or not;
-// elsewhere each directory whose entries changed is opened, fsynced and
-// closed in turn once the roots are flushed.
+// handles are pinned the same way. Durability is as before: a batch's
+// syncfs covers every directory's entries whether open or not; made
+// durable file by file, each directory whose entries changed is opened
+// again, fsynced and closed once the roots are published.
 //
 // # Limits
 //

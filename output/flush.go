@@ -20,9 +20,9 @@ import (
 // build makes one, applies every batch with it, calls Flush at its end
 // and Close; several goroutines may apply batches with one Writer at once.
 //
-// Journals wait for a flush. On Linux ApplyAll flushes once per batch,
-// before its renames: the renames, removals and complete records that
-// follow are not flushed at once. A journal whose roots all have their
+// Journals wait for a flush. On Linux ApplyAll flushes a batch of more
+// than syncEachMax files once (syncfs), before its renames: the renames,
+// removals and complete records that follow are not flushed at once. A journal whose roots all have their
 // records therefore waits in the Writer until, on every filesystem the
 // batch changed (the roots' and the state directory's), a flush that
 // started after those changes has returned: the next batch's, or Flush at
@@ -156,7 +156,7 @@ func (w *Writer) Flush() error {
 			continue
 		}
 		n := w.flushStarting(dev)
-		if err := confined.FlushFS([]*os.File{f}, nil); err != nil {
+		if err := flushFS([]*os.File{f}); err != nil {
 			errs = append(errs, fmt.Errorf("%s: cannot flush to disk: %w", f.Name(), err))
 			continue
 		}
@@ -165,10 +165,12 @@ func (w *Writer) Flush() error {
 	return errors.Join(errs...)
 }
 
-// flushAll flushes, once per filesystem, the roots still going that need
-// it and are durable. A failed first flush (before publishing) fails those
+// flushAll flushes, once per filesystem (syncfs), the roots still going
+// that need it, before the renames of a batch not made durable file by
+// file (syncEach): their journal, temporary files and new directories,
+// and the journals that wait for a flush. A failed flush fails those
 // roots with nothing published.
-func (w *Writer) flushAll(as []*applying, need func(*applying) bool, first bool) {
+func (w *Writer) flushAll(as []*applying, need func(*applying) bool) {
 	groups := map[uint64][]*applying{}
 	var devs []uint64
 	for _, a := range as {
@@ -188,41 +190,230 @@ func (w *Writer) flushAll(as []*applying, need func(*applying) bool, first bool)
 			locks = append(locks, a.dir)
 		}
 		n := w.flushStarting(dev)
-		err := confined.FlushFS(locks, nil)
-		for _, a := range g {
-			if err == nil && confined.SyncDirs {
-				err = a.c.syncTouched(a.touched)
-			}
-		}
+		err := flushFS(locks)
 		if err == nil && dev != 0 {
 			w.flushDone(dev, n)
 		}
 		if err != nil {
 			for _, a := range g {
-				err := fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err)
-				if first {
-					a.fail(err)
-				} else {
-					a.err, a.done = err, true
-				}
+				a.fail(fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err))
 			}
 		}
 	}
 }
 
-// syncTouched flushes the entries of the directories in touched that
-// still exist, one at a time (outside Linux; see flushFS).
-func (c *Changes) syncTouched(touched map[string]bool) error {
-	for _, d := range slices.Sorted(maps.Keys(touched)) {
-		dr, err := c.r.WriteDir(d)
-		if err != nil {
-			continue
-		}
-		err = dr.Sync()
-		c.r.Done(dr)
-		if err != nil {
-			return err
+// syncEachMax is the most files and directories a batch may write and
+// still be made durable file by file (syncEach). An fsync costs about as
+// much as writing the file it flushes, whatever else the filesystem
+// holds; a syncfs costs a few milliseconds on a quiet filesystem, and on
+// a busy one as much as every other process's unwritten data (a second
+// for a GiB). A control panel's save of one tenant (a dozen files) is
+// thus made durable in a few milliseconds however busy the disk, and a
+// full build's batches of tens of tenants, hundreds of files, share one
+// syncfs each, which costs less than their fsyncs (see BENCHMARKS.md).
+var syncEachMax = 64
+
+// syncEach reports whether the batch as, planned, is made durable file
+// by file: an fsync of each file written, before its rename, and of each
+// directory whose entries changed and each record, after, the journal
+// removed once they are done; or, when it writes more than syncEachMax
+// files and directories, by one syncfs per filesystem before the renames,
+// the journal waiting for the next one (see Writer). Outside Linux there
+// is no syncfs: every batch is made durable file by file.
+func syncEach(as []*applying) bool {
+	if confined.SyncDirs {
+		return true
+	}
+	n := 0
+	for _, a := range as {
+		if !a.done && a.mutate && !a.c.opt.NoSync {
+			n += len(a.todo) + len(a.c.mkdirs)
 		}
 	}
-	return nil
+	return n <= syncEachMax
+}
+
+// A batch made durable file by file (syncEach) fsyncs in two rounds,
+// each running its fsyncs several at once (the disk takes them
+// together): before the renames (syncBefore), the journal, its directory
+// and each regular file written to its temporary name; after them and
+// the records (syncAfter), each root and each directory whose entries
+// changed, and the state directories the records were renamed into.
+// A record itself is fsynced as written.
+
+// syncJob is one fsync, for the root a, or for every root whose intent
+// is in the journal jl.
+type syncJob struct {
+	a  *applying
+	jl *journalLock
+	do func() error
+}
+
+// runSyncJobs runs jobs, up to writers at once, and returns the error of
+// each root that has one.
+func runSyncJobs(as []*applying, jobs []syncJob) map[*applying]error {
+	var (
+		mu   sync.Mutex
+		errs = map[*applying]error{}
+	)
+	run := func(j syncJob) {
+		err := j.do()
+		if err == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, a := range as {
+			if a == j.a || j.jl != nil && a.jl == j.jl && a.intent != nil {
+				if errs[a] == nil {
+					errs[a] = err
+				}
+			}
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(jobs), writers) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+				run(jobs[i])
+			}
+		})
+	}
+	wg.Wait()
+	return errs
+}
+
+// syncBefore makes durable, before the renames, the journals jls of a
+// batch made durable file by file and what its roots still going wrote:
+// each regular file written (outside Linux, each was fsynced as written;
+// a symlink is its inode, which its directory's fsync covers). A root
+// whose fsync fails fails with nothing published.
+func syncBefore(as []*applying, jls []*journalLock) {
+	var jobs []syncJob
+	for _, jl := range jls {
+		if jl.jf == nil || !slices.ContainsFunc(as, func(a *applying) bool { return a.jl == jl && a.intent != nil && !a.c.opt.NoSync }) {
+			continue
+		}
+		jobs = append(jobs, syncJob{jl: jl, do: func() error {
+			flushed("fsync", jl.file)
+			return jl.jf.Sync()
+		}}, syncJob{jl: jl, do: func() error {
+			flushed("fsync", jl.f.Name())
+			return jl.f.Sync()
+		}})
+	}
+	for _, a := range as {
+		if a.done || a.c.opt.NoSync || confined.SyncDirs {
+			continue
+		}
+		for _, pd := range a.todo {
+			if pd.ch.New.Link == "" {
+				jobs = append(jobs, syncJob{a: a, do: func() error {
+					flushed("fsync", a.c.file(pd.ch.Path))
+					return a.c.syncTemp(pd)
+				}})
+			}
+		}
+	}
+	for a, err := range runSyncJobs(as, jobs) {
+		if !a.done {
+			a.fail(fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err))
+		}
+	}
+}
+
+// syncAfter makes durable, once the roots of a batch made durable file by
+// file are published and their records written, each root and each
+// directory whose entries changed (files renamed or removed there,
+// directories created or pruned, an interrupted build's temporary files
+// removed), and the state directories the records went into. A root whose
+// fsync fails has that error, and its journal stays for Recover.
+func syncAfter(as []*applying) {
+	var jobs []syncJob
+	for _, a := range as {
+		c := a.c
+		if c.opt.NoSync {
+			continue
+		}
+		for _, d := range c.stateDirs {
+			jobs = append(jobs, syncJob{a: a, do: func() error {
+				flushed("fsync", d)
+				return statedir.SyncDir(d)
+			}})
+		}
+		if a.done || !a.mutate {
+			continue
+		}
+		dirs := map[string]bool{"": true}
+		for d := range a.touched {
+			dirs[d] = true
+		}
+		for _, d := range c.mkdirs {
+			dirs[parent(d)], dirs[d] = true, true
+		}
+		for _, p := range c.temps {
+			dirs[parent(p)] = true // an interrupted build's, removed
+		}
+		for _, d := range slices.Sorted(maps.Keys(dirs)) {
+			jobs = append(jobs, syncJob{a: a, do: func() error { return c.syncDir(d) }})
+		}
+	}
+	for a, err := range runSyncJobs(as, jobs) {
+		a.err = fmt.Errorf("%s: cannot flush to disk: %w", a.c.Root, err)
+		a.done, a.recorded = true, false
+	}
+}
+
+// syncTemp fsyncs the temporary file of pd: through its descriptor while
+// it is held open, or opened again in its directory.
+func (c *Changes) syncTemp(pd *pending) error {
+	if pd.held {
+		return pd.f.Sync()
+	}
+	dr, err := c.r.WriteDir(parent(pd.ch.Path))
+	if err != nil {
+		return err
+	}
+	defer c.r.Done(dr)
+	return dr.SyncFile(pd.tmp)
+}
+
+// syncDir fsyncs the directory d, the root itself when "": its entries.
+// One that is gone (pruned) has none to flush.
+func (c *Changes) syncDir(d string) error {
+	dr, err := c.r.WriteDir(d)
+	if err != nil {
+		return nil
+	}
+	flushed("fsync", c.file(d))
+	err = dr.Sync()
+	c.r.Done(dr)
+	return err
+}
+
+// flushHook, when set (by tests), is told of every flush to disk before
+// it is made: "syncfs" of a whole filesystem, named by a directory on it,
+// or "fsync" of one file or directory, named by its path (an output's
+// joined to its root as given to Plan, a state file's OS path).
+var flushHook func(kind, name string)
+
+// flushed tells flushHook of a flush.
+func flushed(kind, name string) {
+	if flushHook != nil {
+		flushHook(kind, name)
+	}
+}
+
+// flushFS is confined.FlushFS, told to flushHook: one syncfs of the
+// filesystem of locks on Linux, an fsync of each of them elsewhere.
+func flushFS(locks []*os.File) error {
+	for _, l := range locks {
+		if !confined.SyncDirs {
+			flushed("syncfs", l.Name())
+			break
+		}
+		flushed("fsync", l.Name())
+	}
+	return confined.FlushFS(locks, nil)
 }

@@ -273,6 +273,7 @@ func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	}
 	_, err = f.Write(marshalJournal(intents))
 	if err == nil && sync {
+		flushed("fsync", name)
 		err = f.Sync()
 	}
 	if err == nil {
@@ -285,6 +286,7 @@ func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	}
 	jl.file, jl.jf = name, f
 	if sync {
+		flushed("fsync", jl.f.Name())
 		if err := jl.f.Sync(); err != nil {
 			return fmt.Errorf("state directory: %s: %w", name, err)
 		}
@@ -453,9 +455,10 @@ func recordHash(name string) string {
 }
 
 // writeJournals writes, for each state directory, the intents of the
-// roots about to change into one journal. It is flushed on its own only
-// when a durable root lies on another filesystem than the state
-// directory; otherwise the first flush covers it. A root whose journal
+// roots about to change into one journal. It is flushed on its own when
+// a durable root lies on another filesystem than the state directory;
+// otherwise the first flush covers it (syncBefore's fsyncs, for a batch
+// made durable file by file). A root whose journal
 // cannot be written fails with nothing changed.
 func writeJournals(as []*applying, jls []*journalLock) {
 	for _, jl := range jls {
@@ -467,7 +470,7 @@ func writeJournals(as []*applying, jls []*journalLock) {
 			}
 			a.intent = a.c.intent(a.todo).marshal()
 			intents = append(intents, a.intent)
-			sync = sync || !a.c.opt.NoSync && (a.dev == 0 || a.dev != jl.dev)
+			sync = sync || !a.c.opt.NoSync && !a.c.syncEach && (a.dev == 0 || a.dev != jl.dev)
 		}
 		if len(intents) == 0 {
 			continue

@@ -256,9 +256,7 @@ func TestFailedRootKeepsIntent(t *testing.T) {
 // A durable batch's journal stays until a flush has put its records on
 // disk: the next batch's, or Flush at the end of a build.
 func TestJournalWaitsForFlush(t *testing.T) {
-	if confined.SyncDirs {
-		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
-	}
+	syncfsBatches(t)
 	e := newEnv(t)
 	opt := e.opt()
 	opt.NoSync = false
@@ -349,9 +347,7 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 // same state directory, leaves it and the records alone, and the build's
 // Flush removes it.
 func TestRecoverLeavesRetiredJournal(t *testing.T) {
-	if confined.SyncDirs {
-		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
-	}
+	syncfsBatches(t)
 	e := newEnv(t)
 	opt := e.opt()
 	opt.NoSync = false

@@ -177,6 +177,12 @@ type Changes struct {
 
 	r    *confined.Root // the root, while open; on Options.Dir when set
 	held bool           // the caller holds the root open (FreshIn): no path of it is needed
+	// syncEach: Apply's batch is made durable by an fsync of what it
+	// wrote, not by a flush of the filesystem (syncEach).
+	syncEach bool
+	// stateDirs are the state directories whose entries Apply changed
+	// writing a record durably, to fsync once the records are written.
+	stateDirs []string
 }
 
 // Empty reports whether Apply would change no file: no Add, Update or Remove.

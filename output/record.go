@@ -443,7 +443,8 @@ const stateIgnore = "# Written by discgen. Commit the .rec ownership records; th
 // writeState writes data to the state file name (an OS path), creating
 // the directories on the way when missing. A record is replaced
 // atomically: a temporary name beside it, then a rename; with sync the
-// file and its directory are flushed. The temporary name is name.tmp in
+// file is flushed, and its directory and those made for it are noted in
+// c.stateDirs for the batch's fsyncs after the records (syncAfter). The temporary name is name.tmp in
 // the build's own state directory, which a killed build's next one
 // overwrites, and a random one (statedir.RandomTemp) in a root's own,
 // whose owner may have put anything at a fixed name. A stat cache
@@ -457,10 +458,20 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 	case isRootState(c.opt.StateDir):
 		tmp = statedir.RandomTemp(name)
 	}
+	if sync {
+		flushed("fsync", name)
+	}
 	st, err := statedir.WriteFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = c.mkState(filepath.Dir(name)); err == nil {
+		var made []string
+		if err = c.mkState(filepath.Dir(name), func(d string) { made = append(made, d) }); err == nil {
 			st, err = statedir.WriteFile(tmp, name, data, sync, wantStat)
+		}
+		// The directories made: their entries too.
+		for _, d := range made {
+			if sync {
+				c.stateDirs = append(c.stateDirs, filepath.Dir(d))
+			}
 		}
 	}
 	if err != nil {
@@ -468,20 +479,20 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 		return confined.Info{}, fmt.Errorf("state directory: %w", err)
 	}
 	if sync {
-		if err := statedir.SyncDir(filepath.Dir(name)); err != nil {
-			return confined.Info{}, fmt.Errorf("state directory: %w", err)
-		}
+		// Its directory's entry: fsynced with the batch's directories
+		// (syncAfter).
+		c.stateDirs = append(c.stateDirs, filepath.Dir(name))
 	}
 	return st, nil
 }
 
-// mkState creates dir inside the state directory with its parents, and
-// the state directory's .gitignore when it creates the state directory's
-// records/ directory.
-func (c *Changes) mkState(dir string) error {
+// mkState creates dir inside the state directory with its parents,
+// calling made for each it creates, and the state directory's .gitignore
+// when it creates the state directory's records/ directory.
+func (c *Changes) mkState(dir string, made func(string)) error {
 	records := filepath.Join(c.opt.StateDir, "records")
 	created := false
-	if err := statedir.CreateDirs(dir, func(d string) { created = created || d == records }); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := statedir.CreateDirs(dir, func(d string) { created = created || d == records; made(d) }); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	if created {

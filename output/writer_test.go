@@ -3,9 +3,6 @@ package output
 import (
 	"os"
 	"testing"
-
-	"github.com/discgen/discgen/internal/confined"
-	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
 // The package's tests apply with one Writer for the test binary, through
@@ -20,9 +17,7 @@ func Flush() error                               { return testWriter.Flush() }
 // Flush, not the other's, and one closed without a flush leaves its
 // journal for Recover.
 func TestWritersAreIndependent(t *testing.T) {
-	if confined.SyncDirs {
-		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
-	}
+	syncfsBatches(t)
 	e := newEnv(t)
 	opt := e.opt()
 	opt.NoSync = false

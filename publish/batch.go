@@ -12,14 +12,17 @@ import (
 	"github.com/discgen/discgen/output"
 )
 
-// Batched writes. Applying a plan flushes the filesystem (syncfs) before
-// its renames, and syncfs flushes the whole disk. The workers therefore
+// Batched writes. Applying a plan of many files flushes the filesystem
+// (syncfs) before its renames, and syncfs flushes the whole disk. The workers therefore
 // only plan; a batcher applies up to applyBatch plans at once with
 // output.Writer.ApplyAll, which flushes once per batch on Linux: every root's
 // temporary files, one flush (which also completes the batch before),
 // every root's renames and records. The renames of the last batch are
 // flushed by the Writer's Flush at the end of the build (output/doc.go,
-// "Durability in batches").
+// "Durability, in batches or file by file"). A batch of a few dozen files
+// or fewer (a --tenant save, a partial batch of a slow walk) is made
+// durable by an fsync of each file and directory it changed instead,
+// which does not wait for what other processes wrote to the disk.
 //
 // Memory and descriptors stay bounded and flat in the number of tenants:
 // at most appliers × applyBatch plans wait in the batchers, and each

@@ -44,7 +44,8 @@ type Options struct {
 	// 64, or fewer where the host's limits say so (sizing.go: the CPUs,
 	// the thread and memory limits). In Write mode the workers plan, and
 	// their plans are applied in batches of up to 64 with one flush to
-	// disk (syncfs) per batch on Linux, two elsewhere.
+	// disk (syncfs) per batch on Linux; a batch of few files, and every
+	// batch elsewhere, fsyncs what it wrote instead (output/doc.go).
 	Jobs int
 	// Memory is the budget, in bytes, of what the manifests in work may
 	// hold (default 256 MiB, or less where the host's limits or the Go

@@ -18,11 +18,11 @@ func FlushFS(locks []*os.File, dirs []*os.Root) error {
 	return unix.Syncfs(int(locks[0].Fd()))
 }
 
-// SyncDirs: syncfs covers the directories' entries.
+// SyncDirs: there is syncfs, which covers the directories' entries; a
+// caller that flushes only what it wrote fsyncs them itself (Sync).
 const SyncDirs = false
 
-// Sync flushes the directory's entries (not needed on Linux, where
-// syncfs covers them).
+// Sync flushes the directory's entries.
 func (w WriteDir) Sync() error { return eintr.Retry0(func() error { return unix.Fsync(w.fd) }) }
 
 // ReopenDir opens the directory f is open on once more, by its

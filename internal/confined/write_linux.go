@@ -242,6 +242,23 @@ func (f File) Chown(uid, gid int) error {
 // BENCHMARKS.md).
 func (f File) Writeback() error { return nil }
 
+// Sync flushes the file's data and inode (fsync).
+func (f File) Sync() error { return eintr.Retry0(func() error { return unix.Fsync(f.fd) }) }
+
+// SyncFile flushes the regular file name in the directory (fsync), opened
+// without following a symlink or waiting on a FIFO.
+func (w WriteDir) SyncFile(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	fd, err := openAt(w.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer unix.Close(fd)
+	return eintr.Retry0(func() error { return unix.Fsync(fd) })
+}
+
 // Stat returns the file's stat, giving it exactly perm first when the
 // umask narrowed it at creation.
 func (f File) Stat(perm fs.FileMode) (Info, error) {

@@ -121,6 +121,12 @@ func (f File) Stat(perm fs.FileMode) (Info, error) {
 
 func (f File) Close() error { return f.f.Close() }
 
+// Sync flushes the file's data and inode.
+func (f File) Sync() error { return f.f.Sync() }
+
+// SyncFile flushes the file name in the directory.
+func (w WriteDir) SyncFile(name string) error { return syncClose(w.r.Open(name)) }
+
 // Chmod gives the file exactly perm.
 func (f File) Chmod(perm fs.FileMode) error { return f.f.Chmod(perm) }
 

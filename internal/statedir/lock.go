@@ -48,7 +48,7 @@ func LockName(dir, name string, remove bool, wait time.Duration) (*NameLock, err
 	file := filepath.Join(dir, name)
 	deadline := time.Now().Add(wait)
 	for {
-		f, err := LockFile(dir, name, true, max(time.Until(deadline), 0))
+		f, id, err := lockFile(dir, name, true, max(time.Until(deadline), 0))
 		var be *BusyError
 		if errors.As(err, &be) && !be.Foreign {
 			be.Waited = wait
@@ -56,9 +56,8 @@ func LockName(dir, name string, remove bool, wait time.Duration) (*NameLock, err
 		if err != nil {
 			return nil, err
 		}
-		fi, err := f.Stat()
-		now, nerr := os.Lstat(file)
-		if err == nil && nerr == nil && os.SameFile(fi, now) {
+		same, nerr := sameLocked(id, file)
+		if nerr == nil && same {
 			l := &NameLock{f: f}
 			if remove {
 				l.name = file
@@ -66,11 +65,8 @@ func LockName(dir, name string, remove bool, wait time.Duration) (*NameLock, err
 			return l, nil
 		}
 		f.Close()
-		if err == nil && nerr != nil && !errors.Is(nerr, fs.ErrNotExist) {
-			err = nerr
-		}
-		if err != nil {
-			return nil, err
+		if nerr != nil && !errors.Is(nerr, fs.ErrNotExist) {
+			return nil, nerr
 		}
 		if time.Now().After(deadline) {
 			// Held by others all along, each removing it.

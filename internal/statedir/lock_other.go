@@ -46,6 +46,33 @@ func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, e
 	return os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o600)
 }
 
+// lockID is the file lockFile opened.
+type lockID struct{ fi fs.FileInfo }
+
+// lockFile is LockFile, returning also the file it opened.
+func lockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, lockID, error) {
+	f, err := LockFile(dir, name, exclusive, wait)
+	if err != nil {
+		return nil, lockID{}, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, lockID{}, err
+	}
+	return f, lockID{fi}, nil
+}
+
+// sameLocked reports whether the file at the OS path file is the one
+// lockFile opened, id.
+func sameLocked(id lockID, file string) (bool, error) {
+	now, err := os.Lstat(file)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(id.fi, now), nil
+}
+
 // PrivateDir creates dir when missing, and reports true: there are no
 // users to tell apart here.
 func PrivateDir(dir string) (bool, error) {

@@ -176,21 +176,37 @@ func (e *BusyError) Error() string {
 // dir before it was narrowed (an earlier version made it 0755): such a
 // descriptor, kept open, keeps its flock on dir, never on the file.
 func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, error) {
-	d, err := openLockDir(dir, true)
-	if err != nil {
-		return nil, err
-	}
-	private, err := narrow(d)
-	d.Close()
-	if err != nil {
-		return nil, err
+	f, _, err := lockFile(dir, name, exclusive, wait)
+	return f, err
+}
+
+// lockID is the identity of a file lockFile locked: its device and inode.
+type lockID struct{ dev, ino uint64 }
+
+// lockFile is LockFile, returning also the identity of the file it
+// locked, from the stat it took.
+func lockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, lockID, error) {
+	var st unix.Stat_t
+	private := privateDirs.has(dir)
+	if !private {
+		d, err := openLockDir(dir, true)
+		if err != nil {
+			return nil, lockID{}, err
+		}
+		private, err = narrow(d)
+		d.Close()
+		if err != nil {
+			return nil, lockID{}, err
+		}
+		if private {
+			privateDirs.add(dir)
+		}
 	}
 	file := filepath.Join(dir, name)
 	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o600)
 	if err != nil {
-		return nil, err
+		return nil, lockID{}, err
 	}
-	var st unix.Stat_t
 	err = eintr.Retry0(func() error { return unix.Fstat(int(f.Fd()), &st) })
 	switch {
 	case err != nil:
@@ -204,7 +220,29 @@ func LockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, e
 			private = false
 		}
 	}
-	return lockOpened(f, file, private, exclusive, wait, err)
+	f, err = lockOpened(f, file, private, exclusive, wait, err)
+	return f, lockID{uint64(st.Dev), st.Ino}, err
+}
+
+// privateDirs are the directories of locks LockFile found private (this
+// user's, mode 0700, narrowed to it when wider) in this process: no other
+// user can widen them again, so the locks of a build's many roots in one
+// directory check it once, not once a root.
+var privateDirs dirSet
+
+type dirSet struct{ m sync.Map }
+
+func (s *dirSet) has(dir string) bool { _, ok := s.m.Load(dir); return ok }
+func (s *dirSet) add(dir string)      { s.m.Store(dir, true) }
+
+// sameLocked reports whether the file at the OS path file is the one
+// lockFile locked, id.
+func sameLocked(id lockID, file string) (bool, error) {
+	var now unix.Stat_t
+	if err := eintr.Retry0(func() error { return unix.Lstat(file, &now) }); err != nil {
+		return false, &fs.PathError{Op: "lstat", Path: file, Err: err}
+	}
+	return uint64(now.Dev) == id.dev && now.Ino == id.ino, nil
 }
 
 // openLockDir opens the directory dir, never through a symlink, creating
