@@ -23,7 +23,7 @@
 // dated copies, their sources and licences named in schemas/NOTICE.md) or
 // one a manifest names ([CompileSchema]), each problem at the line and
 // column of the file, found through a map from JSON Pointers to offsets
-// (jsonpos.go). Work is bounded: MaxSchemaBytes, MaxSubschemas,
+// (kinds/kit). Work is bounded: MaxSchemaBytes, MaxSubschemas,
 // MaxSchemaDepth, MaxJSONProblems and a nesting limit, and a value whose
 // check against its schema would take more than MaxSchemaSteps is not
 // checked but refused with a *CostError (schemacost.go).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/lazyre"
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // MaxExpiresDuration is the longest duration an expires value may give.
@@ -85,7 +86,7 @@ func parseDuration(s string) (time.Duration, bool, error) {
 	}
 	unit, ok := durationUnits[s[len(s)-1]]
 	digits := s[:len(s)-1]
-	if !ok || !isDigits(digits) {
+	if !ok || !kit.IsDigits(digits) {
 		return 0, false, nil
 	}
 	n, err := strconv.ParseUint(digits, 10, 64)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // SecurityTxt is the model of a security.txt file (RFC 9116). Every field
@@ -23,22 +25,10 @@ type SecurityTxt struct {
 	CSAF               []string // CSAF 2.0 (OASIS): URL of a provider-metadata.json
 }
 
-// Finding is one problem found in a SecurityTxt. Field is the path of the
-// value relative to the manifest's security_txt block, in its snake_case
-// names with 0-based indexes: "contact", "contact[1]", "expires",
-// "preferred_languages[0]". Message is lowercase, without a final period.
-type Finding struct {
-	Field   string
-	Warning bool
-	Message string
-}
-
-func (f Finding) String() string {
-	if f.Warning {
-		return "warning: " + f.Field + ": " + f.Message
-	}
-	return f.Field + ": " + f.Message
-}
+// Finding is one problem found in a SecurityTxt or another file of the
+// package: see kit.Finding. Field is relative to the manifest's
+// security_txt block ("contact[1]", "expires", "preferred_languages[0]").
+type Finding = kit.Finding
 
 // expiresSoon: an Expires closer than this to now draws a warning.
 const expiresSoon = 30 * 24 * time.Hour
@@ -112,7 +102,7 @@ func checkLanguages(fs []Finding, tags []string) []Finding {
 		switch {
 		case tag == "":
 			fs = append(fs, Finding{Field: field, Message: "language tag is empty"})
-		case !validLanguageTag(tag):
+		case !kit.ValidLanguageTag(tag):
 			fs = append(fs, Finding{Field: field, Message: fmt.Sprintf("%q is not an RFC 5646 language tag", tag)})
 		default:
 			key := strings.ToLower(tag)

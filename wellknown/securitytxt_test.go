@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // validSecurityTxt has no finding at testNow.
@@ -207,4 +209,16 @@ func hasErrors(fs []Finding) bool {
 		}
 	}
 	return false
+}
+
+func FuzzValidLanguageTag(f *testing.F) {
+	for _, s := range []string{"en", "zh-Hant-TW", "x-a", "en-a-bb", "i-klingon", "en--"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tag string) {
+		// A valid tag never needs quoting on the Preferred-Languages line.
+		if kit.ValidLanguageTag(tag) && checkText(tag) != "" {
+			t.Fatalf("ValidLanguageTag accepted %q", tag)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // CodeJSON and CodeAtprotoDID are the lint codes of the small well-known
@@ -28,30 +29,30 @@ func CheckGPCJSON(data []byte) []JSONProblem {
 	m, ok := v.(map[string]any)
 	if !ok {
 		if l, isList := v.([]any); isList && len(l) == 1 {
-			c.add("", false, "the file must be an object, not a list around one: remove the [ ]")
+			c.Add("", false, "the file must be an object, not a list around one: remove the [ ]")
 		} else {
-			c.add("", false, "the file must be an object {\"gpc\": true}, not %s", jsonKind(v))
+			c.Add("", false, "the file must be an object {\"gpc\": true}, not %s", kit.JSONKind(v))
 		}
-		return c.problems
+		return c.Problems
 	}
 	switch g, ok := m["gpc"]; {
 	case !ok:
-		c.add("", false, "gpc is missing: true when the site honours the signal")
+		c.Add("", false, "gpc is missing: true when the site honours the signal")
 	case g == "true" || g == "false":
-		c.add("/gpc", false, "gpc is the string %q: write the boolean %s, without quotes", g, g)
+		c.Add("/gpc", false, "gpc is the string %q: write the boolean %s, without quotes", g, g)
 	default:
 		if _, isBool := g.(bool); !isBool {
-			c.add("/gpc", false, "gpc must be true or false, not %s", jsonKind(g))
+			c.Add("/gpc", false, "gpc must be true or false, not %s", kit.JSONKind(g))
 		}
 	}
 	if lu, ok := m["lastUpdate"]; ok {
 		if s, isString := lu.(string); !isString {
-			c.add("/lastUpdate", false, "lastUpdate must be a date string, not %s", jsonKind(lu))
+			c.Add("/lastUpdate", false, "lastUpdate must be a date string, not %s", kit.JSONKind(lu))
 		} else if msg := CheckGPCDate(s); msg != "" {
-			c.add("/lastUpdate", false, "%s", msg)
+			c.Add("/lastUpdate", false, "%s", msg)
 		}
 	}
-	return c.sorted()
+	return c.Sorted()
 }
 
 // CheckTrafficAdviceJSON checks a hand-written traffic-advice by shape: a
@@ -64,35 +65,35 @@ func CheckTrafficAdviceJSON(data []byte) []JSONProblem {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		c.add("", false, "the file must be a list of advice entries, not %s (wrap a single entry in [ ])", jsonKind(v))
-		return c.problems
+		c.Add("", false, "the file must be a list of advice entries, not %s (wrap a single entry in [ ])", kit.JSONKind(v))
+		return c.Problems
 	}
 	for i, e := range list {
 		p := fmt.Sprintf("/%d", i)
-		m, ok := c.object(p, e)
+		m, ok := c.Object(p, e)
 		if !ok {
 			continue
 		}
 		if ua, ok := m["user_agent"].(string); !ok || ua == "" {
-			c.add(p, false, "an entry needs user_agent, a string (prefetch-proxy, or *)")
+			c.Add(p, false, "an entry needs user_agent, a string (prefetch-proxy, or *)")
 		}
 		d, hasD := m["disallow"]
 		if _, isBool := d.(bool); hasD && !isBool {
-			c.add(p+"/disallow", false, "disallow must be true or false, not %s", jsonText(d))
+			c.Add(p+"/disallow", false, "disallow must be true or false, not %s", kit.JSONText(d))
 		}
 		f, hasF := m["fraction"]
 		if hasF {
 			n, isNum := f.(json.Number)
 			x, err := n.Float64()
 			if !isNum || err != nil || x < 0 || x > 1 {
-				c.add(p+"/fraction", false, "fraction must be a number from 0 to 1, not %s", jsonText(f))
+				c.Add(p+"/fraction", false, "fraction must be a number from 0 to 1, not %s", kit.JSONText(f))
 			}
 		}
 		if !hasD && !hasF {
-			c.add(p, true, "the entry advises nothing: give disallow or fraction")
+			c.Add(p, true, "the entry advises nothing: give disallow or fraction")
 		}
 	}
-	return c.sorted()
+	return c.Sorted()
 }
 
 // LintAtprotoDID checks a hand-written atproto-did: the DID alone. A final
@@ -112,17 +113,4 @@ func LintAtprotoDID(data []byte) []diag.Diagnostic {
 
 // JSONDiagnostics turns the problems of a JSON check into lint
 // diagnostics, with code CodeJSON.
-func JSONDiagnostics(ps []JSONProblem) []diag.Diagnostic {
-	out := make([]diag.Diagnostic, 0, len(ps))
-	for _, p := range ps {
-		sev, msg := diag.Error, p.Message
-		if p.IsWarning() {
-			sev, msg = diag.Warning, strings.TrimPrefix(msg, "warning: ")
-		}
-		if p.Pointer != "" {
-			msg = p.Pointer + ": " + msg
-		}
-		out = append(out, diag.Diagnostic{Pos: diag.Pos{Line: p.Line, Col: p.Col}, Severity: sev, Code: CodeJSON, Message: msg})
-	}
-	return out
-}
+func JSONDiagnostics(ps []JSONProblem) []diag.Diagnostic { return kit.JSONDiagnostics(ps, CodeJSON) }
