@@ -119,7 +119,7 @@ func (d *dirImport) run(opt Options) error {
 		return d.err
 	}
 	d.wellKnown()
-	d.adsTxt()
+	d.rootKinds()
 	d.llmsTxt()
 	return r.finish(opt)
 }

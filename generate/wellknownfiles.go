@@ -2,6 +2,8 @@ package generate
 
 import (
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
@@ -17,20 +19,18 @@ import (
 // in one is at its line and column in the source file.
 func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options) diag.List {
 	var errs diag.List
-	for _, a := range []struct {
-		key, name string
-		v         *manifest.AdsTxt
-	}{{"ads_txt", "ads.txt", m.AdsTxt}, {"app_ads_txt", "app-ads.txt", m.AppAdsTxt}} {
-		if a.v == nil {
+	for _, k := range registry.All() {
+		if !k.Given(m) {
 			continue
 		}
-		model := validate.AdsTxt(a.v)
-		if bad := firstError(wellknown.CheckAdsTxt(model)); bad != nil {
+		if bad := kit.FirstError(k.Check(m)); bad != nil {
 			// Unreachable after validation, which reports each at its value.
-			errs.Errorf(pos.Of(a.key), a.key, "%s", bad)
+			errs.Errorf(pos.Of(k.Key()), k.Key(), "%s", bad)
 			continue
 		}
-		put(t, a.name, wellknown.RenderAdsTxt(model, a.name), &errs)
+		if data, ok := k.Render(m); ok {
+			put(t, k.Path(), data, &errs)
+		}
 	}
 	wk := m.WellKnown
 	if wk == nil {
@@ -72,15 +72,6 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 		put(t, ".well-known/atproto-did", wellknown.RenderAtprotoDID(wk.AtprotoDID), &errs)
 	}
 	return errs
-}
-
-func firstError(fs []wellknown.Finding) *wellknown.Finding {
-	for i := range fs {
-		if !fs[i].Warning {
-			return &fs[i]
-		}
-	}
-	return nil
 }
 
 // Redirects returns the redirects --server writes for a validated site

@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/wellknown"
 )
 
-// The files of design section 13, each known by its name (rule 2): ads.txt
-// and app-ads.txt are linted line by line (IAB Tech Lab ads.txt 1.1), the
-// JSON files by shape, atproto-did as a DID alone.
+// The files of design section 13, each known by its name (rule 2): the
+// kinds of the registry that lint a hand-written copy (ads.txt and
+// app-ads.txt line by line, IAB Tech Lab ads.txt 1.1), and the app
+// association files, checked by shape.
 const (
-	AdsTxt                  Kind = "ads.txt"
-	AppAdsTxt               Kind = "app-ads.txt"
 	AppleAppSiteAssociation Kind = "apple-app-site-association"
 	AssetLinks              Kind = "assetlinks.json"
 	GPC                     Kind = "gpc.json"
@@ -22,8 +23,23 @@ const (
 	AtprotoDID              Kind = "atproto-did"
 )
 
-// sectionKinds lists them in the order usage text names them.
-var sectionKinds = []Kind{AdsTxt, AppAdsTxt, AppleAppSiteAssociation, AssetLinks, GPC, TrafficAdvice, AtprotoDID}
+// sectionKinds lists them in the order usage text names them: the
+// registry's files of the site's root, the app association files, then
+// the registry's files under /.well-known/.
+var sectionKinds = func() []Kind {
+	var root, wk []Kind
+	for _, k := range registry.All() {
+		if _, ok := k.(kit.Linter); !ok {
+			continue
+		}
+		if registry.WellKnown(k) {
+			wk = append(wk, Kind(k.Name()))
+		} else {
+			root = append(root, Kind(k.Name()))
+		}
+	}
+	return slices.Concat(root, []Kind{AppleAppSiteAssociation, AssetLinks}, wk, []Kind{GPC, TrafficAdvice, AtprotoDID})
+}()
 
 func sectionKind(k Kind) bool { return slices.Contains(sectionKinds, k) }
 
@@ -43,8 +59,6 @@ func sectionByName(name string) (Kind, bool) {
 // lintSection lints data as a section 13 kind; ok is false for another kind.
 func lintSection(data []byte, kind Kind) (out []diag.Diagnostic, ok bool) {
 	switch kind {
-	case AdsTxt, AppAdsTxt:
-		return wellknown.LintAdsTxt(data), true
 	case AppleAppSiteAssociation:
 		return wellknown.JSONDiagnostics(wellknown.CheckAppleAssociation(data)), true
 	case AssetLinks:
@@ -55,6 +69,11 @@ func lintSection(data []byte, kind Kind) (out []diag.Diagnostic, ok bool) {
 		return wellknown.JSONDiagnostics(wellknown.CheckTrafficAdviceJSON(data)), true
 	case AtprotoDID:
 		return wellknown.LintAtprotoDID(data), true
+	}
+	for _, k := range registry.All() {
+		if l, isLinter := k.(kit.Linter); isLinter && Kind(k.Name()) == kind {
+			return l.Lint(data), true
+		}
 	}
 	return nil, false
 }

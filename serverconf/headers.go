@@ -82,6 +82,9 @@ func classify(p string) profile {
 	if ct, ok := byRootName[p]; ok {
 		return profile{ContentType: ct, CacheControl: oneDay}
 	}
+	if ct, ok := byKindPath[p]; ok {
+		return profile{ContentType: ct, CacheControl: oneDay}
+	}
 	ct, ok := byExtension[strings.ToLower(path.Ext(name))]
 	if !ok {
 		ct = octetStream

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -31,6 +32,18 @@ import (
 
 // trafficAdvice is the media type of /.well-known/traffic-advice.
 const trafficAdvice = "application/trafficadvice+json"
+
+// byKindPath maps the tree path of each kind of the registry that is
+// served as a file to the media type the kind declares.
+var byKindPath = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range registry.All() {
+		if t := k.MediaType(); t != "" {
+			m[k.Path()] = t
+		}
+	}
+	return m
+}()
 
 // Redirect is a redirect the server answers a path with.
 type Redirect struct {

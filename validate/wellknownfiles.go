@@ -3,6 +3,8 @@ package validate
 import (
 	"strings"
 
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/wellknown"
 )
@@ -78,17 +80,17 @@ func (v *checker) moreWellKnown(p string, wk *manifest.WellKnown) {
 	}
 }
 
-// adsTxt checks ads_txt or app_ads_txt at p.
-func (v *checker) adsTxt(p string, a *manifest.AdsTxt) {
-	if a == nil {
-		return
+// kinds checks the value of each kind of the registry the site gives, at
+// the kind's manifest key.
+func (v *checker) kinds(m *manifest.Site) {
+	for _, k := range registry.All() {
+		v.findings(k.Key(), k.Check(m))
 	}
-	v.findings(p, wellknown.CheckAdsTxt(AdsTxt(a)))
 }
 
-// findings reports the findings of a wellknown check, each at its field
+// findings reports the findings of a kind's check, each at its field
 // under p ("[1].fraction" or "records[0].domain").
-func (v *checker) findings(p string, fs []wellknown.Finding) {
+func (v *checker) findings(p string, fs []kit.Finding) {
 	for _, f := range fs {
 		fp := p
 		switch {
@@ -104,21 +106,6 @@ func (v *checker) findings(p string, fs []wellknown.Finding) {
 			v.err(fp, "%s", f.Message)
 		}
 	}
-}
-
-// AdsTxt converts the manifest block to the wellknown model.
-func AdsTxt(a *manifest.AdsTxt) wellknown.AdsTxt {
-	out := wellknown.AdsTxt{
-		Contact:                a.Contact,
-		Subdomain:              a.Subdomain,
-		InventoryPartnerDomain: a.InventoryPartnerDomain,
-		OwnerDomain:            a.OwnerDomain,
-		ManagerDomain:          a.ManagerDomain,
-	}
-	for _, r := range a.Records {
-		out.Records = append(out.Records, wellknown.AdsRecord(r))
-	}
-	return out
 }
 
 // TrafficAdvice converts the manifest list to the wellknown model.

@@ -1,0 +1,61 @@
+package registry
+
+import (
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/discgen/discgen/manifest"
+)
+
+// TestKindsOnce: each kind is listed once, by a name, a manifest key and
+// a path no other kind has, served at the site's root or under
+// /.well-known/, with its root files first.
+func TestKindsOnce(t *testing.T) {
+	kinds := All()
+	if len(kinds) == 0 {
+		t.Fatal("the registry lists no kind")
+	}
+	names, keys, paths := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	wellKnownSeen := false
+	for _, k := range kinds {
+		for _, s := range []struct {
+			what, v string
+			seen    map[string]bool
+		}{{"name", k.Name(), names}, {"key", k.Key(), keys}, {"path", k.Path(), paths}} {
+			if s.v == "" || s.seen[s.v] {
+				t.Errorf("%s: %s %q is empty or another kind's", k.Name(), s.what, s.v)
+			}
+			s.seen[s.v] = true
+		}
+		p := k.Path()
+		if dir, _ := path.Split(p); dir != "" && dir != ".well-known/" || strings.Contains(p, "..") {
+			t.Errorf("%s: path %q is neither at the root nor under .well-known/", k.Name(), p)
+		}
+		if WellKnown(k) {
+			wellKnownSeen = true
+		} else if wellKnownSeen {
+			t.Errorf("%s: a file of the root after one under .well-known/", k.Name())
+		}
+		if got, ok := ByPath(p); !ok || got.Name() != k.Name() {
+			t.Errorf("ByPath(%q) = %v, %v", p, got, ok)
+		}
+	}
+}
+
+// TestNothingGiven: a site that gives no kind gets no finding and no
+// file from any.
+func TestNothingGiven(t *testing.T) {
+	site := &manifest.Site{}
+	for _, k := range All() {
+		if k.Given(site) {
+			t.Errorf("%s: given by an empty site", k.Name())
+		}
+		if fs := k.Check(site); fs != nil {
+			t.Errorf("%s: findings for an empty site: %v", k.Name(), fs)
+		}
+		if data, ok := k.Render(site); ok {
+			t.Errorf("%s: renders %q for an empty site", k.Name(), data)
+		}
+	}
+}
