@@ -1,15 +1,11 @@
 package adopt
 
 import (
-	"bytes"
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/validate"
-	"github.com/discgen/discgen/wellknown"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -54,57 +50,17 @@ func (d *dirImport) rootKinds() {
 	}
 }
 
-// sectionWellKnown imports a well-known file into its own manifest key
-// when the manifest builds it byte for byte; it reports whether it did.
-func (d *dirImport) sectionWellKnown(wk *manifest.WellKnown, name string, data []byte) bool {
-	switch name {
-	case "gpc.json":
-		var g struct {
-			GPC        *bool   `json:"gpc"`
-			LastUpdate *string `json:"lastUpdate"`
-		}
-		if json.Unmarshal(data, &g) != nil || g.GPC == nil {
-			return false
-		}
-		m := &manifest.GPC{}
-		if !*g.GPC {
-			m.GPC = g.GPC
-		}
-		if g.LastUpdate != nil {
-			m.LastUpdate = *g.LastUpdate
-		}
-		if !bytes.Equal(wellknown.RenderGPC(validate.GPC(m)), data) {
-			return false
-		}
-		wk.GPC = m
-	case "traffic-advice":
-		var list []struct {
-			UserAgent string       `json:"user_agent"`
-			Fraction  *json.Number `json:"fraction"`
-			Disallow  bool         `json:"disallow"`
-		}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		if dec.Decode(&list) != nil || len(list) == 0 {
-			return false
-		}
-		m := make([]manifest.TrafficAdvice, len(list))
-		for i, e := range list {
-			m[i] = manifest.TrafficAdvice{UserAgent: e.UserAgent, Fraction: e.Fraction, Disallow: e.Disallow}
-		}
-		if !bytes.Equal(wellknown.RenderTrafficAdvice(validate.TrafficAdvice(m)), data) {
-			return false
-		}
-		wk.TrafficAdvice = m
-	case "atproto-did":
-		if wellknown.CheckAtprotoDID(string(data)) != "" {
-			return false
-		}
-		wk.AtprotoDID = string(data)
-	default:
+// sectionWellKnown imports the well-known file name at tree path p into
+// the key of the registry's kind served there, when the kind can take it
+// back (gpc.json, traffic-advice and atproto-did when the manifest builds
+// them byte for byte); it reports whether it did.
+func (d *dirImport) sectionWellKnown(p, name string, data []byte) bool {
+	k, ok := registry.ByPath(".well-known/" + name)
+	if !ok {
 		return false
 	}
-	return true
+	im, ok := k.(kit.Importer)
+	return ok && im.Import(&d.r.Site, data, func(line int, format string, args ...any) { d.warn(p, line, format, args...) })
 }
 
 // sectionNodes writes ads_txt and app_ads_txt.

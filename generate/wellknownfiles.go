@@ -7,14 +7,13 @@ import (
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/validate"
 	"github.com/discgen/discgen/wellknown"
 )
 
-// sectionFiles renders the files of design section 13: /ads.txt,
-// /app-ads.txt and, under /.well-known/, the app association files,
-// gpc.json, traffic-advice and atproto-did. change_password is a redirect
-// that --server writes, not a file. The app association files are copied
+// sectionFiles renders the files of design section 13: those of the
+// registry's kinds that the site gives (ads.txt, gpc.json, ...) and the
+// app association files under /.well-known/. change_password is a
+// redirect that --server writes (Redirects), not a file. The app association files are copied
 // byte for byte from their sources once they pass their checks; an error
 // in one is at its line and column in the source file.
 func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options) diag.List {
@@ -62,34 +61,47 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 		}
 	}
 	errs.Append(checkSectionFiles(pos, wk, md))
-	if g := wk.GPC; g != nil {
-		put(t, ".well-known/gpc.json", wellknown.RenderGPC(validate.GPC(g)), &errs)
-	}
-	if len(wk.TrafficAdvice) > 0 {
-		put(t, ".well-known/traffic-advice", wellknown.RenderTrafficAdvice(validate.TrafficAdvice(wk.TrafficAdvice)), &errs)
-	}
-	if wk.AtprotoDID != "" {
-		put(t, ".well-known/atproto-did", wellknown.RenderAtprotoDID(wk.AtprotoDID), &errs)
-	}
 	return errs
 }
 
 // Redirects returns the redirects --server writes for a validated site
-// manifest: /.well-known/change-password to well_known.change_password,
-// with 302 (wellknown.ChangePasswordStatus).
+// manifest: one for each kind of the registry that is a redirect
+// (/.well-known/change-password to well_known.change_password, 302).
 func Redirects(m *manifest.Site) []serverconf.Redirect {
-	if m.WellKnown == nil || m.WellKnown.ChangePassword == "" {
-		return nil
+	var out []serverconf.Redirect
+	for _, k := range registry.All() {
+		if r, ok := k.(kit.Redirector); ok {
+			if to, status, ok := r.Redirect(m); ok {
+				out = append(out, serverconf.Redirect{From: k.Path(), To: to, Status: status})
+			}
+		}
 	}
-	return []serverconf.Redirect{{From: ".well-known/change-password", To: m.WellKnown.ChangePassword, Status: wellknown.ChangePasswordStatus}}
+	return out
 }
 
-// jsonChecks are the checks of the JSON files of section 13, by file name.
+// jsonChecks are the checks of the app association files, by file name;
+// the kinds of the registry under /.well-known/ bring their own
+// (kit.ShapeChecker, kit.Linter).
 var jsonChecks = map[string]func([]byte) []wellknown.JSONProblem{
 	"apple-app-site-association": wellknown.CheckAppleAssociation,
 	"assetlinks.json":            wellknown.CheckAssetLinks,
-	"gpc.json":                   wellknown.CheckGPCJSON,
-	"traffic-advice":             wellknown.CheckTrafficAdviceJSON,
+}
+
+// sectionCheck returns the check of the file a well-known name writes:
+// a JSON check by shape, or a kind's lint; both nil for another file.
+func sectionCheck(name string) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
+	if c, ok := jsonChecks[name]; ok {
+		return c, nil
+	}
+	k, ok := registry.ByPath(".well-known/" + name)
+	if !ok {
+		return nil, nil
+	}
+	if sc, ok := k.(kit.ShapeChecker); ok {
+		return sc.CheckShape, nil
+	}
+	l, _ := k.(kit.Linter)
+	return nil, l
 }
 
 // reportJSON adds the problems of file name's check under the manifest
@@ -117,15 +129,19 @@ func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem,
 
 // checkSectionFiles checks the files of section 13 that well_known.files
 // gives (as import writes them), unless the entry names a schema: the JSON
-// files by shape, atproto-did as a DID alone. A problem in inline content is at its line and column in the
+// files by shape, another kind by its lint (atproto-did as a DID alone). A problem in inline content is at its line and column in the
 // manifest (in a literal block; at the value otherwise), one in a source
 // file at its line and column there.
 func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *manifestDir) diag.List {
 	var errs diag.List
 	for i, f := range wk.Files {
 		name, err := wellknown.FileName(f.Name)
-		check, isJSON := jsonChecks[name]
-		if err != nil || !isJSON && name != "atproto-did" || f.Schema != "" {
+		if err != nil {
+			continue
+		}
+		check, lint := sectionCheck(name)
+		isJSON := check != nil
+		if !isJSON && lint == nil || f.Schema != "" {
 			continue // a schema the entry names checks it instead
 		}
 		fp := manifest.Index("well_known.files", i)
@@ -146,12 +162,12 @@ func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *mani
 			reportJSON(&errs, where, name, check(data), at)
 			continue
 		}
-		for _, d := range wellknown.LintAtprotoDID(data) {
+		for _, d := range lint.Lint(data) {
 			p := at(wellknown.JSONProblem{Offset: d.Col - 1, Line: d.Line, Col: d.Col})
 			if d.Severity == diag.Warning {
-				errs.Warnf(p, where, "atproto-did: %s", d.Message)
+				errs.Warnf(p, where, "%s: %s", name, d.Message)
 			} else {
-				errs.Errorf(p, where, "atproto-did: %s", d.Message)
+				errs.Errorf(p, where, "%s: %s", name, d.Message)
 			}
 		}
 	}

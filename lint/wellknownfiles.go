@@ -13,14 +13,12 @@ import (
 
 // The files of design section 13, each known by its name (rule 2): the
 // kinds of the registry that lint a hand-written copy (ads.txt and
-// app-ads.txt line by line, IAB Tech Lab ads.txt 1.1), and the app
-// association files, checked by shape.
+// app-ads.txt line by line, IAB Tech Lab ads.txt 1.1; the JSON files by
+// shape; atproto-did as a DID alone), and the app association files,
+// checked by shape.
 const (
 	AppleAppSiteAssociation Kind = "apple-app-site-association"
 	AssetLinks              Kind = "assetlinks.json"
-	GPC                     Kind = "gpc.json"
-	TrafficAdvice           Kind = "traffic-advice"
-	AtprotoDID              Kind = "atproto-did"
 )
 
 // sectionKinds lists them in the order usage text names them: the
@@ -38,7 +36,7 @@ var sectionKinds = func() []Kind {
 			root = append(root, Kind(k.Name()))
 		}
 	}
-	return slices.Concat(root, []Kind{AppleAppSiteAssociation, AssetLinks}, wk, []Kind{GPC, TrafficAdvice, AtprotoDID})
+	return slices.Concat(root, []Kind{AppleAppSiteAssociation, AssetLinks}, wk)
 }()
 
 func sectionKind(k Kind) bool { return slices.Contains(sectionKinds, k) }
@@ -60,15 +58,9 @@ func sectionByName(name string) (Kind, bool) {
 func lintSection(data []byte, kind Kind) (out []diag.Diagnostic, ok bool) {
 	switch kind {
 	case AppleAppSiteAssociation:
-		return wellknown.JSONDiagnostics(wellknown.CheckAppleAssociation(data)), true
+		return kit.JSONDiagnostics(wellknown.CheckAppleAssociation(data), kit.CodeJSON), true
 	case AssetLinks:
-		return wellknown.JSONDiagnostics(wellknown.CheckAssetLinks(data)), true
-	case GPC:
-		return wellknown.JSONDiagnostics(wellknown.CheckGPCJSON(data)), true
-	case TrafficAdvice:
-		return wellknown.JSONDiagnostics(wellknown.CheckTrafficAdviceJSON(data)), true
-	case AtprotoDID:
-		return wellknown.LintAtprotoDID(data), true
+		return kit.JSONDiagnostics(wellknown.CheckAssetLinks(data), kit.CodeJSON), true
 	}
 	for _, k := range registry.All() {
 		if l, isLinter := k.(kit.Linter); isLinter && Kind(k.Name()) == kind {

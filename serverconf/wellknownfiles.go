@@ -26,12 +26,10 @@ import (
 // The files that must not be redirected (apple-app-site-association,
 // assetlinks.json: iOS and Android follow no redirect) are served like
 // every file of the tree, from the exact path with a 200 and the media
-// type of their specification (headers.go): apple-app-site-association and
-// assetlinks.json application/json, traffic-advice
-// application/trafficadvice+json, atproto-did text/plain.
-
-// trafficAdvice is the media type of /.well-known/traffic-advice.
-const trafficAdvice = "application/trafficadvice+json"
+// type of their specification: apple-app-site-association and
+// assetlinks.json application/json (headers.go), and each kind of the
+// registry the type it declares (byKindPath: traffic-advice
+// application/trafficadvice+json, atproto-did text/plain).
 
 // byKindPath maps the tree path of each kind of the registry that is
 // served as a file to the media type the kind declares.

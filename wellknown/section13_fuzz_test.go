@@ -8,12 +8,12 @@ import (
 // FuzzSectionJSON: the JSON checks never panic and put every problem
 // inside the file.
 func FuzzSectionJSON(f *testing.F) {
-	for _, s := range []string{goodAASA, goodAssetLinks, `{"gpc": "true"}`, `[{"user_agent": "*", "fraction": 2}]`, `[`, `{"applinks": {"details": [{"components": [{"?": {}}]}]}}`} {
+	for _, s := range []string{goodAASA, goodAssetLinks, `[`, `{"applinks": {"details": [{"components": [{"?": {}}]}]}}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		n := strings.Count(s, "\n") + 1
-		for _, check := range []func([]byte) []JSONProblem{CheckAppleAssociation, CheckAssetLinks, CheckGPCJSON, CheckTrafficAdviceJSON} {
+		for _, check := range []func([]byte) []JSONProblem{CheckAppleAssociation, CheckAssetLinks} {
 			for _, p := range check([]byte(s)) {
 				if p.Line < 1 || p.Line > n || p.Col < 1 {
 					t.Fatalf("%q: problem at %d:%d outside the file: %s", s, p.Line, p.Col, p.Message)

@@ -161,3 +161,17 @@ func JSONDiagnostics(ps []JSONProblem, code string) []diag.Diagnostic {
 	}
 	return out
 }
+
+// MarshalFile returns v as a JSON file: indented by two spaces, HTML
+// characters as they are, ending in LF. v holds only strings, booleans,
+// checked numbers and their lists and objects, which always encode.
+func MarshalFile(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		panic(err) // unreachable: the values are strings, booleans and checked numbers
+	}
+	return b.Bytes()
+}

@@ -8,7 +8,11 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/kinds/adstxt"
+	"github.com/discgen/discgen/kinds/atprotodid"
+	"github.com/discgen/discgen/kinds/changepassword"
+	"github.com/discgen/discgen/kinds/gpc"
 	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/trafficadvice"
 )
 
 // all is the registry, in the order lint --type and messages name the
@@ -16,6 +20,10 @@ import (
 var all = [...]kit.Kind{
 	adstxt.Ads,
 	adstxt.AppAds,
+	gpc.Kind{},
+	trafficadvice.Kind{},
+	changepassword.Kind{},
+	atprotodid.Kind{},
 }
 
 // All returns the kinds in registry order; the caller may keep the slice.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -58,4 +59,36 @@ func TestNothingGiven(t *testing.T) {
 			t.Errorf("%s: renders %q for an empty site", k.Name(), data)
 		}
 	}
+}
+
+// FuzzLint: the lint of every kind that has one never panics and puts
+// each diagnostic on a line of the file; a shape check puts each problem
+// inside it.
+func FuzzLint(f *testing.F) {
+	for _, s := range []string{
+		"google.com, pub-1, DIRECT, f08c47fec0942fa0\nCONTACT=a@b.org\n",
+		`{"gpc": "true"}`, `[{"user_agent": "*", "fraction": 2}]`, `[`,
+		"did:plc:ewvi7nxzyoun6zhxrhs64oiz\n", "\ufeffa.com,1,RESELLER;ext\r\nx=y\n,,,,\n\x00\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := strings.Count(s, "\n") + 1
+		for _, k := range All() {
+			if l, ok := k.(kit.Linter); ok {
+				for _, d := range l.Lint([]byte(s)) {
+					if d.Line < 0 || d.Line > n || d.Line > 0 && d.Col < 1 {
+						t.Fatalf("%s: %q: finding at %d:%d outside the file's %d lines: %s", k.Name(), s, d.Line, d.Col, n, d.Message)
+					}
+				}
+			}
+			if c, ok := k.(kit.ShapeChecker); ok {
+				for _, p := range c.CheckShape([]byte(s)) {
+					if p.Line < 1 || p.Line > n || p.Col < 1 || p.Offset < 0 || p.Offset > len(s) {
+						t.Fatalf("%s: %q: problem at %d:%d (offset %d) outside the file: %s", k.Name(), s, p.Line, p.Col, p.Offset, p.Message)
+					}
+				}
+			}
+		}
+	})
 }
