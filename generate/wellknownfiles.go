@@ -11,13 +11,15 @@ import (
 )
 
 // sectionFiles renders the files of design section 13: those of the
-// registry's kinds that the site gives (ads.txt, gpc.json, ...) and the
-// app association files under /.well-known/. change_password is a
-// redirect that --server writes (Redirects), not a file. The app association files are copied
-// byte for byte from their sources once they pass their checks; an error
-// in one is at its line and column in the source file.
+// registry's kinds that the site gives (ads.txt, gpc.json, ...).
+// change_password is a redirect that --server writes (Redirects), not a
+// file. A kind whose file is a source (the app association files) has it
+// copied byte for byte once it passes the kind's check; an error in one
+// is at its line and column in the source file.
 func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options) diag.List {
 	var errs diag.List
+	md := &manifestDir{dir: opt.Dir}
+	defer md.close()
 	for _, k := range registry.All() {
 		if !k.Given(m) {
 			continue
@@ -27,41 +29,41 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 			errs.Errorf(pos.Of(k.Key()), k.Key(), "%s", bad)
 			continue
 		}
+		if src, ok := k.(kit.Sourced); ok {
+			copySource(t, pos, md, k, src, m, &errs)
+			continue
+		}
 		if data, ok := k.Render(m); ok {
 			put(t, k.Path(), data, &errs)
 		}
 	}
-	wk := m.WellKnown
-	if wk == nil {
-		return errs
+	if wk := m.WellKnown; wk != nil {
+		errs.Append(checkSectionFiles(pos, wk, md))
 	}
-	md := &manifestDir{dir: opt.Dir}
-	defer md.close()
-	if al := wk.AppLinks; al != nil {
-		for _, f := range []struct{ key, source, name string }{
-			{"apple", al.Apple, "apple-app-site-association"},
-			{"android", al.Android, "assetlinks.json"},
-		} {
-			if f.source == "" {
-				continue
-			}
-			fp := "well_known.app_links." + f.key
-			data, err := md.read(f.source, MaxSourceBytes)
-			if err != nil {
-				errs.Errorf(pos.Of(fp), fp, "cannot read %q: %v", f.source, err)
-				continue
-			}
-			src := sourcePath(pos.File, f.source)
-			bad := reportJSON(&errs, fp, f.name, jsonChecks[f.name](data), func(p wellknown.JSONProblem) diag.Pos {
-				return diag.Pos{File: src, Line: p.Line, Col: p.Col}
-			})
-			if !bad {
-				put(t, ".well-known/"+f.name, data, &errs)
-			}
-		}
-	}
-	errs.Append(checkSectionFiles(pos, wk, md))
 	return errs
+}
+
+// copySource reads the source file of kind k and puts it in t, byte for
+// byte, unless its shape check finds an error.
+func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kind, src kit.Sourced, m *manifest.Site, errs *diag.List) {
+	source, _ := src.Source(m)
+	fp := k.Key()
+	data, err := md.read(source, MaxSourceBytes)
+	if err != nil {
+		errs.Errorf(pos.Of(fp), fp, "cannot read %q: %v", source, err)
+		return
+	}
+	var ps []wellknown.JSONProblem
+	if sc, ok := k.(kit.ShapeChecker); ok {
+		ps = sc.CheckShape(data)
+	}
+	file := sourcePath(pos.File, source)
+	bad := reportJSON(errs, fp, k.Name(), ps, func(p wellknown.JSONProblem) diag.Pos {
+		return diag.Pos{File: file, Line: p.Line, Col: p.Col}
+	})
+	if !bad {
+		put(t, k.Path(), data, errs)
+	}
 }
 
 // Redirects returns the redirects --server writes for a validated site
@@ -79,20 +81,9 @@ func Redirects(m *manifest.Site) []serverconf.Redirect {
 	return out
 }
 
-// jsonChecks are the checks of the app association files, by file name;
-// the kinds of the registry under /.well-known/ bring their own
-// (kit.ShapeChecker, kit.Linter).
-var jsonChecks = map[string]func([]byte) []wellknown.JSONProblem{
-	"apple-app-site-association": wellknown.CheckAppleAssociation,
-	"assetlinks.json":            wellknown.CheckAssetLinks,
-}
-
 // sectionCheck returns the check of the file a well-known name writes:
 // a JSON check by shape, or a kind's lint; both nil for another file.
 func sectionCheck(name string) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
-	if c, ok := jsonChecks[name]; ok {
-		return c, nil
-	}
 	k, ok := registry.ByPath(".well-known/" + name)
 	if !ok {
 		return nil, nil

@@ -8,35 +8,23 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
-	"github.com/discgen/discgen/wellknown"
 )
 
 // The files of design section 13, each known by its name (rule 2): the
 // kinds of the registry that lint a hand-written copy (ads.txt and
 // app-ads.txt line by line, IAB Tech Lab ads.txt 1.1; the JSON files by
-// shape; atproto-did as a DID alone), and the app association files,
-// checked by shape.
-const (
-	AppleAppSiteAssociation Kind = "apple-app-site-association"
-	AssetLinks              Kind = "assetlinks.json"
-)
+// shape; atproto-did as a DID alone).
 
-// sectionKinds lists them in the order usage text names them: the
-// registry's files of the site's root, the app association files, then
-// the registry's files under /.well-known/.
+// sectionKinds lists them in the order usage text names them, the
+// registry's.
 var sectionKinds = func() []Kind {
-	var root, wk []Kind
+	var out []Kind
 	for _, k := range registry.All() {
-		if _, ok := k.(kit.Linter); !ok {
-			continue
-		}
-		if registry.WellKnown(k) {
-			wk = append(wk, Kind(k.Name()))
-		} else {
-			root = append(root, Kind(k.Name()))
+		if _, ok := k.(kit.Linter); ok {
+			out = append(out, Kind(k.Name()))
 		}
 	}
-	return slices.Concat(root, []Kind{AppleAppSiteAssociation, AssetLinks}, wk)
+	return out
 }()
 
 func sectionKind(k Kind) bool { return slices.Contains(sectionKinds, k) }
@@ -56,12 +44,6 @@ func sectionByName(name string) (Kind, bool) {
 
 // lintSection lints data as a section 13 kind; ok is false for another kind.
 func lintSection(data []byte, kind Kind) (out []diag.Diagnostic, ok bool) {
-	switch kind {
-	case AppleAppSiteAssociation:
-		return kit.JSONDiagnostics(wellknown.CheckAppleAssociation(data), kit.CodeJSON), true
-	case AssetLinks:
-		return kit.JSONDiagnostics(wellknown.CheckAssetLinks(data), kit.CodeJSON), true
-	}
 	for _, k := range registry.All() {
 		if l, isLinter := k.(kit.Linter); isLinter && Kind(k.Name()) == kind {
 			return l.Lint(data), true

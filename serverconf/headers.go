@@ -35,7 +35,6 @@ var byExtension = map[string]string{
 // after .well-known/, to the media type their specifications define; a
 // kind of the registry declares its own (byKindPath, wellknownfiles.go).
 var byWellKnownName = map[string]string{
-	"apple-app-site-association": appJSON,               // Apple associated domains
 	"host-meta":                  "application/xrd+xml", // RFC 6415 section 2
 	"matrix/client":              appJSON,               // Matrix spec, client-server API: well-known URI
 	"matrix/server":              appJSON,               // Matrix spec, server-server API: resolving server names

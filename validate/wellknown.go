@@ -84,7 +84,6 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 		v.legacyAgentCard(np, f)
 	}
 	v.apiCatalog(manifest.Key(p, "api_catalog"), wk.APICatalog, wk.Files)
-	v.moreWellKnown(p, wk)
 }
 
 var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -9,39 +9,8 @@ import (
 	"github.com/discgen/discgen/wellknown"
 )
 
-// The files of design section 13. The app association files are JSON
-// files the manifest names: their paths are checked here, their content
-// when the build reads them (generate).
-
-// ownFiles names the file each field of well_known.app_links writes.
-var ownFiles = []struct{ key, file string }{
-	{"app_links.apple", "apple-app-site-association"},
-	{"app_links.android", "assetlinks.json"},
-}
-
-// moreWellKnown checks app_links of the well_known block at p. A name
-// well_known.files also defines is an error there.
-func (v *checker) moreWellKnown(p string, wk *manifest.WellKnown) {
-	set := map[string]bool{}
-	if a := wk.AppLinks; a != nil {
-		ap := manifest.Key(p, "app_links")
-		set["app_links.apple"] = a.Apple != ""
-		set["app_links.android"] = a.Android != ""
-		if a.Apple != "" {
-			v.localPath(manifest.Key(ap, "apple"), a.Apple)
-		}
-		if a.Android != "" {
-			v.localPath(manifest.Key(ap, "android"), a.Android)
-		}
-	}
-	own := map[string]string{}
-	for _, o := range ownFiles {
-		if set[o.key] {
-			own[o.file] = o.key
-		}
-	}
-	v.alsoInFiles(p, wk, own)
-}
+// The files of design section 13, each a kind of the registry
+// (kinds/registry).
 
 // alsoInFiles reports each entry of well_known.files (p is well_known)
 // that names a file in own, which maps a file name to the key under
@@ -56,12 +25,19 @@ func (v *checker) alsoInFiles(p string, wk *manifest.WellKnown, own map[string]s
 }
 
 // kinds checks the value of each kind of the registry the site gives, at
-// the kind's manifest key; a kind under /.well-known/ that the site gives
-// may not also be an entry of well_known.files.
+// the kind's manifest key (a kind whose file is a source: its path); a
+// kind under /.well-known/ that the site gives may not also be an entry
+// of well_known.files. An app association file's content is checked when
+// the build reads it (generate).
 func (v *checker) kinds(m *manifest.Site) {
 	own := map[string]string{}
 	for _, k := range registry.All() {
 		v.findings(k.Key(), k.Check(m))
+		if src, ok := k.(kit.Sourced); ok {
+			if path, ok := src.Source(m); ok {
+				v.localPath(k.Key(), path)
+			}
+		}
 		if registry.WellKnown(k) && k.Given(m) {
 			own[strings.TrimPrefix(k.Path(), ".well-known/")] = strings.TrimPrefix(k.Key(), "well_known.")
 		}

@@ -64,5 +64,20 @@ type Redirector interface {
 	Redirect(site *manifest.Site) (to string, status int, ok bool)
 }
 
+// Sourced is a kind whose file is a file of the manifest's directory
+// that discgen copies byte for byte once it passes the kind's
+// ShapeChecker: Source returns its path relative to the manifest, ok
+// false when the site gives none. Render returns no file for it.
+type Sourced interface {
+	Source(site *manifest.Site) (path string, ok bool)
+}
+
+// NoRedirect is a kind whose consumer fetches it without following a
+// redirect: Consumer names that consumer ("iOS"), and verify fails a
+// redirect there rather than following it.
+type NoRedirect interface {
+	Consumer() string
+}
+
 // CodeJSON is the lint code of a JSON file that fails its shape.
 const CodeJSON = "J001"

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/kinds/adstxt"
+	"github.com/discgen/discgen/kinds/applinks"
 	"github.com/discgen/discgen/kinds/atprotodid"
 	"github.com/discgen/discgen/kinds/changepassword"
 	"github.com/discgen/discgen/kinds/gpc"
@@ -20,6 +21,8 @@ import (
 var all = [...]kit.Kind{
 	adstxt.Ads,
 	adstxt.AppAds,
+	applinks.Apple,
+	applinks.Android,
 	gpc.Kind{},
 	trafficadvice.Kind{},
 	changepassword.Kind{},

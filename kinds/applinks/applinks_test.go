@@ -1,9 +1,11 @@
-package wellknown
+package applinks
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 const goodAASA = `{
@@ -27,7 +29,7 @@ const goodAssetLinks = `[{
   "target": {"namespace": "web", "site": "https://www.fict.org"}
 }]`
 
-func problemLines(ps []JSONProblem) string {
+func problemLines(ps []kit.JSONProblem) string {
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString(p.String() + "\n")
@@ -36,7 +38,7 @@ func problemLines(ps []JSONProblem) string {
 }
 
 func TestCheckAppleAssociation(t *testing.T) {
-	if ps := CheckAppleAssociation([]byte(goodAASA)); len(ps) > 0 {
+	if ps := CheckApple([]byte(goodAASA)); len(ps) > 0 {
 		t.Errorf("good file: %s", problemLines(ps))
 	}
 	for _, c := range []struct{ name, doc, want string }{
@@ -58,12 +60,12 @@ func TestCheckAppleAssociation(t *testing.T) {
 		{"webcredentials string", `{"webcredentials": {"apps": "ABCDE12345.a.b"}}`, "1:29: /webcredentials/apps: must be a list of app IDs, not a string\n"},
 		{"appclips no apps", `{"appclips": {}}`, "1:14: /appclips: needs apps: the app IDs (TEAMID.bundle.id)\n"},
 	} {
-		if got := problemLines(CheckAppleAssociation([]byte(c.doc))); got != c.want {
+		if got := problemLines(CheckApple([]byte(c.doc))); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
 		}
 	}
-	big := `{"webcredentials": {"apps": ["ABCDE12345.a.b"]}, "x": "` + strings.Repeat("a", MaxAppleAssociationBytes) + `"}`
-	if got := problemLines(CheckAppleAssociation([]byte(big))); !strings.HasPrefix(got, fmt.Sprintf("1:1: the file is %d bytes; Apple reads at most 131072 (128 KB)\n", len(big))) {
+	big := `{"webcredentials": {"apps": ["ABCDE12345.a.b"]}, "x": "` + strings.Repeat("a", MaxAppleBytes) + `"}`
+	if got := problemLines(CheckApple([]byte(big))); !strings.HasPrefix(got, fmt.Sprintf("1:1: the file is %d bytes; Apple reads at most 131072 (128 KB)\n", len(big))) {
 		t.Errorf("too big: %s", got)
 	}
 }

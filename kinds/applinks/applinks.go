@@ -1,18 +1,6 @@
-package wellknown
-
-import (
-	"fmt"
-	"net/url"
-	"slices"
-	"strings"
-
-	"github.com/discgen/discgen/internal/lazyre"
-	"github.com/discgen/discgen/kinds/kit"
-)
-
-// App association files. Both must be served as application/json, over
-// HTTPS and without a redirect: iOS and Android fetch them without
-// following one.
+// Package applinks is the kind of the app association files. Both must
+// be served as application/json, over HTTPS and without a redirect: iOS
+// and Android fetch them without following one.
 //
 //   - Apple: "Supporting associated domains" (Apple Developer
 //     documentation, https://developer.apple.com/documentation/xcode/supporting-associated-domains):
@@ -29,12 +17,25 @@ import (
 //     namespace android_app names package_name and sha256_cert_fingerprints
 //     (32 bytes as upper-case hexadecimal pairs joined by ":"), one of
 //     namespace web names site.
-const (
-	AppleAppSiteAssociationPath = "/.well-known/apple-app-site-association"
-	AssetLinksPath              = "/.well-known/assetlinks.json"
-	// MaxAppleAssociationBytes is Apple's limit on the file, uncompressed.
-	MaxAppleAssociationBytes = 128 << 10
+//
+// The manifest's well_known.app_links names each file, a JSON file
+// relative to the manifest that discgen copies byte for byte once it
+// passes its check (CheckApple, CheckAssetLinks); Apple and Android are
+// the two kinds (kind.go).
+package applinks
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/discgen/discgen/internal/lazyre"
+	"github.com/discgen/discgen/kinds/kit"
 )
+
+// MaxAppleBytes is Apple's limit on the file, uncompressed.
+const MaxAppleBytes = 128 << 10
 
 var (
 	appleAppID  = lazyre.New(`^[A-Z0-9]{10}\.[A-Za-z0-9][A-Za-z0-9.-]*$`)
@@ -48,7 +49,7 @@ var (
 type jsonChecker struct{ *kit.JSONChecker }
 
 // parseJSON reads data with kit.ParseJSON.
-func parseJSON(data []byte) (*jsonChecker, any, []JSONProblem) {
+func parseJSON(data []byte) (*jsonChecker, any, []kit.JSONProblem) {
 	c, v, bad := kit.ParseJSON(data)
 	if bad != nil {
 		return nil, nil, bad
@@ -56,16 +57,16 @@ func parseJSON(data []byte) (*jsonChecker, any, []JSONProblem) {
 	return &jsonChecker{c}, v, nil
 }
 
-// CheckAppleAssociation checks an apple-app-site-association file and
+// CheckApple checks an apple-app-site-association file and
 // returns its problems in document order; those whose Message starts with
 // "warning: " do not stop a build.
-func CheckAppleAssociation(data []byte) []JSONProblem {
+func CheckApple(data []byte) []kit.JSONProblem {
 	c, v, bad := parseJSON(data)
 	if bad != nil {
 		return bad
 	}
-	if len(data) > MaxAppleAssociationBytes {
-		c.Add("", false, "the file is %d bytes; Apple reads at most %d (128 KB)", len(data), MaxAppleAssociationBytes)
+	if len(data) > MaxAppleBytes {
+		c.Add("", false, "the file is %d bytes; Apple reads at most %d (128 KB)", len(data), MaxAppleBytes)
 	}
 	top, ok := v.(map[string]any)
 	if !ok {
@@ -231,7 +232,7 @@ func (c *jsonChecker) appID(p string, v any) {
 
 // CheckAssetLinks checks a Digital Asset Links statement list
 // (assetlinks.json) and returns its problems in document order.
-func CheckAssetLinks(data []byte) []JSONProblem {
+func CheckAssetLinks(data []byte) []kit.JSONProblem {
 	c, v, bad := parseJSON(data)
 	if bad != nil {
 		return bad
