@@ -1,7 +1,7 @@
 // Package registry lists the discovery-file kinds, each once: the stages
-// (validate, generate, serverconf, lint, import) loop over All instead of
-// naming a kind. Adding a kind is one package under kinds/ and one line
-// here (CONTRIBUTING.md, "Adding a discovery file").
+// (validate, generate, serverconf, lint, import, verify) loop over All
+// instead of naming a kind. Adding a kind is one package under kinds/ and
+// one line here (CONTRIBUTING.md, "Adding a discovery file").
 package registry
 
 import (
