@@ -101,10 +101,10 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 // lists no others, so these are the ones a static site commonly serves
 // itself (the names are in the IANA registry, except nodeinfo's, which
 // the NodeInfo protocol defines), then the files of the registry's kinds
-// under /.well-known/ (gpc.json, the app association files, ...).
+// under /.well-known/ (security.txt, gpc.json, the app association
+// files, ...).
 var wellKnownProbes = func() []string {
 	out := []string{
-		".well-known/security.txt",    // RFC 9116
 		".well-known/nodeinfo",        // NodeInfo
 		".well-known/host-meta",       // RFC 6415
 		".well-known/mta-sts.txt",     // RFC 8461

@@ -20,11 +20,12 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 	var errs diag.List
 	md := &manifestDir{dir: opt.Dir}
 	defer md.close()
+	b := kit.Build{Now: opt.Now}
 	for _, k := range registry.All() {
 		if !k.Given(m) {
 			continue
 		}
-		if bad := kit.FirstError(k.Check(m)); bad != nil {
+		if bad := kit.FirstError(k.Check(m, b)); bad != nil {
 			// Unreachable after validation, which reports each at its value.
 			errs.Errorf(pos.Of(k.Key()), k.Key(), "%s", bad)
 			continue
@@ -33,9 +34,19 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 			copySource(t, pos, md, k, src, m, &errs)
 			continue
 		}
-		if data, ok := k.Render(m); ok {
-			put(t, k.Path(), data, &errs)
+		data, ok := k.Render(m, b)
+		if !ok {
+			continue
 		}
+		if sg, ok := k.(kit.Signer); ok && !opt.Unsigned {
+			signed, d := sign(data, sg.Signing(m), opt, md, pos)
+			if d != nil {
+				errs.Add(*d)
+				continue
+			}
+			data = signed
+		}
+		put(t, k.Path(), data, &errs)
 	}
 	if wk := m.WellKnown; wk != nil {
 		errs.Append(checkSectionFiles(pos, wk, md))

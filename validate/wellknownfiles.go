@@ -32,14 +32,15 @@ func (v *checker) alsoInFiles(p string, wk *manifest.WellKnown, own map[string]s
 func (v *checker) kinds(m *manifest.Site) {
 	own := map[string]string{}
 	for _, k := range registry.All() {
-		v.findings(k.Key(), k.Check(m))
+		v.findings(k.Key(), k.Check(m, kit.Build{Now: v.opt.Now}))
 		if src, ok := k.(kit.Sourced); ok {
 			if path, ok := src.Source(m); ok {
 				v.localPath(k.Key(), path)
 			}
 		}
-		if registry.WellKnown(k) && k.Given(m) {
-			own[strings.TrimPrefix(k.Path(), ".well-known/")] = strings.TrimPrefix(k.Key(), "well_known.")
+		file := strings.TrimPrefix(k.Path(), ".well-known/")
+		if registry.WellKnown(k) && k.Given(m) && file != seenFirst {
+			own[file] = strings.TrimPrefix(k.Key(), "well_known.")
 		}
 	}
 	if m.WellKnown != nil {

@@ -26,7 +26,7 @@ func (k Kind) MediaType() string { return "text/plain; charset=utf-8" }
 
 func (k Kind) Given(site *manifest.Site) bool { return *k.field(site) != nil }
 
-func (k Kind) Check(site *manifest.Site) []kit.Finding {
+func (k Kind) Check(site *manifest.Site, _ kit.Build) []kit.Finding {
 	a := *k.field(site)
 	if a == nil {
 		return nil
@@ -34,7 +34,7 @@ func (k Kind) Check(site *manifest.Site) []kit.Finding {
 	return CheckFile(Model(a))
 }
 
-func (k Kind) Render(site *manifest.Site) ([]byte, bool) {
+func (k Kind) Render(site *manifest.Site, _ kit.Build) ([]byte, bool) {
 	a := *k.field(site)
 	if a == nil {
 		return nil, false

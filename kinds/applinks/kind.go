@@ -38,10 +38,10 @@ func (k Kind) Given(site *manifest.Site) bool { return k.value(site) != "" }
 // Check finds nothing in the manifest's value, a path that validate
 // checks as it checks every source; the file is checked when it is read
 // (CheckShape).
-func (k Kind) Check(*manifest.Site) []kit.Finding { return nil }
+func (k Kind) Check(*manifest.Site, kit.Build) []kit.Finding { return nil }
 
 // Render returns no file: the file is the source, copied (Source).
-func (k Kind) Render(*manifest.Site) ([]byte, bool) { return nil, false }
+func (k Kind) Render(*manifest.Site, kit.Build) ([]byte, bool) { return nil, false }
 
 // Source returns the file's path relative to the manifest.
 func (k Kind) Source(site *manifest.Site) (string, bool) {

@@ -80,7 +80,7 @@ func (Kind) Path() string                   { return ".well-known/atproto-did" }
 func (Kind) MediaType() string              { return "text/plain; charset=utf-8" }
 func (Kind) Given(site *manifest.Site) bool { return value(site) != "" }
 
-func (Kind) Check(site *manifest.Site) []kit.Finding {
+func (Kind) Check(site *manifest.Site, _ kit.Build) []kit.Finding {
 	if s := value(site); s != "" {
 		if msg := CheckDID(s); msg != "" {
 			return []kit.Finding{{Message: msg}}
@@ -90,7 +90,7 @@ func (Kind) Check(site *manifest.Site) []kit.Finding {
 }
 
 // Render returns the file: the DID, nothing more.
-func (Kind) Render(site *manifest.Site) ([]byte, bool) {
+func (Kind) Render(site *manifest.Site, _ kit.Build) ([]byte, bool) {
 	s := value(site)
 	return []byte(s), s != ""
 }

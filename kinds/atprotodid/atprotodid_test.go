@@ -3,6 +3,7 @@ package atprotodid
 import (
 	"testing"
 
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -20,7 +21,7 @@ func TestCheckDID(t *testing.T) {
 		}
 	}
 	site := &manifest.Site{WellKnown: &manifest.WellKnown{AtprotoDID: "did:plc:ewvi7nxzyoun6zhxrhs64oiz"}}
-	if got, ok := (Kind{}).Render(site); !ok || string(got) != "did:plc:ewvi7nxzyoun6zhxrhs64oiz" {
+	if got, ok := (Kind{}).Render(site, kit.Build{}); !ok || string(got) != "did:plc:ewvi7nxzyoun6zhxrhs64oiz" {
 		t.Errorf("atproto-did: %q, %v", got, ok)
 	}
 }

@@ -66,7 +66,7 @@ func (Kind) Path() string                   { return ".well-known/change-passwor
 func (Kind) MediaType() string              { return "" }
 func (Kind) Given(site *manifest.Site) bool { return value(site) != "" }
 
-func (Kind) Check(site *manifest.Site) []kit.Finding {
+func (Kind) Check(site *manifest.Site, _ kit.Build) []kit.Finding {
 	if s := value(site); s != "" {
 		if msg, warn := CheckTarget(s); msg != "" {
 			return []kit.Finding{{Warning: warn, Message: msg}}
@@ -76,7 +76,7 @@ func (Kind) Check(site *manifest.Site) []kit.Finding {
 }
 
 // Render writes no file: change-password is a redirect.
-func (Kind) Render(*manifest.Site) ([]byte, bool) { return nil, false }
+func (Kind) Render(*manifest.Site, kit.Build) ([]byte, bool) { return nil, false }
 
 // Redirect returns the target and Status.
 func (Kind) Redirect(site *manifest.Site) (string, int, bool) {

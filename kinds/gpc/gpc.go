@@ -64,7 +64,7 @@ func (Kind) Path() string                   { return ".well-known/gpc.json" }
 func (Kind) MediaType() string              { return "application/json" }
 func (Kind) Given(site *manifest.Site) bool { return value(site) != nil }
 
-func (Kind) Check(site *manifest.Site) []kit.Finding {
+func (Kind) Check(site *manifest.Site, _ kit.Build) []kit.Finding {
 	if g := value(site); g != nil && g.LastUpdate != "" {
 		if msg := CheckDate(g.LastUpdate); msg != "" {
 			return []kit.Finding{{Field: "last_update", Message: msg}}
@@ -73,7 +73,7 @@ func (Kind) Check(site *manifest.Site) []kit.Finding {
 	return nil
 }
 
-func (Kind) Render(site *manifest.Site) ([]byte, bool) {
+func (Kind) Render(site *manifest.Site, _ kit.Build) ([]byte, bool) {
 	g := value(site)
 	if g == nil {
 		return nil, false

@@ -11,7 +11,8 @@
 //   - langtag.go: [ValidLanguageTag], RFC 5646 well-formedness.
 //   - text.go: [Col], the column of a byte offset in characters, and
 //     [Severity].
-//   - kind.go: [Kind], the interface a kind implements, and the optional
+//   - kind.go: [Kind], the interface a kind implements, [Build], what a
+//     check or a rendering knows besides the manifest, and the optional
 //     interfaces a stage finds by type assertion.
 //
 // kit imports only diag and manifest (the typed model and its paths): a

@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"time"
+
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
 )
@@ -28,10 +30,17 @@ type Kind interface {
 	Given(site *manifest.Site) bool
 	// Check returns the problems of the site's value, each Field relative
 	// to Key; nil when the site does not give the file.
-	Check(site *manifest.Site) []Finding
+	Check(site *manifest.Site, b Build) []Finding
 	// Render returns the file for a site whose value Check passed (no
 	// error); ok is false when the site gives no file at Path.
-	Render(site *manifest.Site) (data []byte, ok bool)
+	Render(site *manifest.Site, b Build) (data []byte, ok bool)
+}
+
+// Build is what a check or a rendering knows besides the manifest.
+type Build struct {
+	// Now is the time of the build: security.txt's Expires is resolved
+	// and checked against it.
+	Now time.Time
 }
 
 // Linter is a kind that checks a hand-written copy of its file (lint):
@@ -77,6 +86,13 @@ type Sourced interface {
 // redirect there rather than following it.
 type NoRedirect interface {
 	Consumer() string
+}
+
+// Signer is a kind whose rendered file the build may sign: Signing
+// returns the manifest's block that names the key, nil for none (the
+// build reads the key and signs, generate/sign.go).
+type Signer interface {
+	Signing(site *manifest.Site) *manifest.Sign
 }
 
 // CodeJSON is the lint code of a JSON file that fails its shape.

@@ -13,6 +13,7 @@ import (
 	"github.com/discgen/discgen/kinds/changepassword"
 	"github.com/discgen/discgen/kinds/gpc"
 	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/securitytxt"
 	"github.com/discgen/discgen/kinds/trafficadvice"
 )
 
@@ -21,6 +22,7 @@ import (
 var all = [...]kit.Kind{
 	adstxt.Ads,
 	adstxt.AppAds,
+	securitytxt.Kind{},
 	applinks.Apple,
 	applinks.Android,
 	gpc.Kind{},

@@ -52,10 +52,10 @@ func TestNothingGiven(t *testing.T) {
 		if k.Given(site) {
 			t.Errorf("%s: given by an empty site", k.Name())
 		}
-		if fs := k.Check(site); fs != nil {
+		if fs := k.Check(site, kit.Build{}); fs != nil {
 			t.Errorf("%s: findings for an empty site: %v", k.Name(), fs)
 		}
-		if data, ok := k.Render(site); ok {
+		if data, ok := k.Render(site, kit.Build{}); ok {
 			t.Errorf("%s: renders %q for an empty site", k.Name(), data)
 		}
 	}

@@ -142,14 +142,14 @@ func (Kind) Path() string                   { return ".well-known/traffic-advice
 func (Kind) MediaType() string              { return MediaType }
 func (Kind) Given(site *manifest.Site) bool { return len(value(site)) > 0 }
 
-func (Kind) Check(site *manifest.Site) []kit.Finding {
+func (Kind) Check(site *manifest.Site, _ kit.Build) []kit.Finding {
 	if l := value(site); len(l) > 0 {
 		return CheckList(Model(l))
 	}
 	return nil
 }
 
-func (Kind) Render(site *manifest.Site) ([]byte, bool) {
+func (Kind) Render(site *manifest.Site, _ kit.Build) ([]byte, bool) {
 	l := value(site)
 	if len(l) == 0 {
 		return nil, false
