@@ -119,7 +119,7 @@ func (d *dirImport) run(opt Options) error {
 		return d.err
 	}
 	d.wellKnown()
-	d.adsTxt()
+	d.rootKinds()
 	d.llmsTxt()
 	return r.finish(opt)
 }
@@ -400,7 +400,7 @@ func (d *dirImport) wellKnown() {
 			d.warn(p, 0, "is not UTF-8 text, which a manifest cannot hold inline: left out; give it with source:")
 			continue
 		}
-		if d.sectionWellKnown(wk, name, data) {
+		if d.sectionWellKnown(p, name, data) {
 			continue
 		}
 		s := string(data)

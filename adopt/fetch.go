@@ -15,6 +15,7 @@ import (
 
 	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/pathspace"
 )
 
@@ -99,23 +100,27 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 // wellKnownProbes are the well-known resources Fetch asks for: a site
 // lists no others, so these are the ones a static site commonly serves
 // itself (the names are in the IANA registry, except nodeinfo's, which
-// the NodeInfo protocol defines).
-var wellKnownProbes = []string{
-	".well-known/security.txt",               // RFC 9116
-	".well-known/gpc.json",                   // Global Privacy Control
-	".well-known/nodeinfo",                   // NodeInfo
-	".well-known/host-meta",                  // RFC 6415
-	".well-known/apple-app-site-association", // Apple associated domains
-	".well-known/assetlinks.json",            // Android Digital Asset Links
-	".well-known/mta-sts.txt",                // RFC 8461
-	".well-known/matrix/server",              // Matrix server discovery
-	".well-known/matrix/client",              // Matrix client discovery
-	".well-known/api-catalog",                // RFC 9727
-	".well-known/agent-card.json",            // A2A agent card
-	".well-known/traffic-advice",             // Chrome's Traffic Advice
-	".well-known/atproto-did",                // AT Protocol handle
-	".well-known/tdmrep.json",                // W3C TDMRep (CG final report 2024-05-10)
-}
+// the NodeInfo protocol defines), then the files of the registry's kinds
+// under /.well-known/ (security.txt, gpc.json, the app association
+// files, ...).
+var wellKnownProbes = func() []string {
+	out := []string{
+		".well-known/nodeinfo",        // NodeInfo
+		".well-known/host-meta",       // RFC 6415
+		".well-known/mta-sts.txt",     // RFC 8461
+		".well-known/matrix/server",   // Matrix server discovery
+		".well-known/matrix/client",   // Matrix client discovery
+		".well-known/api-catalog",     // RFC 9727
+		".well-known/agent-card.json", // A2A agent card
+		".well-known/tdmrep.json",     // W3C TDMRep (CG final report 2024-05-10)
+	}
+	for _, k := range registry.All() {
+		if registry.WellKnown(k) && k.MediaType() != "" {
+			out = append(out, k.Path())
+		}
+	}
+	return out
+}()
 
 type fetcher struct {
 	ctx  context.Context

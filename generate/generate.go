@@ -23,7 +23,6 @@ import (
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/validate"
 	"github.com/discgen/discgen/wellknown"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -210,22 +209,11 @@ func checkDirs(t tree.Tree, pos *manifest.Positions, dirs map[string]string, pre
 	return errs
 }
 
-// wellKnownFiles renders security.txt and the other well-known files.
+// wellKnownFiles renders the files of well_known.files (security.txt and
+// the other kinds: sectionFiles).
 func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options, md *manifestDir) diag.List {
 	var errs diag.List
 	wk := m.WellKnown
-	if s := wk.SecurityTxt; s != nil {
-		data, err := wellknown.RenderSecurityTxt(validate.SecurityTxt(s), opt.Now, wellknown.DefaultCanonical(m.Site.URL))
-		if err != nil {
-			errs.Errorf(pos.Of("well_known.security_txt"), "well_known.security_txt", "%v", err)
-		} else if opt.Unsigned {
-			put(t, ".well-known/security.txt", data, &errs)
-		} else if signed, d := sign(data, s.Sign, opt, md, pos); d != nil {
-			errs.Add(*d)
-		} else {
-			put(t, ".well-known/security.txt", signed, &errs)
-		}
-	}
 	sc := &schemas{compiled: map[string]*jsonschema.Schema{}, texts: map[string][]byte{}, verdicts: opt.Verdicts}
 	for i, f := range wk.Files {
 		fp := manifest.Index("well_known.files", i)

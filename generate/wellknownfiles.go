@@ -2,103 +2,108 @@ package generate
 
 import (
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/validate"
 	"github.com/discgen/discgen/wellknown"
 )
 
-// sectionFiles renders the files of design section 13: /ads.txt,
-// /app-ads.txt and, under /.well-known/, the app association files,
-// gpc.json, traffic-advice and atproto-did. change_password is a redirect
-// that --server writes, not a file. The app association files are copied
-// byte for byte from their sources once they pass their checks; an error
-// in one is at its line and column in the source file.
+// sectionFiles renders the files of design section 13: those of the
+// registry's kinds that the site gives (ads.txt, gpc.json, ...).
+// change_password is a redirect that --server writes (Redirects), not a
+// file. A kind whose file is a source (the app association files) has it
+// copied byte for byte once it passes the kind's check; an error in one
+// is at its line and column in the source file.
 func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options) diag.List {
 	var errs diag.List
-	for _, a := range []struct {
-		key, name string
-		v         *manifest.AdsTxt
-	}{{"ads_txt", "ads.txt", m.AdsTxt}, {"app_ads_txt", "app-ads.txt", m.AppAdsTxt}} {
-		if a.v == nil {
-			continue
-		}
-		model := validate.AdsTxt(a.v)
-		if bad := firstError(wellknown.CheckAdsTxt(model)); bad != nil {
-			// Unreachable after validation, which reports each at its value.
-			errs.Errorf(pos.Of(a.key), a.key, "%s", bad)
-			continue
-		}
-		put(t, a.name, wellknown.RenderAdsTxt(model, a.name), &errs)
-	}
-	wk := m.WellKnown
-	if wk == nil {
-		return errs
-	}
 	md := &manifestDir{dir: opt.Dir}
 	defer md.close()
-	if al := wk.AppLinks; al != nil {
-		for _, f := range []struct{ key, source, name string }{
-			{"apple", al.Apple, "apple-app-site-association"},
-			{"android", al.Android, "assetlinks.json"},
-		} {
-			if f.source == "" {
-				continue
-			}
-			fp := "well_known.app_links." + f.key
-			data, err := md.read(f.source, MaxSourceBytes)
-			if err != nil {
-				errs.Errorf(pos.Of(fp), fp, "cannot read %q: %v", f.source, err)
-				continue
-			}
-			src := sourcePath(pos.File, f.source)
-			bad := reportJSON(&errs, fp, f.name, jsonChecks[f.name](data), func(p wellknown.JSONProblem) diag.Pos {
-				return diag.Pos{File: src, Line: p.Line, Col: p.Col}
-			})
-			if !bad {
-				put(t, ".well-known/"+f.name, data, &errs)
-			}
+	b := kit.Build{Now: opt.Now}
+	for _, k := range registry.All() {
+		if !k.Given(m) {
+			continue
 		}
+		if bad := kit.FirstError(k.Check(m, b)); bad != nil {
+			// Unreachable after validation, which reports each at its value.
+			errs.Errorf(pos.Of(k.Key()), k.Key(), "%s", bad)
+			continue
+		}
+		if src, ok := k.(kit.Sourced); ok {
+			copySource(t, pos, md, k, src, m, &errs)
+			continue
+		}
+		data, ok := k.Render(m, b)
+		if !ok {
+			continue
+		}
+		if sg, ok := k.(kit.Signer); ok && !opt.Unsigned {
+			signed, d := sign(data, sg.Signing(m), opt, md, pos)
+			if d != nil {
+				errs.Add(*d)
+				continue
+			}
+			data = signed
+		}
+		put(t, k.Path(), data, &errs)
 	}
-	errs.Append(checkSectionFiles(pos, wk, md))
-	if g := wk.GPC; g != nil {
-		put(t, ".well-known/gpc.json", wellknown.RenderGPC(validate.GPC(g)), &errs)
-	}
-	if len(wk.TrafficAdvice) > 0 {
-		put(t, ".well-known/traffic-advice", wellknown.RenderTrafficAdvice(validate.TrafficAdvice(wk.TrafficAdvice)), &errs)
-	}
-	if wk.AtprotoDID != "" {
-		put(t, ".well-known/atproto-did", wellknown.RenderAtprotoDID(wk.AtprotoDID), &errs)
+	if wk := m.WellKnown; wk != nil {
+		errs.Append(checkSectionFiles(pos, wk, md))
 	}
 	return errs
 }
 
-func firstError(fs []wellknown.Finding) *wellknown.Finding {
-	for i := range fs {
-		if !fs[i].Warning {
-			return &fs[i]
-		}
+// copySource reads the source file of kind k and puts it in t, byte for
+// byte, unless its shape check finds an error.
+func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kind, src kit.Sourced, m *manifest.Site, errs *diag.List) {
+	source, _ := src.Source(m)
+	fp := k.Key()
+	data, err := md.read(source, MaxSourceBytes)
+	if err != nil {
+		errs.Errorf(pos.Of(fp), fp, "cannot read %q: %v", source, err)
+		return
 	}
-	return nil
+	var ps []wellknown.JSONProblem
+	if sc, ok := k.(kit.ShapeChecker); ok {
+		ps = sc.CheckShape(data)
+	}
+	file := sourcePath(pos.File, source)
+	bad := reportJSON(errs, fp, k.Name(), ps, func(p wellknown.JSONProblem) diag.Pos {
+		return diag.Pos{File: file, Line: p.Line, Col: p.Col}
+	})
+	if !bad {
+		put(t, k.Path(), data, errs)
+	}
 }
 
 // Redirects returns the redirects --server writes for a validated site
-// manifest: /.well-known/change-password to well_known.change_password,
-// with 302 (wellknown.ChangePasswordStatus).
+// manifest: one for each kind of the registry that is a redirect
+// (/.well-known/change-password to well_known.change_password, 302).
 func Redirects(m *manifest.Site) []serverconf.Redirect {
-	if m.WellKnown == nil || m.WellKnown.ChangePassword == "" {
-		return nil
+	var out []serverconf.Redirect
+	for _, k := range registry.All() {
+		if r, ok := k.(kit.Redirector); ok {
+			if to, status, ok := r.Redirect(m); ok {
+				out = append(out, serverconf.Redirect{From: k.Path(), To: to, Status: status})
+			}
+		}
 	}
-	return []serverconf.Redirect{{From: ".well-known/change-password", To: m.WellKnown.ChangePassword, Status: wellknown.ChangePasswordStatus}}
+	return out
 }
 
-// jsonChecks are the checks of the JSON files of section 13, by file name.
-var jsonChecks = map[string]func([]byte) []wellknown.JSONProblem{
-	"apple-app-site-association": wellknown.CheckAppleAssociation,
-	"assetlinks.json":            wellknown.CheckAssetLinks,
-	"gpc.json":                   wellknown.CheckGPCJSON,
-	"traffic-advice":             wellknown.CheckTrafficAdviceJSON,
+// sectionCheck returns the check of the file a well-known name writes:
+// a JSON check by shape, or a kind's lint; both nil for another file.
+func sectionCheck(name string) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
+	k, ok := registry.ByPath(".well-known/" + name)
+	if !ok {
+		return nil, nil
+	}
+	if sc, ok := k.(kit.ShapeChecker); ok {
+		return sc.CheckShape, nil
+	}
+	l, _ := k.(kit.Linter)
+	return nil, l
 }
 
 // reportJSON adds the problems of file name's check under the manifest
@@ -126,15 +131,19 @@ func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem,
 
 // checkSectionFiles checks the files of section 13 that well_known.files
 // gives (as import writes them), unless the entry names a schema: the JSON
-// files by shape, atproto-did as a DID alone. A problem in inline content is at its line and column in the
+// files by shape, another kind by its lint (atproto-did as a DID alone). A problem in inline content is at its line and column in the
 // manifest (in a literal block; at the value otherwise), one in a source
 // file at its line and column there.
 func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *manifestDir) diag.List {
 	var errs diag.List
 	for i, f := range wk.Files {
 		name, err := wellknown.FileName(f.Name)
-		check, isJSON := jsonChecks[name]
-		if err != nil || !isJSON && name != "atproto-did" || f.Schema != "" {
+		if err != nil {
+			continue
+		}
+		check, lint := sectionCheck(name)
+		isJSON := check != nil
+		if !isJSON && lint == nil || f.Schema != "" {
 			continue // a schema the entry names checks it instead
 		}
 		fp := manifest.Index("well_known.files", i)
@@ -155,12 +164,12 @@ func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *mani
 			reportJSON(&errs, where, name, check(data), at)
 			continue
 		}
-		for _, d := range wellknown.LintAtprotoDID(data) {
+		for _, d := range lint.Lint(data) {
 			p := at(wellknown.JSONProblem{Offset: d.Col - 1, Line: d.Line, Col: d.Col})
 			if d.Severity == diag.Warning {
-				errs.Warnf(p, where, "atproto-did: %s", d.Message)
+				errs.Warnf(p, where, "%s: %s", name, d.Message)
 			} else {
-				errs.Errorf(p, where, "atproto-did: %s", d.Message)
+				errs.Errorf(p, where, "%s: %s", name, d.Message)
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 // Package lint checks an existing discovery file: it decides what kind of
 // file it is, by its content where the content tells, and runs that kind's
-// checks (robots.Lint, wellknown.LintSecurityTxtKey, autodisc.Lint).
+// checks (robots.Lint, securitytxt.LintFileKey, autodisc.Lint).
 //
 // A file is often saved under another name than the one it is served at
 // (a signed security.txt kept as sec.txt, a robots.txt as staging.txt), so
@@ -34,8 +34,8 @@ import (
 
 	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/securitytxt"
 	"github.com/discgen/discgen/robots"
-	"github.com/discgen/discgen/wellknown"
 )
 
 // Kind is what a file is linted as. Its values are the names the files are
@@ -95,7 +95,7 @@ func Detect(name string, data []byte) Kind {
 			continue
 		}
 		switch k := strings.TrimSpace(string(key)); {
-		case wellknown.SecurityTxtField(k):
+		case securitytxt.IsField(k):
 			sec++
 		case robots.KnownField(k):
 			rob++
@@ -141,7 +141,7 @@ func File(data []byte, kind Kind, opt Options) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	switch kind {
 	case SecurityTxt:
-		return append(out, wellknown.LintSecurityTxtKey(data, opt.Now, opt.Key)...)
+		return append(out, securitytxt.LintFileKey(data, opt.Now, opt.Key)...)
 	case Robots:
 		cut := 0 // the first line robots.Lint did not check
 		for _, f := range robots.Lint(data) {

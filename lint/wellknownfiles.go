@@ -6,24 +6,26 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/diag"
-	"github.com/discgen/discgen/wellknown"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 )
 
-// The files of design section 13, each known by its name (rule 2): ads.txt
-// and app-ads.txt are linted line by line (IAB Tech Lab ads.txt 1.1), the
-// JSON files by shape, atproto-did as a DID alone.
-const (
-	AdsTxt                  Kind = "ads.txt"
-	AppAdsTxt               Kind = "app-ads.txt"
-	AppleAppSiteAssociation Kind = "apple-app-site-association"
-	AssetLinks              Kind = "assetlinks.json"
-	GPC                     Kind = "gpc.json"
-	TrafficAdvice           Kind = "traffic-advice"
-	AtprotoDID              Kind = "atproto-did"
-)
+// The files of design section 13, each known by its name (rule 2): the
+// kinds of the registry that lint a hand-written copy (ads.txt and
+// app-ads.txt line by line, IAB Tech Lab ads.txt 1.1; the JSON files by
+// shape; atproto-did as a DID alone).
 
-// sectionKinds lists them in the order usage text names them.
-var sectionKinds = []Kind{AdsTxt, AppAdsTxt, AppleAppSiteAssociation, AssetLinks, GPC, TrafficAdvice, AtprotoDID}
+// sectionKinds lists them in the order usage text names them, the
+// registry's.
+var sectionKinds = func() []Kind {
+	var out []Kind
+	for _, k := range registry.All() {
+		if _, ok := k.(kit.Linter); ok {
+			out = append(out, Kind(k.Name()))
+		}
+	}
+	return out
+}()
 
 func sectionKind(k Kind) bool { return slices.Contains(sectionKinds, k) }
 
@@ -42,19 +44,10 @@ func sectionByName(name string) (Kind, bool) {
 
 // lintSection lints data as a section 13 kind; ok is false for another kind.
 func lintSection(data []byte, kind Kind) (out []diag.Diagnostic, ok bool) {
-	switch kind {
-	case AdsTxt, AppAdsTxt:
-		return wellknown.LintAdsTxt(data), true
-	case AppleAppSiteAssociation:
-		return wellknown.JSONDiagnostics(wellknown.CheckAppleAssociation(data)), true
-	case AssetLinks:
-		return wellknown.JSONDiagnostics(wellknown.CheckAssetLinks(data)), true
-	case GPC:
-		return wellknown.JSONDiagnostics(wellknown.CheckGPCJSON(data)), true
-	case TrafficAdvice:
-		return wellknown.JSONDiagnostics(wellknown.CheckTrafficAdviceJSON(data)), true
-	case AtprotoDID:
-		return wellknown.LintAtprotoDID(data), true
+	for _, k := range registry.All() {
+		if l, isLinter := k.(kit.Linter); isLinter && Kind(k.Name()) == kind {
+			return l.Lint(data), true
+		}
 	}
 	return nil, false
 }

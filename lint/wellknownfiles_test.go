@@ -68,7 +68,7 @@ func TestLintAdsTxtPlaceholderAlone(t *testing.T) {
 		{"google.com, pub-1, DIRECT\nCONTACT=\tads@fict.org\n", "2:9: warning: D013: white space after \"=\" in \"CONTACT=\\tads@fict.org\": ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that takes the value as written reads it with the white space; write CONTACT=ads@fict.org\n"},
 		{"google.com, pub-1, DIRECT\n  OWNERDOMAIN=fict.org\n", "2:1: warning: D013: white space before \"OWNERDOMAIN=fict.org\": ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read OWNERDOMAIN; write OWNERDOMAIN=fict.org\n"},
 	} {
-		if got := lines(File([]byte(c.data), AppAdsTxt, Options{})); got != c.want {
+		if got := lines(File([]byte(c.data), Kind("app-ads.txt"), Options{})); got != c.want {
 			t.Errorf("%q:\n got %s\nwant %s", c.data, got, c.want)
 		}
 	}

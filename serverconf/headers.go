@@ -32,17 +32,15 @@ var byExtension = map[string]string{
 }
 
 // byWellKnownName maps extensionless well-known names, the whole path
-// after .well-known/, to the media type their specifications define.
+// after .well-known/, to the media type their specifications define; a
+// kind of the registry declares its own (byKindPath, wellknownfiles.go).
 var byWellKnownName = map[string]string{
-	"apple-app-site-association": appJSON,               // Apple associated domains
-	"atproto-did":                textPlain,             // AT Protocol handle resolution (wellknownfiles.go)
 	"host-meta":                  "application/xrd+xml", // RFC 6415 section 2
 	"matrix/client":              appJSON,               // Matrix spec, client-server API: well-known URI
 	"matrix/server":              appJSON,               // Matrix spec, server-server API: resolving server names
 	"nodeinfo":                   appJSON,               // NodeInfo protocol
 	"oauth-authorization-server": appJSON,               // RFC 8414 section 3.2
 	"openid-configuration":       appJSON,               // OpenID Connect Discovery 1.0 section 4
-	"traffic-advice":             trafficAdvice,         // Traffic Advice (wellknownfiles.go)
 }
 
 // profile is the set of headers one file gets.
@@ -80,6 +78,9 @@ func classify(p string) profile {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	if ct, ok := byRootName[p]; ok {
+		return profile{ContentType: ct, CacheControl: oneDay}
+	}
+	if ct, ok := byKindPath[p]; ok {
 		return profile{ContentType: ct, CacheControl: oneDay}
 	}
 	ct, ok := byExtension[strings.ToLower(path.Ext(name))]

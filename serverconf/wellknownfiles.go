@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -25,12 +26,22 @@ import (
 // The files that must not be redirected (apple-app-site-association,
 // assetlinks.json: iOS and Android follow no redirect) are served like
 // every file of the tree, from the exact path with a 200 and the media
-// type of their specification (headers.go): apple-app-site-association and
-// assetlinks.json application/json, traffic-advice
-// application/trafficadvice+json, atproto-did text/plain.
+// type of their specification: apple-app-site-association and
+// assetlinks.json application/json (headers.go), and each kind of the
+// registry the type it declares (byKindPath: traffic-advice
+// application/trafficadvice+json, atproto-did text/plain).
 
-// trafficAdvice is the media type of /.well-known/traffic-advice.
-const trafficAdvice = "application/trafficadvice+json"
+// byKindPath maps the tree path of each kind of the registry that is
+// served as a file to the media type the kind declares.
+var byKindPath = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range registry.All() {
+		if t := k.MediaType(); t != "" {
+			m[k.Path()] = t
+		}
+	}
+	return m
+}()
 
 // Redirect is a redirect the server answers a path with.
 type Redirect struct {

@@ -304,8 +304,7 @@ func (v *checker) site(m *manifest.Site) {
 	if m.LlmsTxt != nil {
 		v.llmsTxt("llms_txt", m.LlmsTxt)
 	}
-	v.adsTxt("ads_txt", m.AdsTxt)
-	v.adsTxt("app_ads_txt", m.AppAdsTxt)
+	v.kinds(m)
 	v.rights(m)
 }
 

@@ -11,19 +11,17 @@ import (
 	"github.com/discgen/discgen/wellknown"
 )
 
+// seenFirst is the kind's file that wellKnown counts among the names of
+// well_known.files, so that an entry naming it too is "defined twice"
+// (kinds leaves it out of its own check).
+const seenFirst = "security.txt"
+
 func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 	seen := map[string]string{}
 	if s := wk.SecurityTxt; s != nil {
 		sp := manifest.Key(p, "security_txt")
-		seen["security.txt"] = v.pos.Of(sp).String()
-		for _, f := range wellknown.CheckSecurityTxt(SecurityTxt(s), v.opt.Now) {
-			fp := sp + "." + f.Field
-			if f.Warning {
-				v.warn(fp, "%s", f.Message)
-			} else {
-				v.err(fp, "%s", f.Message)
-			}
-		}
+		seen[seenFirst] = v.pos.Of(sp).String()
+		// Its fields are checked with the other kinds (kinds).
 		if g := s.Sign; g != nil {
 			gp := manifest.Key(sp, "sign")
 			switch {
@@ -84,7 +82,6 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 		v.legacyAgentCard(np, f)
 	}
 	v.apiCatalog(manifest.Key(p, "api_catalog"), wk.APICatalog, wk.Files)
-	v.moreWellKnown(p, wk)
 }
 
 var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -109,19 +106,4 @@ func (v *checker) localPath(p, s string) {
 func driveLetter(s string) bool {
 	return len(s) > 2 && s[1] == ':' && (s[2] == '/' || s[2] == '\\') &&
 		('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
-}
-
-// SecurityTxt converts the manifest block to the wellknown model.
-func SecurityTxt(s *manifest.SecurityTxt) wellknown.SecurityTxt {
-	return wellknown.SecurityTxt{
-		Contact:            s.Contact,
-		Expires:            s.Expires,
-		Encryption:         s.Encryption,
-		Acknowledgments:    s.Acknowledgments,
-		PreferredLanguages: s.PreferredLanguages,
-		Canonical:          s.Canonical,
-		Policy:             s.Policy,
-		Hiring:             s.Hiring,
-		CSAF:               s.CSAF,
-	}
 }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/serverconf"
 )
 
@@ -21,12 +23,17 @@ import (
 // Well-Known URL for Changing Passwords": 302, 303 or 307): verify expects
 // one, to the manifest's target, and does not follow it.
 
-// noRedirect names, for each path whose consumer follows no redirect, that
-// consumer.
-var noRedirect = map[string]string{
-	"/.well-known/apple-app-site-association": "iOS",
-	"/.well-known/assetlinks.json":            "Android",
-}
+// noRedirect names, for each URL path whose consumer follows no redirect
+// (a kind of the registry that says so, kit.NoRedirect), that consumer.
+var noRedirect = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range registry.All() {
+		if nr, ok := k.(kit.NoRedirect); ok {
+			m["/"+k.Path()] = nr.Consumer()
+		}
+	}
+	return m
+}()
 
 // consumerClient returns the client that fetches path as its consumer
 // does: c, or a copy of c that follows no redirect.

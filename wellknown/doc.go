@@ -1,20 +1,15 @@
 // Package wellknown holds the semantics of the resources discgen publishes
 // under /.well-known/ (RFC 8615): which names may follow the prefix, which of
-// them the IANA "Well-Known URIs" registry knows, and the security.txt file
-// of RFC 9116, its checks and its rendering.
+// them the IANA "Well-Known URIs" registry knows, the api-catalog and JSON
+// well-known files checked against JSON Schemas. (security.txt and the
+// other files discgen writes from keys of their own are kinds, under
+// kinds/.)
 //
 // Names are one or more RFC 3986 path segments (segment-nz) joined by "/"
 // (RFC 8615 lets a well-known URI have sub-paths: matrix/server). The
 // package ships a dated copy of the registry's names (registry.txt); a first
 // segment missing from it is the caller's cue for a warning, never an error,
 // because the copy ages.
-//
-// security.txt is modelled by [SecurityTxt], checked by [CheckSecurityTxt]
-// and rendered by [RenderSecurityTxt]. Checks return [Finding] values whose
-// Field is a path relative to the manifest's security_txt block (contact[1],
-// expires), so the caller can attach a position and print it in the shared
-// diagnostic grammar. [LintSecurityTxtKey] also verifies a signed file's
-// OpenPGP signature (see package cleartext).
 //
 // The api-catalog of RFC 9727 is an RFC 9264 JSON linkset written by
 // [RenderLinkset] in a fixed member order; [CheckMediaType] checks the
@@ -23,7 +18,7 @@
 // dated copies, their sources and licences named in schemas/NOTICE.md) or
 // one a manifest names ([CompileSchema]), each problem at the line and
 // column of the file, found through a map from JSON Pointers to offsets
-// (jsonpos.go). Work is bounded: MaxSchemaBytes, MaxSubschemas,
+// (kinds/kit). Work is bounded: MaxSchemaBytes, MaxSubschemas,
 // MaxSchemaDepth, MaxJSONProblems and a nesting limit, and a value whose
 // check against its schema would take more than MaxSchemaSteps is not
 // checked but refused with a *CostError (schemacost.go).

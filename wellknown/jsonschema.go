@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -124,8 +125,8 @@ func CompileSchema(file string, data []byte) (*jsonschema.Schema, error) {
 	if len(data) > MaxSchemaBytes {
 		return nil, fmt.Errorf("the schema is %d bytes; the limit is %d", len(data), MaxSchemaBytes)
 	}
-	if _, err := positionsOf(data); err != nil {
-		var se *jsonSyntaxError
+	if _, err := kit.PositionsOf(data); err != nil {
+		var se *kit.JSONSyntaxError
 		if errors.As(err, &se) {
 			at := diag.At("", data, se.Offset)
 			return nil, fmt.Errorf("the schema is not JSON: %d:%d: %s", at.Line, at.Col, se.Msg)
@@ -184,22 +185,9 @@ func cleanSchemaErr(err error) error {
 	return errors.New(strings.ReplaceAll(err.Error(), schemaBase, ""))
 }
 
-// JSONProblem is one way a JSON file fails its schema, or fails to parse,
-// at a line and column of the file (1-based; the column counts
-// characters).
-type JSONProblem struct {
-	Offset    int // the byte offset of the value in the file
-	Line, Col int
-	Pointer   string // the JSON Pointer of the value, "" for the whole file
-	Message   string
-}
-
-func (p JSONProblem) String() string {
-	if p.Pointer == "" {
-		return fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Message)
-	}
-	return fmt.Sprintf("%d:%d: %s: %s", p.Line, p.Col, p.Pointer, p.Message)
-}
+// JSONProblem is one way a JSON file fails its schema, or fails to
+// parse: see kit.JSONProblem.
+type JSONProblem = kit.JSONProblem
 
 // ValidateJSON checks data against s. It returns the problems sorted by
 // position then message, at most MaxJSONProblems of them (and one that
@@ -207,9 +195,9 @@ func (p JSONProblem) String() string {
 // *CostError, and checks nothing, when checking data against s would take
 // more than MaxSchemaSteps steps (schemacost.go).
 func ValidateJSON(data []byte, s *jsonschema.Schema) ([]JSONProblem, error) {
-	pos, err := positionsOf(data)
+	pos, err := kit.PositionsOf(data)
 	if err != nil {
-		var se *jsonSyntaxError
+		var se *kit.JSONSyntaxError
 		if !errors.As(err, &se) {
 			return []JSONProblem{{Line: 1, Col: 1, Message: err.Error()}}, nil
 		}
@@ -244,8 +232,8 @@ func ValidateJSON(data []byte, s *jsonschema.Schema) ([]JSONProblem, error) {
 			return
 		}
 		ptr := pointerOf(e.InstanceLocation)
-		off := pos.offsetOf(ptr)
-		line, col := pos.lineCol(off)
+		off := pos.OffsetOf(ptr)
+		line, col := pos.LineCol(off)
 		p := JSONProblem{Offset: off, Line: line, Col: col, Pointer: ptr, Message: e.Message}
 		if !seen[p] {
 			seen[p] = true

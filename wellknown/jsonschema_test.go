@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -62,13 +63,13 @@ func TestAgentCard(t *testing.T) {
 
 func TestPositionsOfKeysNeedingEscapes(t *testing.T) {
 	data := []byte("{\"a/b\": {\"c~d\": [1, {\"é x\": true}]}}")
-	p, err := positionsOf(data)
+	p, err := kit.PositionsOf(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for ptr, off := range map[string]int{"": 0, "/a~1b": 8, "/a~1b/c~0d": 16, "/a~1b/c~0d/0": 17, "/a~1b/c~0d/1/é x": 29} {
-		if got, ok := p.offsets[ptr]; !ok || got != off {
-			t.Errorf("%q at %d (%v), want %d", ptr, got, ok, off)
+		if got := p.OffsetOf(ptr); got != off {
+			t.Errorf("%q at %d, want %d", ptr, got, off)
 		}
 	}
 	// The validator's locations are URL-escaped too.
@@ -119,7 +120,7 @@ func TestDefaultSchema(t *testing.T) {
 	}
 }
 
-// TestDeepNestingIsRefused: a file nested past maxJSONDepth is one
+// TestDeepNestingIsRefused: a file nested past kit.MaxJSONDepth is one
 // problem at the place it goes too deep, before any schema work.
 func TestDeepNestingIsRefused(t *testing.T) {
 	s, err := CompileSchema("s.json", []byte(`{}`))
@@ -128,7 +129,7 @@ func TestDeepNestingIsRefused(t *testing.T) {
 	}
 	data := []byte(strings.Repeat("[", 1<<20-2) + strings.Repeat("]", 1))
 	ps := mustValidate(t, data, s)
-	if len(ps) != 1 || !strings.Contains(ps[0].Message, "nested more than 10000 levels") || ps[0].Line != 1 || ps[0].Col != maxJSONDepth+2 {
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "nested more than 10000 levels") || ps[0].Line != 1 || ps[0].Col != kit.MaxJSONDepth+2 {
 		t.Errorf("problems %v", ps)
 	}
 }

@@ -3,6 +3,7 @@ package wellknown
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path"
 	"strings"
@@ -16,6 +17,8 @@ import (
 // dated copy stays in schemas/ as it was published; this test derives
 // the trimmed file from it and fails when they differ (go test -update
 // rewrites it).
+
+var update = flag.Bool("update", false, "rewrite the trimmed shipped schemas")
 
 // annotationKeywords are the keywords trimSchema drops: they never change
 // whether a value is valid, nor a message.

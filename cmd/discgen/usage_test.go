@@ -14,7 +14,7 @@ import (
 // must end at the last code each package defines, so a new code is never
 // left out of the usage text.
 func TestLintUsageCodeRanges(t *testing.T) {
-	for _, fam := range []struct{ letter, dir string }{{"R", "robots"}, {"S", "wellknown"}, {"A", "autodisc"}} {
+	for _, fam := range []struct{ letter, dir string }{{"R", "robots"}, {"S", "kinds/securitytxt"}, {"A", "autodisc"}} {
 		files, err := filepath.Glob(filepath.Join("..", "..", fam.dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

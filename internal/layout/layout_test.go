@@ -270,3 +270,79 @@ func TestLayoutTable(t *testing.T) {
 		}
 	}
 }
+
+// The rooms of the discovery-file kinds (CONTRIBUTING.md, "Adding a
+// discovery file"). Arrows run one way: a kind imports only the rooms
+// below it (kindFloor and internal/), never a stage nor another kind; the
+// kit, what the kinds share, imports only the floor; the registry imports
+// the kinds and the kit; a package outside kinds/ reaches a kind through
+// the registry and the kit alone (its tests may import a kind).
+const (
+	kindsDir     = "kinds"
+	kitDir       = "kinds/kit"
+	registryDir  = "kinds/registry"
+	internalRoom = "internal/"
+)
+
+// kindFloor is what a kind and the kit may import of the module besides
+// internal/: diagnostics, the manifest's typed model and positions, and
+// OpenPGP cleartext signatures (security.txt's).
+var kindFloor = map[string]bool{"diag": true, "manifest": true, "cleartext": true}
+
+// kindImporters lists the packages outside kinds/ that import a kind
+// itself, not through the registry, with the kind and the reason.
+var kindImporters = map[string]string{
+	"lint": "kinds/securitytxt: Detect tells a security.txt from a robots.txt by its field names, and lint checks a signature with a key",
+}
+
+func TestKindsArrows(t *testing.T) {
+	modPath, files := module(t)
+	kinds := 0
+	excepted := map[string]bool{}
+	for _, f := range files {
+		inKinds := strings.HasPrefix(f.dir+"/", kindsDir+"/")
+		if inKinds && f.dir != kitDir && f.dir != registryDir && !f.test {
+			kinds++
+		}
+		for _, im := range f.imports {
+			dep, ok := strings.CutPrefix(im.path, modPath+"/")
+			if !ok {
+				continue
+			}
+			depKind := strings.HasPrefix(dep+"/", kindsDir+"/")
+			var why string
+			switch {
+			case f.test && f.dir == dep:
+			case f.dir == registryDir:
+				if !depKind && !(f.test && kindFloor[dep]) {
+					why = "the registry imports the kinds and the kit only"
+				}
+			case inKinds:
+				// A kind, or the kit.
+				switch {
+				case kindFloor[dep] || strings.HasPrefix(dep, internalRoom):
+				case dep == kitDir && f.dir != kitDir:
+				default:
+					why = "a kind imports only the kit, diag, manifest and internal/: a helper two kinds share goes down into the kit"
+				}
+			case depKind && dep != kitDir && dep != registryDir && !f.test:
+				if reason, ok := kindImporters[f.dir]; !ok || !strings.HasPrefix(reason, dep+":") {
+					why = "a stage reaches a kind through kinds/registry and kinds/kit"
+				} else {
+					excepted[f.dir] = true
+				}
+			}
+			if why != "" {
+				t.Errorf("%s:%d imports %s: %s", f.name, im.line, dep, why)
+			}
+		}
+	}
+	if kinds == 0 {
+		t.Fatalf("found no kind under %s/", kindsDir)
+	}
+	for _, dir := range slices.Sorted(maps.Keys(kindImporters)) {
+		if !excepted[dir] {
+			t.Errorf("kindImporters lists %s, which no longer imports a kind: remove it from the list", dir)
+		}
+	}
+}

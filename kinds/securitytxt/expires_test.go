@@ -1,4 +1,4 @@
-package wellknown
+package securitytxt
 
 import (
 	"strings"
@@ -102,7 +102,7 @@ func FuzzResolveExpires(f *testing.F) {
 // A relative expires must not drift: every build of one month writes the
 // same Expires, so --check agrees on any two days of it, and the file a
 // build writes is never within 30 days of expiring, so a monthly build
-// renews it before CheckSecurityTxt's warning could fire. Checked for every
+// renews it before CheckFile's warning could fire. Checked for every
 // hour of 2027 and 2028 (a leap year), for the shortest duration allowed
 // and for the usual ones.
 func TestRelativeExpiresDoesNotDrift(t *testing.T) {
@@ -126,9 +126,9 @@ func TestRelativeExpiresDoesNotDrift(t *testing.T) {
 				}
 			}
 			prev = got
-			s := SecurityTxt{Contact: []string{"mailto:security@example.org"}, Expires: d}
-			if fs := CheckSecurityTxt(s, now); len(fs) > 0 {
-				t.Fatalf("CheckSecurityTxt(expires %s) at %v: %v", d, now, fs)
+			s := File{Contact: []string{"mailto:security@example.org"}, Expires: d}
+			if fs := CheckFile(s, now); len(fs) > 0 {
+				t.Fatalf("CheckFile(expires %s) at %v: %v", d, now, fs)
 			}
 		}
 		if changes != 23 {
@@ -141,12 +141,12 @@ func TestRelativeExpiresDoesNotDrift(t *testing.T) {
 // built on the last second of a 31-day month is that of the month's first
 // day, and more than 30 days away.
 func TestRenderedExpiresMonthly(t *testing.T) {
-	s := SecurityTxt{Contact: []string{"mailto:security@example.org"}, Expires: "61d"}
-	first, err := RenderSecurityTxt(s, time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "")
+	s := File{Contact: []string{"mailto:security@example.org"}, Expires: "61d"}
+	first, err := RenderFile(s, time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, err := RenderSecurityTxt(s, time.Date(2027, 1, 31, 23, 59, 59, 0, time.UTC), "")
+	last, err := RenderFile(s, time.Date(2027, 1, 31, 23, 59, 59, 0, time.UTC), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package wellknown
+package securitytxt
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/lazyre"
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // MaxExpiresDuration is the longest duration an expires value may give.
@@ -17,7 +18,7 @@ const MaxExpiresDuration = 100 * 365 * 24 * time.Hour
 // A relative expires counts from the start of the build's month, so a
 // file built on the month's last day carries an Expires up to 31 days
 // older than the same build on the next month's first day. 61 days (the
-// longest month, 31 days, plus the 30 days within which CheckSecurityTxt
+// longest month, 31 days, plus the 30 days within which CheckFile
 // warns) keeps a file built at any time of a month more than 30 days from
 // expiring, so a monthly build renews it before the warning can fire.
 const MinExpiresDuration = 61 * 24 * time.Hour
@@ -85,7 +86,7 @@ func parseDuration(s string) (time.Duration, bool, error) {
 	}
 	unit, ok := durationUnits[s[len(s)-1]]
 	digits := s[:len(s)-1]
-	if !ok || !isDigits(digits) {
+	if !ok || !kit.IsDigits(digits) {
 		return 0, false, nil
 	}
 	n, err := strconv.ParseUint(digits, 10, 64)

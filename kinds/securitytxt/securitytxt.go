@@ -1,4 +1,4 @@
-package wellknown
+package securitytxt
 
 import (
 	"fmt"
@@ -6,12 +6,14 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/discgen/discgen/kinds/kit"
 )
 
-// SecurityTxt is the model of a security.txt file (RFC 9116). Every field
+// File is the model of a security.txt file (RFC 9116). Every field
 // but Expires may repeat; the caller turns a manifest value given as a single
 // string into a one-element list. Values are kept in manifest order.
-type SecurityTxt struct {
+type File struct {
 	Contact            []string // RFC 9116 section 2.5.3; mailto:, tel: or https: URIs
 	Expires            string   // section 2.5.5; RFC 3339 timestamp or duration, see ResolveExpires
 	Encryption         []string // section 2.5.4
@@ -23,28 +25,11 @@ type SecurityTxt struct {
 	CSAF               []string // CSAF 2.0 (OASIS): URL of a provider-metadata.json
 }
 
-// Finding is one problem found in a SecurityTxt. Field is the path of the
-// value relative to the manifest's security_txt block, in its snake_case
-// names with 0-based indexes: "contact", "contact[1]", "expires",
-// "preferred_languages[0]". Message is lowercase, without a final period.
-type Finding struct {
-	Field   string
-	Warning bool
-	Message string
-}
-
-func (f Finding) String() string {
-	if f.Warning {
-		return "warning: " + f.Field + ": " + f.Message
-	}
-	return f.Field + ": " + f.Message
-}
-
 // expiresSoon: an Expires closer than this to now draws a warning.
 const expiresSoon = 30 * 24 * time.Hour
 
-// CheckSecurityTxt returns every problem of s, in field order (the order
-// of RenderSecurityTxt) and, within a field, in value order. now is the
+// CheckFile returns every problem of s, in field order (the order
+// of RenderFile) and, within a field, in value order. now is the
 // build's time, against which Expires is judged. The rules:
 //
 //   - contact: at least one (RFC 9116 section 2.5.3); each a mailto:, tel:
@@ -64,10 +49,10 @@ const expiresSoon = 30 * 24 * time.Hour
 //   - no value may hold a control character, a space or a non-ASCII
 //     character: it could break or inject a line of the file.
 //   - a value repeated within a field is a warning.
-func CheckSecurityTxt(s SecurityTxt, now time.Time) []Finding {
-	var fs []Finding
+func CheckFile(s File, now time.Time) []kit.Finding {
+	var fs []kit.Finding
 	if len(s.Contact) == 0 {
-		fs = append(fs, Finding{Field: "contact", Message: "at least one contact is required (RFC 9116 section 2.5.3)"})
+		fs = append(fs, kit.Finding{Field: "contact", Message: "at least one contact is required (RFC 9116 section 2.5.3)"})
 	}
 	fs = checkURIs(fs, "contact", s.Contact, checkContact)
 	fs = checkExpires(fs, s.Expires, now)
@@ -81,43 +66,43 @@ func CheckSecurityTxt(s SecurityTxt, now time.Time) []Finding {
 	return fs
 }
 
-func checkExpires(fs []Finding, expires string, now time.Time) []Finding {
+func checkExpires(fs []kit.Finding, expires string, now time.Time) []kit.Finding {
 	if expires == "" {
-		return append(fs, Finding{Field: "expires", Message: "expires is required (RFC 9116 section 2.5.5)"})
+		return append(fs, kit.Finding{Field: "expires", Message: "expires is required (RFC 9116 section 2.5.5)"})
 	}
 	if msg := checkText(expires); msg != "" {
-		return append(fs, Finding{Field: "expires", Message: msg})
+		return append(fs, kit.Finding{Field: "expires", Message: msg})
 	}
 	t, err := ResolveExpires(expires, now)
 	if err != nil {
-		return append(fs, Finding{Field: "expires", Message: err.Error()})
+		return append(fs, kit.Finding{Field: "expires", Message: err.Error()})
 	}
 	now = now.UTC()
 	stamp := t.Format(time.RFC3339)
 	switch {
 	case !t.After(now):
-		fs = append(fs, Finding{Field: "expires", Message: fmt.Sprintf("expires %s is in the past (now is %s)", stamp, now.Format(time.RFC3339))})
+		fs = append(fs, kit.Finding{Field: "expires", Message: fmt.Sprintf("expires %s is in the past (now is %s)", stamp, now.Format(time.RFC3339))})
 	case t.After(now.AddDate(1, 0, 0)):
-		fs = append(fs, Finding{Field: "expires", Warning: true, Message: fmt.Sprintf("expires %s is more than a year ahead; RFC 9116 recommends less than a year", stamp)})
+		fs = append(fs, kit.Finding{Field: "expires", Warning: true, Message: fmt.Sprintf("expires %s is more than a year ahead; RFC 9116 recommends less than a year", stamp)})
 	case t.Before(now.Add(expiresSoon)):
-		fs = append(fs, Finding{Field: "expires", Warning: true, Message: fmt.Sprintf("expires %s is less than 30 days away", stamp)})
+		fs = append(fs, kit.Finding{Field: "expires", Warning: true, Message: fmt.Sprintf("expires %s is less than 30 days away", stamp)})
 	}
 	return fs
 }
 
-func checkLanguages(fs []Finding, tags []string) []Finding {
+func checkLanguages(fs []kit.Finding, tags []string) []kit.Finding {
 	seen := make(map[string]int)
 	for i, tag := range tags {
 		field := fmt.Sprintf("preferred_languages[%d]", i)
 		switch {
 		case tag == "":
-			fs = append(fs, Finding{Field: field, Message: "language tag is empty"})
-		case !validLanguageTag(tag):
-			fs = append(fs, Finding{Field: field, Message: fmt.Sprintf("%q is not an RFC 5646 language tag", tag)})
+			fs = append(fs, kit.Finding{Field: field, Message: "language tag is empty"})
+		case !kit.ValidLanguageTag(tag):
+			fs = append(fs, kit.Finding{Field: field, Message: fmt.Sprintf("%q is not an RFC 5646 language tag", tag)})
 		default:
 			key := strings.ToLower(tag)
 			if j, ok := seen[key]; ok {
-				fs = append(fs, Finding{Field: field, Warning: true, Message: fmt.Sprintf("duplicate of preferred_languages[%d]", j)})
+				fs = append(fs, kit.Finding{Field: field, Warning: true, Message: fmt.Sprintf("duplicate of preferred_languages[%d]", j)})
 			} else {
 				seen[key] = i
 			}
@@ -128,7 +113,7 @@ func checkLanguages(fs []Finding, tags []string) []Finding {
 
 // checkURIs checks each value of one field as an absolute URI, then runs
 // extra (if any) on the parsed URI for field-specific rules.
-func checkURIs(fs []Finding, name string, values []string, extra func(raw string, u *url.URL) string) []Finding {
+func checkURIs(fs []kit.Finding, name string, values []string, extra func(raw string, u *url.URL) string) []kit.Finding {
 	seen := make(map[string]int)
 	for i, v := range values {
 		field := fmt.Sprintf("%s[%d]", name, i)
@@ -138,11 +123,11 @@ func checkURIs(fs []Finding, name string, values []string, extra func(raw string
 			msg = extra(v, u)
 		}
 		if msg != "" {
-			fs = append(fs, Finding{Field: field, Message: msg})
+			fs = append(fs, kit.Finding{Field: field, Message: msg})
 			continue
 		}
 		if j, ok := seen[v]; ok {
-			fs = append(fs, Finding{Field: field, Warning: true, Message: fmt.Sprintf("duplicate of %s[%d]", name, j)})
+			fs = append(fs, kit.Finding{Field: field, Warning: true, Message: fmt.Sprintf("duplicate of %s[%d]", name, j)})
 		} else {
 			seen[v] = i
 		}

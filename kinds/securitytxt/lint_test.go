@@ -1,4 +1,4 @@
-package wellknown
+package securitytxt
 
 import (
 	"strconv"
@@ -41,7 +41,7 @@ func TestLintSecurityTxt(t *testing.T) {
 			"1: warning S004 ",
 		}},
 	} {
-		got := LintSecurityTxt([]byte(c.data), now)
+		got := LintFile([]byte(c.data), now)
 		if len(got) != len(c.want) {
 			t.Errorf("%s: %d findings, want %d: %v", c.name, len(got), len(c.want), got)
 			continue

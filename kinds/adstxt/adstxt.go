@@ -1,9 +1,16 @@
-package wellknown
+// Package adstxt is the kind of ads.txt and app-ads.txt (IAB Tech Lab
+// ads.txt 1.1): the manifest's ads_txt and app_ads_txt checked (CheckFile)
+// and rendered (RenderFile), a hand-written copy linted line by line
+// (LintFile, lint.go) and read back into the manifest (import.go). Ads and
+// AppAds are the two kinds (kind.go), one model at two keys and paths.
+package adstxt
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // ads.txt and app-ads.txt follow the IAB Tech Lab "ads.txt Specification
@@ -23,17 +30,14 @@ import (
 // authorizes no seller writes the placeholder record of section 3.2.1.
 
 const (
-	// AdsTxtPath and AppAdsTxtPath are where the files are served.
-	AdsTxtPath    = "/ads.txt"
-	AppAdsTxtPath = "/app-ads.txt"
-	// AdsTxtPlaceholder is the record of ads.txt 1.1 section 3.2.1 for a
+	// Placeholder is the record of ads.txt 1.1 section 3.2.1 for a
 	// site with no authorized seller.
-	AdsTxtPlaceholder = "placeholder.example.com, placeholder, DIRECT, placeholder"
+	Placeholder = "placeholder.example.com, placeholder, DIRECT, placeholder"
 )
 
-// AdsTxt is the model of an ads.txt or app-ads.txt file.
-type AdsTxt struct {
-	Records                []AdsRecord
+// File is the model of an ads.txt or app-ads.txt file.
+type File struct {
+	Records                []Record
 	Contact                []string
 	Subdomain              []string
 	InventoryPartnerDomain []string
@@ -41,19 +45,19 @@ type AdsTxt struct {
 	ManagerDomain          []string
 }
 
-// AdsRecord is one record: field #1 to #4.
-type AdsRecord struct {
+// Record is one record: field #1 to #4.
+type Record struct {
 	Domain, Account, Relationship, Cert string
 }
 
-// CheckAdsTxt returns every problem of a, in the order of its fields. Each
+// CheckFile returns every problem of a, in the order of its fields. Each
 // Finding's Field is relative to the manifest's ads_txt block
 // ("records[2].cert", "managerdomain[1]").
-func CheckAdsTxt(a AdsTxt) []Finding {
-	var fs []Finding
+func CheckFile(a File) []kit.Finding {
+	var fs []kit.Finding
 	add := func(field string, warn bool, msg string) {
 		if msg != "" {
-			fs = append(fs, Finding{Field: field, Warning: warn, Message: msg})
+			fs = append(fs, kit.Finding{Field: field, Warning: warn, Message: msg})
 		}
 	}
 	seen := map[string]string{}
@@ -63,13 +67,13 @@ func CheckAdsTxt(a AdsTxt) []Finding {
 			add(p+".domain", false, "this is the placeholder record of ads.txt 1.1 section 3.2.1, for a site with no authorized seller: give \"records: []\" and discgen writes it, alone")
 			continue
 		}
-		msg, warn := AdsDomain(r.Domain, true)
+		msg, warn := CheckDomain(r.Domain, true)
 		add(p+".domain", warn, msg)
-		msg, warn = AdsAccount(r.Account)
+		msg, warn = CheckAccount(r.Account)
 		add(p+".account", warn, msg)
-		add(p+".relationship", false, AdsRelationship(r.Relationship))
+		add(p+".relationship", false, CheckRelationship(r.Relationship))
 		if r.Cert != "" {
-			add(p+".cert", false, AdsCert(r.Cert))
+			add(p+".cert", false, CheckCert(r.Cert))
 		}
 		key := strings.ToLower(r.Domain) + "," + r.Account + "," + strings.ToUpper(r.Relationship)
 		if first, dup := seen[key]; dup {
@@ -82,22 +86,22 @@ func CheckAdsTxt(a AdsTxt) []Finding {
 		add(fmt.Sprintf("contact[%d]", i), false, adsValue(c))
 	}
 	for i, d := range a.Subdomain {
-		msg, warn := AdsDomain(d, false)
+		msg, warn := CheckDomain(d, false)
 		add(fmt.Sprintf("subdomain[%d]", i), warn, msg)
 	}
 	for i, d := range a.InventoryPartnerDomain {
-		msg, warn := AdsDomain(d, false)
+		msg, warn := CheckDomain(d, false)
 		add(fmt.Sprintf("inventorypartnerdomain[%d]", i), warn, msg)
 	}
 	if a.OwnerDomain != "" {
-		msg, warn := AdsDomain(a.OwnerDomain, false)
+		msg, warn := CheckDomain(a.OwnerDomain, false)
 		add("ownerdomain", warn, msg)
 	}
 	countries := map[string]int{}
 	for i, m := range a.ManagerDomain {
 		p := fmt.Sprintf("managerdomain[%d]", i)
 		d, cc, hasCC := strings.Cut(m, ",")
-		msg, warn := AdsDomain(d, false)
+		msg, warn := CheckDomain(d, false)
 		add(p, warn, msg)
 		if hasCC && !isCountry(cc) {
 			add(p, false, fmt.Sprintf("%q after the comma is not a country code: MANAGERDOMAIN takes a domain and, optionally, an ISO 3166-1 alpha-2 code in capitals (manager.example,US)", cc))
@@ -116,10 +120,10 @@ func CheckAdsTxt(a AdsTxt) []Finding {
 	return fs
 }
 
-// AdsDomain checks a domain name of ads.txt: a record's field #1 (record
+// CheckDomain checks a domain name of ads.txt: a record's field #1 (record
 // true) or a variable's. It returns a message and whether it is only a
 // warning, or "".
-func AdsDomain(s string, record bool) (string, bool) {
+func CheckDomain(s string, record bool) (string, bool) {
 	if msg := adsValue(s); msg != "" {
 		return msg, false
 	}
@@ -135,8 +139,8 @@ func AdsDomain(s string, record bool) (string, bool) {
 	return "", false
 }
 
-// AdsAccount checks a record's field #2, the publisher's account ID.
-func AdsAccount(s string) (string, bool) {
+// CheckAccount checks a record's field #2, the publisher's account ID.
+func CheckAccount(s string) (string, bool) {
 	if msg := adsValue(s); msg != "" {
 		return msg, false
 	}
@@ -158,9 +162,9 @@ func AdsAccount(s string) (string, bool) {
 	return "", false
 }
 
-// AdsRelationship checks a record's field #3: DIRECT or RESELLER, in any
+// CheckRelationship checks a record's field #3: DIRECT or RESELLER, in any
 // case.
-func AdsRelationship(s string) string {
+func CheckRelationship(s string) string {
 	switch strings.ToUpper(s) {
 	case "DIRECT", "RESELLER":
 		return ""
@@ -168,8 +172,8 @@ func AdsRelationship(s string) string {
 	return fmt.Sprintf("%q is not a relationship: ads.txt 1.1 knows DIRECT and RESELLER", s)
 }
 
-// AdsCert checks a record's field #4, a TAG-ID.
-func AdsCert(s string) string {
+// CheckCert checks a record's field #4, a TAG-ID.
+func CheckCert(s string) string {
 	if len(s) == 16 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == "" {
 		return ""
 	}
@@ -246,13 +250,13 @@ func isCountry(s string) bool {
 	return len(s) == 2 && 'A' <= s[0] && s[0] <= 'Z' && 'A' <= s[1] && s[1] <= 'Z'
 }
 
-// RenderAdsTxt returns the bytes of the file: a comment naming the
+// RenderFile returns the bytes of the file: a comment naming the
 // specification, the records in manifest order (the relationship in
 // capitals; the placeholder record when there is none), then the
 // variables in the order OWNERDOMAIN, MANAGERDOMAIN, CONTACT, SUBDOMAIN,
 // INVENTORYPARTNERDOMAIN, each in manifest order. Lines end in LF.
 // name is "ads.txt" or "app-ads.txt". The caller checks a first.
-func RenderAdsTxt(a AdsTxt, name string) []byte {
+func RenderFile(a File, name string) []byte {
 	var b bytes.Buffer
 	spec := "IAB Tech Lab ads.txt 1.1"
 	if name == "app-ads.txt" {
@@ -260,7 +264,7 @@ func RenderAdsTxt(a AdsTxt, name string) []byte {
 	}
 	fmt.Fprintf(&b, "# %s (%s), generated by discgen from the site manifest.\n", name, spec)
 	if len(a.Records) == 0 {
-		b.WriteString(AdsTxtPlaceholder + "\n")
+		b.WriteString(Placeholder + "\n")
 	}
 	for _, r := range a.Records {
 		fmt.Fprintf(&b, "%s, %s, %s", r.Domain, r.Account, strings.ToUpper(r.Relationship))

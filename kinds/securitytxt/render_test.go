@@ -1,4 +1,4 @@
-package wellknown
+package securitytxt
 
 import (
 	"bytes"
@@ -10,17 +10,17 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the testdata/*.security.txt golden files and the trimmed shipped schemas")
+var update = flag.Bool("update", false, "rewrite the testdata/*.security.txt golden files")
 
 func TestRenderSecurityTxtGolden(t *testing.T) {
 	cases := []struct {
 		golden    string
-		model     SecurityTxt
+		model     File
 		canonical string
 	}{
 		{"full", validSecurityTxt(), "https://www.fict.org/"},
-		{"minimal", SecurityTxt{Contact: []string{"mailto:security@fict.org"}, Expires: "180d"}, ""},
-		{"default-canonical", SecurityTxt{
+		{"minimal", File{Contact: []string{"mailto:security@fict.org"}, Expires: "180d"}, ""},
+		{"default-canonical", File{
 			Contact:            []string{"mailto:security@fict.org", "https://www.fict.org/security"},
 			Expires:            "2027-06-01T02:00:00+02:00",
 			PreferredLanguages: []string{"en", "fr"},
@@ -34,11 +34,11 @@ func TestRenderSecurityTxtGolden(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.golden, func(t *testing.T) {
-			got, err := RenderSecurityTxt(tc.model, testNow, tc.canonical)
+			got, err := RenderFile(tc.model, testNow, tc.canonical)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, _ := RenderSecurityTxt(tc.model, testNow, tc.canonical)
+			again, _ := RenderFile(tc.model, testNow, tc.canonical)
 			if !bytes.Equal(got, again) {
 				t.Error("two renderings differ")
 			}
@@ -62,7 +62,7 @@ func TestRenderSecurityTxtGolden(t *testing.T) {
 // TestRenderSecurityTxtBytes pins the exact bytes independently of the
 // golden files, so an -update run cannot bless a broken format.
 func TestRenderSecurityTxtBytes(t *testing.T) {
-	s := SecurityTxt{
+	s := File{
 		Contact:            []string{"https://b.example/contact", "mailto:a@b.example"},
 		Expires:            "2027-06-01T00:00:00Z",
 		Encryption:         []string{"https://b.example/key.txt"},
@@ -86,7 +86,7 @@ func TestRenderSecurityTxtBytes(t *testing.T) {
 		"Hiring: https://b.example/jobs\n" +
 		"CSAF: https://b.example/provider-metadata.json\n"
 	// A given Canonical wins over the default.
-	got, err := RenderSecurityTxt(s, testNow, "https://d.example/")
+	got, err := RenderFile(s, testNow, "https://d.example/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +96,8 @@ func TestRenderSecurityTxtBytes(t *testing.T) {
 }
 
 func TestRenderSecurityTxtExpiresDuration(t *testing.T) {
-	s := SecurityTxt{Contact: []string{"mailto:a@b.example"}, Expires: "26w"}
-	got, err := RenderSecurityTxt(s, testNow, "")
+	s := File{Contact: []string{"mailto:a@b.example"}, Expires: "26w"}
+	got, err := RenderFile(s, testNow, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,20 +108,20 @@ func TestRenderSecurityTxtExpiresDuration(t *testing.T) {
 }
 
 func TestRenderSecurityTxtWarningsDoNotStop(t *testing.T) {
-	s := SecurityTxt{Contact: []string{"mailto:a@b.example"}, Expires: "2y"}
-	if _, err := RenderSecurityTxt(s, testNow, ""); err != nil {
+	s := File{Contact: []string{"mailto:a@b.example"}, Expires: "2y"}
+	if _, err := RenderFile(s, testNow, ""); err != nil {
 		t.Errorf("a model with only warnings: %v", err)
 	}
 }
 
 func TestRenderSecurityTxtRefusesInvalid(t *testing.T) {
-	s := SecurityTxt{
+	s := File{
 		Contact: []string{"http://a.example/", "mailto:a@b.example\nContact: mailto:evil@x.example"},
 		Expires: "2y", // a warning, left out of the error
 	}
-	got, err := RenderSecurityTxt(s, testNow, "")
+	got, err := RenderFile(s, testNow, "")
 	if got != nil {
-		t.Errorf("RenderSecurityTxt returned bytes for an invalid model:\n%s", got)
+		t.Errorf("RenderFile returned bytes for an invalid model:\n%s", got)
 	}
 	var inv *InvalidError
 	if !errors.As(err, &inv) {
@@ -133,7 +133,7 @@ func TestRenderSecurityTxtRefusesInvalid(t *testing.T) {
 	if want := "security.txt: contact[0]: web URI must use https (and 1 more)"; err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
-	_, err = RenderSecurityTxt(SecurityTxt{Contact: []string{"mailto:a@b.example"}}, testNow, "")
+	_, err = RenderFile(File{Contact: []string{"mailto:a@b.example"}}, testNow, "")
 	if want := "security.txt: expires: expires is required (RFC 9116 section 2.5.5)"; err == nil || err.Error() != want {
 		t.Errorf("missing expires: error %v, want %q", err, want)
 	}
@@ -160,8 +160,8 @@ func TestDefaultCanonical(t *testing.T) {
 }
 
 func TestRenderSecurityTxtNoDefaultForHTTPSite(t *testing.T) {
-	s := SecurityTxt{Contact: []string{"mailto:a@b.example"}, Expires: "180d"}
-	got, err := RenderSecurityTxt(s, testNow, "http://www.fict.org/")
+	s := File{Contact: []string{"mailto:a@b.example"}, Expires: "180d"}
+	got, err := RenderFile(s, testNow, "http://www.fict.org/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +176,8 @@ func FuzzRenderSecurityTxt(f *testing.F) {
 	f.Add("mailto:a@b.example", "180d", "en", "https://b.example/p")
 	f.Add("https://b.example/\nX: y", "1y", "en,fr", "http://b.example/")
 	f.Fuzz(func(t *testing.T, contact, expires, lang, policy string) {
-		s := SecurityTxt{Contact: []string{contact}, Expires: expires, PreferredLanguages: []string{lang}, Policy: []string{policy}}
-		out, err := RenderSecurityTxt(s, testNow, "https://b.example/")
+		s := File{Contact: []string{contact}, Expires: expires, PreferredLanguages: []string{lang}, Policy: []string{policy}}
+		out, err := RenderFile(s, testNow, "https://b.example/")
 		if err != nil {
 			var inv *InvalidError
 			if !errors.As(err, &inv) || len(inv.Findings) == 0 {

@@ -1,4 +1,4 @@
-package wellknown
+package kit
 
 import (
 	"bytes"
@@ -12,38 +12,38 @@ import (
 	"unicode/utf8"
 )
 
-// maxJSONDepth bounds the nesting of a JSON document that is checked
+// MaxJSONDepth bounds the nesting of a JSON document that is checked
 // against a schema, as encoding/json bounds its own.
-const maxJSONDepth = 10000
+const MaxJSONDepth = 10000
 
-// jsonPositions maps the JSON Pointer (RFC 6901) of every value of a
+// JSONPositions maps the JSON Pointer (RFC 6901) of every value of a
 // JSON text to the byte offset where the value starts, so that an error
 // about a value can be put at its line and column.
-type jsonPositions struct {
+type JSONPositions struct {
 	data       []byte
 	offsets    map[string]int
 	lineStarts []int
 }
 
-// jsonSyntaxError is a JSON text that does not parse, at an offset.
-type jsonSyntaxError struct {
+// JSONSyntaxError is a JSON text that does not parse, at an offset.
+type JSONSyntaxError struct {
 	Offset int
 	Msg    string
 }
 
-func (e *jsonSyntaxError) Error() string { return e.Msg }
+func (e *JSONSyntaxError) Error() string { return e.Msg }
 
-// positionsOf reads data, which must be one JSON value and nothing more,
+// PositionsOf reads data, which must be one JSON value and nothing more,
 // and records where each value starts.
-func positionsOf(data []byte) (*jsonPositions, error) {
-	p := &jsonPositions{data: data, offsets: map[string]int{}}
+func PositionsOf(data []byte) (*JSONPositions, error) {
+	p := &JSONPositions{data: data, offsets: map[string]int{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := p.value(dec, "", 0); err != nil {
 		return nil, err
 	}
 	if rest := bytes.TrimLeft(p.data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return nil, &jsonSyntaxError{len(p.data) - len(rest), "more than one JSON value, or text after it"}
+		return nil, &JSONSyntaxError{len(p.data) - len(rest), "more than one JSON value, or text after it"}
 	}
 	p.lineStarts = []int{0}
 	for i, b := range data {
@@ -56,7 +56,7 @@ func positionsOf(data []byte) (*jsonPositions, error) {
 
 // next returns the offset of the next token: past white space, and past
 // the ':' or ',' that separates it from the last.
-func (p *jsonPositions) next(dec *json.Decoder) int {
+func (p *JSONPositions) next(dec *json.Decoder) int {
 	i := int(dec.InputOffset())
 	for i < len(p.data) && strings.IndexByte(" \t\r\n:,", p.data[i]) >= 0 {
 		i++
@@ -64,25 +64,25 @@ func (p *jsonPositions) next(dec *json.Decoder) int {
 	return i
 }
 
-func (p *jsonPositions) token(dec *json.Decoder) (json.Token, int, error) {
+func (p *JSONPositions) token(dec *json.Decoder) (json.Token, int, error) {
 	at := p.next(dec)
 	t, err := dec.Token()
 	if err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, int(se.Offset), &jsonSyntaxError{int(se.Offset), se.Error()}
+			return nil, int(se.Offset), &JSONSyntaxError{int(se.Offset), se.Error()}
 		}
 		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, len(p.data), &jsonSyntaxError{len(p.data), "unexpected end of JSON input"}
+			return nil, len(p.data), &JSONSyntaxError{len(p.data), "unexpected end of JSON input"}
 		}
-		return nil, at, &jsonSyntaxError{at, err.Error()}
+		return nil, at, &JSONSyntaxError{at, err.Error()}
 	}
 	return t, at, nil
 }
 
-func (p *jsonPositions) value(dec *json.Decoder, ptr string, depth int) error {
-	if depth > maxJSONDepth {
-		return &jsonSyntaxError{p.next(dec), fmt.Sprintf("nested more than %d levels deep", maxJSONDepth)}
+func (p *JSONPositions) value(dec *json.Decoder, ptr string, depth int) error {
+	if depth > MaxJSONDepth {
+		return &JSONSyntaxError{p.next(dec), fmt.Sprintf("nested more than %d levels deep", MaxJSONDepth)}
 	}
 	t, at, err := p.token(dec)
 	if err != nil {
@@ -97,7 +97,7 @@ func (p *jsonPositions) value(dec *json.Decoder, ptr string, depth int) error {
 				return err
 			}
 			key, _ := k.(string)
-			if err := p.value(dec, ptr+"/"+escapePointer(key), depth+1); err != nil {
+			if err := p.value(dec, ptr+"/"+EscapePointer(key), depth+1); err != nil {
 				return err
 			}
 		}
@@ -115,13 +115,13 @@ func (p *jsonPositions) value(dec *json.Decoder, ptr string, depth int) error {
 	return nil
 }
 
-// escapePointer escapes a key as a JSON Pointer token (RFC 6901 section 3).
-func escapePointer(k string) string {
+// EscapePointer escapes a key as a JSON Pointer token (RFC 6901 section 3).
+func EscapePointer(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
-// lineCol returns the 1-based line and column (in characters) of offset.
-func (p *jsonPositions) lineCol(off int) (int, int) {
+// LineCol returns the 1-based line and column (in characters) of offset.
+func (p *JSONPositions) LineCol(off int) (int, int) {
 	if p == nil || p.lineStarts == nil {
 		return 1, 1
 	}
@@ -129,9 +129,9 @@ func (p *jsonPositions) lineCol(off int) (int, int) {
 	return l + 1, utf8.RuneCount(p.data[p.lineStarts[l]:min(off, len(p.data))]) + 1
 }
 
-// offsetOf returns the offset of the value at ptr, or of its nearest
+// OffsetOf returns the offset of the value at ptr, or of its nearest
 // ancestor that was recorded.
-func (p *jsonPositions) offsetOf(ptr string) int {
+func (p *JSONPositions) OffsetOf(ptr string) int {
 	for {
 		if off, ok := p.offsets[ptr]; ok {
 			return off

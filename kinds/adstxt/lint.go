@@ -1,4 +1,4 @@
-package wellknown
+package adstxt
 
 import (
 	"fmt"
@@ -7,9 +7,10 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/lazyre"
+	"github.com/discgen/discgen/kinds/kit"
 )
 
-// Codes of the ads.txt and app-ads.txt lint (LintAdsTxt).
+// Codes of the ads.txt and app-ads.txt lint (LintFile).
 const (
 	CodeAdsLine         = "D001" // neither a record, a variable, a comment nor a blank line
 	CodeAdsDomain       = "D002" // field #1, or a domain variable, is not a domain name
@@ -29,12 +30,12 @@ const (
 // commentedVariable matches a comment that holds a variable line.
 var commentedVariable = lazyre.New(`(?i)^#\s*(contact|subdomain|inventorypartnerdomain|ownerdomain|managerdomain)\s*=`)
 
-// LintAdsTxt checks an existing ads.txt or app-ads.txt line by line, by
+// LintFile checks an existing ads.txt or app-ads.txt line by line, by
 // IAB Tech Lab ads.txt 1.1: each record's fields (a domain name, an
 // account ID, DIRECT or RESELLER, a TAG-ID), each variable, and the file
 // as a whole. Diagnostics carry a line and the column of the field, and a
 // code, but no file name.
-func LintAdsTxt(data []byte) []diag.Diagnostic {
+func LintFile(data []byte) []diag.Diagnostic {
 	l := &adsLint{seen: map[string]int{}, managers: map[string]int{}}
 	add := l.add
 	if !utf8.Valid(data) {
@@ -50,14 +51,14 @@ func LintAdsTxt(data []byte) []diag.Diagnostic {
 		n := i + 1
 		raw = strings.TrimSuffix(raw, "\r")
 		if j := strings.IndexFunc(raw, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }); j >= 0 {
-			add(diag.Error, n, col(raw, j), CodeAdsText, "the control character %U", []rune(raw[j:])[0])
+			add(diag.Error, n, kit.Col(raw, j), CodeAdsText, "the control character %U", []rune(raw[j:])[0])
 			l.broken++
 			continue
 		}
 		line := raw
 		if j := strings.IndexByte(line, '#'); j >= 0 {
 			if commentedVariable.MatchString(strings.TrimSpace(line[j:])) {
-				add(diag.Warning, n, col(raw, j), CodeAdsCommented, "%q is a variable in a comment, which no crawler reads: remove the \"#\"", strings.TrimSpace(line[j:]))
+				add(diag.Warning, n, kit.Col(raw, j), CodeAdsCommented, "%q is a variable in a comment, which no crawler reads: remove the \"#\"", strings.TrimSpace(line[j:]))
 			}
 			line = line[:j]
 		}
@@ -77,14 +78,14 @@ func LintAdsTxt(data []byte) []diag.Diagnostic {
 	case l.placeholder > 0:
 		add(diag.Warning, l.placeholder, 1, CodeAdsNoRecord, "the placeholder record: the file authorizes no seller (ads.txt 1.1 section 3.2.1)")
 	case l.records == 0 && l.broken == 0:
-		add(diag.Warning, 0, 0, CodeAdsNoRecord, "no record: a site that authorizes no seller writes the placeholder record %q (ads.txt 1.1 section 3.2.1)", AdsTxtPlaceholder)
+		add(diag.Warning, 0, 0, CodeAdsNoRecord, "no record: a site that authorizes no seller writes the placeholder record %q (ads.txt 1.1 section 3.2.1)", Placeholder)
 	}
 	out := diag.List(l.out)
 	out.Sort()
 	return out
 }
 
-// adsLint is LintAdsTxt's state as it reads the lines.
+// adsLint is LintFile's state as it reads the lines.
 type adsLint struct {
 	out []diag.Diagnostic
 	// records counts the record lines, the placeholder's among them;
@@ -103,7 +104,7 @@ func (l *adsLint) add(sev diag.Severity, line, col int, code, format string, arg
 // variable checks the variable line n (NAME=value, "=" at eq of line).
 func (l *adsLint) variable(n int, raw, line string, eq int) {
 	name, value := strings.TrimSpace(line[:eq]), strings.TrimSpace(line[eq+1:])
-	at := col(raw, eq+1+strings.Index(line[eq+1:], value))
+	at := kit.Col(raw, eq+1+strings.Index(line[eq+1:], value))
 	// ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, with no white
 	// space: a reader that splits at "=" and compares the name, or takes
 	// the value, as written reads another name or value. Warned at the
@@ -112,11 +113,11 @@ func (l *adsLint) variable(n int, raw, line string, eq int) {
 	ws := func(r rune) bool { return r == ' ' || r == '\t' }
 	switch lead, before := len(line)-len(strings.TrimLeftFunc(line, ws)), len(strings.TrimRightFunc(line[:eq], ws)); {
 	case lead > 0:
-		l.add(diag.Warning, n, col(raw, 0), CodeAdsVarSpace, "white space before %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read %s; %s", strings.TrimSpace(line), strings.ToUpper(name), write)
+		l.add(diag.Warning, n, kit.Col(raw, 0), CodeAdsVarSpace, "white space before %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read %s; %s", strings.TrimSpace(line), strings.ToUpper(name), write)
 	case before < eq:
-		l.add(diag.Warning, n, col(raw, before), CodeAdsVarSpace, "white space before \"=\" in %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read %s; %s", strings.TrimSpace(line), strings.ToUpper(name), write)
+		l.add(diag.Warning, n, kit.Col(raw, before), CodeAdsVarSpace, "white space before \"=\" in %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that compares the name as written does not read %s; %s", strings.TrimSpace(line), strings.ToUpper(name), write)
 	case eq+1 < len(line) && ws(rune(line[eq+1])) && value != "":
-		l.add(diag.Warning, n, col(raw, eq+1), CodeAdsVarSpace, "white space after \"=\" in %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that takes the value as written reads it with the white space; %s", strings.TrimSpace(line), write)
+		l.add(diag.Warning, n, kit.Col(raw, eq+1), CodeAdsVarSpace, "white space after \"=\" in %q: ads.txt 1.1 writes a variable <VARIABLE>=<VALUE>, and a reader that takes the value as written reads it with the white space; %s", strings.TrimSpace(line), write)
 	}
 	switch strings.ToUpper(name) {
 	case "CONTACT":
@@ -124,12 +125,12 @@ func (l *adsLint) variable(n int, raw, line string, eq int) {
 			l.add(diag.Error, n, at, CodeAdsValue, "CONTACT is empty")
 		}
 	case "SUBDOMAIN", "INVENTORYPARTNERDOMAIN", "OWNERDOMAIN":
-		if msg, warn := AdsDomain(value, false); msg != "" {
-			l.add(severity(warn), n, at, CodeAdsDomain, "%s: %s", strings.ToUpper(name), msg)
+		if msg, warn := CheckDomain(value, false); msg != "" {
+			l.add(kit.Severity(warn), n, at, CodeAdsDomain, "%s: %s", strings.ToUpper(name), msg)
 		}
 		if strings.EqualFold(name, "OWNERDOMAIN") {
 			if l.owner > 0 {
-				l.add(diag.Warning, n, col(raw, 0), CodeAdsVariable, "a second OWNERDOMAIN (the first is on line %d): crawlers use the first", l.owner)
+				l.add(diag.Warning, n, kit.Col(raw, 0), CodeAdsVariable, "a second OWNERDOMAIN (the first is on line %d): crawlers use the first", l.owner)
 			} else {
 				l.owner = n
 			}
@@ -137,17 +138,17 @@ func (l *adsLint) variable(n int, raw, line string, eq int) {
 	case "MANAGERDOMAIN":
 		d, cc, hasCC := strings.Cut(value, ",")
 		d, cc = strings.TrimSpace(d), strings.TrimSpace(cc)
-		if msg, warn := AdsDomain(d, false); msg != "" {
-			l.add(severity(warn), n, at, CodeAdsDomain, "MANAGERDOMAIN: %s", msg)
+		if msg, warn := CheckDomain(d, false); msg != "" {
+			l.add(kit.Severity(warn), n, at, CodeAdsDomain, "MANAGERDOMAIN: %s", msg)
 		} else if hasCC && !isCountry(cc) {
 			l.add(diag.Error, n, at, CodeAdsValue, "MANAGERDOMAIN %q: %q is not an ISO 3166-1 alpha-2 country code in capitals", value, cc)
 		} else if first, dup := l.managers[cc]; dup {
-			l.add(diag.Error, n, col(raw, 0), CodeAdsVariable, "a second MANAGERDOMAIN for the same country (the first is on line %d); ads.txt 1.1 allows one", first)
+			l.add(diag.Error, n, kit.Col(raw, 0), CodeAdsVariable, "a second MANAGERDOMAIN for the same country (the first is on line %d); ads.txt 1.1 allows one", first)
 		} else {
 			l.managers[cc] = n
 		}
 	default:
-		l.add(diag.Warning, n, col(raw, 0), CodeAdsVariable, "%q is not a variable of ads.txt 1.1 (CONTACT, SUBDOMAIN, INVENTORYPARTNERDOMAIN, OWNERDOMAIN, MANAGERDOMAIN)", name)
+		l.add(diag.Warning, n, kit.Col(raw, 0), CodeAdsVariable, "%q is not a variable of ads.txt 1.1 (CONTACT, SUBDOMAIN, INVENTORYPARTNERDOMAIN, OWNERDOMAIN, MANAGERDOMAIN)", name)
 	}
 }
 
@@ -157,7 +158,7 @@ func (l *adsLint) record(n int, raw, line string) {
 	body, _, _ := strings.Cut(line, ";")
 	parts := strings.Split(body, ",")
 	if len(parts) < 3 || len(parts) > 4 {
-		l.add(diag.Error, n, col(raw, 0), CodeAdsLine, "%q is not a record (domain, account ID, DIRECT|RESELLER[, certification authority ID]) nor a variable (NAME=value)", strings.TrimSpace(line))
+		l.add(diag.Error, n, kit.Col(raw, 0), CodeAdsLine, "%q is not a record (domain, account ID, DIRECT|RESELLER[, certification authority ID]) nor a variable (NAME=value)", strings.TrimSpace(line))
 		l.broken++
 		return
 	}
@@ -166,7 +167,7 @@ func (l *adsLint) record(n int, raw, line string) {
 	off := 0
 	for k, p := range parts {
 		fields[k] = strings.TrimSpace(p)
-		cols[k] = col(raw, off+strings.Index(p, fields[k]))
+		cols[k] = kit.Col(raw, off+strings.Index(p, fields[k]))
 		off += len(p) + 1
 	}
 	l.records++
@@ -174,41 +175,26 @@ func (l *adsLint) record(n int, raw, line string) {
 		l.placeholder = n
 		return
 	}
-	if msg, warn := AdsDomain(fields[0], true); msg != "" {
-		l.add(severity(warn), n, cols[0], CodeAdsDomain, "%s", msg)
+	if msg, warn := CheckDomain(fields[0], true); msg != "" {
+		l.add(kit.Severity(warn), n, cols[0], CodeAdsDomain, "%s", msg)
 	}
 	if fields[1] == "" {
 		l.add(diag.Error, n, cols[1], CodeAdsAccount, "the account ID is empty")
-	} else if msg, warn := AdsAccount(fields[1]); msg != "" {
-		l.add(severity(warn), n, cols[1], CodeAdsAccount, "%s", msg)
+	} else if msg, warn := CheckAccount(fields[1]); msg != "" {
+		l.add(kit.Severity(warn), n, cols[1], CodeAdsAccount, "%s", msg)
 	}
-	if msg := AdsRelationship(fields[2]); msg != "" {
+	if msg := CheckRelationship(fields[2]); msg != "" {
 		l.add(diag.Error, n, cols[2], CodeAdsRelationship, "%s", msg)
 	}
 	if len(fields) == 4 && fields[3] != "" {
-		if msg := AdsCert(fields[3]); msg != "" {
+		if msg := CheckCert(fields[3]); msg != "" {
 			l.add(diag.Error, n, cols[3], CodeAdsCert, "%s", msg)
 		}
 	}
 	key := strings.ToLower(fields[0]) + "," + fields[1] + "," + strings.ToUpper(fields[2])
 	if first, dup := l.seen[key]; dup {
-		l.add(diag.Warning, n, col(raw, 0), CodeAdsDuplicate, "the same seller as line %d", first)
+		l.add(diag.Warning, n, kit.Col(raw, 0), CodeAdsDuplicate, "the same seller as line %d", first)
 	} else {
 		l.seen[key] = n
 	}
-}
-
-func severity(warn bool) diag.Severity {
-	if warn {
-		return diag.Warning
-	}
-	return diag.Error
-}
-
-// col is the 1-based column, in characters, of byte offset i of line.
-func col(line string, i int) int {
-	if i < 0 {
-		i = 0
-	}
-	return utf8.RuneCountInString(line[:min(i, len(line))]) + 1
 }

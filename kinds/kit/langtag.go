@@ -1,13 +1,13 @@
-package wellknown
+package kit
 
 import "strings"
 
-// validLanguageTag reports whether tag is well-formed according to the
+// ValidLanguageTag reports whether tag is well-formed according to the
 // ABNF of RFC 5646 section 2.1: a langtag, a private-use tag ("x-..."), or
 // one of the grandfathered tags. Case is ignored, as in RFC 5646. It checks
 // syntax only, not the IANA Language Subtag Registry, and leaves out the
 // section 2.2.5 and 2.2.6 rules against repeated variants and singletons.
-func validLanguageTag(tag string) bool {
+func ValidLanguageTag(tag string) bool {
 	t := strings.ToLower(tag)
 	if grandfathered[t] {
 		return true
@@ -40,11 +40,11 @@ func validLanguageTag(tag string) bool {
 		i++
 	}
 	// region = 2ALPHA / 3DIGIT
-	if i < len(sub) && (len(sub[i]) == 2 && isAlpha(sub[i]) || len(sub[i]) == 3 && isDigits(sub[i])) {
+	if i < len(sub) && (len(sub[i]) == 2 && isAlpha(sub[i]) || len(sub[i]) == 3 && IsDigits(sub[i])) {
 		i++
 	}
 	// variant = 5*8alphanum / (DIGIT 3alphanum)
-	for i < len(sub) && (len(sub[i]) >= 5 || len(sub[i]) == 4 && isDigits(sub[i][:1])) {
+	for i < len(sub) && (len(sub[i]) >= 5 || len(sub[i]) == 4 && IsDigits(sub[i][:1])) {
 		i++
 	}
 	// extension = singleton 1*("-" (2*8alphanum))
@@ -81,7 +81,8 @@ func isAlpha(s string) bool {
 	return true
 }
 
-func isDigits(s string) bool {
+// IsDigits reports whether s holds ASCII digits only (true for "").
+func IsDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false

@@ -1,4 +1,4 @@
-package wellknown
+package securitytxt
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 
 // Lint codes for an existing security.txt, stable: tools may match on them.
 const (
-	CodeRule     = "S001" // a rule of RFC 9116 that CheckSecurityTxt reports
+	CodeRule     = "S001" // a rule of RFC 9116 that CheckFile reports
 	CodeNotField = "S002" // a line that is neither a field, a comment nor blank
 	CodeExpires  = "S003" // Expires missing, repeated, or not an RFC 3339 time
 	CodeSigned   = "S004" // an OpenPGP-signed file: the signature is not checked
@@ -20,7 +20,7 @@ const (
 )
 
 // fieldKeys maps RFC 9116 field names (lower case) to the snake_case names
-// CheckSecurityTxt reports findings under.
+// CheckFile reports findings under.
 var fieldKeys = map[string]string{
 	"contact":             "contact",
 	"expires":             "expires",
@@ -33,26 +33,26 @@ var fieldKeys = map[string]string{
 	"csaf":                "csaf",
 }
 
-// SecurityTxtField reports whether name, in any case, is a field RFC 9116
+// IsField reports whether name, in any case, is a field RFC 9116
 // defines.
-func SecurityTxtField(name string) bool {
+func IsField(name string) bool {
 	_, ok := fieldKeys[strings.ToLower(name)]
 	return ok
 }
 
-// LintSecurityTxt checks an existing security.txt (RFC 9116) as of now.
+// LintFile checks an existing security.txt (RFC 9116) as of now.
 // Diagnostics carry a line (0 for the whole file) and a code but no file
 // name, which the caller sets. Fields RFC 9116 does not define are
 // extensions and are left alone.
-func LintSecurityTxt(data []byte, now time.Time) []diag.Diagnostic {
-	return LintSecurityTxtKey(data, now, nil)
+func LintFile(data []byte, now time.Time) []diag.Diagnostic {
+	return LintFileKey(data, now, nil)
 }
 
 // securityLines is what readSecurityTxt reads: the fields, the line of
 // each ("contact[1]" and "contact" -> line), the lines of every Expires,
 // and whether the file is signed.
 type securityLines struct {
-	s       SecurityTxt
+	s       File
 	lines   map[string]int
 	expires []int
 	signed  bool
@@ -134,13 +134,13 @@ func readSecurityTxt(data []byte, keyGiven bool, add func(sev diag.Severity, lin
 	return r
 }
 
-// LintSecurityTxtKey is LintSecurityTxt that also verifies the file's
+// LintFileKey is LintFile that also verifies the file's
 // OpenPGP cleartext signature (RFC 9116 section 2.3) against pubKey, a
 // public key as gpg --export writes it (armored or not), when pubKey is not
 // nil. A signature made by another key, a file changed after signing, and
 // an unsigned file are errors (S005); without pubKey a signed file draws
 // the S004 warning that its signature is not checked.
-func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
+func LintFileKey(data []byte, now time.Time, pubKey []byte) []diag.Diagnostic {
 	var out diag.List
 	add := out.Linef
 	r := readSecurityTxt(data, pubKey != nil, add)
@@ -173,7 +173,7 @@ func LintSecurityTxtKey(data []byte, now time.Time, pubKey []byte) []diag.Diagno
 			s.Expires = "" // reported; the checks below would repeat it
 		}
 	}
-	for _, f := range CheckSecurityTxt(s, now) {
+	for _, f := range CheckFile(s, now) {
 		if f.Field == "expires" && s.Expires == "" && len(expiresLines) > 0 {
 			continue
 		}

@@ -1,0 +1,21 @@
+// Package kit is what the discovery-file kinds share: the small pieces
+// that more than one kind needs and that belong to no single one.
+//
+//   - finding.go: [Finding], a problem in a kind's manifest value at a
+//     field relative to its manifest key.
+//   - jsonpos.go: [PositionsOf] maps every JSON Pointer of a JSON text to
+//     the offset where its value starts, bounded by [MaxJSONDepth].
+//   - jsoncheck.go: [ParseJSON] and [JSONChecker], a JSON file checked by
+//     shape, each [JSONProblem] at the line and column of its value;
+//     [JSONDiagnostics] turns them into lint diagnostics.
+//   - langtag.go: [ValidLanguageTag], RFC 5646 well-formedness.
+//   - text.go: [Col], the column of a byte offset in characters, and
+//     [Severity].
+//   - kind.go: [Kind], the interface a kind implements, [Build], what a
+//     check or a rendering knows besides the manifest, and the optional
+//     interfaces a stage finds by type assertion.
+//
+// kit imports only diag and manifest (the typed model and its paths): a
+// kind imports kit, never a stage, and a helper
+// two kinds share comes down here rather than sideways into one of them.
+package kit

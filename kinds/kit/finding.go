@@ -1,0 +1,29 @@
+package kit
+
+// Finding is one problem a kind finds in its manifest value. Field is the
+// path of the value relative to the kind's manifest key, in its
+// snake_case names with 0-based indexes ("contact[1]", "records[2].cert",
+// "[1].fraction"), "" for the value itself. Message is lowercase, without
+// a final period.
+type Finding struct {
+	Field   string
+	Warning bool
+	Message string
+}
+
+func (f Finding) String() string {
+	if f.Warning {
+		return "warning: " + f.Field + ": " + f.Message
+	}
+	return f.Field + ": " + f.Message
+}
+
+// FirstError returns the first finding that is not a warning, or nil.
+func FirstError(fs []Finding) *Finding {
+	for i := range fs {
+		if !fs[i].Warning {
+			return &fs[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package kit
+
+import (
+	"time"
+
+	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/manifest"
+)
+
+// Kind is one discovery file that discgen writes from a manifest key of
+// its own: a package under kinds/ implements it, and kinds/registry lists
+// it once. The stages loop over the registry and ask each kind what they
+// need: validate calls Check, generate calls Render, serverconf reads
+// MediaType. What only some kinds do is an interface of its own below,
+// which a stage finds by type assertion.
+type Kind interface {
+	// Name is the file's name in messages and for lint --type: "ads.txt",
+	// "gpc.json".
+	Name() string
+	// Key is the manifest path, from the site's root, of the value that
+	// gives the file: "ads_txt", "well_known.gpc".
+	Key() string
+	// Path is the tree path the file is served at: "ads.txt",
+	// ".well-known/gpc.json".
+	Path() string
+	// MediaType is the Content-Type the file is served with, "" for a
+	// path that is a redirect rather than a file.
+	MediaType() string
+	// Given reports whether site gives the file.
+	Given(site *manifest.Site) bool
+	// Check returns the problems of the site's value, each Field relative
+	// to Key; nil when the site does not give the file.
+	Check(site *manifest.Site, b Build) []Finding
+	// Render returns the file for a site whose value Check passed (no
+	// error); ok is false when the site gives no file at Path.
+	Render(site *manifest.Site, b Build) (data []byte, ok bool)
+}
+
+// Build is what a check or a rendering knows besides the manifest.
+type Build struct {
+	// Now is the time of the build: security.txt's Expires is resolved
+	// and checked against it.
+	Now time.Time
+}
+
+// Linter is a kind that checks a hand-written copy of its file (lint):
+// each diagnostic with a line, a column and a code, but no file name.
+type Linter interface {
+	Lint(data []byte) []diag.Diagnostic
+}
+
+// ShapeChecker is a JSON kind that checks a copy of its file by shape,
+// each problem at the offset of its value (so that a copy given inline in
+// the manifest is reported at its place there).
+type ShapeChecker interface {
+	CheckShape(data []byte) []JSONProblem
+}
+
+// Importer is a kind that carries a copy of its file back into the
+// manifest (import). Import sets the kind's value in site and reports
+// whether it did; warn reports a part of the file left out or changed,
+// at a 1-based line (0 for the whole file). A kind that can take only its
+// own rendering back returns false for any other file, which import then
+// keeps byte for byte.
+type Importer interface {
+	Import(site *manifest.Site, data []byte, warn func(line int, format string, args ...any)) bool
+}
+
+// Redirector is a kind served as a redirect rather than a file: Redirect
+// returns the target and the status for the site, ok false when the site
+// gives none.
+type Redirector interface {
+	Redirect(site *manifest.Site) (to string, status int, ok bool)
+}
+
+// Sourced is a kind whose file is a file of the manifest's directory
+// that discgen copies byte for byte once it passes the kind's
+// ShapeChecker: Source returns its path relative to the manifest, ok
+// false when the site gives none. Render returns no file for it.
+type Sourced interface {
+	Source(site *manifest.Site) (path string, ok bool)
+}
+
+// NoRedirect is a kind whose consumer fetches it without following a
+// redirect: Consumer names that consumer ("iOS"), and verify fails a
+// redirect there rather than following it.
+type NoRedirect interface {
+	Consumer() string
+}
+
+// Signer is a kind whose rendered file the build may sign: Signing
+// returns the manifest's block that names the key, nil for none (the
+// build reads the key and signs, generate/sign.go).
+type Signer interface {
+	Signing(site *manifest.Site) *manifest.Sign
+}
+
+// CodeJSON is the lint code of a JSON file that fails its shape.
+const CodeJSON = "J001"

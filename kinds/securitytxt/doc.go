@@ -1,0 +1,13 @@
+// Package securitytxt is the kind of /.well-known/security.txt, RFC 9116.
+//
+// The file is modelled by [File], checked by [CheckFile] and rendered by
+// [RenderFile] (render.go); Expires may be a date or a duration from the
+// build's time ([ResolveExpires], expires.go). Checks return kit.Finding
+// values whose Field is a path relative to the manifest's
+// well_known.security_txt block (contact[1], expires), so the caller can
+// attach a position and print it in the shared diagnostic grammar. A
+// hand-written copy is linted by [LintFile] (lint.go); [LintFileKey] also
+// verifies a signed file's OpenPGP signature (see package cleartext). The
+// build signs the rendered file with the key well_known.security_txt.sign
+// names (the kind is a kit.Signer).
+package securitytxt

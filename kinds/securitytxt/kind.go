@@ -1,0 +1,67 @@
+package securitytxt
+
+import (
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/manifest"
+)
+
+// Kind is security.txt.
+type Kind struct{}
+
+func value(site *manifest.Site) *manifest.SecurityTxt {
+	if site.WellKnown == nil {
+		return nil
+	}
+	return site.WellKnown.SecurityTxt
+}
+
+func (Kind) Name() string                   { return "security.txt" }
+func (Kind) Key() string                    { return "well_known.security_txt" }
+func (Kind) Path() string                   { return ".well-known/security.txt" }
+func (Kind) MediaType() string              { return "text/plain; charset=utf-8" }
+func (Kind) Given(site *manifest.Site) bool { return value(site) != nil }
+
+// Check checks the fields against the build's time (CheckFile).
+func (Kind) Check(site *manifest.Site, b kit.Build) []kit.Finding {
+	if s := value(site); s != nil {
+		return CheckFile(Model(s), b.Now)
+	}
+	return nil
+}
+
+// Render renders the file, unsigned, at the build's time; its Canonical
+// defaults to the site's URL (RenderFile, DefaultCanonical).
+func (Kind) Render(site *manifest.Site, b kit.Build) ([]byte, bool) {
+	s := value(site)
+	if s == nil {
+		return nil, false
+	}
+	data, err := RenderFile(Model(s), b.Now, DefaultCanonical(site.Site.URL))
+	if err != nil {
+		return nil, false // unreachable for a value Check passed
+	}
+	return data, true
+}
+
+// Signing returns the manifest's sign block, nil for an unsigned file.
+func (Kind) Signing(site *manifest.Site) *manifest.Sign {
+	if s := value(site); s != nil {
+		return s.Sign
+	}
+	return nil
+}
+
+// Model converts the manifest block to the model.
+func Model(s *manifest.SecurityTxt) File {
+	return File{
+		Contact:            s.Contact,
+		Expires:            s.Expires,
+		Encryption:         s.Encryption,
+		Acknowledgments:    s.Acknowledgments,
+		PreferredLanguages: s.PreferredLanguages,
+		Canonical:          s.Canonical,
+		Policy:             s.Policy,
+		Hiring:             s.Hiring,
+		CSAF:               s.CSAF,
+	}
+}
