@@ -2,8 +2,10 @@ package serverconf
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/tree"
 )
@@ -57,6 +59,16 @@ func TestLiveThrottleNginx(t *testing.T) {
 	rendered, content := accessTree()
 	t.Run("throttle", func(t *testing.T) {
 		checkThrottle(t, serveNginxThrottle(t, rendered, Access{Throttle: liveThrottle}, content))
+	})
+	// The design's example: every crawler of the ai-training preset,
+	// names of several words included, in one class.
+	t.Run("preset", func(t *testing.T) {
+		names := crawlers.Default().Expand(nil, []string{"ai-training"}, nil)
+		if len(names) < 10 || !slices.Contains(names, "GPTBot") || !slices.Contains(names, "ClaudeBot") {
+			t.Fatalf("ai-training: %v", names)
+		}
+		th := &Throttle{ID: "example_org_test", Classes: []ThrottleClass{{Names: names, Rate: Rate{N: 1, PerMinute: true}, Burst: 3}}}
+		checkThrottle(t, serveNginxThrottle(t, rendered, Access{Throttle: th}, content))
 	})
 	// A refusal wins and is not counted: GPTBot's 403s on /private/ leave
 	// its budget whole.
