@@ -65,3 +65,16 @@ func TestThrottleValid(t *testing.T) {
 		t.Errorf("errors %q, want one at the long name", got)
 	}
 }
+
+// TestThrottleInDelegateeIgnored: server configuration slows only the
+// site manifest's own groups, so a delegatee's throttle is warned at its
+// key.
+func TestThrottleInDelegateeIgnored(t *testing.T) {
+	src := "version: 1\nsite: {url: \"https://example.org/\"}\ndelegations:\n  - path: /blog/\n    inline:\n      agents:\n        - names: [GPTBot]\n          disallow: [/blog/x/]\n          throttle: {rate: 1/s}\n"
+	got := siteWarnings(t, src)
+	if !slices.ContainsFunc(got, func(w string) bool {
+		return strings.HasPrefix(w, "delegations[0].inline.agents[0].throttle: throttle is ignored here")
+	}) {
+		t.Errorf("no warning at the delegatee's throttle in %q", got)
+	}
+}
