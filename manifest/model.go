@@ -72,6 +72,16 @@ type Group struct {
 	// Verified makes --server output refuse a request that claims one
 	// of the group's agents from outside its published ranges.
 	Verified bool `json:"verified,omitempty"`
+	// Throttle makes --server nginx slow the group's agents rather than
+	// refuse them.
+	Throttle *Throttle `json:"throttle,omitempty"`
+}
+
+// Throttle is the pace each crawler of a group may keep: Rate is N/s or
+// N/m, Burst the requests over it served at once.
+type Throttle struct {
+	Rate  string `json:"rate"`
+	Burst int    `json:"burst,omitempty"`
 }
 
 // Extension is an extra line inside a robots.txt group.

@@ -89,6 +89,8 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		}
 		diags.Append(generate.VerifiedWarnings(doc, opt.Server))
 		s.Access.Verified = verified
+		diags.Append(generate.ThrottleWarnings(doc, opt.Server))
+		s.Access.Throttle = generate.SiteThrottle(doc)
 	}
 	s.URL, _ = url.Parse(doc.Value.Site.URL)
 	s.self = confined.StatPath(opt.Manifest)
@@ -122,6 +124,13 @@ func (s *SiteDoc) serverOnly() diag.List {
 		if g.Enforce {
 			path := manifest.Index("agents", i) + ".enforce"
 			l.Warnf(pos.Of(path), path, "enforce refuses crawlers through web server configuration, and this build writes none: add --server with your server's kind")
+			break
+		}
+	}
+	for i, g := range s.Doc.Value.Agents {
+		if g.Throttle != nil {
+			path := manifest.Index("agents", i) + ".throttle"
+			l.Warnf(pos.KeyOf(path), path, "throttle slows crawlers through web server configuration, and this build writes none: add --server nginx")
 			break
 		}
 	}

@@ -53,6 +53,9 @@ type Access struct {
 	Redirects []Redirect
 	// Rights is the site's licence and reservation (license.go).
 	Rights Rights
+	// Throttle is the classes of crawlers slowed rather than refused
+	// (throttle.go); nil for none.
+	Throttle *Throttle
 }
 
 func (a Access) empty() bool { return len(a.Enforce) == 0 && !a.Noindex }

@@ -179,6 +179,16 @@
 // (the VirtualHost includes it), Caddy through matchers in discgen.caddy.
 // verified.go says what each writes and why; _headers cannot.
 //
+// # Throttled crawlers
+//
+// With Access.Throttle, nginx slows the crawlers of each class rather than
+// refuse them: limit_req zones keyed by the name the User-Agent claims,
+// in nginx/discgen-throttle.conf (the http block includes it), and
+// limit_req with limit_req_status 429 in discgen.conf; browsers and
+// /robots.txt have an empty key, which nginx does not count, and a
+// refusal comes first. throttle.go says why; Apache, Caddy and _headers
+// cannot (ThrottleCannot).
+//
 // # Paths
 //
 // Paths are written as they are, without quoting, so Render accepts only

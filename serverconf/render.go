@@ -74,6 +74,9 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		if !a.Verified.empty() && k == Nginx {
 			separate[NginxVerifiedFile] = tree.Entry{Data: nginxVerifiedHTTP(a.Verified)}
 		}
+		if !a.Throttle.empty() && k == Nginx {
+			separate[NginxThrottleFile] = tree.Entry{Data: nginxThrottleHTTP(a.Throttle)}
+		}
 		if !a.Verified.empty() && k == Htaccess {
 			separate[ApacheVerifiedFile] = tree.Entry{Data: apacheVerified(a.Verified)}
 		}
@@ -115,6 +118,7 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		nginxTenants(&b, a.Tenants, a.Noindex, usage, a.Rights)
 		nginxAccess(&b, a)
 		nginxVerified(&b, a.Verified)
+		nginxThrottle(&b, a.Throttle)
 		nginxUsage(&b, a.Usage)
 		nginxRights(&b, a.Rights)
 	case Caddy:

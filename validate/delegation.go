@@ -272,6 +272,9 @@ func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Spa
 			if g.Enforce {
 				v.warnKey(manifest.Key(manifest.Index(ap, i), "enforce"), "enforce is ignored here: --server configuration refuses only the agents of the site manifest's own agents groups, not a tenant's or an inline delegatee's; enforce the group in the site manifest's agents")
 			}
+			if g.Throttle != nil {
+				v.warnKey(manifest.Key(manifest.Index(ap, i), "throttle"), "throttle is ignored here: --server configuration slows only the crawlers of the site manifest's own agents groups; throttle the group in the site manifest")
+			}
 			if g.Verified {
 				v.warnKey(manifest.Key(manifest.Index(ap, i), "verified"), "verified is ignored here: --server configuration checks only the crawlers of the site manifest's own agents groups; set verified on a group of the site manifest")
 			}

@@ -75,8 +75,8 @@ func (v *checker) agents(path string, groups []manifest.Group) {
 			} else if r := robots.GoogleReading(name); r != "" {
 				v.warn(np, "%s", r)
 			}
-			if (g.Enforce || g.Verified) && len(name) > serverconf.MaxUserAgentName {
-				v.err(np, "a name of %d bytes cannot be enforced or verified: server configuration matches User-Agent names of up to %d bytes (the expression must fit a configuration line; Apache reads 8 KiB)", len(name), serverconf.MaxUserAgentName)
+			if (g.Enforce || g.Verified || g.Throttle != nil) && len(name) > serverconf.MaxUserAgentName {
+				v.err(np, "a name of %d bytes cannot be enforced, verified or throttled: server configuration matches User-Agent names of up to %d bytes (the expression must fit a configuration line; Apache reads 8 KiB)", len(name), serverconf.MaxUserAgentName)
 			}
 		}
 		v.presets(gp, g)
