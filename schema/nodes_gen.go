@@ -3,7 +3,7 @@
 package schema
 
 // generatedSum is the SHA-256 of the site.schema.json the nodes are compiled from.
-const generatedSum = "0045a17039e2ec2adf05699af48e36236332adf967f0f416077988dce7019e86"
+const generatedSum = "92ccb485e0eec19cbf3322c442605730160beed6fa19a365a4f95827bcfb099e"
 
 func generatedNodes() []*node {
 	n := make([]node, 318)

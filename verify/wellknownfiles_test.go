@@ -113,6 +113,13 @@ func TestSectionFiles(t *testing.T) {
 			}
 			return false
 		}, "/.well-known/http-message-signatures-directory", "Content-Type application/json, want application/http-message-signatures-directory+json"},
+		{"key directory redirected", func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path == "/.well-known/http-message-signatures-directory" {
+				http.Redirect(w, r, "/keys.json", http.StatusFound)
+				return true
+			}
+			return false
+		}, "/.well-known/http-message-signatures-directory", "a Web Bot Auth verifier follows no redirect"},
 		{"change-password a page", func(w http.ResponseWriter, r *http.Request) bool {
 			if r.URL.Path == "/.well-known/change-password" {
 				w.Write([]byte("x"))

@@ -49,6 +49,10 @@ func (Kind) Lint(data []byte) []diag.Diagnostic {
 	return kit.JSONDiagnostics(CheckDirectory(data), kit.CodeJSON)
 }
 
+// Consumer names who fetches the directory: the protocol draft's
+// verifiers follow no redirect, so verify fails one.
+func (Kind) Consumer() string { return "a Web Bot Auth verifier" }
+
 // LintAt lints a hand-written copy, its keys' expiry against now.
 func (Kind) LintAt(data []byte, now time.Time) []diag.Diagnostic {
 	return kit.JSONDiagnostics(CheckDirectoryAt(data, now), kit.CodeJSON)

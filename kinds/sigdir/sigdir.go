@@ -30,7 +30,16 @@
 //     registry; each of those members a base64url string without padding,
 //     of its curve's length;
 //   - kid is required and is the key's RFC 7638 thumbprint: the error
-//     gives the value it must be; two keys may not share one;
+//     gives the value it must be; two keys may not share one. The
+//     protocol draft lets a key at the well-known URI go without a kid
+//     (it MAY carry one, which MUST then be the thumbprint); discgen
+//     requires it, as verifiers select the key by matching a signature's
+//     keyid against it;
+//   - a published test key (RFC 9421 appendix B.1's Ed25519 and P-256
+//     keys, RFC 7517 and RFC 7638's RSA example, known by their
+//     thumbprints, testKeys) is refused: the protocol draft's "Test and
+//     Demonstration Keys" says they must not be used in production and
+//     that verifiers should reject them;
 //   - use, when given, is "sig";
 //   - exp and nbf, when given, are NumericDates (RFC 7519 section 2,
 //     seconds since 1970), nbf before exp. Against the build's time
@@ -62,6 +71,16 @@ const MediaType = "application/http-message-signatures-directory+json"
 // privateMembers are the JWK members that hold a private or secret key
 // (RFC 7518 sections 6.2.2, 6.3.2 and 6.4.1).
 var privateMembers = []string{"d", "p", "q", "dp", "dq", "qi", "oth", "k"}
+
+// testKeys are the thumbprints of keys published with their private
+// halves, for tests: RFC 9421 appendix B.1.3 and B.1.4 (computed from the
+// RFC's public keys) and the RSA key of RFC 7517 appendix A.1, which RFC
+// 7638 section 3.1 hashes.
+var testKeys = map[string]string{
+	"poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U": "RFC 9421 appendix B.1.4, test-key-ed25519",
+	"ydQXMtvbsOsZyFir-Y7A8t7fKEM1gbKPvyFkdpu4fvI": "RFC 9421 appendix B.1.3, test-key-ecc-p256",
+	"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs": "RFC 7517 appendix A.1 and RFC 7638 section 3.1",
+}
 
 // curveBytes is the length of a coordinate of each curve a key may use.
 var curveBytes = map[string]map[string]int{
@@ -117,6 +136,9 @@ func checkKey(c *kit.JSONChecker, i int, v any, now time.Time, kids map[string]i
 		}
 	}
 	want, ok := thumbprint(c, p, key)
+	if src, test := testKeys[want]; ok && test {
+		c.Add(p, false, "the key is a published test key (%s): its private half is public, and verifiers reject it; generate a key of your own", src)
+	}
 	switch kid, has := key["kid"]; {
 	case !has:
 		if ok {

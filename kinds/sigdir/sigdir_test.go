@@ -30,45 +30,58 @@ func texts(ps []kit.JSONProblem) string {
 	return b.String()
 }
 
-// TestRFC7638Example: the RSA key of RFC 7638 section 3.1 passes with the
-// thumbprint the RFC gives as its kid, and fails with any other, the
-// error naming the thumbprint.
+// TestRFC7638Example: the RSA key of RFC 7638 section 3.1 has the
+// thumbprint the RFC gives, NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs:
+// as its kid it passes the thumbprint check, and any other kid is refused
+// with that value. Being a published example, the key itself is refused
+// as a test key.
 func TestRFC7638Example(t *testing.T) {
 	data := read(t, "rfc7638-rsa.json")
-	if ps := CheckDirectory(data); len(ps) != 0 {
-		t.Fatalf("RFC 7638's key: %s", texts(ps))
+	testKey := "3:5: /keys/0: the key is a published test key (RFC 7517 appendix A.1 and RFC 7638 section 3.1): its private half is public, and verifiers reject it; generate a key of your own\n"
+	if got := texts(CheckDirectory(data)); got != testKey {
+		t.Fatalf("RFC 7638's key: got\n%swant\n%s", got, testKey)
 	}
 	bad := strings.Replace(string(data), `"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"`, `"2011-04-29"`, 1)
-	ps := CheckDirectory([]byte(bad))
-	want := `8:14: /keys/0/kid: kid "2011-04-29" is not the key's RFC 7638 thumbprint "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"`
-	if len(ps) != 1 || ps[0].String() != want {
-		t.Fatalf("got\n%swant\n%s", texts(ps), want)
+	want := testKey + `8:14: /keys/0/kid: kid "2011-04-29" is not the key's RFC 7638 thumbprint "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"` + "\n"
+	if got := texts(CheckDirectory([]byte(bad))); got != want {
+		t.Fatalf("got\n%swant\n%s", got, want)
 	}
 }
 
 // TestDraftExample: the Ed25519 key of the draft's example directory, as
 // the draft prints it, has a kid that is not its thumbprint (RFC 7638
-// gives the keyid the protocol draft signs with); with that kid, its exp
-// (2024-05-11) is judged against the build's time: no finding well
-// before, a warning within 30 days, an error once passed.
+// gives poqkLG..., the keyid the protocol draft signs with), and is RFC
+// 9421's test key. RFC 9421's P-256 test key, its coordinates taken from
+// the RFC's PEM, is refused too: its thumbprint here is the one computed
+// apart from this package.
 func TestDraftExample(t *testing.T) {
-	const thumb = "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U"
 	data := read(t, "draft-ed25519.json")
-	want := `5:12: /keys/0/kid: kid "NFcWBst6DXG-N35nHdzMrioWntdzNZghQSkjHNMMSjw" is not the key's RFC 7638 thumbprint "` + thumb + `"` + "\n"
+	want := "2:12: /keys/0: the key is a published test key (RFC 9421 appendix B.1.4, test-key-ed25519): its private half is public, and verifiers reject it; generate a key of your own\n" +
+		`5:12: /keys/0/kid: kid "NFcWBst6DXG-N35nHdzMrioWntdzNZghQSkjHNMMSjw" is not the key's RFC 7638 thumbprint "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U"` + "\n"
 	if got := texts(CheckDirectory(data)); got != want {
 		t.Fatalf("the draft's key: got\n%swant\n%s", got, want)
 	}
-	data = []byte(strings.Replace(string(data), "NFcWBst6DXG-N35nHdzMrioWntdzNZghQSkjHNMMSjw", thumb, 1))
-	if ps := CheckDirectory(data); len(ps) != 0 {
-		t.Fatalf("the draft's key with its thumbprint: %s", texts(ps))
+	ec := `{"keys": [{"kty": "EC", "crv": "P-256", "x": "qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA", "y": "Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0", "kid": "ydQXMtvbsOsZyFir-Y7A8t7fKEM1gbKPvyFkdpu4fvI"}]}`
+	want = "1:11: /keys/0: the key is a published test key (RFC 9421 appendix B.1.3, test-key-ecc-p256): its private half is public, and verifiers reject it; generate a key of your own\n"
+	if got := texts(CheckDirectory([]byte(ec))); got != want {
+		t.Fatalf("RFC 9421's P-256 key: got\n%swant\n%s", got, want)
 	}
+}
+
+// TestExpiry: a key's exp (2024-05-11) judged against the build's time:
+// no finding well before, a warning within 30 days, an error once passed;
+// without a time, no finding.
+func TestExpiry(t *testing.T) {
+	doc, _ := edKey(t, "", ",\n   \"nbf\": 1712793600, \"exp\": 1715385600")
+	data := []byte(doc)
 	for _, c := range []struct {
 		now  time.Time
 		want string
 	}{
+		{time.Time{}, ""},
 		{time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), ""},
-		{time.Date(2024, 4, 20, 0, 0, 0, 0, time.UTC), `9:12: /keys/0/exp: warning: the key expires at 2024-05-11T00:00:00Z (exp), less than 30 days away: publish its successor` + "\n"},
-		{time.Date(2024, 5, 11, 0, 0, 0, 0, time.UTC), `9:12: /keys/0/exp: the key expired at 2024-05-11T00:00:00Z (exp; now is 2024-05-11T00:00:00Z): remove it, or publish a new key and drop this one` + "\n"},
+		{time.Date(2024, 4, 20, 0, 0, 0, 0, time.UTC), `3:30: /keys/0/exp: warning: the key expires at 2024-05-11T00:00:00Z (exp), less than 30 days away: publish its successor` + "\n"},
+		{time.Date(2024, 5, 11, 0, 0, 0, 0, time.UTC), `3:30: /keys/0/exp: the key expired at 2024-05-11T00:00:00Z (exp; now is 2024-05-11T00:00:00Z): remove it, or publish a new key and drop this one` + "\n"},
 	} {
 		if got := texts(CheckDirectoryAt(data, c.now)); got != c.want {
 			t.Errorf("at %s: got\n%swant\n%s", c.now, got, c.want)
@@ -145,12 +158,13 @@ func TestShape(t *testing.T) {
 // TestLintAt: lint judges the dates against the time it is given, and
 // Lint alone leaves them.
 func TestLintAt(t *testing.T) {
-	data := []byte(strings.Replace(string(read(t, "draft-ed25519.json")), "NFcWBst6DXG-N35nHdzMrioWntdzNZghQSkjHNMMSjw", "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U", 1))
+	doc, _ := edKey(t, "", ",\n   \"exp\": 1715385600")
+	data := []byte(doc)
 	if ds := (Kind{}).Lint(data); len(ds) != 0 {
 		t.Fatalf("Lint: %v", ds)
 	}
 	ds := (Kind{}).LintAt(data, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
-	if len(ds) != 1 || ds[0].Line != 9 || ds[0].Code != kit.CodeJSON || !strings.Contains(ds[0].Message, "expired") {
+	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Code != kit.CodeJSON || !strings.Contains(ds[0].Message, "expired") {
 		t.Fatalf("LintAt: %v", ds)
 	}
 }
