@@ -31,7 +31,7 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 			continue
 		}
 		if src, ok := k.(kit.Sourced); ok {
-			copySource(t, pos, md, k, src, m, &errs)
+			copySource(t, pos, md, k, src, m, b, &errs)
 			continue
 		}
 		data, ok := k.Render(m, b)
@@ -49,14 +49,15 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 		put(t, k.Path(), data, &errs)
 	}
 	if wk := m.WellKnown; wk != nil {
-		errs.Append(checkSectionFiles(pos, wk, md))
+		errs.Append(checkSectionFiles(pos, wk, md, b))
 	}
 	return errs
 }
 
 // copySource reads the source file of kind k and puts it in t, byte for
-// byte, unless its shape check finds an error.
-func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kind, src kit.Sourced, m *manifest.Site, errs *diag.List) {
+// byte, unless its shape check finds an error; a kit.Dated kind's check
+// judges the file's dates against the build's time.
+func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kind, src kit.Sourced, m *manifest.Site, b kit.Build, errs *diag.List) {
 	source, _ := src.Source(m)
 	fp := k.Key()
 	data, err := md.read(source, MaxSourceBytes)
@@ -65,7 +66,9 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 		return
 	}
 	var ps []wellknown.JSONProblem
-	if sc, ok := k.(kit.ShapeChecker); ok {
+	if dc, ok := k.(kit.Dated); ok {
+		ps = dc.CheckShapeAt(data, b.Now)
+	} else if sc, ok := k.(kit.ShapeChecker); ok {
 		ps = sc.CheckShape(data)
 	}
 	file := sourcePath(pos.File, source)
@@ -93,11 +96,15 @@ func Redirects(m *manifest.Site) []serverconf.Redirect {
 }
 
 // sectionCheck returns the check of the file a well-known name writes:
-// a JSON check by shape, or a kind's lint; both nil for another file.
-func sectionCheck(name string) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
+// a JSON check by shape (a kit.Dated kind's dates against the build's
+// time), or a kind's lint; both nil for another file.
+func sectionCheck(name string, b kit.Build) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
 	k, ok := registry.ByPath(".well-known/" + name)
 	if !ok {
 		return nil, nil
+	}
+	if dc, ok := k.(kit.Dated); ok {
+		return func(data []byte) []wellknown.JSONProblem { return dc.CheckShapeAt(data, b.Now) }, nil
 	}
 	if sc, ok := k.(kit.ShapeChecker); ok {
 		return sc.CheckShape, nil
@@ -134,14 +141,14 @@ func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem,
 // files by shape, another kind by its lint (atproto-did as a DID alone). A problem in inline content is at its line and column in the
 // manifest (in a literal block; at the value otherwise), one in a source
 // file at its line and column there.
-func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *manifestDir) diag.List {
+func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *manifestDir, b kit.Build) diag.List {
 	var errs diag.List
 	for i, f := range wk.Files {
 		name, err := wellknown.FileName(f.Name)
 		if err != nil {
 			continue
 		}
-		check, lint := sectionCheck(name)
+		check, lint := sectionCheck(name, b)
 		isJSON := check != nil
 		if !isJSON && lint == nil || f.Schema != "" {
 			continue // a schema the entry names checks it instead

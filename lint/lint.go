@@ -114,7 +114,8 @@ func Detect(name string, data []byte) Kind {
 
 // Options are what a file's checks need beyond its bytes.
 type Options struct {
-	// Now is the time security.txt's Expires is checked against.
+	// Now is the time security.txt's Expires and a key directory's exp
+	// are checked against.
 	Now time.Time
 	// Key, when not nil, is the OpenPGP public key a security.txt's
 	// signature must verify with.
@@ -135,7 +136,7 @@ func Mismatch(name string, detected Kind) (diag.Diagnostic, bool) {
 // File lints data as kind. Diagnostics carry lines but no file name,
 // which the caller sets.
 func File(data []byte, kind Kind, opt Options) []diag.Diagnostic {
-	if d, ok := lintSection(data, kind); ok {
+	if d, ok := lintSection(data, kind, opt.Now); ok {
 		return d
 	}
 	var out []diag.Diagnostic

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
@@ -42,10 +43,14 @@ func sectionByName(name string) (Kind, bool) {
 	return "", false
 }
 
-// lintSection lints data as a section 13 kind; ok is false for another kind.
-func lintSection(data []byte, kind Kind) (out []diag.Diagnostic, ok bool) {
+// lintSection lints data as a section 13 kind, a kit.Dated kind's dates
+// against now; ok is false for another kind.
+func lintSection(data []byte, kind Kind, now time.Time) (out []diag.Diagnostic, ok bool) {
 	for _, k := range registry.All() {
 		if l, isLinter := k.(kit.Linter); isLinter && Kind(k.Name()) == kind {
+			if d, dated := k.(kit.Dated); dated {
+				return d.LintAt(data, now), true
+			}
 			return l.Lint(data), true
 		}
 	}

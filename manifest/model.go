@@ -182,6 +182,9 @@ type WellKnown struct {
 	TrafficAdvice  []TrafficAdvice `json:"traffic_advice,omitempty"`
 	ChangePassword string          `json:"change_password,omitempty"`
 	AtprotoDID     string          `json:"atproto_did,omitempty"`
+	// SignaturesDirectory names the Web Bot Auth key directory, a JWKS
+	// file relative to the manifest (kinds/sigdir).
+	SignaturesDirectory string `json:"signatures_directory,omitempty"`
 }
 
 // SecurityTxt is the RFC 9116 security.txt.

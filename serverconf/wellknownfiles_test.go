@@ -13,25 +13,27 @@ import (
 // sectionTree holds the files of design section 13 as a build writes them.
 func sectionTree() tree.Tree {
 	return tree.Tree{
-		"ads.txt":                                {Data: []byte("google.com, pub-1234567890123456, DIRECT, f08c47fec0942fa0\n")},
-		"app-ads.txt":                            {Data: []byte("placeholder.example.com, placeholder, DIRECT, placeholder\n")},
-		".well-known/apple-app-site-association": {Data: []byte(`{"webcredentials": {"apps": ["ABCDE12345.org.fict.app"]}}`)},
-		".well-known/assetlinks.json":            {Data: []byte(`[]`)},
-		".well-known/gpc.json":                   {Data: []byte(`{"gpc": true}`)},
-		".well-known/traffic-advice":             {Data: []byte(`[{"user_agent": "prefetch-proxy", "fraction": 0.5}]`)},
-		".well-known/atproto-did":                {Data: []byte("did:plc:ewvi7nxzyoun6zhxrhs64oiz")},
+		"ads.txt":                                       {Data: []byte("google.com, pub-1234567890123456, DIRECT, f08c47fec0942fa0\n")},
+		"app-ads.txt":                                   {Data: []byte("placeholder.example.com, placeholder, DIRECT, placeholder\n")},
+		".well-known/apple-app-site-association":        {Data: []byte(`{"webcredentials": {"apps": ["ABCDE12345.org.fict.app"]}}`)},
+		".well-known/assetlinks.json":                   {Data: []byte(`[]`)},
+		".well-known/gpc.json":                          {Data: []byte(`{"gpc": true}`)},
+		".well-known/traffic-advice":                    {Data: []byte(`[{"user_agent": "prefetch-proxy", "fraction": 0.5}]`)},
+		".well-known/atproto-did":                       {Data: []byte("did:plc:ewvi7nxzyoun6zhxrhs64oiz")},
+		".well-known/http-message-signatures-directory": {Data: []byte(`{"keys": [{"kty": "RSA", "n": "AQAB", "e": "AQAB", "kid": "fFSIqACAdZT1hI1UKd3RlrMVpjTald1WwlJtBezXa88"}]}`)},
 	}
 }
 
 // sectionTypes is the media type each consumer needs.
 var sectionTypes = map[string]string{
-	"ads.txt":                                "text/plain; charset=utf-8",
-	"app-ads.txt":                            "text/plain; charset=utf-8",
-	".well-known/apple-app-site-association": "application/json",
-	".well-known/assetlinks.json":            "application/json",
-	".well-known/gpc.json":                   "application/json",
-	".well-known/traffic-advice":             "application/trafficadvice+json",
-	".well-known/atproto-did":                "text/plain; charset=utf-8",
+	"ads.txt":                                       "text/plain; charset=utf-8",
+	"app-ads.txt":                                   "text/plain; charset=utf-8",
+	".well-known/apple-app-site-association":        "application/json",
+	".well-known/assetlinks.json":                   "application/json",
+	".well-known/gpc.json":                          "application/json",
+	".well-known/traffic-advice":                    "application/trafficadvice+json",
+	".well-known/atproto-did":                       "text/plain; charset=utf-8",
+	".well-known/http-message-signatures-directory": "application/http-message-signatures-directory+json",
 }
 
 var changePassword = []Redirect{{From: ".well-known/change-password", To: "/account/password", Status: 302}}

@@ -12,11 +12,12 @@ import (
 
 func sectionTree() tree.Tree {
 	return tree.Tree{
-		"ads.txt":                                {Data: []byte("google.com, pub-1234567890123456, DIRECT, f08c47fec0942fa0\n")},
-		".well-known/apple-app-site-association": {Data: []byte(`{"webcredentials": {"apps": ["ABCDE12345.org.fict.app"]}}`)},
-		".well-known/assetlinks.json":            {Data: []byte(`[]`)},
-		".well-known/traffic-advice":             {Data: []byte(`[{"user_agent": "prefetch-proxy", "fraction": 0.5}]`)},
-		".well-known/atproto-did":                {Data: []byte("did:plc:ewvi7nxzyoun6zhxrhs64oiz")},
+		"ads.txt":                                       {Data: []byte("google.com, pub-1234567890123456, DIRECT, f08c47fec0942fa0\n")},
+		".well-known/apple-app-site-association":        {Data: []byte(`{"webcredentials": {"apps": ["ABCDE12345.org.fict.app"]}}`)},
+		".well-known/assetlinks.json":                   {Data: []byte(`[]`)},
+		".well-known/traffic-advice":                    {Data: []byte(`[{"user_agent": "prefetch-proxy", "fraction": 0.5}]`)},
+		".well-known/atproto-did":                       {Data: []byte("did:plc:ewvi7nxzyoun6zhxrhs64oiz")},
+		".well-known/http-message-signatures-directory": {Data: []byte(`{"keys": [{"kty": "RSA", "n": "AQAB", "e": "AQAB", "kid": "fFSIqACAdZT1hI1UKd3RlrMVpjTald1WwlJtBezXa88"}]}`)},
 	}
 }
 
@@ -37,6 +38,8 @@ func sectionServer(bad func(w http.ResponseWriter, r *http.Request) bool) func(w
 			w.Header().Set("Content-Type", "application/json")
 		case "/.well-known/traffic-advice":
 			w.Header().Set("Content-Type", "application/trafficadvice+json")
+		case "/.well-known/http-message-signatures-directory":
+			w.Header().Set("Content-Type", "application/http-message-signatures-directory+json")
 		default:
 			return false
 		}
@@ -102,6 +105,21 @@ func TestSectionFiles(t *testing.T) {
 			}
 			return false
 		}, "/.well-known/atproto-did", "Content-Type text/html, want text/plain; charset=utf-8"},
+		{"key directory as json", func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path == "/.well-known/http-message-signatures-directory" {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(sectionTree()[".well-known/http-message-signatures-directory"].Data)
+				return true
+			}
+			return false
+		}, "/.well-known/http-message-signatures-directory", "Content-Type application/json, want application/http-message-signatures-directory+json"},
+		{"key directory redirected", func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path == "/.well-known/http-message-signatures-directory" {
+				http.Redirect(w, r, "/keys.json", http.StatusFound)
+				return true
+			}
+			return false
+		}, "/.well-known/http-message-signatures-directory", "a Web Bot Auth verifier follows no redirect"},
 		{"change-password a page", func(w http.ResponseWriter, r *http.Request) bool {
 			if r.URL.Path == "/.well-known/change-password" {
 				w.Write([]byte("x"))

@@ -13,7 +13,9 @@
 //     [Severity].
 //   - kind.go: [Kind], the interface a kind implements, [Build], what a
 //     check or a rendering knows besides the manifest, and the optional
-//     interfaces a stage finds by type assertion.
+//     interfaces a stage finds by type assertion ([Dated]: a check that
+//     judges a file's dates against the build's time, within
+//     [ExpiresSoon] a warning).
 //
 // kit imports only diag and manifest (the typed model and its paths): a
 // kind imports kit, never a stage, and a helper

@@ -97,3 +97,16 @@ type Signer interface {
 
 // CodeJSON is the lint code of a JSON file that fails its shape.
 const CodeJSON = "J001"
+
+// Dated is a ShapeChecker and Linter whose checks also judge the file's
+// dates against the time of the build (--now): a key that has expired or
+// soon will. generate and lint call CheckShapeAt and LintAt instead of
+// CheckShape and Lint, which check everything else.
+type Dated interface {
+	CheckShapeAt(data []byte, now time.Time) []JSONProblem
+	LintAt(data []byte, now time.Time) []diag.Diagnostic
+}
+
+// ExpiresSoon is how close to the time of the build an expiry draws a
+// warning: security.txt's Expires, a published key's exp.
+const ExpiresSoon = 30 * 24 * time.Hour

@@ -14,6 +14,7 @@ import (
 	"github.com/discgen/discgen/kinds/gpc"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/securitytxt"
+	"github.com/discgen/discgen/kinds/sigdir"
 	"github.com/discgen/discgen/kinds/trafficadvice"
 )
 
@@ -29,6 +30,7 @@ var all = [...]kit.Kind{
 	trafficadvice.Kind{},
 	changepassword.Kind{},
 	atprotodid.Kind{},
+	sigdir.Kind{},
 }
 
 // All returns the kinds in registry order; the caller may keep the slice.

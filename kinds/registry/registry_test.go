@@ -68,7 +68,7 @@ func FuzzLint(f *testing.F) {
 	for _, s := range []string{
 		"google.com, pub-1, DIRECT, f08c47fec0942fa0\nCONTACT=a@b.org\n",
 		`{"gpc": "true"}`, `{"applinks": {"details": [{"components": [{"?": {}}]}]}}`, `[{"relation": [], "target": {"namespace": "x"}}]`, `[{"user_agent": "*", "fraction": 2}]`, `[`,
-		"did:plc:ewvi7nxzyoun6zhxrhs64oiz\n", "\ufeffa.com,1,RESELLER;ext\r\nx=y\n,,,,\n\x00\n",
+		"did:plc:ewvi7nxzyoun6zhxrhs64oiz\n", `{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "", "d": 1, "exp": 1e400}]}`, "\ufeffa.com,1,RESELLER;ext\r\nx=y\n,,,,\n\x00\n",
 	} {
 		f.Add(s)
 	}

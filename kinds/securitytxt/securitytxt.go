@@ -26,7 +26,7 @@ type File struct {
 }
 
 // expiresSoon: an Expires closer than this to now draws a warning.
-const expiresSoon = 30 * 24 * time.Hour
+const expiresSoon = kit.ExpiresSoon
 
 // CheckFile returns every problem of s, in field order (the order
 // of RenderFile) and, within a field, in value order. now is the
