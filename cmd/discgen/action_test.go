@@ -409,7 +409,10 @@ chmod +x "$out"
 	}
 	commit := strings.Repeat("0123456789", 4)
 	for _, tc := range []struct{ version, ref, log, goCall string }{
-		{"", "v1", "discgen: compiling the action's own source (v1 is not a release; set version: to a release to download it instead)\n",
+		{"", "v1", "discgen: compiling the action's own source at v1 (a ref that is not a release; set version: to a release to download it instead)\n",
+			"CGO_ENABLED=0 GOTOOLCHAIN=auto go build -trimpath -o "},
+		// An action used from a path (uses: ./) has no ref.
+		{"", "", "discgen: compiling the action's own source (used from a path, with no ref to download; set version: to a release to download it instead)\n",
 			"CGO_ENABLED=0 GOTOOLCHAIN=auto go build -trimpath -o "},
 		{commit, "", "discgen: compiling commit " + commit + " with go install (a commit has no release archive)\n",
 			"CGO_ENABLED=0 GOTOOLCHAIN=auto go install -trimpath github.com/discgen/discgen/cmd/discgen@" + commit + "\n"},
