@@ -143,7 +143,11 @@ cached=$cached"
       mkdir -p "$dir"
       export GOBIN=$dir GOTOOLCHAIN=auto GOFLAGS=-mod=readonly CGO_ENABLED=0
       if [[ -z $version ]]; then
-        echo "discgen: compiling the action's own source (${GITHUB_ACTION_REF:-no ref} is not a release; set version: to a release to download it instead)"
+        if [[ -n ${GITHUB_ACTION_REF:-} ]]; then
+          echo "discgen: compiling the action's own source at $GITHUB_ACTION_REF (a ref that is not a release; set version: to a release to download it instead)"
+        else
+          echo "discgen: compiling the action's own source (used from a path, with no ref to download; set version: to a release to download it instead)"
+        fi
         (cd "$src" && go build -trimpath -o "$dir/discgen" ./cmd/discgen)
       else
         echo "discgen: compiling commit $version with go install (a commit has no release archive)"

@@ -84,3 +84,29 @@ func writeUnified(w io.Writer, from, to string, old, new []byte) {
 	}
 	w.Write(d)
 }
+
+// FirstLine returns where an Update first differs in the file on disk,
+// for an annotation: the 1-based line, and whether the file on disk ends
+// before the difference (every line of it stands and lines follow it), in
+// which case line is its last line. It returns 0 for a change that is not
+// an Update, or whose file on disk is a symbolic link, binary, too large
+// to have been read, or empty.
+func (ch Change) FirstLine() (line int, after bool) {
+	if ch.Kind != Update || ch.Old == nil || ch.New == nil || ch.oldLarge || ch.Old.Link != "" || ch.New.Link != "" {
+		return 0, false
+	}
+	old, new := ch.Old.Data, ch.New.Data
+	if len(old) == 0 || bytes.IndexByte(old, 0) >= 0 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(old) && i < len(new) && old[i] == new[i]; i++ {
+		n = i + 1
+	}
+	// The difference is on the line holding byte n of old; at the end
+	// of old, after its last line.
+	if n >= len(old) {
+		return bytes.Count(old[:len(old)-1], []byte{'\n'}) + 1, true
+	}
+	return bytes.Count(old[:n], []byte{'\n'}) + 1, false
+}

@@ -239,6 +239,9 @@ func leaf(e *failure, ptr []string, loc string, inst any) []Violation {
 		if n, ok := val.(json.Number); ok && loc == "/$defs/tdm_reservation/type" {
 			return one(tdmReservationMessage(n))
 		}
+		if w, ok := val.(string); ok && loc == "/$defs/tdm_reservation/type" {
+			return one(tdmReservationWord(w))
+		}
 		return one(typeMessage(e.message))
 	case "not":
 		switch loc {

@@ -183,7 +183,7 @@ func TestMessages(t *testing.T) {
 		{"tdm reservation 2", `{` + site + `, "tdm": {"reservation": 2, "paths": [{"path": "/a/", "reservation": 1}]}}`, false,
 			"tdm/paths/0/reservation: 1 is not a TDMRep reservation here: write true (1, rights reserved) or false (0, not reserved)\n" +
 				"tdm/reservation: 2 is not a TDMRep reservation: the final report (2024-05-10) dropped every value but 1 (rights reserved) and 0 (not reserved); write true or false\n"},
-		{"tdm reservation string", `{` + site + `, "tdm": {"reservation": "yes"}}`, false, "tdm/reservation: must be a boolean, not a string\n"},
+		{"tdm reservation string", `{` + site + `, "tdm": {"reservation": "yes"}}`, false, "tdm/reservation: \"yes\" is not a TDMRep reservation: write true (1, rights reserved) or false (0, not reserved), without quotes; yes and no are the words of usage, not of tdm\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			kind := schema.Site

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/discgen/discgen/internal/editdist"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 )
@@ -115,7 +117,11 @@ func (v *checker) delegatable(p, name string, except bool) bool {
 	case name == SubdirectoriesTxt, name == RobotsTxt, name == IconsTxt, name == DescriptionTxt, name == FeedsTxt, xName.MatchString(name):
 		return true
 	default:
-		v.err(p, "%q is not an autodisc file (robots.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt or x-NAME)", name)
+		msg := fmt.Sprintf("%q is not an autodisc file (robots.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt or x-NAME)", name)
+		if s := editdist.Closest(name, []string{RobotsTxt, IconsTxt, DescriptionTxt, FeedsTxt, SubdirectoriesTxt}); s != "" {
+			msg += "; did you mean " + strconv.Quote(s) + "?"
+		}
+		v.err(p, "%s", msg)
 	}
 	return false
 }

@@ -29,7 +29,7 @@ func (v *checker) llmsTxt(p string, l *manifest.LlmsTxt) {
 	if l.Summary != "" {
 		v.llmsValue(manifest.Key(p, "summary"), llmstxt.FieldSummary, l.Summary)
 		if strings.TrimSpace(l.Details) == "" {
-			v.err(manifest.Key(p, "summary"), "a summary needs details after it: the llmstxt.org reference parser reads the blockquote as the summary only when text follows it before the first section, and reads it as details otherwise")
+			v.err(manifest.Key(p, "summary"), "a summary needs details after it, or the llmstxt.org reference parser reads it as details (it takes the blockquote for the summary only when text follows before the first section): add details (a paragraph about the site), or give this text as details instead of summary")
 		}
 	} else if d := strings.TrimLeft(l.Details, " \t\r\n"); strings.HasPrefix(d, ">") {
 		v.err(manifest.Key(p, "details"), "details that start with a quote (\">\") need a summary before them: without one, the llmstxt.org reference parser reads the quote as the summary")

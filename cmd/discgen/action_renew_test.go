@@ -262,3 +262,36 @@ func TestActionRenewUsesRealFlags(t *testing.T) {
 		t.Fatalf("found only %d flags in renew.sh's build", n)
 	}
 }
+
+// TestActionRenewFixedDate: what docs/github-action.md says of a fixed
+// expires date. While it is more than renew-days away, renew stops as it
+// does for a duration; within renew-days, the rebuild gives the same date
+// and renew fails, saying to write a duration; a later fixed date written
+// into the manifest (and not yet built) is renewed to with a pull request.
+func TestActionRenewFixedDate(t *testing.T) {
+	needBash(t)
+	discgen := buildDiscgen(t)
+	path, ghLog := fakeGH(t, "")
+	env := []string{"DISCGEN_COMMAND=renew", "DISCGEN_RENEW_DAYS=30", path}
+	dir, _ := renewRepo(t, discgen, `"2027-06-01T00:00:00Z"`, time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC))
+
+	r := runAction(t, dir, discgen, append(env, epoch(time.Date(2026, 6, 15, 0, 0, 0, 0, time.UTC)))...)
+	if r.status != 0 || r.outputs != "renewed=false\nexpires=2027-06-01T00:00:00Z\npull-request=\n" || !strings.Contains(r.log, "nothing to renew") {
+		t.Errorf("a fixed date a year away: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
+	}
+	may := epoch(time.Date(2027, 5, 15, 0, 0, 0, 0, time.UTC))
+	r = runAction(t, dir, discgen, append(env, may)...)
+	if r.status != 1 || !strings.Contains(r.log, "the build gives the same Expires (2027-06-01T00:00:00Z): the manifest's expires is a fixed date") {
+		t.Errorf("the fixed date within renew-days: status %d\n%s", r.status, r.log)
+	}
+	if _, err := os.Stat(ghLog); err == nil {
+		t.Error("gh was run")
+	}
+	gitOut(t, dir, "checkout", "--quiet", "--", ".")
+	testfs.Write(t, filepath.Join(dir, "site.yaml"), strings.Replace(renewSite, "EXPIRES", `"2028-06-01T00:00:00Z"`, 1))
+	gitOut(t, dir, "-c", "user.name=Site Owner", "-c", "user.email=owner@example.org", "commit", "--quiet", "-am", "a later date")
+	r = runAction(t, dir, discgen, append(env, may)...)
+	if r.status != 0 || r.outputs != "renewed=true\nexpires=2028-06-01T00:00:00Z\npull-request=https://github.com/fict/site/pull/7\n" {
+		t.Errorf("a later fixed date in the manifest: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
+	}
+}

@@ -206,21 +206,23 @@ func TestActionScript(t *testing.T) {
 	}
 
 	// check after a manifest change: one annotation per stale file, on
-	// its path; the summary lists them and shows the diff.
+	// its path (and first line that differs); the summary lists them and
+	// shows the diff.
 	testfs.Write(t, filepath.Join(dir, "site.yaml"), strings.Replace(actionSite, `description: "Example"`, "", 1)+"files: {x-contact.txt: ops@example.org}\n")
 	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=check")
 	if r.status != 1 || r.outputs != "changed=false\nstale=true\n" {
 		t.Fatalf("check: status %d, outputs %q\n%s", r.status, r.outputs, r.log)
 	}
-	annotations := regexp.MustCompile(`(?m)^::error file=([^,]*),title=discgen::(.*)$`).FindAllStringSubmatch(r.log, -1)
+	annotations := regexp.MustCompile(`(?m)^::error file=([^,]*)((?:,line=\d+,col=\d+)?),title=discgen::(.*)$`).FindAllStringSubmatch(r.log, -1)
 	got := map[string]string{}
 	for _, a := range annotations {
-		got[a[1]] = a[2]
+		got[a[1]] = a[2] + " " + a[3]
 	}
+	// A stale file's annotation is on its first line that differs.
 	want := map[string]string{
-		"public/autodisc/description.txt": "stale: discgen no longer produces it",
-		"public/autodisc/x-contact.txt":   "missing: discgen build would write it",
-		"public/autodisc/index.txt":       "stale: discgen build would rewrite it",
+		"public/autodisc/description.txt": " stale: discgen no longer produces it",
+		"public/autodisc/x-contact.txt":   " missing: discgen build would write it",
+		"public/autodisc/index.txt":       ",line=1,col=1 stale from line 1: discgen build would rewrite it",
 	}
 	if len(annotations) != len(want) {
 		t.Errorf("check: %d annotations, want %d:\n%s", len(annotations), len(want), r.log)
@@ -407,7 +409,10 @@ chmod +x "$out"
 	}
 	commit := strings.Repeat("0123456789", 4)
 	for _, tc := range []struct{ version, ref, log, goCall string }{
-		{"", "v1", "discgen: compiling the action's own source (v1 is not a release; set version: to a release to download it instead)\n",
+		{"", "v1", "discgen: compiling the action's own source at v1 (a ref that is not a release; set version: to a release to download it instead)\n",
+			"CGO_ENABLED=0 GOTOOLCHAIN=auto go build -trimpath -o "},
+		// An action used from a path (uses: ./) has no ref.
+		{"", "", "discgen: compiling the action's own source (used from a path, with no ref to download; set version: to a release to download it instead)\n",
 			"CGO_ENABLED=0 GOTOOLCHAIN=auto go build -trimpath -o "},
 		{commit, "", "discgen: compiling commit " + commit + " with go install (a commit has no release archive)\n",
 			"CGO_ENABLED=0 GOTOOLCHAIN=auto go install -trimpath github.com/discgen/discgen/cmd/discgen@" + commit + "\n"},
@@ -425,5 +430,36 @@ chmod +x "$out"
 		if !strings.HasPrefix(string(calls), tc.goCall) {
 			t.Errorf("version %q: go called as\n%s\nwant %q", tc.version, calls, tc.goCall)
 		}
+	}
+}
+
+// The Action's snippets in README.md and docs/github-action.md list every
+// command action/run.sh takes, and README.md says where a stale file's
+// annotation goes.
+func TestActionSnippetsNameEveryCommand(t *testing.T) {
+	run, err := os.ReadFile("../../action/run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commands []string
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z]+)\)(?: |$)`).FindAllStringSubmatch(string(run), -1) {
+		commands = append(commands, m[1])
+	}
+	if len(commands) < 5 {
+		t.Fatalf("action/run.sh: found commands %q", commands)
+	}
+	want := "command: check          # " + strings.Join(commands, " | ")
+	for _, doc := range []string{"../../README.md", "../../docs/github-action.md"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(text), want) {
+			t.Errorf("%s: the Action's snippet does not read %q", doc, want)
+		}
+	}
+	readme, _ := os.ReadFile("../../README.md")
+	if strings.Contains(string(readme), "annotation on each line at fault") {
+		t.Error("README.md says a stale pull request has an annotation on each line at fault; it has one per file, on its first line that differs")
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
 
@@ -10,7 +11,8 @@ import (
 
 // GitHub Actions annotations for what is not a manifest diagnostic: stale
 // output found by build --check and the problems that stop a write. Each
-// names the file on disk, so the annotation sits on that file.
+// names the file on disk, so the annotation sits on that file: a stale
+// file's on the first line that differs.
 
 // printStaleGitHub writes one error annotation per file that build --check
 // found stale under the root shown as show.
@@ -28,7 +30,14 @@ func printStaleGitHub(w io.Writer, show string, ch *output.Changes) {
 			continue
 		}
 		file := filepath.Join(show, filepath.FromSlash(c.Path))
-		diag.Annotate(w, "error", file, 0, 0, what+"; run discgen build and commit the result")
+		line, after := c.FirstLine()
+		switch {
+		case line > 0 && after:
+			what = fmt.Sprintf("stale after line %d: discgen build would rewrite it", line)
+		case line > 0:
+			what = fmt.Sprintf("stale from line %d: discgen build would rewrite it", line)
+		}
+		diag.Annotate(w, "error", file, line, 1, what+"; run discgen build and commit the result")
 	}
 }
 

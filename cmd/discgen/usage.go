@@ -4,7 +4,11 @@ const usage = `discgen publishes web discovery files from one YAML manifest.
 
 Usage:
     discgen build    [-f site.yaml] [-o public] [--env NAME] [--check | --dry-run] [--now TIME]
-                     [--tenant FILE...] [--shard K/N] [--format text|json|github]
+                     [--state DIR] [--replace] [--robots-symlink]
+                     [--server KINDS] [--server-dir DIR]
+                     [--tenant FILE...] [--shard K/N | --shard-index I/N] [--jobs N]
+                     [--tenant-owner [--provision | --unprovision]]
+                     [--format text|json|github] [--progress bar|lines|auto]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
     discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] [--type KIND] FILE...
@@ -14,7 +18,8 @@ Usage:
     discgen schema   [-o FILE]
     discgen init     [-f site.yaml] [--force] [--local-schema]
     discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
-    discgen verify   [-f site.yaml] [--format text|json|github] [URL]
+    discgen verify   [-f site.yaml] [--env NAME] [--tenants] [--now TIME] [--format text|json|github]
+                     [--timeout D] [--jobs N] [--allow-redirect ORIGIN...] [URL]
     discgen report   [-f site.yaml] -o report.html [--url URL...]
     discgen completion (bash | zsh | fish)
     discgen man

@@ -43,3 +43,39 @@ func TestLintUsageCodeRanges(t *testing.T) {
 		}
 	}
 }
+
+// synopsisOf returns the lines of discgen -h's synopsis that give
+// command's usage: its own lines and the lines that continue them.
+func synopsisOf(command string) string {
+	_, rest, _ := strings.Cut(usage, "Usage:\n")
+	block, _, _ := strings.Cut(rest, "\n\n")
+	var b strings.Builder
+	in := false
+	for line := range strings.Lines(block) {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "discgen" {
+			in = f[1] == command
+		}
+		if in {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// TestSynopsisNamesEveryFlag: discgen -h's synopsis of build and verify
+// names each of their options.
+func TestSynopsisNamesEveryFlag(t *testing.T) {
+	for _, command := range []string{"build", "verify"} {
+		syn := synopsisOf(command)
+		if syn == "" {
+			t.Fatalf("discgen -h has no synopsis of %s", command)
+		}
+		for _, f := range commandFlags(command) {
+			long := regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + `([\s\]|]|$)`).MatchString(syn)
+			short := f.Shorthand != "" && strings.Contains(syn, "[-"+f.Shorthand+" ")
+			if !long && !short {
+				t.Errorf("discgen -h's synopsis of %s leaves out --%s:\n%s", command, f.Name, syn)
+			}
+		}
+	}
+}
