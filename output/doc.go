@@ -183,10 +183,12 @@
 //     (TestJournalDirIsRootsAlone, TestRootStateDirsNoMoreOpen,
 //     TestOutputLockDirIsPrivate).
 //
-// A tenant's directory is also listed by the walk that finds the
-// manifests when the glob's last component is a wildcard
-// (users/*/public_html/*.yaml): that walk reads it 512 entries at a
-// time, but through the whole directory.
+// A tenant's directories are also listed by the walk that finds the
+// manifests when a component of the glob below the first wildcard is one
+// (users/*/public_html/*.yaml, home/*/sites/*/autodisc.yaml): that walk
+// reads them up to 4,096 entries together and finds up to 256 manifests
+// there, and past either refuses the tenant in one line (publish's
+// TestTenantDirectoriesBounded; see publish's doc).
 //
 // What does not hold: narrowing a directory an earlier build made 0755
 // cannot take back a descriptor an account opened before. Such an

@@ -36,6 +36,25 @@
 //   - recover.go: a panic refuses the tenant it happened for (or the
 //     batch being applied) as a bug in discgen; the build goes on.
 //
+// # What the walk reads of a tenant
+//
+// The first wildcard component of a tenants glob lists the directory
+// that holds the tenants (users/ in users/*/public_html/*.yaml, /home in
+// home/*/sites/*/autodisc.yaml): the host's, read in full, 512 entries at
+// a time. Every directory below an entry it matched is that tenant's, by
+// its place in the glob rather than by its owner: a host may make a
+// tenant's directories itself (root's, writable by the tenant's group),
+// and a place gives the same bound whoever runs the build. There the walk
+// reads up to maxTenantEntries (4,096) entries together and finds up to
+// maxTenantManifests (256) manifests or failures; past either it refuses
+// the tenant in one line naming the bound, builds nothing of it, and
+// builds every other tenant (TestTenantDirectoriesBounded). A tenant
+// whose directory holds more files, such as a public_html of 5,000
+// images under users/*/public_html/*.yaml, needs a glob naming its
+// manifest (users/*/public_html/autodisc.yaml), which lists nothing of
+// the tenant's. BENCHMARKS.md ("A tenant's directory of manifests,
+// flooded") measures it.
+//
 // Scale, memory and the host's limits are measured in BENCHMARKS.md
 // (BenchmarkScale, BenchmarkRenderTenants, the TestHost* tests).
 package publish

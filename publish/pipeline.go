@@ -54,6 +54,7 @@ type job struct {
 	name string        // the manifest's file name
 	caps []string      // what the glob's '*'s matched, in order
 	info confined.Info // lstat of the manifest
+	held bool          // a manifest held by name by a tenant's walk (tenantWalk)
 
 	// Set when the walk itself ends the tenant.
 	status Status
@@ -181,7 +182,9 @@ func (p *pipeline) walk(d *delegation, send func(*job)) {
 		return
 	}
 	defer top.Close()
-	w := &walker{p: p, d: d, segs: d.pat.segs, send: send}
+	segs := d.pat.segs
+	w := &walker{p: p, d: d, segs: segs, send: send,
+		nested: len(segs) > 2 && isMeta(segs[0]) && !allLiteral(segs[1:len(segs)-1])}
 	w.level(top, "", 0, nil)
 	if w.found == 0 {
 		p.siteWarn(d, "%q matches no tenant manifest", d.pat.raw)
@@ -203,11 +206,49 @@ type walker struct {
 	// reported, not passed over.
 	named bool
 	found int
+	// nested is set when a component between the first and the last
+	// holds a wildcard (home/*/sites/*/autodisc.yaml): one tenant may then
+	// have several manifests, and what the walk finds below each entry
+	// of the first component is held in t until that tenant's walk ends.
+	nested bool
+	t      *tenantWalk
 }
 
-// batch is how many directory entries are read at once: a directory of a
-// million homes is listed in pieces, never held whole.
-const batch = 512
+// The walk's bounds. The first component of a tenants glob with a
+// wildcard lists the directory that holds the tenants (/home, users/):
+// the host's, read in full, batch entries at a time. Every directory
+// below an entry it matched (users/alice and all below it) is that
+// tenant's: whatever the owner of each, the walk reads there up to
+// maxTenantEntries entries together and finds up to maxTenantManifests
+// tenant manifests (or walk failures, each a unit); past either bound
+// the tenant is refused in one line, and nothing of it is built.
+const (
+	// batch is how many directory entries are read at once: a directory
+	// of a million homes is listed in pieces, never held whole.
+	batch = 512
+	// maxTenantEntries bounds the entries read in one tenant's
+	// directories, together.
+	maxTenantEntries = 4096
+	// maxTenantManifests bounds the units found below one tenant.
+	maxTenantManifests = 256
+)
+
+// tenantWalk is what the walk found below one entry of the glob's first
+// component, when one tenant may have several manifests. A manifest is
+// held by name, its directory not open: the directory is opened again,
+// from the tenant's, once the whole tenant is known to be within the
+// bounds.
+type tenantWalk struct {
+	rel     string // the tenant's directory below the prefix
+	entries int    // read in the tenant's directories
+	found   int    // units found, in any shard
+	jobs    []*job // held, of this shard
+	over    string // why the tenant is refused, once a bound is passed
+}
+
+// testHookListed, when set by a test, is told how many entries each read
+// of a directory of the walk returned.
+var testHookListed func(dir string, n int)
 
 // level matches component i of the pattern in dir (at rel below the
 // prefix). A literal component is opened directly; only a wildcard one
@@ -219,10 +260,33 @@ func (w *walker) level(dir *confined.Dir, rel string, i int, caps []string) {
 		return
 	}
 	last := i == len(w.segs)-1
-	var manifests []string // a wildcard last component: each match, to refuse two in one directory
-	var capsOf [][]string
+	// Below component 0 the directory is a tenant's: its entries are
+	// counted, with those of the tenant's other directories.
+	own := i > 0
+	read := new(int)
+	if w.t != nil {
+		read = &w.t.entries
+	}
+	// A wildcard last component: the first match, and how many, to
+	// refuse two in one directory.
+	var first string
+	var firstCaps []string
+	matches := 0
 	for {
-		ents, err := dir.ReadDir(batch)
+		n := batch
+		if own {
+			n = min(batch, maxTenantEntries+1-*read)
+		}
+		ents, err := dir.ReadDir(n)
+		if testHookListed != nil {
+			testHookListed(w.show(rel), len(ents))
+		}
+		if own {
+			if *read += len(ents); *read > maxTenantEntries {
+				w.crowded(rel)
+				return
+			}
+		}
 		for _, e := range ents {
 			name := e.Name()
 			c, ok := matchSeg(seg, name)
@@ -234,14 +298,18 @@ func (w *walker) level(dir *confined.Dir, rel string, i int, caps []string) {
 				if w.isSite(dir, name) {
 					continue
 				}
-				manifests = append(manifests, name)
-				capsOf = append(capsOf, all)
+				if matches++; matches == 1 {
+					first, firstCaps = name, all
+				}
 				continue
 			}
 			if t := e.Type(); t != 0 && t&(fs.ModeDir|fs.ModeSymlink) == 0 {
 				continue // a file where the pattern needs a directory
 			}
 			w.entry(dir, rel, i, name, all)
+			if w.t != nil && w.t.over != "" {
+				return
+			}
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -250,20 +318,96 @@ func (w *walker) level(dir *confined.Dir, rel string, i int, caps []string) {
 			break
 		}
 	}
-	if len(manifests) > 1 {
+	switch {
+	case matches > 1:
 		if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
 			return
 		}
-		for _, m := range manifests {
-			w.found++
-			w.send(&job{d: w.d, rel: rel, show: w.show(rel), name: m, status: Refused,
-				reason: fmt.Sprintf("%d files in %s match %q; a directory holds one tenant manifest", len(manifests), w.show(rel), w.d.pat.raw)})
-		}
+		w.fail(rel, Refused, fmt.Sprintf("%d files in %s match %q; a directory holds one tenant manifest", matches, w.show(rel), w.d.pat.raw))
+	case matches == 1:
+		w.entry(dir, rel, i, first, firstCaps)
+	}
+}
+
+// crowded refuses the tenant one of whose directories, rel, took the
+// entries read past maxTenantEntries.
+func (w *walker) crowded(rel string) {
+	if w.t != nil {
+		w.t.over = fmt.Sprintf("the directories below %s hold more than %d entries together (the last read: %s), where the tenants glob %q looks for manifests; a tenant's are read up to %d: refused until they hold fewer", w.show(w.t.rel), maxTenantEntries, w.show(rel), w.d.pat.raw, maxTenantEntries)
 		return
 	}
-	for k, m := range manifests {
-		w.entry(dir, rel, i, m, capsOf[k])
+	if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
+		return
 	}
+	w.fail(rel, Refused, fmt.Sprintf("%s holds more than %d entries, where the tenants glob %q looks for manifests; a tenant's directories are read up to %d: refused until it holds fewer", w.show(rel), maxTenantEntries, w.d.pat.raw, maxTenantEntries))
+}
+
+// hand passes a unit the walk found on, or, in a tenant's walk, holds it
+// until that walk ends.
+func (w *walker) hand(j *job) {
+	t := w.t
+	if t == nil {
+		w.found++
+		w.send(j)
+		return
+	}
+	if t.over != "" {
+		return
+	}
+	// Every shard counts every unit: they refuse the same tenants.
+	if t.found++; t.found > maxTenantManifests {
+		t.over = fmt.Sprintf("more than %d tenant manifests below %s match the tenants glob %q; a tenant has up to %d: refused until it has fewer", maxTenantManifests, w.show(t.rel), w.d.pat.raw, maxTenantManifests)
+		return
+	}
+	if w.p.opt.Shards > 0 && !inShard(j.rel, w.p.opt.Shard, w.p.opt.Shards) {
+		return
+	}
+	t.jobs = append(t.jobs, j)
+}
+
+// tenant walks the directories of the tenant at rel (top, the entry of
+// the glob's first component), holding what it finds; then, when the
+// tenant is within the walk's bounds, hands each unit on, opening each
+// manifest's directory again from top. Past a bound, the tenant is
+// refused in one line and nothing of it is handed on.
+func (w *walker) tenant(top *confined.Dir, rel string, caps []string) {
+	t := &tenantWalk{rel: rel}
+	w.t = t
+	w.level(top, rel, 1, caps)
+	w.t = nil
+	if t.over != "" {
+		if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
+			return
+		}
+		w.fail(rel, Refused, t.over)
+		return
+	}
+	for _, j := range t.jobs {
+		if j.held {
+			w.reopen(top, rel, j)
+			continue
+		}
+		w.hand(j)
+	}
+}
+
+// reopen opens the directory of j, a manifest held by a tenant's walk,
+// from top (the tenant's directory, at rel), and hands the manifest on.
+func (w *walker) reopen(top *confined.Dir, rel string, j *job) {
+	sub, err := top.OpenPath(strings.TrimPrefix(j.rel, rel+"/"))
+	switch {
+	case err == nil:
+	case confined.IsAbsent(err):
+		return // gone since the walk found it
+	case confined.IsSymlink(err):
+		w.fail(j.rel, Refused, fmt.Sprintf("%s is a symlink; tenant directories are never followed through symlinks", w.show(j.rel)))
+		return
+	default:
+		w.fail(j.rel, Skipped, fmt.Sprintf("cannot open %s: %v", w.show(j.rel), errText(err)))
+		return
+	}
+	defer sub.Close() // also when the walk panics
+	w.manifest(sub, j.rel, j.name, j.caps)
 }
 
 // isSite reports whether name in dir is the site manifest, which no glob
@@ -280,8 +424,7 @@ func (w *walker) show(rel string) string {
 
 // fail reports a directory of the walk that cannot be a tenant's.
 func (w *walker) fail(rel string, st Status, reason string) {
-	w.found++
-	w.send(&job{d: w.d, rel: rel, show: w.show(rel), status: st, reason: reason})
+	w.hand(&job{d: w.d, rel: rel, show: w.show(rel), status: st, reason: reason})
 }
 
 // entry handles name, matched by component i, in dir.
@@ -293,8 +436,9 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 		return
 	}
 	// Once the rest of the pattern is literal, the tenant's directory is
-	// known: a shard that does not hold it goes no further.
-	if w.p.opt.Shards > 0 && allLiteral(segs[i+1:len(segs)-1]) {
+	// known: a shard that does not hold it goes no further (but in a
+	// tenant's walk, which every shard counts whole).
+	if w.p.opt.Shards > 0 && w.t == nil && allLiteral(segs[i+1:len(segs)-1]) {
 		tdir := path.Join(append([]string{child}, segs[i+1:len(segs)-1]...)...)
 		if !inShard(tdir, w.p.opt.Shard, w.p.opt.Shards) {
 			return
@@ -330,11 +474,22 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 		return
 	}
 	defer sub.Close() // also when the walk panics
+	if i == 0 && w.nested {
+		w.tenant(sub, child, caps)
+		return
+	}
 	w.level(sub, child, i+1, caps)
 }
 
 // manifest handles a file the last component matched in dir.
 func (w *walker) manifest(dir *confined.Dir, rel, name string, caps []string) {
+	if w.t != nil {
+		// Held by name, in every shard (each counts it), unless absent.
+		if _, err := dir.Lstat(name); err == nil || !confined.IsAbsent(err) {
+			w.hand(&job{d: w.d, rel: rel, show: w.show(rel), name: name, caps: caps, held: true})
+		}
+		return
+	}
 	if w.p.opt.Shards > 0 && !inShard(rel, w.p.opt.Shard, w.p.opt.Shards) {
 		return
 	}
@@ -343,8 +498,7 @@ func (w *walker) manifest(dir *confined.Dir, rel, name string, caps []string) {
 		if confined.IsAbsent(err) && !w.named {
 			return
 		}
-		w.found++
-		w.send(&job{d: w.d, rel: rel, show: w.show(rel), name: name, status: Skipped, reason: fmt.Sprintf("cannot stat %s: %v", filepath.Join(w.show(rel), name), errText(err))})
+		w.hand(&job{d: w.d, rel: rel, show: w.show(rel), name: name, status: Skipped, reason: fmt.Sprintf("cannot stat %s: %v", filepath.Join(w.show(rel), name), errText(err))})
 		return
 	}
 	if w.p.site.self.Is(fi) {
