@@ -48,8 +48,8 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 		}
 		put(t, k.Path(), data, &errs)
 	}
-	if wk := m.WellKnown; wk != nil {
-		errs.Append(checkSectionFiles(pos, wk, md))
+	if m.WellKnown != nil {
+		errs.Append(checkSectionFiles(pos, m, md))
 	}
 	return errs
 }
@@ -65,7 +65,9 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 		return
 	}
 	var ps []wellknown.JSONProblem
-	if sc, ok := k.(kit.ShapeChecker); ok {
+	if sc, ok := k.(kit.SiteShapeChecker); ok {
+		ps = sc.CheckSiteShape(m, data)
+	} else if sc, ok := k.(kit.ShapeChecker); ok {
 		ps = sc.CheckShape(data)
 	}
 	file := sourcePath(pos.File, source)
@@ -92,12 +94,16 @@ func Redirects(m *manifest.Site) []serverconf.Redirect {
 	return out
 }
 
-// sectionCheck returns the check of the file a well-known name writes:
-// a JSON check by shape, or a kind's lint; both nil for another file.
-func sectionCheck(name string) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
+// sectionCheck returns the check of the file a well-known name writes
+// for site m: a JSON check by shape (with the site, for a kind whose file
+// names it), or a kind's lint; both nil for another file.
+func sectionCheck(name string, m *manifest.Site) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
 	k, ok := registry.ByPath(".well-known/" + name)
 	if !ok {
 		return nil, nil
+	}
+	if sc, ok := k.(kit.SiteShapeChecker); ok {
+		return func(data []byte) []wellknown.JSONProblem { return sc.CheckSiteShape(m, data) }, nil
 	}
 	if sc, ok := k.(kit.ShapeChecker); ok {
 		return sc.CheckShape, nil
@@ -134,14 +140,14 @@ func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem,
 // files by shape, another kind by its lint (atproto-did as a DID alone). A problem in inline content is at its line and column in the
 // manifest (in a literal block; at the value otherwise), one in a source
 // file at its line and column there.
-func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *manifestDir) diag.List {
+func checkSectionFiles(pos *manifest.Positions, m *manifest.Site, md *manifestDir) diag.List {
 	var errs diag.List
-	for i, f := range wk.Files {
+	for i, f := range m.WellKnown.Files {
 		name, err := wellknown.FileName(f.Name)
 		if err != nil {
 			continue
 		}
-		check, lint := sectionCheck(name)
+		check, lint := sectionCheck(name, m)
 		isJSON := check != nil
 		if !isJSON && lint == nil || f.Schema != "" {
 			continue // a schema the entry names checks it instead
