@@ -104,6 +104,14 @@ type NoRedirect interface {
 	Consumer() string
 }
 
+// CrossOrigin is a kind that scripts of other origins read (an MCP client
+// running in a browser): CrossOriginReader names that reader, and verify
+// fails a response without Access-Control-Allow-Origin: *, which every
+// --server format sends.
+type CrossOrigin interface {
+	CrossOriginReader() string
+}
+
 // Signer is a kind whose rendered file the build may sign: Signing
 // returns the manifest's block that names the key, nil for none (the
 // build reads the key and signs, generate/sign.go).

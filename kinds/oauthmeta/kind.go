@@ -136,6 +136,12 @@ func (k Kind) SiteURL(data []byte) (string, bool) {
 	return s, ok && Origin(s) != ""
 }
 
+// CrossOriginReader names the reader that needs CORS: verify fails a
+// response without Access-Control-Allow-Origin: *.
+func (k Kind) CrossOriginReader() string {
+	return "a browser-based OAuth client (an MCP client in a web page)"
+}
+
 // Lint lints a hand-written copy by shape.
 func (k Kind) Lint(data []byte) []diag.Diagnostic {
 	return kit.JSONDiagnostics(k.CheckShape(data), kit.CodeJSON)
