@@ -174,15 +174,13 @@ func (c *checker) jwt(p, key string, v any) {
 	}
 }
 
-// languageTag splits a member name into its name and language tag
-// (RFC 9728 §2.1, "resource_name#de"); it adds a problem for a tag that is
-// not a well-formed BCP 47 tag.
-func (c *checker) languageTag(key string) string {
-	name, tag, ok := strings.Cut(key, "#")
-	if ok && !kit.ValidLanguageTag(tag) {
-		c.Add(ptr(key), false, "%q is not a language tag (BCP 47, such as de or pt-BR) in %s", tag, kit.JSONText(key))
+// languageTag adds a problem at p when tag, the part of member key after
+// "#" (RFC 9728 §2.1, "resource_name#de"), is not a well-formed BCP 47
+// language tag.
+func (c *checker) languageTag(p, key, tag string) {
+	if !kit.ValidLanguageTag(tag) {
+		c.Add(p, false, "%q is not a language tag (BCP 47, such as de or pt-BR) in %s", tag, kit.JSONText(key))
 	}
-	return name
 }
 
 // Origin returns the origin of the site's URL, scheme://host[:port] in

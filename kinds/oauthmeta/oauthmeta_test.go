@@ -84,6 +84,10 @@ func TestCheckProtectedResource(t *testing.T) {
 				"1:323: /resource_tos_uri: warning: resource_tos_uri \"http://www.fict.org/tos\" is plain http; give its https URL\n" +
 				"1:370: /resource_name#!!: \"!!\" is not a language tag (BCP 47, such as de or pt-BR) in \"resource_name#!!\"\n" +
 				"1:394: /signed_metadata: signed_metadata must be a signed JWT (header.payload.signature), not \"abc\"\n"},
+		{"tagged pages, an unknown tagged member", origin, `{"resource": "https://www.fict.org", "authorization_servers": [], "resource_tos_uri#de": "http://www.fict.org/agb", "jwks_uri#x": "http://anything", "resource_policy_uri#": 1}`,
+			"1:90: /resource_tos_uri#de: warning: resource_tos_uri#de \"http://www.fict.org/agb\" is plain http; give its https URL\n" +
+				"1:174: /resource_policy_uri#: \"\" is not a language tag (BCP 47, such as de or pt-BR) in \"resource_policy_uri#\"\n" +
+				"1:174: /resource_policy_uri#: resource_policy_uri# must be a string, not a number\n"},
 		{"an issuer with a query", origin, `{"resource": "https://www.fict.org", "authorization_servers": ["https://auth.fict.org?tenant=1"]}`,
 			"1:64: /authorization_servers/0: an authorization server \"https://auth.fict.org?tenant=1\" must have no query or fragment (RFC 8414 §2: an issuer identifier has neither)\n"},
 	} {

@@ -25,11 +25,22 @@ func CheckProtectedResource(data []byte, origin string) []kit.JSONProblem {
 	}
 	for _, k := range sortedKeys(m) {
 		p, v := ptr(k), m[k]
-		switch name := c.languageTag(k); name {
-		case "resource":
-			if k == name {
-				c.resource(p, v)
+		if name, tag, ok := strings.Cut(k, "#"); ok {
+			// Only a value for people is language-tagged (§2.1); another
+			// name with a "#" is a member RFC 9728 does not define.
+			switch name {
+			case "resource_name":
+				c.languageTag(p, k, tag)
+				c.str(p, k, v)
+			case "resource_documentation", "resource_policy_uri", "resource_tos_uri":
+				c.languageTag(p, k, tag)
+				c.page(p, k, v)
 			}
+			continue
+		}
+		switch k {
+		case "resource":
+			c.resource(p, v)
 		case "authorization_servers":
 			l, ok := v.([]any)
 			if !ok {
