@@ -183,13 +183,26 @@ func (c *checker) languageTag(p, key, tag string) {
 	}
 }
 
-// Origin returns the origin of the site's URL, scheme://host[:port] in
-// lower case without a default port, "" when u is not an absolute http(s)
-// URL.
+// Origin returns the https origin of the site's URL, https://host[:port]
+// in lower case without the default port, "" when u is not an absolute
+// http(s) URL. A site.url of http (a staging site) gives the https origin
+// of the same host: both RFCs require https of the identifier, so that is
+// the only one the document can name.
 func Origin(siteURL string) string {
 	u, err := url.Parse(siteURL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return ""
+	}
+	if u.Scheme == "http" {
+		c := *u
+		c.Scheme = "https"
+		if c.Port() == "80" {
+			c.Host = c.Hostname()
+			if strings.Contains(c.Host, ":") {
+				c.Host = "[" + c.Host + "]"
+			}
+		}
+		u = &c
 	}
 	return originOf(u)
 }

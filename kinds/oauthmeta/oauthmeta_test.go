@@ -179,6 +179,23 @@ func TestSiteURL(t *testing.T) {
 	}
 }
 
+func TestOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://www.fict.org/":          "https://www.fict.org",
+		"https://WWW.Fict.org:443/docs/": "https://www.fict.org",
+		"https://www.fict.org:8443":      "https://www.fict.org:8443",
+		"http://staging.fict.org/":       "https://staging.fict.org",
+		"http://staging.fict.org:80/":    "https://staging.fict.org",
+		"http://[::1]:8080/":             "https://[::1]:8080",
+		"ftp://www.fict.org/":            "",
+		"/relative":                      "",
+	} {
+		if got := Origin(in); got != want {
+			t.Errorf("Origin(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // FuzzCheck: the checks never panic and put every problem inside the file.
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{goodResource, goodServer, `[`, `{"resource#": 1}`, `{"authorization_servers": [1, "x"]}`} {
