@@ -400,6 +400,7 @@ func (d *dirImport) wellKnown() {
 			d.warn(p, 0, "is not UTF-8 text, which a manifest cannot hold inline: left out; give it with source:")
 			continue
 		}
+		d.siteURL(name, data)
 		if d.sectionWellKnown(p, name, data) {
 			continue
 		}

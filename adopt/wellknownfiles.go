@@ -63,6 +63,21 @@ func (d *dirImport) sectionWellKnown(p, name string, data []byte) bool {
 	return ok && im.Import(&d.r.Site, data, func(line int, format string, args ...any) { d.warn(p, line, format, args...) })
 }
 
+// siteURL takes the URL a well-known file of a registry's kind names as
+// the site's own (an OAuth metadata document's issuer or resource) as a
+// candidate for site.url.
+func (d *dirImport) siteURL(name string, data []byte) {
+	k, ok := registry.ByPath(".well-known/" + name)
+	if !ok {
+		return
+	}
+	if on, ok := k.(kit.OriginNamer); ok {
+		if u, ok := on.SiteURL(data); ok {
+			d.r.urls = append(d.r.urls, u)
+		}
+	}
+}
+
 // sectionNodes writes ads_txt and app_ads_txt.
 func sectionNodes(root mapping, c comments, m *manifest.Site) {
 	for _, f := range []struct {

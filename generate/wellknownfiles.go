@@ -48,8 +48,8 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 		}
 		put(t, k.Path(), data, &errs)
 	}
-	if wk := m.WellKnown; wk != nil {
-		errs.Append(checkSectionFiles(pos, wk, md, b))
+	if m.WellKnown != nil {
+		errs.Append(checkSectionFiles(pos, m, md, b))
 	}
 	return errs
 }
@@ -66,7 +66,9 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 		return
 	}
 	var ps []wellknown.JSONProblem
-	if dc, ok := k.(kit.Dated); ok {
+	if sc, ok := k.(kit.SiteShapeChecker); ok {
+		ps = sc.CheckSiteShape(m, data)
+	} else if dc, ok := k.(kit.Dated); ok {
 		ps = dc.CheckShapeAt(data, b.Now)
 	} else if sc, ok := k.(kit.ShapeChecker); ok {
 		ps = sc.CheckShape(data)
@@ -95,13 +97,17 @@ func Redirects(m *manifest.Site) []serverconf.Redirect {
 	return out
 }
 
-// sectionCheck returns the check of the file a well-known name writes:
-// a JSON check by shape (a kit.Dated kind's dates against the build's
-// time), or a kind's lint; both nil for another file.
-func sectionCheck(name string, b kit.Build) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
+// sectionCheck returns the check of the file a well-known name writes
+// for site m: a JSON check by shape (with the site, for a kind whose file
+// names it; a kit.Dated kind's dates against the build's time), or a
+// kind's lint; both nil for another file.
+func sectionCheck(name string, m *manifest.Site, b kit.Build) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
 	k, ok := registry.ByPath(".well-known/" + name)
 	if !ok {
 		return nil, nil
+	}
+	if sc, ok := k.(kit.SiteShapeChecker); ok {
+		return func(data []byte) []wellknown.JSONProblem { return sc.CheckSiteShape(m, data) }, nil
 	}
 	if dc, ok := k.(kit.Dated); ok {
 		return func(data []byte) []wellknown.JSONProblem { return dc.CheckShapeAt(data, b.Now) }, nil
@@ -141,14 +147,14 @@ func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem,
 // files by shape, another kind by its lint (atproto-did as a DID alone). A problem in inline content is at its line and column in the
 // manifest (in a literal block; at the value otherwise), one in a source
 // file at its line and column there.
-func checkSectionFiles(pos *manifest.Positions, wk *manifest.WellKnown, md *manifestDir, b kit.Build) diag.List {
+func checkSectionFiles(pos *manifest.Positions, m *manifest.Site, md *manifestDir, b kit.Build) diag.List {
 	var errs diag.List
-	for i, f := range wk.Files {
+	for i, f := range m.WellKnown.Files {
 		name, err := wellknown.FileName(f.Name)
 		if err != nil {
 			continue
 		}
-		check, lint := sectionCheck(name, b)
+		check, lint := sectionCheck(name, m, b)
 		isJSON := check != nil
 		if !isJSON && lint == nil || f.Schema != "" {
 			continue // a schema the entry names checks it instead

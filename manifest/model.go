@@ -176,6 +176,10 @@ type WellKnown struct {
 	Files       []WellKnownFile `json:"files,omitempty"`
 	// APICatalog renders /.well-known/api-catalog (see llms.go).
 	APICatalog []APICatalogEntry `json:"api_catalog,omitempty"`
+	// The OAuth metadata documents (design section 15), each a JSON file
+	// relative to the manifest (RFC 9728, RFC 8414).
+	OAuthProtectedResource   string `json:"oauth_protected_resource,omitempty"`
+	OAuthAuthorizationServer string `json:"oauth_authorization_server,omitempty"`
 	// The files of design section 13 (wellknownfiles.go).
 	AppLinks       *AppLinks       `json:"app_links,omitempty"`
 	GPC            *GPC            `json:"gpc,omitempty"`

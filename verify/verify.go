@@ -35,7 +35,12 @@
 //   - apple-app-site-association and assetlinks.json fetched as iOS and
 //     Android fetch them, following no redirect; and, with a
 //     change_password, /.well-known/change-password answering with a
-//     302, 303 or 307 to it (wellknownfiles.go).
+//     302, 303 or 307 to it (wellknownfiles.go);
+//   - the OAuth metadata documents (oauth-protected-resource,
+//     oauth-authorization-server) served with Access-Control-Allow-Origin:
+//     *, which a browser-based client of another origin (an MCP client in
+//     a web page) needs to read them (a kind of the registry that says
+//     so, kit.CrossOrigin).
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
@@ -267,6 +272,7 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 		return r
 	}
 	checkType(&r, j.want)
+	checkCORS(&r, j.path, resp.Header)
 	checkUsageHeader(&r, opt.Usage, j.path, resp.Header)
 	checkRightsHeaders(&r, opt.Rights, j.path, resp.Header)
 	if len(j.links) > 0 {

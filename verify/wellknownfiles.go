@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/discgen/discgen/kinds/kit"
@@ -34,6 +35,35 @@ var noRedirect = func() map[string]string {
 	}
 	return m
 }()
+
+// crossOrigin names, for each URL path that scripts of other origins
+// read (a kind of the registry that says so, kit.CrossOrigin), that
+// reader.
+var crossOrigin = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range registry.All() {
+		if co, ok := k.(kit.CrossOrigin); ok {
+			m["/"+k.Path()] = co.CrossOriginReader()
+		}
+	}
+	return m
+}()
+
+// checkCORS fails r when path is read from other origins and the
+// response does not allow every origin: the Fetch standard's CORS check
+// then blocks the reader's script.
+func checkCORS(r *Result, path string, h http.Header) {
+	who, ok := crossOrigin[path]
+	if !ok {
+		return
+	}
+	switch got := h.Values("Access-Control-Allow-Origin"); {
+	case len(got) == 0:
+		r.fail("no Access-Control-Allow-Origin, want *: %s cannot read it from another origin", who)
+	case len(got) > 1 || got[0] != "*":
+		r.fail("Access-Control-Allow-Origin %q, want *: %s cannot read it from another origin", strings.Join(got, ", "), who)
+	}
+}
 
 // consumerClient returns the client that fetches path as its consumer
 // does: c, or a copy of c that follows no redirect.

@@ -151,3 +151,42 @@ func TestSectionFiles(t *testing.T) {
 		t.Errorf("the apple-app-site-association redirect was followed %d times", n)
 	}
 }
+
+// TestOAuthCORS: the OAuth metadata documents are read by browser-based
+// clients of other origins, so a response without
+// Access-Control-Allow-Origin: * fails; another file does not need it.
+func TestOAuthCORS(t *testing.T) {
+	tr := tree.Tree{
+		".well-known/oauth-protected-resource":   {Data: []byte(`{"resource": "https://www.fict.org"}`)},
+		".well-known/oauth-authorization-server": {Data: []byte(`{"issuer": "https://www.fict.org"}`)},
+		".well-known/gpc.json":                   {Data: []byte(`{"gpc": true}`)},
+	}
+	serve := func(acao map[string][]string) func(w http.ResponseWriter, r *http.Request) bool {
+		return func(w http.ResponseWriter, r *http.Request) bool {
+			e, ok := tr[strings.TrimPrefix(r.URL.Path, "/")]
+			if !ok {
+				return false
+			}
+			w.Header().Set("Content-Type", "application/json")
+			for _, v := range acao[r.URL.Path] {
+				w.Header().Add("Access-Control-Allow-Origin", v)
+			}
+			w.Write(e.Data)
+			return true
+		}
+	}
+	all := map[string][]string{"/.well-known/oauth-protected-resource": {"*"}, "/.well-known/oauth-authorization-server": {"*"}}
+	if got := problems(run(t, true, tr, serve(all), Options{})); len(got) > 0 {
+		t.Errorf("a right server: %v", got)
+	}
+	got := problems(run(t, true, tr, serve(map[string][]string{
+		"/.well-known/oauth-authorization-server": {"https://www.fict.org"},
+	}), Options{}))
+	want := map[string]string{
+		"/.well-known/oauth-protected-resource":   "no Access-Control-Allow-Origin, want *: a browser-based OAuth client (an MCP client in a web page) cannot read it from another origin",
+		"/.well-known/oauth-authorization-server": `Access-Control-Allow-Origin "https://www.fict.org", want *: a browser-based OAuth client (an MCP client in a web page) cannot read it from another origin`,
+	}
+	if len(got) != len(want) || got["/.well-known/oauth-protected-resource"] != want["/.well-known/oauth-protected-resource"] || got["/.well-known/oauth-authorization-server"] != want["/.well-known/oauth-authorization-server"] {
+		t.Errorf("problems %v\nwant %v", got, want)
+	}
+}

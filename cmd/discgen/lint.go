@@ -25,7 +25,7 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&format, "format", "text", "text (default), json, or github")
 	fs.StringVar(&nowFlag, "now", "", "the time security.txt's Expires is checked against (as for build)")
 	fs.StringVar(&keyFile, "key", "", "verify the OpenPGP signature of each security.txt with this public key (gpg --export --armor KEYID)")
-	fs.StringVar(&typeFlag, "type", "", "lint every file as KIND: robots.txt, security.txt, index.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt, ads.txt, app-ads.txt, apple-app-site-association, assetlinks.json, gpc.json, traffic-advice, atproto-did or http-message-signatures-directory")
+	fs.StringVar(&typeFlag, "type", "", "lint every file as KIND: "+kindList())
 	setArgs(fs, "format", "FORMAT", "now", "TIME", "key", "PUBKEY", "type", "KIND")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)

@@ -56,6 +56,22 @@ type ShapeChecker interface {
 	CheckShape(data []byte) []JSONProblem
 }
 
+// SiteShapeChecker is a ShapeChecker whose file names the site itself (an
+// OAuth metadata document's resource or issuer, which must be the site's
+// origin): a stage that knows the site checks a copy with CheckSiteShape
+// instead of CheckShape.
+type SiteShapeChecker interface {
+	CheckSiteShape(site *manifest.Site, data []byte) []JSONProblem
+}
+
+// OriginNamer is a kind whose file names the site's own URL (an OAuth
+// metadata document's issuer or resource): import takes its origin for
+// site.url when nothing before it named one. SiteURL returns that URL, ok
+// false when the file names none.
+type OriginNamer interface {
+	SiteURL(data []byte) (u string, ok bool)
+}
+
 // Importer is a kind that carries a copy of its file back into the
 // manifest (import). Import sets the kind's value in site and reports
 // whether it did; warn reports a part of the file left out or changed,
@@ -86,6 +102,14 @@ type Sourced interface {
 // redirect there rather than following it.
 type NoRedirect interface {
 	Consumer() string
+}
+
+// CrossOrigin is a kind that scripts of other origins read (an MCP client
+// running in a browser): CrossOriginReader names that reader, and verify
+// fails a response without Access-Control-Allow-Origin: *, which every
+// --server format sends.
+type CrossOrigin interface {
+	CrossOriginReader() string
 }
 
 // Signer is a kind whose rendered file the build may sign: Signing

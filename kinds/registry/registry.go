@@ -13,6 +13,7 @@ import (
 	"github.com/discgen/discgen/kinds/changepassword"
 	"github.com/discgen/discgen/kinds/gpc"
 	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/oauthmeta"
 	"github.com/discgen/discgen/kinds/securitytxt"
 	"github.com/discgen/discgen/kinds/sigdir"
 	"github.com/discgen/discgen/kinds/trafficadvice"
@@ -26,6 +27,8 @@ var all = [...]kit.Kind{
 	securitytxt.Kind{},
 	applinks.Apple,
 	applinks.Android,
+	oauthmeta.ProtectedResource,
+	oauthmeta.AuthorizationServer,
 	gpc.Kind{},
 	trafficadvice.Kind{},
 	changepassword.Kind{},
