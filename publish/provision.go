@@ -106,12 +106,13 @@ func provision(opt Options, remove bool) ([]Provisioned, diag.List) {
 	return out, diags
 }
 
-func provisionOne(dels []*delegation, stateParent, stateDir, file string) Provisioned {
-	r := Provisioned{File: file, Dir: filepath.Dir(file)}
+// tenantOf finds the delegation whose tenants glob matches file, and the
+// components of file below the glob's prefix; errNoDelegation when none
+// does.
+func tenantOf(dels []*delegation, file string) (*delegation, []string, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
-		r.Err = err
-		return r
+		return nil, nil, err
 	}
 	for _, d := range dels {
 		comps, caps, ok := d.pat.matchFile(abs)
@@ -119,104 +120,100 @@ func provisionOne(dels []*delegation, stateParent, stateDir, file string) Provis
 			continue
 		}
 		if _, err := bindSpace(d.path, caps); err != nil {
-			r.Err = err
-			return r
+			return nil, nil, err
 		}
-		top, err := confined.OpenTop(d.pat.prefix)
-		if err != nil {
-			r.Err = fmt.Errorf("cannot open %s: %v", d.pat.show, errText(err))
-			return r
-		}
-		defer top.Close()
-		dir := top
-		rel := strings.Join(comps[:len(comps)-1], "/")
-		for i, c := range comps[:len(comps)-1] {
-			at := filepath.Join(d.pat.show, filepath.FromSlash(strings.Join(comps[:i+1], "/")))
-			if fi, err := dir.Lstat(c); err == nil && fi.Mode&fs.ModeSymlink != 0 {
-				r.Err = fmt.Errorf("a symbolic link at %s: a tenant's directory is reached without following one", at)
-				return r
-			}
-			next, err := dir.OpenDir(c)
-			if err != nil {
-				r.Err = fmt.Errorf("cannot open %s: %v", at, errText(err))
-				return r
-			}
-			defer next.Close()
-			dir = next
-		}
-		fi, err := dir.Stat()
-		if err != nil {
-			r.Err = fmt.Errorf("cannot stat it: %v", errText(err))
-			return r
-		}
-		r.UID, r.GID = fi.UID, fi.GID
-		// The record's name, as the build names it (recordName).
-		record, err := filepath.Rel(stateParent, filepath.Join(d.pat.prefix, filepath.FromSlash(rel)))
-		if err != nil {
-			r.Err = err
-			return r
-		}
-		record = filepath.ToSlash(record)
-		r.StateDir = output.RootStateDir(stateDir, record)
-		if _, err := output.PrepareRootState(r.StateDir, record, &output.Owner{UID: fi.UID, GID: fi.GID}); err != nil {
-			r.Err = err
-		}
+		return d, comps, nil
+	}
+	return nil, nil, errNoDelegation
+}
+
+func provisionOne(dels []*delegation, stateParent, stateDir, file string) Provisioned {
+	r := Provisioned{File: file, Dir: filepath.Dir(file)}
+	d, comps, err := tenantOf(dels, file)
+	if err != nil {
+		r.Err = err
 		return r
 	}
-	r.Err = errNoDelegation
+	top, err := confined.OpenTop(d.pat.prefix)
+	if err != nil {
+		r.Err = fmt.Errorf("cannot open %s: %v", d.pat.show, errText(err))
+		return r
+	}
+	defer top.Close()
+	dir := top
+	rel := strings.Join(comps[:len(comps)-1], "/")
+	for i, c := range comps[:len(comps)-1] {
+		at := filepath.Join(d.pat.show, filepath.FromSlash(strings.Join(comps[:i+1], "/")))
+		if fi, err := dir.Lstat(c); err == nil && fi.Mode&fs.ModeSymlink != 0 {
+			r.Err = fmt.Errorf("a symbolic link at %s: a tenant's directory is reached without following one", at)
+			return r
+		}
+		next, err := dir.OpenDir(c)
+		if err != nil {
+			r.Err = fmt.Errorf("cannot open %s: %v", at, errText(err))
+			return r
+		}
+		defer next.Close()
+		dir = next
+	}
+	fi, err := dir.Stat()
+	if err != nil {
+		r.Err = fmt.Errorf("cannot stat it: %v", errText(err))
+		return r
+	}
+	r.UID, r.GID = fi.UID, fi.GID
+	// The record's name, as the build names it (recordName).
+	record, err := filepath.Rel(stateParent, filepath.Join(d.pat.prefix, filepath.FromSlash(rel)))
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	record = filepath.ToSlash(record)
+	r.StateDir = output.RootStateDir(stateDir, record)
+	if _, err := output.PrepareRootState(r.StateDir, record, &output.Owner{UID: fi.UID, GID: fi.GID}); err != nil {
+		r.Err = err
+	}
 	return r
 }
 
 // unprovisionOne removes one tenant's own state, its directory gone.
 func unprovisionOne(dels []*delegation, stateParent, stateDir, file string) Provisioned {
 	r := Provisioned{File: file, Dir: filepath.Dir(file)}
-	abs, err := filepath.Abs(file)
+	d, comps, err := tenantOf(dels, file)
 	if err != nil {
 		r.Err = err
 		return r
 	}
-	for _, d := range dels {
-		comps, caps, ok := d.pat.matchFile(abs)
-		if !ok {
-			continue
-		}
-		if _, err := bindSpace(d.path, caps); err != nil {
-			r.Err = err
-			return r
-		}
-		rel := strings.Join(comps[:len(comps)-1], "/")
-		gone, err := dirGone(d.pat.prefix, rel)
-		if err != nil {
-			r.Err = err
-			return r
-		}
-		if !gone {
-			r.Err = errors.New("the directory still exists: its state stays while it does (remove the account's files first)")
-			return r
-		}
-		record, err := filepath.Rel(stateParent, filepath.Join(d.pat.prefix, filepath.FromSlash(rel)))
-		if err != nil {
-			r.Err = err
-			return r
-		}
-		r.StateDir = output.RootStateDir(stateDir, filepath.ToSlash(record))
-		fi, err := statedir.Lstat(r.StateDir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return r
-		case err != nil:
-			r.Err = err
-		case !fi.Mode.IsDir():
-			r.Err = fmt.Errorf("state directory: %s is not a directory", r.StateDir)
-		default:
-			// What the tenant left there (its record, journals,
-			// anything it made) is unlinked, never followed.
-			r.Err = statedir.RemoveAll(r.StateDir)
-			r.Removed = r.Err == nil
-		}
+	rel := strings.Join(comps[:len(comps)-1], "/")
+	gone, err := dirGone(d.pat.prefix, rel)
+	if err != nil {
+		r.Err = err
 		return r
 	}
-	r.Err = errNoDelegation
+	if !gone {
+		r.Err = errors.New("the directory still exists: its state stays while it does (remove the account's files first)")
+		return r
+	}
+	record, err := filepath.Rel(stateParent, filepath.Join(d.pat.prefix, filepath.FromSlash(rel)))
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	r.StateDir = output.RootStateDir(stateDir, filepath.ToSlash(record))
+	fi, err := statedir.Lstat(r.StateDir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return r
+	case err != nil:
+		r.Err = err
+	case !fi.Mode.IsDir():
+		r.Err = fmt.Errorf("state directory: %s is not a directory", r.StateDir)
+	default:
+		// What the tenant left there (its record, journals,
+		// anything it made) is unlinked, never followed.
+		r.Err = statedir.RemoveAll(r.StateDir)
+		r.Removed = r.Err == nil
+	}
 	return r
 }
 
