@@ -216,8 +216,9 @@ func (r nginxReader) serve(t *testing.T, q request) response {
 
 // apacheReader interprets the .htaccess: <If> sections (conditions on
 // REQUEST_URI and THE_REQUEST joined by &&) with mod_headers' Header set
-// and unset, run in order; and mod_rewrite's RewriteCond and RewriteRule
-// chains (E= and F).
+// and unset, run in order; and mod_rewrite's RewriteCond ([NC], [OR])
+// and RewriteRule chains (E=, F, R=4xx), over a site where every path is
+// a file.
 type apacheReader struct {
 	lines []string
 }
@@ -235,7 +236,7 @@ func newApacheReader(conf []byte) apacheReader {
 var (
 	apacheCond   = regexp.MustCompile(`^%\{(REQUEST_URI|THE_REQUEST)\} (?:=~ m#(.*)#|== '(.*)')$`)
 	apacheHeader = regexp.MustCompile(`^Header (always )?(set|unset) (\S+)(?: "(.*)")?$`)
-	rewriteCond  = regexp.MustCompile(`^RewriteCond %\{([A-Z_:0-9]+)\} (?:"(.*)"|(\S+))( \[NC\])?$`)
+	rewriteCond  = regexp.MustCompile(`^RewriteCond %\{([A-Z_:0-9]+)\} (?:"(.*)"|(\S+))(?: \[(NC|OR)\])?$`)
 )
 
 func (r apacheReader) serve(t *testing.T, q request) response {
@@ -251,7 +252,8 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 	line := latin1("GET " + q.target + " HTTP/1.1")
 	env := map[string]string{}
 	headers := map[string]string{}
-	var conds []bool
+	type cond struct{ ok, or bool }
+	var conds []cond
 	active := []bool{true}
 	for _, l := range r.lines {
 		on := active[len(active)-1]
@@ -299,6 +301,8 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 				subject = uri
 			case "THE_REQUEST":
 				subject = line
+			case "REQUEST_FILENAME": // every path a file of the site's root
+				subject = uri
 			default:
 				if v, ok := strings.CutPrefix(m[1], "ENV:"); ok {
 					subject = env[v]
@@ -309,23 +313,29 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 			neg := strings.HasPrefix(pat, "!")
 			pat = strings.TrimPrefix(pat, "!")
 			var ok bool
-			if v, lex := strings.CutPrefix(pat, "="); lex {
+			switch v, lex := strings.CutPrefix(pat, "="); {
+			case lex:
 				ok = subject == v
-			} else {
-				ok = pcre(t, pat, m[4] != "").MatchString(subject)
+			case pat == "-f" && m[1] == "REQUEST_FILENAME":
+				ok = true
+			default:
+				ok = pcre(t, pat, m[4] == "NC").MatchString(subject)
 			}
-			conds = append(conds, ok != neg)
+			conds = append(conds, cond{ok != neg, m[4] == "OR"})
 		case strings.HasPrefix(l, "RewriteRule ^ - ["):
-			all := true
+			// mod_rewrite: [OR] joins a condition with the next one.
+			all, either := true, false
 			for _, c := range conds {
-				all = all && c
+				if either = either || c.ok; !c.or {
+					all, either = all && either, false
+				}
 			}
 			conds = nil
 			if !all {
 				continue
 			}
 			flag := strings.TrimSuffix(strings.TrimPrefix(l, "RewriteRule ^ - ["), "]")
-			if flag == "F" {
+			if flag == "F" || strings.HasPrefix(flag, "R=4") {
 				resp.refused = true
 				return resp
 			}
@@ -456,7 +466,12 @@ func (r caddyReader) serve(t *testing.T, q request) response {
 	for _, d := range r.dirs {
 		f := strings.Fields(d[0])
 		if f[0] == "handle" {
-			if _, ok := applies(f); ok && strings.Contains(strings.Join(d[1:], "\n"), "respond 403") {
+			// Only a refusal is read: another handle block (discgen's
+			// for /.well-known/ paths) serves the file every path is.
+			if !strings.Contains(strings.Join(d[1:], "\n"), "respond 403") {
+				continue
+			}
+			if _, ok := applies(f); ok {
 				resp.refused = true
 				return resp
 			}

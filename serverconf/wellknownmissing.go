@@ -1,0 +1,98 @@
+package serverconf
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Missing well-known paths. A /.well-known/ path that is not a file
+// answers 404 in every format, whatever the site's own configuration does
+// with other missing paths: a single-page application's catch-all
+// (nginx's try_files $uri /index.html, Apache's FallbackResource or a
+// rewrite to index.html, Caddy's try_files {path} /index.html) would
+// otherwise answer 200 with an HTML page, which agents and scanners read
+// as a broken well-known file (RFC 8615 section 3: a well-known URI that
+// is not defined for the site is simply not found). A file of the site's
+// directory under /.well-known/ that discgen did not write, such as an
+// ACME challenge, is still served; the files and redirects discgen
+// writes keep their own rules.
+//
+//   - nginx: a "location ^~ /.well-known/" that serves the file or sends
+//     404 from a named location with "return 404 text", which no
+//     error_page of the server's (such as error_page 404 =200
+//     /index.html) turns into the application's page. nginx takes an
+//     exact "location =" before any prefix, so discgen's locations for
+//     its files (headers, media types) and redirects still answer their
+//     paths; a longer prefix location of the site's (such as
+//     /.well-known/acme-challenge/) takes its paths too; "^~" keeps the
+//     site's regular-expression locations from this prefix.
+//   - Apache: a mod_rewrite rule in the .htaccess, [R=404] for a path
+//     under /.well-known/ that is not a file and not one of discgen's
+//     redirects. It runs in the fixup phase before mod_dir's
+//     FallbackResource, and "RewriteOptions Inherit" keeps the rewrite
+//     rules of the enclosing <Directory> section (such as a rewrite to
+//     index.html), which an .htaccess with rewrite rules of its own would
+//     otherwise replace, running them after these. A path whose file
+//     is not under a .well-known directory answers 404 too: a rewrite
+//     in the server's configuration, which runs before any .htaccess,
+//     has then mapped it to another file (index.html).
+//   - Caddy: a handle block, matched on the request as sent
+//     ({http.request.orig_uri}, which no rewrite such as try_files
+//     changes), that serves the path from the site's root with
+//     file_server, a 404 where there is no file. Caddy tries handle
+//     blocks with a path matcher (a site's handle
+//     /.well-known/webfinger) before those with a named matcher, and
+//     those before a handle without one, the usual catch-all; redir
+//     (the change-password redirect) runs before any handle. The block
+//     stands aside when the site sets no root outside its handle
+//     blocks: it could not tell a missing file there.
+//   - _headers: Netlify reads the rule "/.well-known/* /404.html 404" from
+//     _redirects, written beside _headers after discgen's redirects (a
+//     file at the path shadows a rule, so the files are served).
+//     Cloudflare Pages reads the same file but takes no 404 status (200
+//     and redirects only): it skips the line, and a missing path there
+//     answers as Pages answers any (the nearest 404.html, or index.html
+//     when there is no top-level 404.html), which the file's comment
+//     and the documentation say; the build does not warn, as it warns
+//     of nothing that every build of the format would show.
+const wellKnownPrefix = "/.well-known/"
+
+// wellKnownMissing writes the 404 for missing well-known paths in format
+// k; rs are discgen's redirects, which keep answering.
+func wellKnownMissing(b *strings.Builder, k Kind, rs []Redirect) {
+	switch k {
+	case Nginx:
+		b.WriteString("\n# A /.well-known/ path that is not a file answers 404, whatever your\n")
+		b.WriteString("# locations do with other paths (a try_files ... /index.html, an\n")
+		b.WriteString("# error_page). The exact locations above take their paths first, and\n")
+		b.WriteString("# so does a longer prefix location of yours (/.well-known/acme-challenge/).\n")
+		b.WriteString("location ^~ /.well-known/ {\n    try_files $uri @discgen_missing;\n}\n")
+		b.WriteString("location @discgen_missing {\n    types { }\n")
+		fmt.Fprintf(b, "    default_type %s;\n", quoted(textPlain))
+		b.WriteString("    return 404 \"Not Found\\n\";\n}\n")
+	case Htaccess:
+		b.WriteString("\n# A /.well-known/ path that is not a file answers 404, before a\n")
+		b.WriteString("# FallbackResource or a rewrite to index.html; the rewrite rules of the\n")
+		b.WriteString("# enclosing <Directory> run after these (mod_rewrite).\n")
+		b.WriteString("<IfModule mod_rewrite.c>\n    RewriteEngine On\n    RewriteOptions Inherit\n")
+		fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} ^%s\n", regexpQuote(wellKnownPrefix))
+		for _, r := range rs {
+			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} !=%s\n", urlPath(r.From))
+		}
+		b.WriteString("    RewriteCond %{REQUEST_FILENAME} !-f [OR]\n")
+		fmt.Fprintf(b, "    RewriteCond %%{REQUEST_FILENAME} !%s\n", regexpQuote(wellKnownPrefix))
+		b.WriteString("    RewriteRule ^ - [R=404,L]\n</IfModule>\n")
+	case Caddy:
+		b.WriteString("\n# A /.well-known/ path that is not a file answers 404, whatever the site\n")
+		b.WriteString("# does with other paths: matched on the request as sent, before a rewrite\n")
+		b.WriteString("# such as try_files {path} /index.html, and served from the site's root\n")
+		b.WriteString("# (set root outside your handle blocks, or this block stands aside).\n")
+		fmt.Fprintf(b, "@discgen_well_known expression `{http.request.orig_uri}.matches(r\"^%s\") && {http.vars.root} != null && {http.vars.root} != \"\"`\n", strings.ReplaceAll(wellKnownPrefix, ".", `\.`))
+		b.WriteString("handle @discgen_well_known {\n\trewrite * {http.request.orig_uri}\n\tfile_server\n}\n")
+	}
+}
+
+// netlifyWellKnownMissing is the _redirects line for missing well-known
+// paths, after discgen's redirects (Netlify takes the first rule that
+// matches).
+const netlifyWellKnownMissing = "/.well-known/* /404.html 404\n"
