@@ -50,6 +50,8 @@ func checkWellKnownMissing(t *testing.T, port int, expires bool) {
 		{"/.well-known/a/b/c.json", 404, ""},
 		{"/.well-known/nothing-here/", 404, ""},
 		{"/.well-known/nothing-here?x=1", 404, ""},
+		{"/.well-known/", 404, ""},
+		{"/%2Ewell-known/nothing-here", 404, ""},
 		{"/.well-known/acme-challenge/Fx9oKq3uW2mJ7c0tR5yZ", 200, "Fx9oKq3uW2mJ7c0tR5yZ.key"},
 		{"/", 200, spaIndex},
 		{"/some/route", 200, spaIndex},

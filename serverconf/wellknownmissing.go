@@ -36,9 +36,9 @@ import (
 //     is not under a .well-known directory answers 404 too: a rewrite
 //     in the server's configuration, which runs before any .htaccess,
 //     has then mapped it to another file (index.html).
-//   - Caddy: a handle block, matched on the request as sent
-//     ({http.request.orig_uri}, which no rewrite such as try_files
-//     changes), that serves the path from the site's root with
+//   - Caddy: a handle block, matched on the path as requested
+//     ({http.request.orig_uri.path}, decoded, which no rewrite such as
+//     try_files changes), that serves the path from the site's root with
 //     file_server, a 404 where there is no file. Caddy tries handle
 //     blocks with a path matcher (a site's handle
 //     /.well-known/webfinger) before those with a named matcher, and
@@ -84,10 +84,10 @@ func wellKnownMissing(b *strings.Builder, k Kind, rs []Redirect) {
 		b.WriteString("    RewriteRule ^ - [R=404,L]\n</IfModule>\n")
 	case Caddy:
 		b.WriteString("\n# A /.well-known/ path that is not a file answers 404, whatever the site\n")
-		b.WriteString("# does with other paths: matched on the request as sent, before a rewrite\n")
+		b.WriteString("# does with other paths: matched on the path as requested, before a rewrite\n")
 		b.WriteString("# such as try_files {path} /index.html, and served from the site's root\n")
 		b.WriteString("# (set root outside your handle blocks, or this block stands aside).\n")
-		fmt.Fprintf(b, "@discgen_well_known expression `{http.request.orig_uri}.matches(r\"^%s\") && {http.vars.root} != null && {http.vars.root} != \"\"`\n", strings.ReplaceAll(wellKnownPrefix, ".", `\.`))
+		fmt.Fprintf(b, "@discgen_well_known expression `{http.request.orig_uri.path}.matches(r\"^%s\") && {http.vars.root} != null && {http.vars.root} != \"\"`\n", strings.ReplaceAll(wellKnownPrefix, ".", `\.`))
 		b.WriteString("handle @discgen_well_known {\n\trewrite * {http.request.orig_uri}\n\tfile_server\n}\n")
 	}
 }

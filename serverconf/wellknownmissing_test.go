@@ -36,7 +36,7 @@ func TestWellKnownMissingRendered(t *testing.T) {
 		{CaddyFile, separate[CaddyFile].Data, []string{
 			"path /.well-known/gpc.json",
 			"redir /.well-known/change-password",
-			"@discgen_well_known expression `{http.request.orig_uri}.matches(r\"^/\\.well-known/\") && {http.vars.root} != null && {http.vars.root} != \"\"`\n",
+			"@discgen_well_known expression `{http.request.orig_uri.path}.matches(r\"^/\\.well-known/\") && {http.vars.root} != null && {http.vars.root} != \"\"`\n",
 			"handle @discgen_well_known {\n\trewrite * {http.request.orig_uri}\n\tfile_server\n}\n",
 		}},
 		{RedirectsFile, public[RedirectsFile].Data, []string{
