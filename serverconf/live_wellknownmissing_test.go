@@ -98,6 +98,26 @@ func TestLiveWellKnownMissingNginx(t *testing.T) {
 			checkWellKnownMissing(t, spaNginx(t, c.catch), true)
 		})
 	}
+	// A well-known resource the site answers itself, by an exact location.
+	t.Run("own location", func(t *testing.T) {
+		port := spaNginx(t, "location = /.well-known/webfinger { return 200 \"wf\\n\"; }\nlocation / { try_files $uri /index.html; }")
+		checkWellKnownMissing(t, port, true)
+		checkBody(t, port, "/.well-known/webfinger", "wf\n")
+	})
+}
+
+// checkBody wants a 200 with body at path.
+func checkBody(t *testing.T, port int, path, body string) {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d%s", port, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(got) != body {
+		t.Errorf("%s: %s %q, want 200 %q", path, resp.Status, got, body)
+	}
 }
 
 // spaApache serves the section's files with Apache, configured by the
@@ -126,9 +146,16 @@ func TestLiveWellKnownMissingApache(t *testing.T) {
 // before the site's own directives, site.
 func spaCaddy(t *testing.T, site string) int {
 	t.Helper()
+	return spaCaddyAfter(t, "", site)
+}
+
+// spaCaddyAfter is spaCaddy with the site's directives before, written
+// before the import.
+func spaCaddyAfter(t *testing.T, before, site string) int {
+	t.Helper()
 	livetest.NeedsCaddy(t)
 	dir, root, conf := liveSite(t, Caddy, sectionTree(), Access{Redirects: changePassword}, spaContent())
-	return livetest.Caddy(t, dir, fmt.Sprintf("\troot * %[1]s\n\timport %[2]s\n", root, conf)+site)
+	return livetest.Caddy(t, dir, fmt.Sprintf("\troot * %[1]s\n%[3]s\timport %[2]s\n", root, conf, before)+site)
 }
 
 func TestLiveWellKnownMissingCaddy(t *testing.T) {
@@ -140,6 +167,15 @@ func TestLiveWellKnownMissingCaddy(t *testing.T) {
 			checkWellKnownMissing(t, spaCaddy(t, c.site), false)
 		})
 	}
+	// A well-known resource the site answers itself, in a handle block
+	// written before the import: Caddy keeps the written order between a
+	// path matcher and discgen's named one. (A site-level try_files would
+	// rewrite its path before any handle: the catch-all is in a handle.)
+	t.Run("own handle", func(t *testing.T) {
+		port := spaCaddyAfter(t, "\thandle /.well-known/webfinger {\n\t\trespond \"wf\n\" 200\n\t}\n", "\thandle {\n\t\ttry_files {path} /index.html\n\t\tfile_server\n\t}\n")
+		checkWellKnownMissing(t, port, false)
+		checkBody(t, port, "/.well-known/webfinger", "wf\n")
+	})
 }
 
 // TestLiveWellKnownCaddyRootInHandle: a site that sets its root only

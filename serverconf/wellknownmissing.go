@@ -11,8 +11,7 @@ import (
 // (nginx's try_files $uri /index.html, Apache's FallbackResource or a
 // rewrite to index.html, Caddy's try_files {path} /index.html) would
 // otherwise answer 200 with an HTML page, which agents and scanners read
-// as a broken well-known file (RFC 8615 section 3: a well-known URI that
-// is not defined for the site is simply not found). A file of the site's
+// as a broken well-known file. A file of the site's
 // directory under /.well-known/ that discgen did not write, such as an
 // ACME challenge, is still served; the files and redirects discgen
 // writes keep their own rules.
@@ -39,11 +38,12 @@ import (
 //   - Caddy: a handle block, matched on the path as requested
 //     ({http.request.orig_uri.path}, decoded, which no rewrite such as
 //     try_files changes), that serves the path from the site's root with
-//     file_server, a 404 where there is no file. Caddy tries handle
-//     blocks with a path matcher (a site's handle
-//     /.well-known/webfinger) before those with a named matcher, and
-//     those before a handle without one, the usual catch-all; redir
-//     (the change-password redirect) runs before any handle. The block
+//     file_server, a 404 where there is no file. Caddy tries a handle
+//     without a matcher (the usual catch-all) after it, and keeps the
+//     written order between it and a site's handle with a path, so a
+//     well-known resource the site answers itself (handle
+//     /.well-known/webfinger) is written before the import; redir (the
+//     change-password redirect) runs before any handle. The block
 //     stands aside when the site sets no root outside its handle
 //     blocks: it could not tell a missing file there.
 //   - _headers: Netlify reads the rule "/.well-known/* /404.html 404" from
