@@ -133,6 +133,8 @@ func TestLiveWellKnownMissingApache(t *testing.T) {
 	for _, c := range []struct{ name, extra string }{
 		{"FallbackResource", "<Directory SITE>\n\tFallbackResource /index.html\n</Directory>\n"},
 		{"FallbackResource, server", "FallbackResource /index.html\n"},
+		// Where mod_rewrite in an .htaccess would refuse every request.
+		{"FallbackResource, Options None", "<Directory SITE>\n\tOptions None\n\tFallbackResource /index.html\n</Directory>\n"},
 		{"RewriteRule, directory", "<Directory SITE>\n\tRewriteEngine On\n\tRewriteCond %{REQUEST_FILENAME} !-f\n\tRewriteCond %{REQUEST_FILENAME} !-d\n\tRewriteRule ^ index.html [L]\n</Directory>\n"},
 		{"RewriteRule, server", "RewriteEngine On\nRewriteCond %{DOCUMENT_ROOT}%{REQUEST_URI} !-f\nRewriteCond %{DOCUMENT_ROOT}%{REQUEST_URI} !-d\nRewriteRule ^ /index.html [L]\n"},
 	} {

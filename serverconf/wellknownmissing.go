@@ -25,16 +25,17 @@ import (
 //     paths; a longer prefix location of the site's (such as
 //     /.well-known/acme-challenge/) takes its paths too; "^~" keeps the
 //     site's regular-expression locations from this prefix.
-//   - Apache: a mod_rewrite rule in the .htaccess, [R=404] for a path
-//     under /.well-known/ that is not a file and not one of discgen's
-//     redirects. It runs in the fixup phase before mod_dir's
-//     FallbackResource, and "RewriteOptions Inherit" keeps the rewrite
-//     rules of the enclosing <Directory> section (such as a rewrite to
-//     index.html), which an .htaccess with rewrite rules of its own would
-//     otherwise replace, running them after these. A path whose file
-//     is not under a .well-known directory answers 404 too: a rewrite
-//     in the server's configuration, which runs before any .htaccess,
-//     has then mapped it to another file (index.html).
+//   - Apache: an <If> section of the .htaccess, for a path under
+//     /.well-known/ that is not one of discgen's redirects and whose
+//     file is missing or not under a .well-known directory (a rewrite of
+//     the server configuration, which runs before any .htaccess, has
+//     then mapped it to another file, index.html), with mod_alias'
+//     "Redirect 404". mod_alias answers in the fixup phase, before
+//     mod_dir's FallbackResource serves its page, and after a rewrite
+//     of a <Directory> section, whose internal redirect to index.html
+//     it cuts short. Not mod_rewrite: rewrite rules in an .htaccess
+//     answer every request of the directory with 403 where Options has
+//     neither FollowSymLinks nor SymLinksIfOwnerMatch.
 //   - Caddy: a handle block, matched on the path as requested
 //     ({http.request.orig_uri.path}, decoded, which no rewrite such as
 //     try_files changes), that serves the path from the site's root with
@@ -71,17 +72,19 @@ func wellKnownMissing(b *strings.Builder, k Kind, rs []Redirect) {
 		fmt.Fprintf(b, "    default_type %s;\n", quoted(textPlain))
 		b.WriteString("    return 404 \"Not Found\\n\";\n}\n")
 	case Htaccess:
+		// An <If> expression and mod_alias, not mod_rewrite: rewrite
+		// rules in an .htaccess refuse every request of the directory
+		// (403) where Options has neither FollowSymLinks nor
+		// SymLinksIfOwnerMatch.
 		b.WriteString("\n# A /.well-known/ path that is not a file answers 404, before a\n")
-		b.WriteString("# FallbackResource or a rewrite to index.html; the rewrite rules of the\n")
-		b.WriteString("# enclosing <Directory> run after these (mod_rewrite).\n")
-		b.WriteString("<IfModule mod_rewrite.c>\n    RewriteEngine On\n    RewriteOptions Inherit\n")
-		fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} ^%s\n", regexpQuote(wellKnownPrefix))
+		b.WriteString("# FallbackResource or a rewrite to index.html of the server configuration\n")
+		b.WriteString("# (which maps the path to another file): mod_alias.\n")
+		fmt.Fprintf(b, "<If \"%%{REQUEST_URI} =~ m#^%s#", regexpQuote(wellKnownPrefix))
 		for _, r := range rs {
-			fmt.Fprintf(b, "    RewriteCond %%{REQUEST_URI} !=%s\n", urlPath(r.From))
+			fmt.Fprintf(b, " && %%{REQUEST_URI} != '%s'", urlPath(r.From))
 		}
-		b.WriteString("    RewriteCond %{REQUEST_FILENAME} !-f [OR]\n")
-		fmt.Fprintf(b, "    RewriteCond %%{REQUEST_FILENAME} !%s\n", regexpQuote(wellKnownPrefix))
-		b.WriteString("    RewriteRule ^ - [R=404,L]\n</IfModule>\n")
+		fmt.Fprintf(b, " && (! -f %%{REQUEST_FILENAME} || %%{REQUEST_FILENAME} !~ m#%s#)\">\n", regexpQuote(wellKnownPrefix))
+		b.WriteString("    <IfModule mod_alias.c>\n        Redirect 404\n    </IfModule>\n</If>\n")
 	case Caddy:
 		b.WriteString("\n# A /.well-known/ path that is not a file answers 404, whatever the site\n")
 		b.WriteString("# does with other paths: matched on the path as requested, before a rewrite\n")

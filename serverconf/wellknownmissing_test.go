@@ -28,10 +28,8 @@ func TestWellKnownMissingRendered(t *testing.T) {
 		{HtaccessFile, public[HtaccessFile].Data, []string{
 			"<If \"%{REQUEST_URI} == '/.well-known/gpc.json'\">",
 			"RedirectMatch 302",
-			"<IfModule mod_rewrite.c>\n    RewriteEngine On\n    RewriteOptions Inherit\n",
-			"    RewriteCond %{REQUEST_URI} ^/[.]well-known/\n",
-			"    RewriteCond %{REQUEST_URI} !=/.well-known/change-password\n",
-			"    RewriteRule ^ - [R=404,L]\n",
+			"<If \"%{REQUEST_URI} =~ m#^/[.]well-known/# && %{REQUEST_URI} != '/.well-known/change-password' && (! -f %{REQUEST_FILENAME} || %{REQUEST_FILENAME} !~ m#/[.]well-known/#)\">\n",
+			"    <IfModule mod_alias.c>\n        Redirect 404\n    </IfModule>\n</If>\n",
 		}},
 		{CaddyFile, separate[CaddyFile].Data, []string{
 			"path /.well-known/gpc.json",
@@ -65,7 +63,7 @@ func TestWellKnownMissingRendered(t *testing.T) {
 	if got := string(public[RedirectsFile].Data); !strings.HasSuffix(got, "\n/.well-known/* /404.html 404\n") || strings.Contains(got, "change-password") {
 		t.Errorf("_redirects without a redirect:\n%s", got)
 	}
-	if got := string(public[HtaccessFile].Data); strings.Contains(got, "!=/") || !strings.Contains(got, "[R=404,L]") {
+	if got := string(public[HtaccessFile].Data); strings.Contains(got, "!= '/") || !strings.Contains(got, "Redirect 404") || strings.Contains(got, "Rewrite") {
 		t.Errorf(".htaccess without a redirect:\n%s", got)
 	}
 
