@@ -215,11 +215,10 @@ func (r nginxReader) serve(t *testing.T, q request) response {
 }
 
 // apacheReader interprets the .htaccess: <If> sections (conditions on
-// REQUEST_URI, THE_REQUEST and REQUEST_FILENAME joined by && and ||) with
-// mod_headers' Header set and unset and mod_alias' Redirect 404, run in
-// order; and mod_rewrite's RewriteCond ([NC], [OR])
-// and RewriteRule chains (E=, F, R=4xx), over a site where every path is
-// a file.
+// REQUEST_URI, THE_REQUEST and REQUEST_FILENAME joined by && and ||, over
+// a site where every path is a file) with mod_headers' Header set and
+// unset and mod_alias' Redirect 404, run in order; and mod_rewrite's
+// RewriteCond and RewriteRule chains (E= and F).
 type apacheReader struct {
 	lines []string
 }
@@ -237,7 +236,7 @@ func newApacheReader(conf []byte) apacheReader {
 var (
 	apacheCond   = regexp.MustCompile(`^%\{(REQUEST_URI|THE_REQUEST|REQUEST_FILENAME)\} (?:(=~|!~) m#(.*)#|(==|!=) '(.*)')$`)
 	apacheHeader = regexp.MustCompile(`^Header (always )?(set|unset) (\S+)(?: "(.*)")?$`)
-	rewriteCond  = regexp.MustCompile(`^RewriteCond %\{([A-Z_:0-9]+)\} (?:"(.*)"|(\S+))(?: \[(NC|OR)\])?$`)
+	rewriteCond  = regexp.MustCompile(`^RewriteCond %\{([A-Z_:0-9]+)\} (?:"(.*)"|(\S+))( \[NC\])?$`)
 )
 
 func (r apacheReader) serve(t *testing.T, q request) response {
@@ -253,8 +252,7 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 	line := latin1("GET " + q.target + " HTTP/1.1")
 	env := map[string]string{}
 	headers := map[string]string{}
-	type cond struct{ ok, or bool }
-	var conds []cond
+	var conds []bool
 	active := []bool{true}
 	for _, l := range r.lines {
 		on := active[len(active)-1]
@@ -314,8 +312,6 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 				subject = uri
 			case "THE_REQUEST":
 				subject = line
-			case "REQUEST_FILENAME": // every path a file of the site's root
-				subject = uri
 			default:
 				if v, ok := strings.CutPrefix(m[1], "ENV:"); ok {
 					subject = env[v]
@@ -326,29 +322,23 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 			neg := strings.HasPrefix(pat, "!")
 			pat = strings.TrimPrefix(pat, "!")
 			var ok bool
-			switch v, lex := strings.CutPrefix(pat, "="); {
-			case lex:
+			if v, lex := strings.CutPrefix(pat, "="); lex {
 				ok = subject == v
-			case pat == "-f" && m[1] == "REQUEST_FILENAME":
-				ok = true
-			default:
-				ok = pcre(t, pat, m[4] == "NC").MatchString(subject)
+			} else {
+				ok = pcre(t, pat, m[4] != "").MatchString(subject)
 			}
-			conds = append(conds, cond{ok != neg, m[4] == "OR"})
+			conds = append(conds, ok != neg)
 		case strings.HasPrefix(l, "RewriteRule ^ - ["):
-			// mod_rewrite: [OR] joins a condition with the next one.
-			all, either := true, false
+			all := true
 			for _, c := range conds {
-				if either = either || c.ok; !c.or {
-					all, either = all && either, false
-				}
+				all = all && c
 			}
 			conds = nil
 			if !all {
 				continue
 			}
 			flag := strings.TrimSuffix(strings.TrimPrefix(l, "RewriteRule ^ - ["), "]")
-			if flag == "F" || strings.HasPrefix(flag, "R=4") {
+			if flag == "F" {
 				resp.refused = true
 				return resp
 			}
