@@ -215,9 +215,10 @@ func (r nginxReader) serve(t *testing.T, q request) response {
 }
 
 // apacheReader interprets the .htaccess: <If> sections (conditions on
-// REQUEST_URI and THE_REQUEST joined by &&) with mod_headers' Header set
-// and unset, run in order; and mod_rewrite's RewriteCond and RewriteRule
-// chains (E= and F).
+// REQUEST_URI, THE_REQUEST and REQUEST_FILENAME joined by && and ||, over
+// a site where every path is a file) with mod_headers' Header set and
+// unset and mod_alias' Redirect 404, run in order; and mod_rewrite's
+// RewriteCond and RewriteRule chains (E= and F).
 type apacheReader struct {
 	lines []string
 }
@@ -233,7 +234,7 @@ func newApacheReader(conf []byte) apacheReader {
 }
 
 var (
-	apacheCond   = regexp.MustCompile(`^%\{(REQUEST_URI|THE_REQUEST)\} (?:=~ m#(.*)#|== '(.*)')$`)
+	apacheCond   = regexp.MustCompile(`^%\{(REQUEST_URI|THE_REQUEST|REQUEST_FILENAME)\} (?:(=~|!~) m#(.*)#|(==|!=) '(.*)')$`)
 	apacheHeader = regexp.MustCompile(`^Header (always )?(set|unset) (\S+)(?: "(.*)")?$`)
 	rewriteCond  = regexp.MustCompile(`^RewriteCond %\{([A-Z_:0-9]+)\} (?:"(.*)"|(\S+))( \[NC\])?$`)
 )
@@ -259,24 +260,36 @@ func (r apacheReader) serve(t *testing.T, q request) response {
 		case strings.HasPrefix(l, "<If \""):
 			ok := on
 			for _, c := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(l, "<If \""), "\">"), " && ") {
-				m := apacheCond.FindStringSubmatch(c)
-				if m == nil {
-					t.Fatalf("apache reader: cannot read %q", c)
+				// (a || b): either; "! -f %{REQUEST_FILENAME}" is false
+				// where every path is a file, whose name ends in the path.
+				either := false
+				for _, alt := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(c, "("), ")"), " || ") {
+					if alt == "! -f %{REQUEST_FILENAME}" {
+						continue
+					}
+					m := apacheCond.FindStringSubmatch(alt)
+					if m == nil {
+						t.Fatalf("apache reader: cannot read %q", alt)
+					}
+					subject := uri
+					if m[1] == "THE_REQUEST" {
+						subject = line
+					}
+					if m[2] != "" {
+						either = either || pcre(t, m[3], false).MatchString(subject) == (m[2] == "=~")
+					} else {
+						either = either || (subject == m[5]) == (m[4] == "==")
+					}
 				}
-				subject := uri
-				if m[1] == "THE_REQUEST" {
-					subject = line
-				}
-				if m[2] != "" {
-					ok = ok && pcre(t, m[2], false).MatchString(subject)
-				} else {
-					ok = ok && subject == m[3]
-				}
+				ok = ok && either
 			}
 			active = append(active, ok)
 		case l == "</If>":
 			active = active[:len(active)-1]
 		case strings.HasPrefix(l, "<IfModule") || l == "</IfModule>" || !on:
+		case l == "Redirect 404":
+			resp.refused = true
+			return resp
 		case apacheHeader.MatchString(l):
 			// Two tables: "Header set" (onsuccess) and "Header always
 			// set"; an unset clears its own table only, and a 2xx
@@ -456,7 +469,12 @@ func (r caddyReader) serve(t *testing.T, q request) response {
 	for _, d := range r.dirs {
 		f := strings.Fields(d[0])
 		if f[0] == "handle" {
-			if _, ok := applies(f); ok && strings.Contains(strings.Join(d[1:], "\n"), "respond 403") {
+			// Only a refusal is read: another handle block (discgen's
+			// for /.well-known/ paths) serves the file every path is.
+			if !strings.Contains(strings.Join(d[1:], "\n"), "respond 403") {
+				continue
+			}
+			if _, ok := applies(f); ok {
 				resp.refused = true
 				return resp
 			}

@@ -189,6 +189,17 @@
 // refusal comes first. throttle.go says why; Apache, Caddy and _headers
 // cannot (ThrottleCannot).
 //
+// # Missing well-known paths
+//
+// Every format also answers a /.well-known/ path that is not a file with
+// 404, whatever the site's own configuration does with other missing
+// paths (a single-page application's catch-all): nginx a "location ^~
+// /.well-known/", Apache an <If> section of the .htaccess with mod_alias'
+// Redirect 404, Caddy a handle block matched on the path as requested,
+// _headers a line of the _redirects file beside it (Netlify; Cloudflare
+// Pages skips it).
+// wellknownmissing.go says how each is ordered against the site's rules.
+//
 // # Paths
 //
 // Paths are written as they are, without quoting, so Render accepts only

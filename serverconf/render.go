@@ -80,7 +80,7 @@ func RenderAccess(t tree.Tree, kinds []Kind, a Access) (public, separate tree.Tr
 		if !a.Verified.empty() && k == Htaccess {
 			separate[ApacheVerifiedFile] = tree.Entry{Data: apacheVerified(a.Verified)}
 		}
-		if k == Headers && len(a.Redirects) > 0 {
+		if k == Headers {
 			if _, clash := t[RedirectsFile]; clash {
 				errs = append(errs, fmt.Errorf("%s: the tree already holds this file", RedirectsFile))
 				continue
@@ -130,6 +130,7 @@ func render(k Kind, files []file, a Access, t tree.Tree) []byte {
 		caddyRights(&b, a.Rights)
 	}
 	renderRedirects(&b, k, a.Redirects)
+	wellKnownMissing(&b, k, a.Redirects)
 	homeLinks(&b, k, t)
 	return []byte(b.String())
 }

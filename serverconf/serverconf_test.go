@@ -59,7 +59,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantPublic := []string{HtaccessFile, HeadersFile}
+	wantPublic := []string{HtaccessFile, HeadersFile, RedirectsFile}
 	if got := public.Paths(); strings.Join(got, " ") != strings.Join(wantPublic, " ") {
 		t.Errorf("public paths = %q, want %q", got, wantPublic)
 	}
@@ -76,6 +76,7 @@ func TestGolden(t *testing.T) {
 		{public, HtaccessFile, "htaccess.golden"},
 		{separate, NginxFile, "nginx.golden"},
 		{separate, CaddyFile, "caddy.golden"},
+		{public, RedirectsFile, "redirects.golden"},
 	} {
 		e, ok := c.tr[c.path]
 		if !ok {
@@ -135,8 +136,8 @@ func TestRenderEmptyTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(public) != 2 || len(separate) != 2 {
-		t.Fatalf("got %q and %q, want all four files", public.Paths(), separate.Paths())
+	if len(public) != 3 || len(separate) != 2 {
+		t.Fatalf("got %q and %q, want all four files and _redirects", public.Paths(), separate.Paths())
 	}
 	if got := string(public[HeadersFile].Data); strings.Contains(got, "\n/") {
 		t.Errorf("_headers of an empty tree has a rule:\n%s", got)
