@@ -60,6 +60,9 @@ func TestWellKnownMissingRendered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := string(separate[NginxFile].Data); !strings.Contains(got, "location ^~ /.well-known/") {
+		t.Errorf("nginx without a redirect lacks the well-known location:\n%s", got)
+	}
 	if got := string(public[RedirectsFile].Data); !strings.HasSuffix(got, "\n/.well-known/* /404.html 404\n") || strings.Contains(got, "change-password") {
 		t.Errorf("_redirects without a redirect:\n%s", got)
 	}
