@@ -9,8 +9,8 @@ import (
 // Kind is an app association file: Apple's or Android's, each at a key
 // under well_known.app_links and a path under /.well-known/ of its own.
 type Kind struct {
+	kit.SourceFile
 	name, key, consumer string
-	source              func(*manifest.AppLinks) string
 	check               func([]byte) []kit.JSONProblem
 }
 
@@ -18,36 +18,24 @@ type Kind struct {
 // well_known.app_links.apple; Android is /.well-known/assetlinks.json,
 // from well_known.app_links.android.
 var (
-	Apple   = Kind{"apple-app-site-association", "well_known.app_links.apple", "iOS", func(a *manifest.AppLinks) string { return a.Apple }, CheckApple}
-	Android = Kind{"assetlinks.json", "well_known.app_links.android", "Android", func(a *manifest.AppLinks) string { return a.Android }, CheckAssetLinks}
+	Apple   = Kind{appLink(func(a *manifest.AppLinks) string { return a.Apple }), "apple-app-site-association", "well_known.app_links.apple", "iOS", CheckApple}
+	Android = Kind{appLink(func(a *manifest.AppLinks) string { return a.Android }), "assetlinks.json", "well_known.app_links.android", "Android", CheckAssetLinks}
 )
 
-func (k Kind) value(site *manifest.Site) string {
-	if site.WellKnown == nil || site.WellKnown.AppLinks == nil {
-		return ""
-	}
-	return k.source(site.WellKnown.AppLinks)
+// appLink is the source a key under well_known.app_links names.
+func appLink(pick func(*manifest.AppLinks) string) kit.SourceFile {
+	return kit.SourceFile{Of: func(site *manifest.Site) string {
+		if site.WellKnown == nil || site.WellKnown.AppLinks == nil {
+			return ""
+		}
+		return pick(site.WellKnown.AppLinks)
+	}}
 }
 
-func (k Kind) Name() string                   { return k.name }
-func (k Kind) Key() string                    { return k.key }
-func (k Kind) Path() string                   { return ".well-known/" + k.name }
-func (k Kind) MediaType() string              { return "application/json" }
-func (k Kind) Given(site *manifest.Site) bool { return k.value(site) != "" }
-
-// Check finds nothing in the manifest's value, a path that validate
-// checks as it checks every source; the file is checked when it is read
-// (CheckShape).
-func (k Kind) Check(*manifest.Site, kit.Build) []kit.Finding { return nil }
-
-// Render returns no file: the file is the source, copied (Source).
-func (k Kind) Render(*manifest.Site, kit.Build) ([]byte, bool) { return nil, false }
-
-// Source returns the file's path relative to the manifest.
-func (k Kind) Source(site *manifest.Site) (string, bool) {
-	s := k.value(site)
-	return s, s != ""
-}
+func (k Kind) Name() string      { return k.name }
+func (k Kind) Key() string       { return k.key }
+func (k Kind) Path() string      { return ".well-known/" + k.name }
+func (k Kind) MediaType() string { return "application/json" }
 
 // CheckShape checks a copy by shape (CheckApple, CheckAssetLinks).
 func (k Kind) CheckShape(data []byte) []kit.JSONProblem { return k.check(data) }

@@ -68,8 +68,8 @@ import (
 // Kind is one of the two OAuth metadata documents, each at a key under
 // well_known and a path under /.well-known/ of its own.
 type Kind struct {
+	kit.SourceFile
 	name, key string
-	source    func(*manifest.WellKnown) string
 	check     func(data []byte, origin string) []kit.JSONProblem
 }
 
@@ -78,38 +78,26 @@ type Kind struct {
 // /.well-known/oauth-authorization-server, from
 // well_known.oauth_authorization_server.
 var (
-	ProtectedResource = Kind{"oauth-protected-resource", "well_known.oauth_protected_resource",
-		func(w *manifest.WellKnown) string { return w.OAuthProtectedResource }, CheckProtectedResource}
-	AuthorizationServer = Kind{"oauth-authorization-server", "well_known.oauth_authorization_server",
-		func(w *manifest.WellKnown) string { return w.OAuthAuthorizationServer }, CheckAuthorizationServer}
+	ProtectedResource = Kind{wellKnown(func(w *manifest.WellKnown) string { return w.OAuthProtectedResource }),
+		"oauth-protected-resource", "well_known.oauth_protected_resource", CheckProtectedResource}
+	AuthorizationServer = Kind{wellKnown(func(w *manifest.WellKnown) string { return w.OAuthAuthorizationServer }),
+		"oauth-authorization-server", "well_known.oauth_authorization_server", CheckAuthorizationServer}
 )
 
-func (k Kind) value(site *manifest.Site) string {
-	if site.WellKnown == nil {
-		return ""
-	}
-	return k.source(site.WellKnown)
+// wellKnown is the source a key under well_known names.
+func wellKnown(pick func(*manifest.WellKnown) string) kit.SourceFile {
+	return kit.SourceFile{Of: func(site *manifest.Site) string {
+		if site.WellKnown == nil {
+			return ""
+		}
+		return pick(site.WellKnown)
+	}}
 }
 
-func (k Kind) Name() string                   { return k.name }
-func (k Kind) Key() string                    { return k.key }
-func (k Kind) Path() string                   { return ".well-known/" + k.name }
-func (k Kind) MediaType() string              { return "application/json" }
-func (k Kind) Given(site *manifest.Site) bool { return k.value(site) != "" }
-
-// Check finds nothing in the manifest's value, a path that validate
-// checks as it checks every source; the file is checked when it is read
-// (CheckSiteShape).
-func (k Kind) Check(*manifest.Site, kit.Build) []kit.Finding { return nil }
-
-// Render returns no file: the file is the source, copied (Source).
-func (k Kind) Render(*manifest.Site, kit.Build) ([]byte, bool) { return nil, false }
-
-// Source returns the file's path relative to the manifest.
-func (k Kind) Source(site *manifest.Site) (string, bool) {
-	s := k.value(site)
-	return s, s != ""
-}
+func (k Kind) Name() string      { return k.name }
+func (k Kind) Key() string       { return k.key }
+func (k Kind) Path() string      { return ".well-known/" + k.name }
+func (k Kind) MediaType() string { return "application/json" }
 
 // CheckShape checks a copy on its own, without the origin rules.
 func (k Kind) CheckShape(data []byte) []kit.JSONProblem { return k.check(data, "") }

@@ -33,7 +33,7 @@ var all = [...]kit.Kind{
 	trafficadvice.Kind{},
 	changepassword.Kind{},
 	atprotodid.Kind{},
-	sigdir.Kind{},
+	sigdir.Directory,
 }
 
 // All returns the kinds in registry order; the caller may keep the slice.
