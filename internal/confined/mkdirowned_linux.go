@@ -4,14 +4,13 @@ package confined
 
 import (
 	"fmt"
-	"io/fs"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/discgen/discgen/internal/eintr"
 )
 
-// testHookMkdir, set by a test, runs once MkdirOwned has created the
+// testHookMkdir, set by a test, runs once Mkdir or MkdirOwned has created the
 // directory name, before it opens it.
 var testHookMkdir func(name string)
 
@@ -23,35 +22,9 @@ var testHookMkdir func(name string)
 // be that user's: a hard link to another user's file, a symlink. Neither
 // is opened, and nothing but a directory is given away.
 func (w WriteDir) MkdirOwned(name string, uid, gid int) error {
-	if err := checkName(name); err != nil {
-		return err
-	}
-	err := eintr.Retry0(func() error { return unix.Mkdirat(w.fd, name, 0o755) })
-	if err == unix.EEXIST {
-		return fs.ErrExist
-	}
-	if err != nil {
-		return err
-	}
-	if testHookMkdir != nil {
-		testHookMkdir(name)
-	}
-	fd, err := w.openDir(name)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	if err := eintr.Retry0(func() error { return unix.Fchown(fd, uid, gid) }); err != nil {
-		return err
-	}
-	var st unix.Stat_t
-	if err := eintr.Retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
-		return err
-	}
-	if st.Mode&0o7777 != 0o755 {
-		return eintr.Retry0(func() error { return unix.Fchmod(fd, 0o755) })
-	}
-	return nil
+	return w.mkdir(name, func(fd int) error {
+		return eintr.Retry0(func() error { return unix.Fchown(fd, uid, gid) })
+	})
 }
 
 // SymlinkOwned is Symlink, giving the new symlink to uid and gid through

@@ -140,7 +140,12 @@ func (w WriteDir) openDir(name string) (int, error) {
 // set on the directory opened without following a symlink: in a
 // directory its owner may write, what lies at name once it is created
 // may be something else.
-func (w WriteDir) Mkdir(name string) error {
+func (w WriteDir) Mkdir(name string) error { return w.mkdir(name, nil) }
+
+// mkdir creates the directory name, opens it without following a symlink
+// and only as a directory, runs own on that descriptor (nil: nothing) and
+// gives it mode 0755.
+func (w WriteDir) mkdir(name string, own func(fd int) error) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
@@ -151,11 +156,19 @@ func (w WriteDir) Mkdir(name string) error {
 	if err != nil {
 		return err
 	}
+	if testHookMkdir != nil {
+		testHookMkdir(name)
+	}
 	fd, err := w.openDir(name)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(fd)
+	if own != nil {
+		if err := own(fd); err != nil {
+			return err
+		}
+	}
 	var st unix.Stat_t
 	if err := eintr.Retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
 		return err
