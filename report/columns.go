@@ -17,6 +17,10 @@ type Agent struct {
 	// the preset adds to its group that have no column of their own.
 	Preset  string
 	Members []string
+	// Verified is set where the agent's group is served as verified by
+	// address (agents[].verified): --server output refuses a request that
+	// claims the agent from outside its operator's published ranges.
+	Verified bool
 }
 
 // majority returns the first of members whose verdicts for path (under
@@ -71,7 +75,7 @@ func agents(m *manifest.Site, cat *crawlers.Catalogue) []Agent {
 				continue
 			}
 			seen[strings.ToLower(n)] = true
-			out = append(out, Agent{Name: n, Note: "listed"})
+			out = append(out, Agent{Name: n, Note: "listed", Verified: g.Verified})
 		}
 	}
 	for _, g := range m.Agents {

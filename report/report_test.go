@@ -449,3 +449,107 @@ func TestUsageExpectURLs(t *testing.T) {
 		}
 	}
 }
+
+const verifiedManifest = `version: 1
+site:
+  url: https://www.example.com
+agents:
+  - names: [Googlebot]
+    verified: true
+    disallow: [/private/]
+  - names: ["*"]
+    disallow: [/private/]
+`
+
+// TestVerifiedColumn checks that a group served as verified by address
+// says so in its agents' columns, where the page gives their verdicts.
+func TestVerifiedColumn(t *testing.T) {
+	mf := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(mf, []byte(verifiedManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, diags := sitebuild.Build(sitebuild.Options{Manifest: mf, Now: now})
+	if res == nil {
+		t.Fatal(diags)
+	}
+	p := Build(Input{Manifest: "site.yaml", Site: res.Doc.Value, Tree: res.Tree, Diags: diags})
+	var b bytes.Buffer
+	if err := Render(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range p.Agents {
+		got = append(got, fmt.Sprintf("%s:%v", a.Name, a.Verified))
+	}
+	if s := strings.Join(got, " "); !strings.HasPrefix(s, "Googlebot:true *:false") {
+		t.Errorf("columns = %s, want Googlebot verified and * not", s)
+	}
+	if n := strings.Count(b.String(), `<span class="verified">verified by address</span></th>`); n != 1 {
+		t.Errorf("%d columns marked verified on the page, want 1", n)
+	}
+}
+
+// wrapProbe, put into a copy of the page, marks the body with the rule
+// lines Chromium breaks inside a word: for each character of a rule, the
+// line it is laid out on, and a break between two characters of a word.
+const wrapProbe = `<script>
+addEventListener("load", () => {
+  const bad = [];
+  for (const el of document.querySelectorAll(".cell .rule")) {
+    const text = el.firstChild;
+    if (!text || text.nodeType !== 3) continue;
+    const s = text.data, r = document.createRange();
+    let top = null;
+    for (let i = 0; i < s.length; i++) {
+      r.setStart(text, i); r.setEnd(text, i + 1);
+      const rect = r.getClientRects()[0];
+      if (!rect) continue;
+      if (top !== null && rect.top > top + 1 && s[i] !== " " && s[i - 1] !== " ") {
+        bad.push(s.slice(0, i) + "|" + s.slice(i));
+      }
+      top = rect.top;
+    }
+  }
+  document.body.setAttribute("data-midword", String(bad.length));
+  document.body.setAttribute("data-midword-first", bad[0] || "");
+  document.body.setAttribute("data-rules", String(document.querySelectorAll(".cell .rule").length));
+});
+</script>`
+
+// TestChromiumWraps lays the example's page out at 1,440 px, as a laptop
+// shows it, and checks that no rule's text is broken inside a word
+// ("line 2: Disallo" / "w: /private/").
+func TestChromiumWraps(t *testing.T) {
+	bin := chromium(t)
+	_, html := examplePage(t, "/private/x.html")
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	probed := bytes.Replace(html, []byte("</body>"), []byte(wrapProbe+"</body>"), 1)
+	if bytes.Equal(probed, html) {
+		t.Fatal("the page has no </body>")
+	}
+	if err := os.WriteFile(page, probed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--window-size=1440,900", "--dump-dom", "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	m := regexp.MustCompile(`data-midword="(\d+)" data-midword-first="([^"]*)" data-rules="(\d+)"`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe did not run:\n%.2000s", dom)
+	}
+	if string(m[3]) == "0" {
+		t.Fatal("no rule text on the page to lay out")
+	}
+	if string(m[1]) != "0" {
+		t.Errorf("%s of %s rules broken inside a word at 1,440 px, first: %q", m[1], m[3], m[2])
+	}
+}
