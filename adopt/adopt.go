@@ -63,6 +63,7 @@ func Robots(file string, data []byte, opt Options) (*Result, error) {
 	r.Site.Sitemaps, r.Site.MobileAgents, r.Site.Host, r.Site.Usage = rp.sitemaps, rp.mobile, rp.host, rp.usage
 	r.Site.License = rp.license
 	r.urls = append(r.urls, rp.sitemaps...)
+	hoistUsage(&r.Site)
 	return r, r.finish(opt)
 }
 

@@ -153,3 +153,27 @@ func usageSignature(u *manifest.Usage) string {
 	}
 	return fmt.Sprintf("%q %q %q %q %q", u.TrainAI, u.Search, u.AIInput, u.Paths, u.Formats)
 }
+
+// hoistUsage writes a usage every group of site carries alike, as discgen
+// writes the site's usage into each group, back as the site's usage: the
+// groups are then left without one. A file with preference lines outside
+// every group, a group without one, or groups that differ keep theirs.
+func hoistUsage(site *manifest.Site) {
+	if site.Usage != nil || len(site.Agents) == 0 {
+		return
+	}
+	first := site.Agents[0].Usage
+	if first == nil {
+		return
+	}
+	sig := usageSignature(first)
+	for _, g := range site.Agents[1:] {
+		if g.Usage == nil || usageSignature(g.Usage) != sig {
+			return
+		}
+	}
+	site.Usage = first
+	for i := range site.Agents {
+		site.Agents[i].Usage = nil
+	}
+}

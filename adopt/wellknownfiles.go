@@ -3,6 +3,7 @@ package adopt
 import (
 	"unicode/utf8"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
@@ -47,6 +48,17 @@ func (d *dirImport) rootKinds() {
 			continue
 		}
 		im.Import(&d.r.Site, data, func(line int, format string, args ...any) { d.warn(name, line, format, args...) })
+	}
+}
+
+// redirects says, for each kind served as a redirect (change-password),
+// that a tree cannot show it: the redirect is the web server's, written by
+// --server, and no file of the tree holds its target.
+func (d *dirImport) redirects() {
+	for _, k := range registry.All() {
+		if _, ok := k.(kit.Redirector); ok {
+			d.r.Diags.Warnf(diag.Pos{File: d.dir}, "", "%s is served as a redirect (/%s), which a built tree does not hold: if the site has one, add %s to the manifest by hand", k.Key(), k.Path(), k.Key())
+		}
 	}
 }
 
