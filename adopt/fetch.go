@@ -49,6 +49,9 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 		given = &http.Client{Timeout: 30 * time.Second}
 	}
 	client := *given
+	if client.Timeout == 0 {
+		client.Timeout = 30 * time.Second
+	}
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > 5 {
 			return errors.New("more than 5 redirects")

@@ -9,23 +9,31 @@ import (
 
 	"github.com/discgen/discgen/adopt"
 	"github.com/discgen/discgen/internal/atomicfile"
+	"github.com/discgen/discgen/internal/connectto"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	var out, siteURL, now string
 	var site, force bool
+	var connectTo, resolve []string
 	fs := newFlags("import", importUsage, stdout)
 	fs.StringVarP(&out, "output", "o", "-", "where to write the manifest (default: stdout)")
 	fs.BoolVar(&force, "force", false, "replace an existing -o file")
 	fs.BoolVar(&site, "site", false, "with a URL: fetch every discovery file, not only robots.txt")
 	fs.StringVar(&siteURL, "site-url", "", "the manifest's site.url (default: the URL's origin, or the origin the files name)")
 	fs.StringVar(&now, "now", "", "validate security.txt's Expires at TIME")
-	setArgs(fs, "output", "FILE", "site-url", "URL", "now", "TIME")
+	fs.StringArrayVar(&connectTo, "connect-to", nil, "with a URL: connect to HOST2:PORT2 for requests to HOST1:PORT1, keeping the URL's host name (as curl's; repeatable)")
+	fs.StringArrayVar(&resolve, "resolve", nil, "with a URL: connect to ADDRESS for requests to HOST:PORT (as curl's; repeatable)")
+	setArgs(fs, "output", "FILE", "site-url", "URL", "now", "TIME", "connect-to", "HOST1:PORT1:HOST2:PORT2", "resolve", "HOST:PORT:ADDRESS")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
 	if fs.NArg() != 1 {
 		return usagef("import: give one robots.txt file, built directory or URL")
+	}
+	rules, err := connectto.Rules(connectTo, resolve)
+	if err != nil {
+		return usagef("import: %v", err)
 	}
 	t, err := parseNow(now)
 	if err != nil {
@@ -44,7 +52,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	var res *adopt.Result
 	switch fi, statErr := os.Stat(in); {
 	case strings.HasPrefix(in, "http://") || strings.HasPrefix(in, "https://"):
-		res, err = adopt.Fetch(context.Background(), in, adopt.FetchOptions{Site: site}, opt)
+		res, err = adopt.Fetch(context.Background(), in, adopt.FetchOptions{Site: site, Client: connectto.Client(nil, rules)}, opt)
 	case statErr != nil:
 		return fmt.Errorf("cannot read %s: %v", in, unwrapPathErr(statErr))
 	case fi.IsDir():

@@ -18,8 +18,10 @@ Usage:
     discgen schema   [-o FILE]
     discgen init     [-f site.yaml] [--force] [--local-schema]
     discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
+                     [--connect-to H1:P1:H2:P2...] [--resolve H:P:ADDR...]
     discgen verify   [-f site.yaml] [--env NAME] [--tenants] [--now TIME] [--format text|json|github]
                      [--timeout D] [--jobs N] [--allow-redirect ORIGIN...] [URL]
+                     [--connect-to H1:P1:H2:P2...] [--resolve H:P:ADDR...]
     discgen report   [-f site.yaml] -o report.html [--url URL...]
     discgen completion (bash | zsh | fish)
     discgen man
@@ -314,6 +316,7 @@ Examples:
     discgen import public/robots.txt -o site.yaml
     discgen import public -o site.yaml
     discgen import --site https://www.example.org/ -o site.yaml
+    discgen import --site https://www.example.org/ --resolve www.example.org:443:203.0.113.7
 `
 
 const verifyUsage = `Usage: discgen verify [options] [URL]
@@ -342,13 +345,18 @@ and check each one:
                   a duplicate line or another host is a note
 
 Files are fetched a few at a time. The table goes to stdout; exit status 1
-names every file that fails and why.
+names every file that fails and why. A site that shares its address with
+others (name-based virtual hosts, a server not yet in DNS) is checked with
+--connect-to or --resolve, as with curl: the connection goes to the address
+given while the requests keep the site's host name, in the Host header and
+in TLS, whose certificate is checked for that name.
 
 {{options}}
 
 Examples:
     discgen verify -f site.yaml
     discgen verify -f site.yaml --env staging http://localhost:8080/
+    discgen verify -f site.yaml --connect-to www.example.org:443:203.0.113.7:443
 `
 
 const reportUsage = `Usage: discgen report [options] -o report.html

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/generate"
+	"github.com/discgen/discgen/internal/connectto"
 	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/verify"
 )
@@ -18,7 +19,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	var tenants bool
 	var jobs int
 	var timeout time.Duration
-	var redirects []string
+	var redirects, connectTo, resolve []string
 	fs := newFlags("verify", verifyUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
 	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
@@ -28,7 +29,10 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&timeout, "timeout", 15*time.Second, "per file (default 15s)")
 	fs.IntVar(&jobs, "jobs", 4, "fetches at once (default 4)")
 	fs.StringArrayVar(&redirects, "allow-redirect", nil, "follow redirects to ORIGIN too (scheme://host[:port], repeatable), such as the www. origin of an apex site")
-	setArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN")
+	fs.StringArrayVar(&connectTo, "connect-to", nil, "connect to HOST2:PORT2 for requests to HOST1:PORT1, keeping the URL's host name (as curl's; repeatable)")
+	fs.StringArrayVar(&resolve, "resolve", nil, "connect to ADDRESS for requests to HOST:PORT (as curl's; repeatable)")
+	setArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN",
+		"connect-to", "HOST1:PORT1:HOST2:PORT2", "resolve", "HOST:PORT:ADDRESS")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -46,6 +50,10 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 			return usagef("verify: --allow-redirect %q is not an origin such as https://www.example.org/", o)
 		}
 	}
+	rules, err := connectto.Rules(connectTo, resolve)
+	if err != nil {
+		return usagef("verify: %v", err)
+	}
 	t, err := parseNow(now)
 	if err != nil {
 		return err
@@ -57,7 +65,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	header, _ := generate.HeaderUsage(site.Doc)
 	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
-		RedirectOrigins: redirects}
+		RedirectOrigins: redirects, Client: connectto.Client(nil, rules)}
 	if m := site.Doc.Value; m.License != nil || m.TDM != nil {
 		rights := generate.SiteRights(m)
 		opt.Rights = &rights

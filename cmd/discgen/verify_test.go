@@ -95,4 +95,40 @@ func TestVerifyTenants(t *testing.T) {
 	if o, e, err := verify(srv.URL); err != nil || !strings.Contains(o, checked(siteFiles)) {
 		t.Errorf("verify without --tenants: %v\n%s\n%s", err, o, e)
 	}
+
+	// A server that shares its address with other sites answers for
+	// www.fict.org by name only: verify of its address checks its default
+	// site and fails; --connect-to and --resolve connect to the address
+	// and send the site's name.
+	named := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if host, _, _ := strings.Cut(r.Host, ":"); host != "www.fict.org" {
+			http.NotFound(w, r)
+			return
+		}
+		srv.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer named.Close()
+	port := named.URL[strings.LastIndexByte(named.URL, ':')+1:]
+	if o, e, err := verify(named.URL); exitCode(err) != 1 {
+		t.Errorf("verify of a name-based server's address: exit %d, want 1\n%s\n%s", exitCode(err), o, e)
+	}
+	for _, args := range [][]string{
+		{"http://www.fict.org/", "--connect-to", "www.fict.org:80:127.0.0.1:" + port},
+		{"http://www.fict.org:" + port + "/", "--resolve", "www.fict.org:" + port + ":127.0.0.1"},
+	} {
+		if o, e, err := verify(args...); err != nil || !strings.Contains(o, checked(siteFiles)) {
+			t.Errorf("verify %s: %v\n%s\n%s", strings.Join(args, " "), err, o, e)
+		}
+	}
+	// import --site fetches the same way.
+	var io, ie bytes.Buffer
+	if err := run([]string{"import", "--site", "http://www.fict.org/", "--connect-to", "www.fict.org:80:127.0.0.1:" + port}, &io, &ie); err != nil && exitCode(err) != 1 {
+		t.Errorf("import --site --connect-to: %v\n%s", err, ie.String())
+	}
+	if !strings.Contains(io.String(), "url: http://www.fict.org/") || !strings.Contains(io.String(), "disallow:") {
+		t.Errorf("import --site --connect-to did not read the site's robots.txt:\n%s\n%s", io.String(), ie.String())
+	}
+	if _, e, err := verify("--connect-to", "www.fict.org:443"); exitCode(err) != 2 || !strings.Contains(e, "HOST1:PORT1:HOST2:PORT2") {
+		t.Errorf("a malformed --connect-to: exit %d, want 2 with the form\n%s", exitCode(err), e)
+	}
 }

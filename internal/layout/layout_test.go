@@ -42,6 +42,7 @@ const (
 
 var internalLevel = map[string]int{
 	"internal/atomicfile":           ground,
+	"internal/connectto":            ground,
 	"internal/bug":                  ground,
 	"internal/confined":             ground,
 	"internal/eintr":                ground,
