@@ -154,3 +154,53 @@ func TestNPMPackages(t *testing.T) {
 	}
 	run(t, site, npmEnv, "npx", "discgen", "build", "-f", "site.yaml", "-o", "_site", "--check")
 }
+
+// The short way to npm packages from a clone, as the README gives it: a
+// binary built here, its platform's package and the main one written by
+// -bin, packed and installed offline into an empty project, where npx
+// runs it.
+func TestNPMLocalPackages(t *testing.T) {
+	testenv.NeedsLong(t)
+	for _, tool := range []string{"node", "npm", "npx"} {
+		testenv.NeedsTool(t, tool, "apt-get install nodejs npm; .ci/run installs it")
+	}
+	if runtime.GOOS == "windows" {
+		testenv.Unsupported(t, "the test runs the packages' shim with a Unix binary")
+	}
+	work := t.TempDir()
+	npmEnv := []string{"npm_config_cache=" + filepath.Join(work, "npm-cache"), "npm_config_userconfig=" + filepath.Join(work, "npmrc"),
+		"npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false"}
+	bin := filepath.Join(work, "discgen")
+	run(t, filepath.Join("..", ".."), []string{"CGO_ENABLED=0"}, "go", "build", "-o", bin, "./cmd/discgen")
+	pkgs := filepath.Join(work, "pkgs")
+	out := run(t, ".", nil, "go", "run", "./npm", "-bin", bin, "-license", filepath.Join("..", "..", "LICENSE"), "-o", pkgs)
+	dirs := strings.Fields(out)
+	plat := map[string]string{"linux": "linux", "darwin": "darwin"}[runtime.GOOS] + "-" + map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	if len(dirs) != 2 || filepath.Base(dirs[0]) != "discgen" || filepath.Base(dirs[1]) != plat {
+		t.Fatalf("npm -bin wrote %v, want discgen and %s", dirs, plat)
+	}
+	tgz := filepath.Join(work, "tgz")
+	if err := os.Mkdir(tgz, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		run(t, d, npmEnv, "npm", "pack", "--offline", "--silent", "--pack-destination", tgz)
+	}
+	site := filepath.Join(work, "site")
+	if err := os.Mkdir(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(site, "package.json"), []byte(`{"name": "site", "private": true}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, site, npmEnv, "npm", "install", "--offline", "--save-dev",
+		filepath.Join(tgz, "discgen-0.0.0-local.tgz"), filepath.Join(tgz, "discgen-"+plat+"-0.0.0-local.tgz"))
+	if v := run(t, site, npmEnv, "npx", "discgen", "version"); !strings.HasPrefix(v, "discgen ") {
+		t.Errorf("npx discgen version: %q", v)
+	}
+	run(t, site, npmEnv, "npx", "discgen", "init")
+	run(t, site, npmEnv, "npx", "discgen", "build", "-f", "site.yaml", "-o", "public")
+	if _, err := os.Stat(filepath.Join(site, "public", "robots.txt")); err != nil {
+		t.Errorf("npx discgen build wrote no robots.txt: %v", err)
+	}
+}

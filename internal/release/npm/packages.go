@@ -33,6 +33,12 @@ type packageJSON struct {
 	Engines              map[string]string `json:"engines,omitempty"`
 }
 
+// platform is one platform package's binary.
+type platform struct {
+	goos, goarch string
+	bin          []byte
+}
+
 // write writes the packages of the release in dist into out and returns
 // their directories, the main package's first.
 func write(distDir, out string) ([]string, error) {
@@ -40,8 +46,46 @@ func write(distDir, out string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	version := as[0].Version
 	var license []byte
+	var ps []platform
+	for _, a := range as {
+		bin, lic, err := dist.Unpack(distDir, a)
+		if err != nil {
+			return nil, err
+		}
+		if license == nil {
+			license = lic
+		}
+		ps = append(ps, platform{a.GOOS, a.GOARCH, bin})
+	}
+	return writeAll(as[0].Version, ps, license, out)
+}
+
+// writeLocal writes the main package and one platform package, for goos
+// and goarch, around a binary built here: the short way to npm packages
+// from a clone for one's own platform, without a release.
+func writeLocal(binFile, version, goos, goarch string, license []byte, out string) ([]string, error) {
+	if nodeOS[goos] == "" || nodeArch[goarch] == "" {
+		return nil, fmt.Errorf("%s/%s: npm packages are made for linux, darwin and windows on amd64 and arm64", goos, goarch)
+	}
+	bin, err := os.ReadFile(binFile)
+	if err != nil {
+		return nil, err
+	}
+	if len(bin) < 4 || (!bytes.HasPrefix(bin, []byte("\x7fELF")) && !bytes.HasPrefix(bin, []byte("MZ")) && !isMachO(bin)) {
+		return nil, fmt.Errorf("%s is not an executable", binFile)
+	}
+	return writeAll(version, []platform{{goos, goarch, bin}}, license, out)
+}
+
+// isMachO reports whether data starts as a 64-bit Mach-O executable does.
+func isMachO(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0xcf, 0xfa, 0xed, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xed, 0xfa, 0xcf})
+}
+
+// writeAll writes the main package and one package per platform into out
+// and returns their directories, the main package's first.
+func writeAll(version string, ps []platform, license []byte, out string) ([]string, error) {
 	main := packageJSON{
 		Name: "discgen", Version: version, License: "Apache-2.0", Repository: repository,
 		Description:          "Publish a site's web discovery files (robots.txt, autodisc/, /.well-known/) from one YAML manifest",
@@ -51,29 +95,22 @@ func write(distDir, out string) ([]string, error) {
 		Engines:              map[string]string{"node": ">=18"},
 	}
 	dirs := []string{filepath.Join(out, "discgen")}
-	for _, a := range as {
-		bin, lic, err := dist.Unpack(distDir, a)
-		if err != nil {
-			return nil, err
-		}
-		if license == nil {
-			license = lic
-		}
-		plat := nodeOS[a.GOOS] + "-" + nodeArch[a.GOARCH]
+	for _, a := range ps {
+		plat := nodeOS[a.goos] + "-" + nodeArch[a.goarch]
 		name := "@discgen/" + plat
 		exe := "bin/discgen"
-		if a.GOOS == "windows" {
+		if a.goos == "windows" {
 			exe += ".exe"
 		}
 		p := packageJSON{
 			Name: name, Version: version, License: "Apache-2.0", Repository: repository,
-			Description: fmt.Sprintf("The discgen binary for %s %s (installed by the discgen package)", a.GOOS, a.GOARCH),
-			OS:          []string{nodeOS[a.GOOS]}, CPU: []string{nodeArch[a.GOARCH]},
+			Description: fmt.Sprintf("The discgen binary for %s %s (installed by the discgen package)", a.goos, a.goarch),
+			OS:          []string{nodeOS[a.goos]}, CPU: []string{nodeArch[a.goarch]},
 			PreferUnplugged: true, Files: []string{exe, "README.md"},
 		}
 		dir := filepath.Join(out, plat)
-		readme := fmt.Sprintf("# %s\n\nThe discgen %s binary for %s %s. Install the `discgen` package, which depends on this one: %s\n", name, version, a.GOOS, a.GOARCH, repository)
-		if err := writePackage(dir, p, readme, lic, map[string][]byte{exe: bin}); err != nil {
+		readme := fmt.Sprintf("# %s\n\nThe discgen %s binary for %s %s. Install the `discgen` package, which depends on this one: %s\n", name, version, a.goos, a.goarch, repository)
+		if err := writePackage(dir, p, readme, license, map[string][]byte{exe: a.bin}); err != nil {
 			return nil, err
 		}
 		main.OptionalDependencies[name] = version

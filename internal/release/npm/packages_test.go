@@ -152,3 +152,39 @@ func TestShim(t *testing.T) {
 		t.Errorf("shim: %v, %q; want exit status 3 and the arguments as given", err, got)
 	}
 }
+
+// The short way from a clone: a binary built here makes the main package
+// and its platform's package only, the main one depending on it alone;
+// a file that is no executable, or a platform npm has no name for, is
+// refused.
+func TestLocalPackages(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "discgen")
+	if err := os.WriteFile(bin, []byte("\x7fELF local build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	dirs, err := writeLocal(bin, "0.0.0-local", "linux", "arm64", []byte("licence"), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) != 2 || filepath.Base(dirs[0]) != "discgen" || filepath.Base(dirs[1]) != "linux-arm64" {
+		t.Fatalf("packages %v, want discgen and linux-arm64", dirs)
+	}
+	main := readPackage(t, dirs[0])
+	if fmt.Sprint(main["optionalDependencies"]) != "map[@discgen/linux-arm64:0.0.0-local]" || main["version"] != "0.0.0-local" {
+		t.Errorf("discgen package.json: %v", main)
+	}
+	if data, err := os.ReadFile(filepath.Join(dirs[1], "bin/discgen")); err != nil || string(data) != "\x7fELF local build" {
+		t.Errorf("linux-arm64 bin/discgen: %q, %v", data, err)
+	}
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeLocal(bin, "0.0.0-local", "linux", "arm64", nil, filepath.Join(dir, "out2")); err == nil {
+		t.Error("a shell script was packaged as discgen's binary")
+	}
+	if _, err := writeLocal(bin, "0.0.0-local", "plan9", "386", nil, filepath.Join(dir, "out3")); err == nil || !strings.Contains(err.Error(), "plan9/386") {
+		t.Errorf("plan9/386: %v, want refused by name", err)
+	}
+}
