@@ -6,13 +6,13 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/rights"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/rsl"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tdmrep"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/validate"
 )
 
 // MaxLicenseBytes bounds an RSL document a manifest names as its source.
@@ -123,7 +123,7 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 	if len(problems) > 0 {
 		return errs
 	}
-	name, ok := validate.SiteFilePath(m.Site.URL, l.URL)
+	name, ok := model.SiteFilePath(m.Site.URL, l.URL)
 	if !ok {
 		errs.Errorf(pos.Of("license.url"), "license.url", "%q is not a file of the site, where the source could be published", l.URL)
 		return errs
@@ -141,7 +141,7 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 func SiteRights(m *manifest.Site) serverconf.Rights {
 	r := serverconf.Rights{License: LicenseURL(m), TDM: TDMRules(m)}
 	if l := m.License; l != nil && l.Source != "" {
-		if name, ok := validate.SiteFilePath(m.Site.URL, l.URL); ok {
+		if name, ok := model.SiteFilePath(m.Site.URL, l.URL); ok {
 			r.Document = name
 		}
 	}

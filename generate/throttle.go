@@ -3,8 +3,8 @@ package generate
 import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
-	"github.com/discgen/discgen/validate"
 )
 
 // SiteThrottle returns the --server throttle of a validated site
@@ -18,7 +18,7 @@ func SiteThrottle(doc *manifest.Doc[manifest.Site]) *serverconf.Throttle {
 			continue
 		}
 		r, err := serverconf.ParseRate(g.Throttle.Rate)
-		names := validate.VerifiedNames(g)
+		names := model.VerifiedNames(g)
 		if err != nil || len(names) == 0 {
 			continue
 		}

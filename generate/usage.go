@@ -9,8 +9,8 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/robots"
-	"github.com/discgen/discgen/validate"
 )
 
 // sitePolicy is the robots policy of a site manifest: its groups, each
@@ -48,7 +48,7 @@ func EffectiveUsage(site, group *manifest.Usage) *robots.Usage {
 			formats = m.Formats
 		}
 	}
-	u.ContentUsage, u.ContentSignal = validate.UsageFormats(&manifest.Usage{Formats: formats})
+	u.ContentUsage, u.ContentSignal = model.UsageFormats(&manifest.Usage{Formats: formats})
 	if u.IsZero() {
 		return nil
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
-	"github.com/discgen/discgen/validate"
 )
 
 // SiteVerified returns the --server identity checks of a validated site
@@ -38,7 +38,7 @@ func SiteVerified(doc *manifest.Doc[manifest.Site], dir string) (*serverconf.Ver
 			continue
 		}
 		vp := manifest.Key(manifest.Index("agents", i), "verified")
-		for _, n := range validate.VerifiedNames(g) {
+		for _, n := range model.VerifiedNames(g) {
 			k := strings.ToLower(n)
 			if seen[k] {
 				continue
