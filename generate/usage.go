@@ -207,7 +207,8 @@ func usagePathKey(m *manifest.Site, gi int, path, field string) string {
 // left has a path the header cannot write under one it can
 // (robots.Usage.Unwritable), no header is sent, with a warning. The
 // warnings are for builds that write --server configuration.
-func HeaderUsage(doc *manifest.Doc[manifest.Site]) (*robots.Usage, diag.List) {
+func HeaderUsage(s *model.Site) (*robots.Usage, diag.List) {
+	doc := s.Doc()
 	var errs diag.List
 	m := doc.Value
 	site := EffectiveUsage(m.Usage, nil)

@@ -44,3 +44,40 @@ func TestStageArrows(t *testing.T) {
 		}
 	}
 }
+
+// sealRoom is the package that holds the key to model's constructors,
+// and sealImporters the packages whose code may import it: model, whose
+// constructors ask for the key, and validate, which alone makes a model.
+// A test may import it too, to make the model of a manifest validation
+// would refuse and check what rendering does without relying on it.
+const sealRoom = "internal/seal"
+
+var sealImporters = map[string]string{
+	"model":    "its constructors ask for the key",
+	"validate": "validation makes the model of a manifest it found valid",
+}
+
+func TestSealImporters(t *testing.T) {
+	modPath, files := module(t)
+	used := map[string]bool{}
+	for _, f := range files {
+		for _, im := range f.imports {
+			if im.path != modPath+"/"+sealRoom {
+				continue
+			}
+			if f.test {
+				continue
+			}
+			if _, ok := sealImporters[f.dir]; !ok {
+				t.Errorf("%s:%d imports %s: only validation makes a model (package model's doc); take one from validate.Site or validate.Tenant", f.name, im.line, sealRoom)
+				continue
+			}
+			used[f.dir] = true
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(sealImporters)) {
+		if !used[dir] {
+			t.Errorf("sealImporters lists %s, which no longer imports %s: remove it from the list", dir, sealRoom)
+		}
+	}
+}
