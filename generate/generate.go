@@ -2,6 +2,9 @@
 // robots.txt, each authority's autodisc/ directory with its index.txt,
 // data.txt and .well-known/. It writes nothing to disk.
 //
+// It takes a manifest's model (package model), which only validation
+// makes: validate.Site's or validate.Tenant's. It imports no validate.
+//
 // Rendering works per authority unit. Site renders the site manifest and
 // its inline delegatees into the tree of the output directory; Tenant
 // renders one tenant manifest into the tree of that tenant's own
