@@ -131,7 +131,8 @@ func (r *Result) selfCheck(opt Options) {
 		if now.IsZero() {
 			now = time.Now().UTC()
 		}
-		errs.Append(validate.Site(doc, validate.Options{Now: now}))
+		_, verrs := validate.Site(doc, validate.Options{Now: now})
+		errs.Append(verrs)
 	}
 	for _, d := range errs {
 		if d.Severity == diag.Error {

@@ -2,6 +2,9 @@
 // robots.txt, each authority's autodisc/ directory with its index.txt,
 // data.txt and .well-known/. It writes nothing to disk.
 //
+// It takes a manifest's model (package model), which only validation
+// makes: validate.Site's or validate.Tenant's. It imports no validate.
+//
 // Rendering works per authority unit. Site renders the site manifest and
 // its inline delegatees into the tree of the output directory; Tenant
 // renders one tenant manifest into the tree of that tenant's own
@@ -21,6 +24,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/wellknown"
@@ -52,7 +56,8 @@ type Options struct {
 }
 
 // Site renders a validated site manifest and its inline delegatees.
-func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) {
+func Site(s *model.Site, opt Options) (tree.Tree, diag.List) {
+	doc := s.Doc()
 	var errs diag.List
 	m := doc.Value
 	t := tree.Tree{}
@@ -158,10 +163,11 @@ func delegateeDir(space pathspace.Space, site *url.URL, body *manifest.Delegatee
 	return a, nil
 }
 
-// Tenant renders a validated tenant manifest whose space is space into a
-// tree rooted at the tenant's own directory (it holds autodisc/ and,
-// for inline delegatees, their directories below it).
-func Tenant(doc *manifest.Doc[manifest.Tenant], space pathspace.Space, site *url.URL) (tree.Tree, diag.List) {
+// Tenant renders a validated tenant manifest into a tree rooted at the
+// tenant's own directory, that of its space (it holds autodisc/ and, for
+// inline delegatees, their directories below it).
+func Tenant(m *model.Tenant, site *url.URL) (tree.Tree, diag.List) {
+	doc, space := m.Doc(), m.Space()
 	var errs diag.List
 	t := tree.Tree{}
 	a, err := delegateeDir(space, site, &doc.Value.Delegatee, "")

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/seal"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
 )
@@ -14,16 +16,30 @@ import (
 var now = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
 // load loads and validates a site manifest given inline.
-func load(t *testing.T, src string) *manifest.Doc[manifest.Site] {
+func load(t *testing.T, src string) *model.Site {
 	t.Helper()
 	doc, errs := manifest.LoadSite("site.yaml", []byte(src), "")
 	if doc == nil || errs.HasErrors() {
 		t.Fatalf("load: %v", errs)
 	}
-	if errs := validate.Site(doc, validate.Options{Now: now}); errs.HasErrors() {
+	return validated(t, doc)
+}
+
+// validated validates a loaded site manifest and returns its model.
+func validated(t *testing.T, doc *manifest.Doc[manifest.Site]) *model.Site {
+	t.Helper()
+	m, errs := validate.Site(doc, validate.Options{Now: now})
+	if m == nil {
 		t.Fatalf("validate: %v", errs)
 	}
-	return doc
+	return m
+}
+
+// unvalidated returns the model of a site manifest validation would
+// refuse, for the tests of what rendering does without relying on
+// validation; only a test may make one (internal/layout).
+func unvalidated(doc *manifest.Doc[manifest.Site]) *model.Site {
+	return model.NewSite(seal.New(), doc)
 }
 
 // TestWellKnownSameFile renders two well-known names that name one file.
@@ -39,7 +55,7 @@ well_known:
 	if doc == nil || lerrs.HasErrors() {
 		t.Fatalf("load: %v", lerrs)
 	}
-	tr, errs := Site(doc, Options{Now: now})
+	tr, errs := Site(unvalidated(doc), Options{Now: now})
 	if tr != nil || len(errs.Errors()) != 1 {
 		t.Fatalf("tree %v, errors %v: want one error and no tree", tr, errs)
 	}
@@ -63,12 +79,12 @@ delegations:
 	if doc == nil || errs.HasErrors() {
 		t.Fatalf("load: %v", errs)
 	}
-	space, errs := validate.Tenant(doc, mustParse(t, "~*"), validate.AllFiles(), validate.Options{Now: now})
-	if errs.HasErrors() {
+	m, errs := validate.Tenant(doc, mustParse(t, "~*"), validate.AllFiles(), validate.Options{Now: now})
+	if m == nil {
 		t.Fatalf("validate: %v", errs)
 	}
 	site := mustURL(t, "https://isp.example/")
-	tr, errs := Tenant(doc, space, site)
+	tr, errs := Tenant(m, site)
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
@@ -165,11 +181,11 @@ delegations:
 	if tdoc == nil || lerrs.HasErrors() {
 		t.Fatal(lerrs)
 	}
-	space, verrs := validate.Tenant(tdoc, mustParse(t, "~*"), validate.AllFiles(), validate.Options{Now: now})
-	if verrs.HasErrors() {
+	tm, verrs := validate.Tenant(tdoc, mustParse(t, "~*"), validate.AllFiles(), validate.Options{Now: now})
+	if tm == nil {
 		t.Fatal(verrs)
 	}
-	tt, terrs := Tenant(tdoc, space, mustURL(t, "https://isp.example/"))
+	tt, terrs := Tenant(tm, mustURL(t, "https://isp.example/"))
 	if tt != nil || len(terrs.Errors()) != 1 || !strings.HasPrefix(terrs.Errors()[0].String(), "t.yaml:5:12: delegations[0].path: the delegatee's files go in autodisc/index.txt/autodisc/, but autodisc/index.txt is a file") {
 		t.Errorf("tenant tree %v, errors %v", tt.Paths(), terrs)
 	}

@@ -6,21 +6,21 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/rights"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/rsl"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tdmrep"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/validate"
 )
 
 // MaxLicenseBytes bounds an RSL document a manifest names as its source.
 const MaxLicenseBytes = MaxSourceBytes
 
-// LicenseURL returns the absolute URL of the site's RSL licence (written
+// licenseURL returns the absolute URL of the site's RSL licence (written
 // as icons and sitemaps are, resolveURI), or "" when it has none.
-func LicenseURL(m *manifest.Site) string {
+func licenseURL(m *manifest.Site) string {
 	if m.License == nil || m.License.URL == "" {
 		return ""
 	}
@@ -41,16 +41,16 @@ func licenseLines(m *manifest.Site) []string {
 	if !m.License.WritesRobotsTxt() || m.License.URL == "" {
 		return nil
 	}
-	return []string{LicenseURL(m)}
+	return []string{licenseURL(m)}
 }
 
-// TDMRules returns the rules of the site's /.well-known/tdmrep.json, in
+// tdmRules returns the rules of the site's /.well-known/tdmrep.json, in
 // the file's order (tdmrep.Sort); nil when the manifest has no tdm. The
 // site's reservation is the rule for "/"; each path is a rule of its own,
 // taking the site's reservation when it gives none, and the site's policy
 // when it gives none and its rights are reserved (a policy where rights
 // are not reserved is read by no one).
-func TDMRules(m *manifest.Site) []tdmrep.Rule {
+func tdmRules(m *manifest.Site) []tdmrep.Rule {
 	t := m.TDM
 	if t == nil {
 		return nil
@@ -102,7 +102,7 @@ func bit(b bool) int {
 func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *manifestDir) diag.List {
 	var errs diag.List
 	if m.TDM != nil {
-		if rules := TDMRules(m); len(rules) > 0 {
+		if rules := tdmRules(m); len(rules) > 0 {
 			put(t, tdmrep.Path[1:], tdmrep.Marshal(rules), &errs)
 		}
 	}
@@ -123,7 +123,7 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 	if len(problems) > 0 {
 		return errs
 	}
-	name, ok := validate.SiteFilePath(m.Site.URL, l.URL)
+	name, ok := model.SiteFilePath(m.Site.URL, l.URL)
 	if !ok {
 		errs.Errorf(pos.Of("license.url"), "license.url", "%q is not a file of the site, where the source could be published", l.URL)
 		return errs
@@ -138,10 +138,12 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 // headers: the same URL as robots.txt's License line, and the rules of
 // tdmrep.json; and where the RSL document is published, to be served
 // with its media type.
-func SiteRights(m *manifest.Site) serverconf.Rights {
-	r := serverconf.Rights{License: LicenseURL(m), TDM: TDMRules(m)}
+func SiteRights(s *model.Site) serverconf.Rights { return siteRights(s.Value()) }
+
+func siteRights(m *manifest.Site) serverconf.Rights {
+	r := serverconf.Rights{License: licenseURL(m), TDM: tdmRules(m)}
 	if l := m.License; l != nil && l.Source != "" {
-		if name, ok := validate.SiteFilePath(m.Site.URL, l.URL); ok {
+		if name, ok := model.SiteFilePath(m.Site.URL, l.URL); ok {
 			r.Document = name
 		}
 	}
@@ -160,9 +162,9 @@ func checkExpectRights(doc *manifest.Doc[manifest.Site], data []byte, i int, e m
 	var errs diag.List
 	m := doc.Value
 	ep := manifest.Index("expect", i)
-	headers := SiteRights(m)
+	headers := siteRights(m)
 	var tdm []byte
-	if rules := TDMRules(m); len(rules) > 0 {
+	if rules := tdmRules(m); len(rules) > 0 {
 		tdm = tdmrep.Marshal(rules)
 	}
 	rd := rights.NewReader(data, tdm, &headers)

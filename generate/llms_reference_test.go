@@ -163,7 +163,7 @@ func TestReferenceParserReadsBack(t *testing.T) {
 		if doc == nil || errs.HasErrors() {
 			continue
 		}
-		verrs := validate.Site(doc, validate.Options{Now: now})
+		_, verrs := validate.Site(doc, validate.Options{Now: now})
 		l := doc.Value.LlmsTxt
 		if l == nil {
 			continue

@@ -302,7 +302,7 @@ func checkRightsReaders(t *testing.T, seed uint64, src string, m *manifest.Site,
 		return slices.Equal(r, []string{strconv.Itoa(res)}) && (pol == "" && len(p) == 0 || slices.Equal(p, []string{pol}))
 	}
 	var fileR, fileP []string
-	if rules := TDMRules(m); len(rules) > 0 {
+	if rules := tdmRules(m); len(rules) > 0 {
 		ps, probs := tdmrep.Parse(tdmrep.Marshal(rules))
 		for _, p := range probs {
 			if !p.Warning {

@@ -8,6 +8,7 @@ import (
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/serverconf"
 )
@@ -248,7 +249,8 @@ func decidedBy(v robots.Verdict) string {
 // validated site manifest: the enforced agents' refusals and noindex; and
 // a warning for each enforced rule a server cannot match as robots.txt
 // readers do (left out).
-func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List) {
+func SiteAccess(s *model.Site) (serverconf.Access, diag.List) {
+	doc := s.Doc()
 	var errs diag.List
 	m := doc.Value
 	p := policy(m.Agents, nil, nil, "")
@@ -256,6 +258,6 @@ func SiteAccess(doc *manifest.Doc[manifest.Site]) (serverconf.Access, diag.List)
 	for _, f := range fs {
 		errs.Warnf(doc.Pos.Of("agents"), "agents", "%s", f.Message)
 	}
-	u, _ := HeaderUsage(doc) // its warnings are for --server builds
-	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u, Redirects: Redirects(m), Rights: SiteRights(m)}, errs
+	u, _ := HeaderUsage(s) // its warnings are for --server builds
+	return serverconf.Access{Enforce: enf, Noindex: m.Noindex, Usage: u, Redirects: redirects(m), Rights: siteRights(m)}, errs
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tdmrep"
@@ -17,7 +18,8 @@ import (
 // the raw character, of which robots.txt and tdmrep.json say nothing. A
 // request for a URL holding the escape gets no such header (serverconf's
 // requestform.go), and readers take the files' word.
-func ServerPathWarnings(doc *manifest.Doc[manifest.Site]) diag.List {
+func ServerPathWarnings(s *model.Site) diag.List {
+	doc := s.Doc()
 	var l diag.List
 	m := doc.Value
 	say := func(path, p, header, file string) {

@@ -27,7 +27,7 @@ well_known:
 	}
 	done := make(chan string, 1)
 	go func() {
-		tr, errs := Site(doc, Options{Now: now, Dir: dir})
+		tr, errs := Site(unvalidated(doc), Options{Now: now, Dir: dir})
 		if errs.HasErrors() {
 			done <- "error: " + errs.Errors()[0].String()
 			return

@@ -3,22 +3,23 @@ package generate
 import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
-	"github.com/discgen/discgen/validate"
 )
 
 // SiteThrottle returns the --server throttle of a validated site
 // manifest's groups with throttle (design section 16), a class per group
 // with its crawlers in order of mention, or nil when no group has it.
 // validate has refused a bad rate, "*" alone and a crawler of two classes.
-func SiteThrottle(doc *manifest.Doc[manifest.Site]) *serverconf.Throttle {
+func SiteThrottle(s *model.Site) *serverconf.Throttle {
+	doc := s.Doc()
 	var th serverconf.Throttle
 	for _, g := range doc.Value.Agents {
 		if g.Throttle == nil {
 			continue
 		}
 		r, err := serverconf.ParseRate(g.Throttle.Rate)
-		names := validate.VerifiedNames(g)
+		names := model.VerifiedNames(g)
 		if err != nil || len(names) == 0 {
 			continue
 		}
@@ -33,7 +34,8 @@ func SiteThrottle(doc *manifest.Doc[manifest.Site]) *serverconf.Throttle {
 
 // ThrottleWarnings warns, at each throttle key, for each kind of kinds
 // that cannot throttle (all but nginx), naming it.
-func ThrottleWarnings(doc *manifest.Doc[manifest.Site], kinds []serverconf.Kind) diag.List {
+func ThrottleWarnings(s *model.Site, kinds []serverconf.Kind) diag.List {
+	doc := s.Doc()
 	var l diag.List
 	for i, g := range doc.Value.Agents {
 		if g.Throttle == nil {

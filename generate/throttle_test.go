@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
 )
 
@@ -24,13 +25,13 @@ agents:
     disallow: [/private/]
 `
 
-func loadThrottle(t *testing.T) *manifest.Doc[manifest.Site] {
+func loadThrottle(t *testing.T) *model.Site {
 	t.Helper()
 	doc, errs := manifest.LoadSite(filepath.Join(t.TempDir(), "site.yaml"), []byte(throttleSite), "")
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
-	return doc
+	return validated(t, doc)
 }
 
 // TestSiteThrottle: a class per throttled group, with its presets'

@@ -9,8 +9,8 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/robots"
-	"github.com/discgen/discgen/validate"
 )
 
 // sitePolicy is the robots policy of a site manifest: its groups, each
@@ -48,7 +48,7 @@ func EffectiveUsage(site, group *manifest.Usage) *robots.Usage {
 			formats = m.Formats
 		}
 	}
-	u.ContentUsage, u.ContentSignal = validate.UsageFormats(&manifest.Usage{Formats: formats})
+	u.ContentUsage, u.ContentSignal = model.UsageFormats(&manifest.Usage{Formats: formats})
 	if u.IsZero() {
 		return nil
 	}
@@ -207,7 +207,8 @@ func usagePathKey(m *manifest.Site, gi int, path, field string) string {
 // left has a path the header cannot write under one it can
 // (robots.Usage.Unwritable), no header is sent, with a warning. The
 // warnings are for builds that write --server configuration.
-func HeaderUsage(doc *manifest.Doc[manifest.Site]) (*robots.Usage, diag.List) {
+func HeaderUsage(s *model.Site) (*robots.Usage, diag.List) {
+	doc := s.Doc()
 	var errs diag.List
 	m := doc.Value
 	site := EffectiveUsage(m.Usage, nil)

@@ -385,8 +385,8 @@ func TestUsageReadersAgree(t *testing.T) {
 		if doc == nil || errs.HasErrors() {
 			t.Fatalf("load: %v\n%s", errs, src)
 		}
-		verrs := validate.Site(doc, validate.Options{Now: now})
-		if verrs.HasErrors() {
+		m, verrs := validate.Site(doc, validate.Options{Now: now})
+		if m == nil {
 			t.Fatalf("validate: %v\n%s", verrs, src)
 		}
 		manifests++
@@ -400,8 +400,8 @@ func TestUsageReadersAgree(t *testing.T) {
 			refused++
 			continue
 		}
-		access, _ := SiteAccess(doc)
-		_, herrs := HeaderUsage(doc)
+		access, _ := SiteAccess(m)
+		_, herrs := HeaderUsage(m)
 		var warnings diag.List
 		warnings.Append(verrs)
 		warnings.Append(rerrs)

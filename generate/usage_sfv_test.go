@@ -145,8 +145,12 @@ func TestUsageValuesIndependentParser(t *testing.T) {
 	for range n {
 		src, _ := g.manifest()
 		doc, errs := manifest.LoadSite("site.yaml", []byte(src), "")
-		if doc == nil || errs.HasErrors() || validate.Site(doc, validate.Options{Now: now}).HasErrors() {
+		if doc == nil || errs.HasErrors() {
 			t.Fatalf("invalid manifest: %v\n%s", errs, src)
+		}
+		m, verrs := validate.Site(doc, validate.Options{Now: now})
+		if m == nil {
+			t.Fatalf("invalid manifest: %v\n%s", verrs, src)
 		}
 		data, rerrs := siteRobots(doc)
 		if rerrs.HasErrors() {
@@ -165,7 +169,7 @@ func TestUsageValuesIndependentParser(t *testing.T) {
 				usageVals[v] = true
 			}
 		}
-		access, _ := SiteAccess(doc)
+		access, _ := SiteAccess(m)
 		kinds := []serverconf.Kind{serverconf.Headers, serverconf.Caddy}
 		public, separate, err := serverconf.RenderAccess(tree.Tree{"robots.txt": {Data: data}}, kinds, access)
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/robots"
-	"github.com/discgen/discgen/validate"
 )
 
 // TestExampleOpenEveryGroup builds examples/site.yaml with --env open: no
@@ -26,9 +25,7 @@ func TestExampleOpenEveryGroup(t *testing.T) {
 	if doc == nil || errs.HasErrors() {
 		t.Fatalf("load: %v", errs)
 	}
-	if errs := validate.Site(doc, validate.Options{Now: now}); errs.HasErrors() {
-		t.Fatalf("validate: %v", errs)
-	}
+	validated(t, doc)
 	data, derrs := siteRobots(doc)
 	if derrs.HasErrors() {
 		t.Fatal(derrs)
@@ -93,7 +90,7 @@ func TestExpectUsageWorkBounded(t *testing.T) {
 	for i := range 200 {
 		fmt.Fprintf(&b, "      - /%d%s\n", i, strings.Repeat("b", 2000))
 	}
-	doc := load(t, b.String())
+	doc := load(t, b.String()).Doc()
 	_, errs := siteRobots(doc)
 	if !strings.Contains(fmt.Sprint(errs), "matching steps") {
 		t.Errorf("errors: %v", errs)
@@ -128,13 +125,14 @@ expect:
 `,
 	} {
 		t.Run(name, func(t *testing.T) {
-			doc := load(t, "version: 1\nsite: {url: \"https://example.org/\"}\n"+src)
+			m := load(t, "version: 1\nsite: {url: \"https://example.org/\"}\n"+src)
+			doc := m.Doc()
 			data, errs := siteRobots(doc)
 			if errs.HasErrors() {
 				t.Fatalf("%v\n%s", errs, data)
 			}
 			f := robots.Parse(data)
-			access, _ := SiteAccess(doc)
+			access, _ := SiteAccess(m)
 			for _, agent := range []string{"GPTBot", "otherbot"} {
 				g := doc.Value.Usage
 				for _, ag := range doc.Value.Agents {

@@ -11,8 +11,8 @@ import (
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
-	"github.com/discgen/discgen/validate"
 )
 
 // SiteVerified returns the --server identity checks of a validated site
@@ -21,7 +21,8 @@ import (
 // verified_ranges names for it, read through the manifest's directory dir
 // (a bad file is an error at its own line and column), or else from the
 // shipped range catalogue. Crawlers are in order of first mention.
-func SiteVerified(doc *manifest.Doc[manifest.Site], dir string) (*serverconf.Verified, diag.List) {
+func SiteVerified(s *model.Site, dir string) (*serverconf.Verified, diag.List) {
+	doc := s.Doc()
 	var errs diag.List
 	m := doc.Value
 	local := map[string]string{}
@@ -38,7 +39,7 @@ func SiteVerified(doc *manifest.Doc[manifest.Site], dir string) (*serverconf.Ver
 			continue
 		}
 		vp := manifest.Key(manifest.Index("agents", i), "verified")
-		for _, n := range validate.VerifiedNames(g) {
+		for _, n := range model.VerifiedNames(g) {
 			k := strings.ToLower(n)
 			if seen[k] {
 				continue
@@ -129,7 +130,8 @@ func siteID(site string) string {
 // VerifiedWarnings warns, at each verified key, that a kind of kinds
 // cannot check a crawler's address: _headers (Netlify, Cloudflare Pages)
 // matches neither User-Agent nor address.
-func VerifiedWarnings(doc *manifest.Doc[manifest.Site], kinds []serverconf.Kind) diag.List {
+func VerifiedWarnings(s *model.Site, kinds []serverconf.Kind) diag.List {
+	doc := s.Doc()
 	var l diag.List
 	if !slices.Contains(kinds, serverconf.Headers) {
 		return l

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
 )
 
@@ -28,13 +29,13 @@ verified_cdn:
   header: X-Verified-Bot
 `
 
-func loadVerified(t *testing.T, dir string) *manifest.Doc[manifest.Site] {
+func loadVerified(t *testing.T, dir string) *model.Site {
 	t.Helper()
 	doc, errs := manifest.LoadSite(filepath.Join(dir, "site.yaml"), []byte(verifiedSite), "")
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
-	return doc
+	return validated(t, doc)
 }
 
 // TestSiteVerified takes Googlebot's and GPTBot's ranges from the shipped

@@ -5,6 +5,7 @@ import (
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/wellknown"
@@ -85,7 +86,9 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 // Redirects returns the redirects --server writes for a validated site
 // manifest: one for each kind of the registry that is a redirect
 // (/.well-known/change-password to well_known.change_password, 302).
-func Redirects(m *manifest.Site) []serverconf.Redirect {
+func Redirects(s *model.Site) []serverconf.Redirect { return redirects(s.Value()) }
+
+func redirects(m *manifest.Site) []serverconf.Redirect {
 	var out []serverconf.Redirect
 	for _, k := range registry.All() {
 		if r, ok := k.(kit.Redirector); ok {

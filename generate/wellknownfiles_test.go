@@ -30,7 +30,7 @@ well_known:
   app_links: {apple: app/aasa.json, android: app/assetlinks.json}
 `
 	doc := load(t, src)
-	doc.Pos.File = "site.yaml"
+	doc.Pos().File = "site.yaml"
 	tr, errs := Site(doc, Options{Now: now, Dir: dir})
 	if tr != nil {
 		t.Errorf("a tree was made despite the errors")

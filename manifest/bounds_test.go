@@ -260,13 +260,13 @@ func run(data []byte, tenant bool) diag.List {
 			return errs
 		}
 		within, _ := pathspace.Parse(pathspace.Root, "/~*/")
-		space, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{Now: now})
+		m, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{Now: now})
 		errs.Append(list)
-		if errs.HasErrors() {
+		if errs.HasErrors() || m == nil {
 			return errs
 		}
 		site, _ := url.Parse("https://example.org/")
-		_, list = generate.Tenant(doc, space, site)
+		_, list = generate.Tenant(m, site)
 		errs.Append(list)
 		return errs
 	}
@@ -274,11 +274,12 @@ func run(data []byte, tenant bool) diag.List {
 	if doc == nil {
 		return errs
 	}
-	errs.Append(validate.Site(doc, validate.Options{Now: now}))
-	if errs.HasErrors() {
+	m, list := validate.Site(doc, validate.Options{Now: now})
+	errs.Append(list)
+	if errs.HasErrors() || m == nil {
 		return errs
 	}
-	_, list := generate.Site(doc, generate.Options{Now: now, Dir: os.TempDir()})
+	_, list = generate.Site(m, generate.Options{Now: now, Dir: os.TempDir()})
 	errs.Append(list)
 	return errs
 }

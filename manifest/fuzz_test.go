@@ -104,12 +104,15 @@ func FuzzLoadSite(f *testing.F) {
 		if doc.Value == nil || doc.Pos == nil {
 			t.Fatal("a document without a value or positions")
 		}
-		list := validate.Site(doc, validate.Options{Now: now})
+		m, list := validate.Site(doc, validate.Options{Now: now})
 		checkDiags(t, "f.yaml", list)
-		if list.HasErrors() || errs.HasErrors() {
+		if valid := !list.HasErrors() && !errs.HasErrors(); (m != nil) != valid {
+			t.Fatalf("a model %v of a manifest valid %v: load %v, validate %v", m != nil, valid, errs, list)
+		}
+		if m == nil {
 			return
 		}
-		tree, list := generate.Site(doc, generate.Options{Now: now, Dir: t.TempDir()})
+		tree, list := generate.Site(m, generate.Options{Now: now, Dir: t.TempDir()})
 		for _, d := range list {
 			// Rendering reports some problems about the output tree,
 			// which has no file of its own.
@@ -152,12 +155,15 @@ func FuzzLoadTenant(f *testing.F) {
 			}
 			return
 		}
-		space, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{})
+		m, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{})
 		checkDiags(t, "t.yaml", list)
-		if list.HasErrors() || errs.HasErrors() {
+		if valid := !list.HasErrors() && !errs.HasErrors(); (m != nil) != valid {
+			t.Fatalf("a model %v of a tenant valid %v: load %v, validate %v", m != nil, valid, errs, list)
+		}
+		if m == nil {
 			return
 		}
-		tree, list := generate.Tenant(doc, space, site)
+		tree, list := generate.Tenant(m, site)
 		checkDiags(t, "t.yaml", list)
 		if tree == nil && !list.HasErrors() {
 			t.Fatal("no tree and no error")
@@ -271,7 +277,7 @@ func TestSeedsLoad(t *testing.T) {
 		if errs.HasErrors() {
 			t.Fatalf("env %q: %v", env, errs)
 		}
-		if errs := validate.Site(doc, validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}); errs.HasErrors() {
+		if _, errs := validate.Site(doc, validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}); errs.HasErrors() {
 			t.Fatalf("env %q: %v", env, errs)
 		}
 	}

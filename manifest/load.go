@@ -160,6 +160,11 @@ func load[T any](kind schema.Kind, file string, data []byte, env string) (*Doc[T
 	return doc, errs
 }
 
+// SchemaOK reports whether loading the manifest found no error: it met
+// its schema and decoded whole. Validation makes a model only of such a
+// manifest (validate.Site), as its own rules skip what the schema refused.
+func (d *Doc[T]) SchemaOK() bool { return d.schemaOK }
+
 // Environments returns the names of the manifest's environments, sorted.
 func (d *Doc[T]) Environments() []string { return envNames(d.base) }
 

@@ -668,8 +668,8 @@ func (p *pipeline) render(j *job, u *Unit, root *os.Root, space pathspace.Space,
 	}
 	// Schema errors do not stop the semantic rules: the tenant hears of
 	// every error at once.
-	_, errs = validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now, Site: p.site.URL, Delegation: j.d.space})
-	if u.Diags.Append(errs); u.Diags.HasErrors() {
+	m, errs := validate.Tenant(doc, space, j.d.grant, validate.Options{Now: p.opt.Now, Site: p.site.URL, Delegation: j.d.space})
+	if u.Diags.Append(errs); u.Diags.HasErrors() || m == nil {
 		return refused()
 	}
 	if u.Diags.Append(preLimits(doc, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
@@ -678,7 +678,7 @@ func (p *pipeline) render(j *job, u *Unit, root *os.Root, space pathspace.Space,
 	if testHookStage != nil {
 		testHookStage("render", j.show)
 	}
-	t, errs := generate.Tenant(doc, space, p.site.URL)
+	t, errs := generate.Tenant(m, p.site.URL)
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
 		return refused()
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/serverconf"
@@ -25,9 +26,11 @@ import (
 
 // SiteDoc is a loaded, valid site manifest and its rendered tree.
 type SiteDoc struct {
-	Doc  *manifest.Doc[manifest.Site]
-	Tree tree.Tree
-	URL  *url.URL
+	Doc *manifest.Doc[manifest.Site]
+	// Model is the manifest's validated model, which rendering takes.
+	Model *model.Site
+	Tree  tree.Tree
+	URL   *url.URL
 	// Access is what --server output refuses and marks noindex.
 	Access serverconf.Access
 	// dir is the manifest's directory; tenants globs are relative to it.
@@ -51,12 +54,13 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 		return nil, diags
 	}
 	vopt := validate.Options{Now: opt.Now}
-	if diags.Append(validate.Site(doc, vopt)); diags.HasErrors() {
+	m, verrs := validate.Site(doc, vopt)
+	if diags.Append(verrs); diags.HasErrors() || m == nil {
 		diags.Sort()
 		return nil, diags
 	}
 	dir := filepath.Dir(opt.Manifest)
-	s := &SiteDoc{Doc: doc, dir: dir}
+	s := &SiteDoc{Doc: doc, Model: m, dir: dir}
 	if len(opt.Tenants) == 0 && (opt.Shards == 0 || opt.Shard == 1) {
 		gopt := generate.Options{Now: opt.Now, Dir: dir, RobotsSymlink: opt.RobotsSymlink, Unsigned: opt.Unsigned}
 		var verdicts *verdictFile
@@ -64,7 +68,7 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 			verdicts = loadVerdicts(opt.StateDir, opt.Version)
 			gopt.Verdicts = verdicts
 		}
-		t, errs := generate.Site(doc, gopt)
+		t, errs := generate.Site(m, gopt)
 		if verdicts != nil && opt.Mode == Write {
 			verdicts.save()
 		}
@@ -73,24 +77,24 @@ func LoadSite(opt Options) (*SiteDoc, diag.List) {
 			return nil, diags
 		}
 		s.Tree = t
-		access, errs := generate.SiteAccess(doc)
+		access, errs := generate.SiteAccess(m)
 		diags.Append(errs)
 		if len(opt.Server) > 0 {
-			_, errs := generate.HeaderUsage(doc)
+			_, errs := generate.HeaderUsage(m)
 			diags.Append(errs)
-			diags.Append(generate.ServerPathWarnings(doc))
+			diags.Append(generate.ServerPathWarnings(m))
 		}
 		s.Access = access
 		s.Access.Tenants = s.tenantSpaces()
-		verified, errs := generate.SiteVerified(doc, dir)
+		verified, errs := generate.SiteVerified(m, dir)
 		if diags.Append(errs); diags.HasErrors() {
 			diags.Sort()
 			return nil, diags
 		}
-		diags.Append(generate.VerifiedWarnings(doc, opt.Server))
+		diags.Append(generate.VerifiedWarnings(m, opt.Server))
 		s.Access.Verified = verified
-		diags.Append(generate.ThrottleWarnings(doc, opt.Server))
-		s.Access.Throttle = generate.SiteThrottle(doc)
+		diags.Append(generate.ThrottleWarnings(m, opt.Server))
+		s.Access.Throttle = generate.SiteThrottle(m)
 	}
 	s.URL, _ = url.Parse(doc.Value.Site.URL)
 	s.self = confined.StatPath(opt.Manifest)

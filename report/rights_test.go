@@ -18,7 +18,7 @@ func TestBuildRights(t *testing.T) {
 	if res == nil {
 		t.Fatal(diags)
 	}
-	h := generate.SiteRights(res.Doc.Value)
+	h := generate.SiteRights(res.Model)
 	p := Build(Input{Manifest: "site.yaml", Site: res.Doc.Value, Tree: res.Tree, Diags: diags, Rights: &h,
 		URLs: []string{"/open-data/x.csv", "/press/"}})
 	var b bytes.Buffer

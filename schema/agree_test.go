@@ -130,7 +130,8 @@ func discgenErrors(t *testing.T, c agreeCase) (errs []string, raw any) {
 	if doc != nil {
 		raw = doc.Raw
 		if doc.Value != nil {
-			list = append(list, validate.Site(doc, validate.Options{Now: agreeNow})...)
+			_, verrs := validate.Site(doc, validate.Options{Now: agreeNow})
+			list = append(list, verrs...)
 		}
 	}
 	for _, d := range list {

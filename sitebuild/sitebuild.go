@@ -16,6 +16,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/tree"
@@ -40,7 +41,9 @@ type Tenant struct {
 
 // Site is a valid site manifest and what it renders.
 type Site struct {
-	Doc     *manifest.Doc[manifest.Site]
+	Doc *manifest.Doc[manifest.Site]
+	// Model is the manifest's validated model, which rendering takes.
+	Model   *model.Site
 	Tree    tree.Tree
 	Tenants []Tenant
 }
@@ -54,7 +57,7 @@ func Build(opt Options) (*Site, diag.List) {
 	if site == nil {
 		return nil, diags
 	}
-	s := &Site{Doc: site.Doc, Tree: site.Tree}
+	s := &Site{Doc: site.Doc, Model: site.Model, Tree: site.Tree}
 	if !opt.Tenants {
 		return s, diags
 	}

@@ -19,10 +19,11 @@ func build(t *testing.T, data []byte) map[string]bool {
 	if doc == nil || errs.HasErrors() {
 		t.Fatalf("load: %v", errs)
 	}
-	if errs := validate.Site(doc, validate.Options{Now: now}); len(errs) > 0 {
-		t.Fatalf("validate: %v", errs)
+	m, verrs := validate.Site(doc, validate.Options{Now: now})
+	if m == nil || len(verrs) > 0 {
+		t.Fatalf("validate: %v", verrs)
 	}
-	tr, errs := generate.Site(doc, generate.Options{Now: now, Dir: t.TempDir()})
+	tr, errs := generate.Site(m, generate.Options{Now: now, Dir: t.TempDir()})
 	if errs.HasErrors() {
 		t.Fatalf("generate: %v", errs)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/validate"
 )
@@ -79,12 +80,12 @@ func BenchmarkTenant(b *testing.B) {
 		}
 		return doc
 	}
-	check := func(b *testing.B, doc *manifest.Doc[manifest.Tenant]) pathspace.Space {
-		space, errs := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{Now: now})
-		if errs.HasErrors() {
+	check := func(b *testing.B, doc *manifest.Doc[manifest.Tenant]) *model.Tenant {
+		m, errs := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{Now: now})
+		if m == nil {
 			b.Fatalf("validate: %v", errs)
 		}
-		return space
+		return m
 	}
 	b.Run("load", func(b *testing.B) {
 		loop(b, func() { load(b) })
@@ -95,9 +96,9 @@ func BenchmarkTenant(b *testing.B) {
 	})
 	b.Run("generate", func(b *testing.B) {
 		doc := load(b)
-		space := check(b, doc)
+		m := check(b, doc)
 		loop(b, func() {
-			if _, errs := generate.Tenant(doc, space, site); errs.HasErrors() {
+			if _, errs := generate.Tenant(m, site); errs.HasErrors() {
 				b.Fatalf("generate: %v", errs)
 			}
 		})

@@ -22,7 +22,7 @@ func TestDiagnosticsBounded(t *testing.T) {
 	if doc == nil || errs.HasErrors() {
 		t.Fatalf("load: %v", errs)
 	}
-	list := validate.Site(doc, validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
+	list := checkSite(doc, validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
 	if len(list) != validate.MaxDiagnostics+1 {
 		t.Fatalf("%d diagnostics, want %d", len(list), validate.MaxDiagnostics+1)
 	}
@@ -57,7 +57,7 @@ environments:
 		t.Fatalf("load: %v", errs)
 	}
 	var got []string
-	for _, d := range validate.Site(doc, validate.Options{}) {
+	for _, d := range checkSite(doc, validate.Options{}) {
 		got = append(got, d.Severity.String()+" "+d.Path)
 	}
 	want := []string{
@@ -98,7 +98,7 @@ func TestAgentNamesBounded(t *testing.T) {
 		t.Fatalf("load: %v", errs)
 	}
 	start := time.Now()
-	list := validate.Site(doc, validate.Options{})
+	list := checkSite(doc, validate.Options{})
 	t.Logf("%v", time.Since(start))
 	if len(list.Errors()) != 1 {
 		t.Fatalf("%d errors, want 1: %v", len(list.Errors()), list.Errors())
@@ -128,7 +128,7 @@ func TestAgentNamesBounded(t *testing.T) {
 	if doc == nil || errs.HasErrors() {
 		t.Fatalf("load: %v", errs)
 	}
-	list = validate.Site(doc, validate.Options{})
+	list = checkSite(doc, validate.Options{})
 	if errs := list.Errors(); len(errs) != 1 || errs[0].Path != "agents[1]" || errs[0].Line != 5 ||
 		!strings.Contains(errs[0].Message, "robots.txt would hold more than 200000 rule lines") {
 		t.Errorf("errors %v, want one at agents[1] (line 5) about rule lines", errs)
@@ -166,7 +166,7 @@ func TestErrorsBeforeWarnings(t *testing.T) {
 		if doc == nil || errs.HasErrors() {
 			t.Fatalf("load: %v", errs)
 		}
-		return validate.Site(doc, now)
+		return checkSite(doc, now)
 	}
 	for _, tenant := range []bool{false, true} {
 		head := "version: 1\nsite: {url: \"https://example.org/\"}\n"

@@ -64,7 +64,7 @@ func checkPartOfKnown(t *testing.T, label string, groups []group) {
 		t.Fatalf("%s: load: %v", label, errs)
 	}
 	warned := map[string]string{} // name -> path of its warning
-	for _, d := range validate.Site(doc, validate.Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}) {
+	for _, d := range checkSite(doc, validate.Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}) {
 		if rest, ok := strings.CutPrefix(d.Message, "agent "); ok {
 			if name, _, ok := strings.Cut(rest, " is part of the name of "); ok {
 				warned[strings.ToLower(name)] = d.Path
@@ -168,7 +168,7 @@ agents:
 		t.Fatalf("load: %v", errs)
 	}
 	var got []string
-	for _, d := range validate.Site(doc, validate.Options{}) {
+	for _, d := range checkSite(doc, validate.Options{}) {
 		if strings.Contains(d.Message, "is part of the name of") {
 			got = append(got, d.Path+": "+d.Message)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/robots"
 )
 
@@ -24,38 +25,9 @@ func (v *checker) license(p, siteURL string, l *manifest.License) {
 	if u == nil {
 		return
 	}
-	if _, ok := SiteFilePath(siteURL, l.URL); !ok {
+	if _, ok := model.SiteFilePath(siteURL, l.URL); !ok {
 		v.err(up, "%q: a source is published at the URL's path, so the URL must be a file of the site (%s): not another host, a directory (ending in \"/\"), a query or a fragment", l.URL, siteURL)
 	}
-}
-
-// SiteFilePath returns the output path (without the leading "/") at which
-// the file at ref, a URL absolute or relative to siteURL, is published;
-// ok false when ref names no file of the site: another origin, a path
-// ending in "/", a query or a fragment.
-func SiteFilePath(siteURL, ref string) (string, bool) {
-	base, err := url.Parse(siteURL)
-	if err != nil {
-		return "", false
-	}
-	r, err := url.Parse(ref)
-	if err != nil || r.RawQuery != "" || r.ForceQuery || r.Fragment != "" || strings.ContainsAny(ref, "?#") {
-		return "", false
-	}
-	u := base.ResolveReference(r)
-	if !strings.EqualFold(u.Scheme, base.Scheme) || !strings.EqualFold(u.Host, base.Host) || u.User != nil {
-		return "", false
-	}
-	p := u.Path
-	if p == "" || strings.HasSuffix(p, "/") {
-		return "", false
-	}
-	for _, seg := range strings.Split(p[1:], "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return "", false
-		}
-	}
-	return p[1:], true
 }
 
 // linkURL checks a URL that discgen writes absolute into robots.txt, a

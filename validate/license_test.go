@@ -28,7 +28,7 @@ func TestTDMPathsBounded(t *testing.T) {
 		if doc == nil || errs.HasErrors() {
 			t.Fatalf("load: %v", errs)
 		}
-		got := validate.Site(doc, validate.Options{}).Errors()
+		got := checkSite(doc, validate.Options{}).Errors()
 		switch {
 		case tc.want == "" && len(got) > 0:
 			t.Errorf("%d paths: %v", tc.n, got[0])

@@ -19,7 +19,7 @@ func siteDiags(t *testing.T, src string) []string {
 		t.Fatalf("load: %v", errs)
 	}
 	var out []string
-	for _, d := range append(errs, validate.Site(doc, validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})...) {
+	for _, d := range append(errs, checkSite(doc, validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})...) {
 		if d.Severity.String() == "error" {
 			out = append(out, fmt.Sprintf("%d:%d: %s: %s", d.Line, d.Col, d.Path, d.Message))
 		}

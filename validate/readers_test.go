@@ -58,7 +58,7 @@ func siteWarnings(t *testing.T, src string) []string {
 		t.Fatalf("load: %v", errs)
 	}
 	var out []string
-	for _, d := range validate.Site(doc, validate.Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}) {
+	for _, d := range checkSite(doc, validate.Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}) {
 		out = append(out, d.Path+": "+d.Message)
 	}
 	return out
@@ -110,7 +110,7 @@ func TestEnforcedNameLength(t *testing.T) {
 			t.Fatalf("load: %v", errs)
 		}
 		got := false
-		for _, d := range validate.Site(doc, validate.Options{}) {
+		for _, d := range checkSite(doc, validate.Options{}) {
 			if d.Path == "agents[0].names[0]" && strings.Contains(d.Message, "1024 bytes") {
 				got = d.Severity == diag.Error
 			}

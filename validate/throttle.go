@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
 )
 
@@ -24,7 +25,7 @@ func (v *checker) throttle(m *manifest.Site) {
 				v.err(manifest.Key(tp, "rate"), "%v", err)
 			}
 		}
-		names := VerifiedNames(g)
+		names := model.VerifiedNames(g)
 		if len(names) == 0 {
 			v.errKey(tp, "throttle needs named crawlers: \"*\" would slow every client, browsers included")
 			continue

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/robots"
 )
 
@@ -17,7 +18,7 @@ func (v *checker) usage(path string, u *manifest.Usage) {
 	if u == nil {
 		return
 	}
-	cu, cs := UsageFormats(u)
+	cu, cs := model.UsageFormats(u)
 	if u.AIInput != "" {
 		if cs {
 			v.warn(manifest.Key(path, "ai_input"), "ai_input is written as Content-Signal only: Content-Usage (draft-ietf-aipref-vocab-07) and the Content-Usage header have no category for it")
@@ -55,23 +56,6 @@ func (v *checker) usage(path string, u *manifest.Usage) {
 	if stated && !cu {
 		v.warn(manifest.Key(path, "paths"), "path-scoped preferences are not written: formats has no content-usage, and Content-Signal has no path")
 	}
-}
-
-// UsageFormats reports which robots.txt forms a usage writes: both when
-// formats is absent.
-func UsageFormats(u *manifest.Usage) (contentUsage, contentSignal bool) {
-	if u == nil || len(u.Formats) == 0 {
-		return true, true
-	}
-	for _, f := range u.Formats {
-		switch f {
-		case "content-usage":
-			contentUsage = true
-		case "content-signal":
-			contentSignal = true
-		}
-	}
-	return contentUsage, contentSignal
 }
 
 // expectUsage checks an expect entry's usage assertion: urls are URL

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/seal"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/pathspace"
 )
 
@@ -192,7 +194,12 @@ func (v *checker) warnKey(path, format string, args ...any) {
 // When no environment was applied, each environment is also checked as
 // it would apply, and what it draws about its own values is reported
 // under its own path (environments.staging.agents[0].names[0]).
-func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
+//
+// It returns the manifest's model, which rendering takes, when the
+// manifest is valid: it loaded with no error (doc.SchemaOK) and the
+// diagnostics hold no error; otherwise the model is nil. Warnings come
+// with a model too.
+func Site(doc *manifest.Doc[manifest.Site], opt Options) (*model.Site, diag.List) {
 	v := newChecker(doc.Pos, doc.Invalid, opt)
 	if doc.Env != "" {
 		v.envPath = manifest.Key("environments", doc.Env)
@@ -204,7 +211,11 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) diag.List {
 			v.environment(doc, env)
 		}
 	}
-	return v.finish()
+	list := v.finish()
+	if list.HasErrors() || !doc.SchemaOK() || len(doc.Invalid) > 0 {
+		return nil, list
+	}
+	return model.NewSite(seal.New(), doc), list
 }
 
 // envDeps lists, for a top-level key, the other keys its checks read: an
@@ -312,12 +323,16 @@ func (v *checker) site(m *manifest.Site) {
 // Tenant checks a tenant manifest found under the delegation space within,
 // which grants it the files in granted. within is the tenant's own space
 // (/~alice/, fixed by the directory its manifest was found in) or the
-// delegation's pattern (such as /~*/). It returns the tenant's own space.
-// A path that says otherwise is an error; a tenant with no path has
-// within, when that is literal. When its path is not valid (an error
+// delegation's pattern (such as /~*/). The tenant's own space is its
+// path's: a path that says otherwise is an error; a tenant with no path
+// has within, when that is literal. When its path is not valid (an error
 // reported here, or by the schema when loading), the rest of the tenant is
-// checked against within and within is returned.
-func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted FileSet, opt Options) (pathspace.Space, diag.List) {
+// checked against within.
+//
+// It returns the tenant's model, which rendering takes, in its own space,
+// when the tenant is valid: it loaded with no error (doc.SchemaOK) and the
+// diagnostics hold no error; otherwise the model is nil.
+func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted FileSet, opt Options) (*model.Tenant, diag.List) {
 	v := newChecker(doc.Pos, doc.Invalid, opt)
 	v.lineSafe(doc.Raw, "")
 	t := doc.Value
@@ -340,5 +355,9 @@ func Tenant(doc *manifest.Doc[manifest.Tenant], within pathspace.Space, granted 
 	}
 	v.tenant = newTenantScope(space, deleg, opt.Site)
 	v.delegatee("", &t.Delegatee, space, granted)
-	return space, v.finish()
+	list := v.finish()
+	if list.HasErrors() || !doc.SchemaOK() || len(doc.Invalid) > 0 {
+		return nil, list
+	}
+	return model.NewTenant(seal.New(), doc, space), list
 }

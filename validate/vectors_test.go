@@ -114,7 +114,7 @@ func (v *vector) run(t *testing.T) diag.List {
 		doc, errs := manifest.LoadSite(v.kind, v.manifest, v.env)
 		list.Append(errs)
 		if doc != nil {
-			list.Append(validate.Site(doc, opt))
+			list.Append(checkSite(doc, opt))
 		} else if !errs.HasErrors() {
 			t.Errorf("LoadSite returned no document and no error")
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/discgen/discgen/crawlers"
 	"github.com/discgen/discgen/manifest"
+	"github.com/discgen/discgen/model"
 )
 
 // verified checks the groups with verified: true (design section 14):
@@ -30,7 +31,7 @@ func (v *checker) verified(m *manifest.Site) {
 		}
 		some = true
 		vp := manifest.Key(manifest.Index("agents", i), "verified")
-		names := VerifiedNames(g)
+		names := model.VerifiedNames(g)
 		if len(names) == 0 {
 			v.errKey(vp, "verified needs named crawlers: \"*\" claims no identity to check")
 			continue
@@ -58,12 +59,6 @@ func (v *checker) verified(m *manifest.Site) {
 	if m.VerifiedCDN != nil && !some {
 		v.warnKey("verified_cdn", "no group has verified: true: the CDN's header is not used")
 	}
-}
-
-// VerifiedNames returns the crawlers a verified group checks: its names
-// and its presets' agents, without "*".
-func VerifiedNames(g manifest.Group) []string {
-	return slices.DeleteFunc(crawlers.Default().Expand(g.Names, g.Presets, g.ExceptAgents), func(n string) bool { return n == "*" })
 }
 
 func plural(n int, one, many string) string {

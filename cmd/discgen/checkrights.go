@@ -22,7 +22,7 @@ func rightsReader(data, tdm []byte, site *publish.SiteDoc) *rights.Reader {
 		if e, ok := site.Tree[tdmrep.Path[1:]]; ok {
 			tdm = e.Data
 		}
-		h := generate.SiteRights(site.Doc.Value)
+		h := generate.SiteRights(site.Model)
 		headers = &h
 	}
 	return rights.NewReader(data, tdm, headers)

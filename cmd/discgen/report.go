@@ -40,7 +40,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	}
 	in := htmlreport.Input{Manifest: file, Site: site.Doc.Value, Tree: site.Tree, Diags: diags, URLs: urls,
 		Note: "built as of " + t.Format("2006-01-02 15:04 UTC")}
-	headers := generate.SiteRights(site.Doc.Value)
+	headers := generate.SiteRights(site.Model)
 	in.Rights = &headers
 	for _, tn := range site.Tenants {
 		in.Tenants = append(in.Tenants, htmlreport.Tenant{Manifest: tn.Manifest, Space: tn.Space, Tree: tn.Tree})

@@ -63,11 +63,11 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if site == nil {
 		return errFailed
 	}
-	header, _ := generate.HeaderUsage(site.Doc)
+	header, _ := generate.HeaderUsage(site.Model)
 	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
 		RedirectOrigins: redirects, Client: connectto.Client(nil, rules)}
 	if m := site.Doc.Value; m.License != nil || m.TDM != nil {
-		rights := generate.SiteRights(m)
+		rights := generate.SiteRights(site.Model)
 		opt.Rights = &rights
 	}
 	if fs.NArg() == 1 {
@@ -78,7 +78,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		opt.Origin, opt.Staging = fs.Arg(0), true
 	}
 	opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
-	opt.Redirects = generate.Redirects(site.Doc.Value)
+	opt.Redirects = generate.Redirects(site.Model)
 	for _, tn := range site.Tenants {
 		opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
 	}

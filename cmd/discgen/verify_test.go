@@ -32,7 +32,7 @@ func TestVerifyTenants(t *testing.T) {
 		links []string // the file's own Link values (the api-catalog's)
 	}
 	served := map[string]file{}
-	rights := generate.SiteRights(res.Doc.Value) // the RSL document's type
+	rights := generate.SiteRights(res.Model) // the RSL document's type
 	add := func(prefix string, tr tree.Tree) {
 		for p, e := range tr {
 			data := e.Data

@@ -55,6 +55,7 @@ var internalLevel = map[string]int{
 	"internal/rawstat":              ground,
 	"internal/rfc3986":              ground,
 	"internal/layout":               ground,
+	"internal/seal":                 ground,
 	"internal/testing/journalflood": testHelper,
 	"internal/testing/livetest":     testHelper,
 	"internal/testing/otheruser":    testHelper,
