@@ -99,6 +99,7 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 		md.close()
 	}
 	errs.Append(checkDirs(t, doc.Pos, dirs, ""))
+	errs.Append(policyPageFile(t, doc.Pos, m, opt.Now))
 	if errs.HasErrors() {
 		return nil, errs
 	}
