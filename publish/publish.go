@@ -158,6 +158,11 @@ type Unit struct {
 	// belongs to another user than the one a build not run as root runs
 	// as; Diags says so too.
 	NotOwner bool
+	// NotOpen is set on a tenant skipped only because a full build not
+	// run as root may not open its directory (permission denied): another
+	// user's, on a host whose homes are closed to others; Diags says so
+	// too.
+	NotOpen bool
 	// Notes are warnings about the run rather than the manifest (what a
 	// --server kind cannot express), printed as discgen: warning: lines.
 	Notes []string
