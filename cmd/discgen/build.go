@@ -275,7 +275,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 		p.textUnit(u)
 	}
 	if u.Kind == publish.Tenant && u.Status >= publish.Refused {
-		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", diag.OneLine(u.Dir), diag.OneLine(spaceNote(u.Space)), u.Status)
+		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", diag.OneLine(u.Dir), diag.OneLine(spaceNote(u.Space)), u.StatusText())
 	}
 }
 

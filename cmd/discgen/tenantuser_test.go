@@ -40,14 +40,20 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 		return runAs(t, exe, dir, aliceUID, append(append([]string{}, full...), args...)...)
 	}
 	// Before root's build has made her state, alice's build says that her
-	// tenant is not provisioned, and how it is: skipped, not refused (a
-	// word for what a manifest says).
+	// tenant is not provisioned, and how it is: its status is "not
+	// provisioned", not "refused" (a word for what a manifest says),
+	// counted among the skipped, in text and in JSON.
 	code, stdout, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml")
 	want := "discgen: error: users/alice/public_html: not provisioned: this user may not make its state in state (permission denied); " +
 		"a build run as root with --tenant-owner makes it: build --provision, which a control panel runs when it creates the account, or root's full build\n" +
-		"discgen: error: tenant users/alice/public_html (/~alice/) skipped\n"
+		"discgen: error: tenant users/alice/public_html (/~alice/) not provisioned\n"
 	if code != 1 || !strings.HasSuffix(stderr, want) || !strings.Contains(stdout, "0 refused, 1 skipped") {
 		t.Errorf("alice's build before root's: exit %d\nstdout:\n%sstderr:\n%swant stderr ending\n%s", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = alice("--tenant", "users/alice/public_html/autodisc.yaml", "--format", "json")
+	if code != 1 || !strings.Contains(stdout, `"directory":"users/alice/public_html","space":"/~alice/","status":"not provisioned"`) ||
+		!strings.Contains(stdout, `"skipped":1`) || !strings.HasSuffix(stderr, "discgen: error: tenant users/alice/public_html (/~alice/) not provisioned\n") {
+		t.Errorf("alice's build before root's, in JSON: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "users/alice/public_html/autodisc")); err == nil {
 		t.Error("alice's build wrote her files without her state")
