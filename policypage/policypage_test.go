@@ -116,7 +116,7 @@ func TestChromium(t *testing.T) {
 			t.Errorf("%s: %q in the DOM, want %q", name, row[name], want)
 		}
 	}
-	for _, want := range []string{`<time datetime="2026-11-28">2026-11-28</time>`, `id="others" data-fetch="some"`, "train_ai=no", "Verified by address</strong>: 1 crawlers: Googlebot"} {
+	for _, want := range []string{`<time datetime="2026-11-28">2026-11-28</time>`, `id="others" data-fetch="some"`, "train_ai=no", "Verified by address</strong>: 1 crawler: Googlebot"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in the DOM", want)
 		}
