@@ -104,6 +104,7 @@ func Site(s *model.Site, opt Options) (tree.Tree, diag.List) {
 		md.close()
 	}
 	errs.Append(checkDirs(t, doc.Pos, dirs, ""))
+	errs.Append(policyPageFile(t, doc.Pos, m, opt.Now))
 	if errs.HasErrors() {
 		return nil, errs
 	}

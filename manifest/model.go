@@ -27,6 +27,9 @@ type Site struct {
 	// Noindex makes --server output send X-Robots-Tag: noindex for the
 	// whole site.
 	Noindex bool `json:"noindex,omitempty"`
+	// PolicyPage is the path of the page for the host's customers that
+	// says what each crawler may do here (generate.PolicyPage).
+	PolicyPage string `json:"policy_page,omitempty"`
 	// Usage is the site's usage preferences (usage.go).
 	Usage *Usage `json:"usage,omitempty"`
 	// VerifiedRanges and VerifiedCDN serve groups with Verified

@@ -56,9 +56,11 @@ type job struct {
 	info confined.Info // lstat of the manifest
 	held bool          // a manifest held by name by a tenant's walk (tenantWalk)
 
-	// Set when the walk itself ends the tenant.
-	status Status
-	reason string
+	// Set when the walk itself ends the tenant; notOpen when only
+	// because this user may not open a directory (Unit.NotOpen).
+	status  Status
+	reason  string
+	notOpen bool
 
 	// The directory's stat, taken once (dirStat).
 	dirInfo   confined.Info
@@ -313,7 +315,7 @@ func (w *walker) level(dir *confined.Dir, rel string, i int, caps []string) {
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				w.fail(rel, Skipped, fmt.Sprintf("cannot list %s: %v", w.show(rel), errText(err)))
+				w.failOpen(rel, "list", err)
 			}
 			break
 		}
@@ -403,7 +405,7 @@ func (w *walker) reopen(top *confined.Dir, rel string, j *job) {
 		w.fail(j.rel, Refused, fmt.Sprintf("%s is a symlink; tenant directories are never followed through symlinks", w.show(j.rel)))
 		return
 	default:
-		w.fail(j.rel, Skipped, fmt.Sprintf("cannot open %s: %v", w.show(j.rel), errText(err)))
+		w.failOpen(j.rel, "open", err)
 		return
 	}
 	defer sub.Close() // also when the walk panics
@@ -425,6 +427,16 @@ func (w *walker) show(rel string) string {
 // fail reports a directory of the walk that cannot be a tenant's.
 func (w *walker) fail(rel string, st Status, reason string) {
 	w.hand(&job{d: w.d, rel: rel, show: w.show(rel), status: st, reason: reason})
+}
+
+// failOpen reports a directory of the walk that cannot be opened or
+// listed (verb): skipped, and marked as not open to this user when a full
+// build not run as root was denied it, so that the others' tenants are
+// said once rather than each.
+func (w *walker) failOpen(rel, verb string, err error) {
+	j := &job{d: w.d, rel: rel, show: w.show(rel), status: Skipped, reason: fmt.Sprintf("cannot %s %s: %v", verb, w.show(rel), errText(err))}
+	j.notOpen = !w.named && w.p.euid > 0 && errors.Is(err, fs.ErrPermission)
+	w.hand(j)
 }
 
 // entry handles name, matched by component i, in dir.
@@ -470,7 +482,7 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 		w.fail(child, Refused, fmt.Sprintf("%s is a symlink; tenant directories are never followed through symlinks", w.show(child)))
 		return
 	default:
-		w.fail(child, Skipped, fmt.Sprintf("cannot open %s: %v", w.show(child), errText(err)))
+		w.failOpen(child, "open", err)
 		return
 	}
 	defer sub.Close() // also when the walk panics
@@ -576,7 +588,7 @@ func (p *pipeline) tenant(j *job) {
 			pos.File = j.show
 			u.Manifest = ""
 		}
-		u.Status = j.status
+		u.Status, u.NotOpen = j.status, j.notOpen
 		u.Diags.Errorf(pos, "", "%s", j.reason)
 		return
 	}

@@ -131,6 +131,16 @@ func (s Status) String() string {
 	return [...]string{"built", "unchanged", "refused", "skipped"}[s]
 }
 
+// StatusText is the unit's status as messages and JSON give it: the
+// Status's word, or "not provisioned" for a tenant whose state root has
+// not made yet (a Skipped one).
+func (u *Unit) StatusText() string {
+	if u.NotProvisioned {
+		return "not provisioned"
+	}
+	return u.Status.String()
+}
+
 // Kind says what a Unit is.
 type Kind int
 
@@ -158,6 +168,16 @@ type Unit struct {
 	// belongs to another user than the one a build not run as root runs
 	// as; Diags says so too.
 	NotOwner bool
+	// NotProvisioned is set on a tenant skipped because a build not run
+	// as root may not make its state, which root has not made yet (on its
+	// first build, or build --provision): its status reads "not
+	// provisioned" (StatusText), and it is counted among the skipped.
+	NotProvisioned bool
+	// NotOpen is set on a tenant skipped only because a full build not
+	// run as root may not open its directory (permission denied): another
+	// user's, on a host whose homes are closed to others; Diags says so
+	// too.
+	NotOpen bool
 	// Notes are warnings about the run rather than the manifest (what a
 	// --server kind cannot express), printed as discgen: warning: lines.
 	Notes []string

@@ -295,6 +295,7 @@ func fail(u *Unit, err error) {
 	if errors.As(err, &de) || errors.As(err, &np) {
 		u.Status = Skipped
 	}
+	u.NotProvisioned = np != nil
 }
 
 // defaultJobs is the most workers a build starts unless Options.Jobs

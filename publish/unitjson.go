@@ -28,7 +28,7 @@ type UnitJSON struct {
 // adopted file counts as added.
 func (u *Unit) JSON() UnitJSON {
 	j := UnitJSON{Kind: u.Kind.String(), Manifest: u.Manifest, Directory: u.Dir, Space: u.Space,
-		Status: u.Status.String(), Notes: u.Notes, Diagnostics: u.Diags.JSON()}
+		Status: u.StatusText(), Notes: u.Notes, Diagnostics: u.Diags.JSON()}
 	r := u.Result
 	j.Added, j.Updated, j.Removed = r.Added+r.Adopted, r.Updated, r.Removed
 	if ch := u.Changes; ch != nil {

@@ -39,6 +39,9 @@
 //	  segments, RFC 8615)             as above, by the whole name max-age=86400
 //	the published RSL document
 //	  (Rights.Document)               application/rsl+xml        max-age=86400
+//	the policy page, a .html file
+//	  outside autodisc/ and
+//	  .well-known/ (policy_page)      text/html; charset=utf-8   max-age=86400
 //	any other file                    by extension, else
 //	                                  application/octet-stream   max-age=86400
 //
@@ -67,6 +70,11 @@
 //     the OpenPGP Web Key Directory draft asks for.
 //     JSON has no charset parameter (RFC 8259 section 11).
 //   - application/xrd+xml for host-meta (RFC 6415 section 2).
+//   - text/html; charset=utf-8 for the page for the host's customers
+//     (policy_page), a page for people, which a browser must show rather
+//     than download; an .html file in an autodisc/ directory (a tenant's
+//     x- file) or under .well-known/ keeps application/octet-stream, so that
+//     no page a tenant writes runs in the site's origin.
 //   - application/octet-stream for anything else without a known extension
 //     (RFC 9110 section 8.3: the type a recipient assumes when none is
 //     given), so every server sends the same type instead of each guessing.

@@ -13,6 +13,7 @@ const (
 	textPlain   = "text/plain; charset=utf-8"
 	appJSON     = "application/json"
 	octetStream = "application/octet-stream"
+	textHTML    = "text/html; charset=utf-8"
 
 	nosniff   = "nosniff"
 	anyOrigin = "*"
@@ -83,7 +84,14 @@ func classify(p string) profile {
 	if ct, ok := byKindPath[p]; ok {
 		return profile{ContentType: ct, CacheControl: oneDay}
 	}
-	ct, ok := byExtension[strings.ToLower(path.Ext(name))]
+	ext := strings.ToLower(path.Ext(name))
+	ct, ok := byExtension[ext]
+	if ext == ".html" && !strings.HasPrefix(p, ".well-known/") && dir != "autodisc" && !strings.HasSuffix(dir, "/autodisc") {
+		// The site's own page (policy_page): a page for people to read.
+		// Elsewhere an .html file is not one discgen writes as a page
+		// (a tenant's x- file), and no browser renders octet-stream.
+		ct, ok = textHTML, true
+	}
 	if !ok {
 		ct = octetStream
 		if rest, ok := strings.CutPrefix(p, ".well-known/"); ok {

@@ -109,13 +109,15 @@ func checkExpires(t *testing.T, url string, h http.Header, want profile, expires
 }
 
 // liveTree is the sample tree and paths with every ASCII punctuation
-// character checkPath lets through, to show the servers read them literally.
+// character checkPath lets through, to show the servers read them literally,
+// and a policy page, served as HTML.
 // It holds ":", which only _headers refuses; no server here reads _headers.
 func liveTree() tree.Tree {
 	tr := sample()
 	tr["~mak/autodisc/index.txt"] = tree.Entry{Data: []byte("x")}
 	tr[".well-known/a!b&c(d)e+f,g=h@i:j"] = tree.Entry{Data: []byte("x")}
 	tr[".well-known/acme-challenge/LoqXcYV8q5ONbJQxbmR7SCTNo3tiAXDfowyjxAjEuX0"] = tree.Entry{Data: []byte("x")}
+	tr["about/crawler-policy.html"] = tree.Entry{Data: []byte("<!DOCTYPE html><title>x</title>")} // policy_page
 	return tr
 }
 

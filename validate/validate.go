@@ -299,6 +299,7 @@ func (v *checker) site(m *manifest.Site) {
 	v.agents("agents", m.Agents)
 	v.verified(m)
 	v.throttle(m)
+	v.policyPage(m)
 	v.usage("usage", m.Usage)
 	v.starUsage("agents", m.Agents, m.Usage)
 	v.mobileAgents("mobile_agents", m.MobileAgents)

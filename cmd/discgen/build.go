@@ -210,6 +210,7 @@ type unitPrinter struct {
 	// counted in notOwner and said once, at the end.
 	named    bool
 	notOwner []string
+	notOpen  []string // skipped: this user may not open their directories
 	// bar, when set, stands for the built and unchanged tenants
 	// (--progress bar): only what needs attention is printed, above it.
 	bar *progressBar
@@ -222,10 +223,14 @@ func (p *unitPrinter) begin() {
 }
 
 func (p *unitPrinter) unit(u *publish.Unit) {
-	if u.Kind == publish.Tenant && u.NotOwner && !p.named && p.format != "json" {
+	if u.Kind == publish.Tenant && (u.NotOwner || u.NotOpen) && !p.named && p.format != "json" {
 		p.tenants = true
 		p.counts[u.Status]++
-		p.notOwner = append(p.notOwner, diag.OneLine(u.Dir))
+		if u.NotOpen {
+			p.notOpen = append(p.notOpen, diag.OneLine(u.Dir))
+		} else {
+			p.notOwner = append(p.notOwner, diag.OneLine(u.Dir))
+		}
 		if p.bar != nil {
 			p.bar.count(u.Status)
 		}
@@ -270,7 +275,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 		p.textUnit(u)
 	}
 	if u.Kind == publish.Tenant && u.Status >= publish.Refused {
-		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", diag.OneLine(u.Dir), diag.OneLine(spaceNote(u.Space)), u.Status)
+		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", diag.OneLine(u.Dir), diag.OneLine(spaceNote(u.Space)), u.StatusText())
 	}
 }
 
@@ -348,6 +353,15 @@ func (p *unitPrinter) end(sum publish.Summary) {
 		}
 		fmt.Fprintf(p.stderr, "discgen: error: %s refused: %s (%s), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n",
 			plural(n, "tenant"), whose, listSome(p.notOwner, 3), os.Geteuid())
+	}
+	if n := len(p.notOpen); n > 0 {
+		slices.Sort(p.notOpen)
+		whose := "their directories (%s): they belong to other users"
+		if n == 1 {
+			whose = "its directory (%s): it belongs to another user"
+		}
+		fmt.Fprintf(p.stderr, "discgen: error: %s skipped: this user (uid %d) may not open "+whose+", and a build not run as root writes only its own user's tenants; run the full build as root with --tenant-owner\n",
+			plural(n, "tenant"), os.Geteuid(), listSome(p.notOpen, 3))
 	}
 	// At scale the refused and skipped tenants scrolled away (or sat above
 	// the status line): they are named again where the build ends.

@@ -40,14 +40,20 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 		return runAs(t, exe, dir, aliceUID, append(append([]string{}, full...), args...)...)
 	}
 	// Before root's build has made her state, alice's build says that her
-	// tenant is not provisioned, and how it is: skipped, not refused (a
-	// word for what a manifest says).
+	// tenant is not provisioned, and how it is: its status is "not
+	// provisioned", not "refused" (a word for what a manifest says),
+	// counted among the skipped, in text and in JSON.
 	code, stdout, stderr := alice("--tenant", "users/alice/public_html/autodisc.yaml")
 	want := "discgen: error: users/alice/public_html: not provisioned: this user may not make its state in state (permission denied); " +
 		"a build run as root with --tenant-owner makes it: build --provision, which a control panel runs when it creates the account, or root's full build\n" +
-		"discgen: error: tenant users/alice/public_html (/~alice/) skipped\n"
+		"discgen: error: tenant users/alice/public_html (/~alice/) not provisioned\n"
 	if code != 1 || !strings.HasSuffix(stderr, want) || !strings.Contains(stdout, "0 refused, 1 skipped") {
 		t.Errorf("alice's build before root's: exit %d\nstdout:\n%sstderr:\n%swant stderr ending\n%s", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = alice("--tenant", "users/alice/public_html/autodisc.yaml", "--format", "json")
+	if code != 1 || !strings.Contains(stdout, `"directory":"users/alice/public_html","space":"/~alice/","status":"not provisioned"`) ||
+		!strings.Contains(stdout, `"skipped":1`) || !strings.HasSuffix(stderr, "discgen: error: tenant users/alice/public_html (/~alice/) not provisioned\n") {
+		t.Errorf("alice's build before root's, in JSON: exit %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "users/alice/public_html/autodisc")); err == nil {
 		t.Error("alice's build wrote her files without her state")
@@ -309,5 +315,41 @@ func TestFullBuildAsOneUser(t *testing.T) {
 	want := fmt.Sprintf("discgen: error: 4 tenants refused: their directories belong to other users (users/bob/public_html, users/carol/public_html, users/dave/public_html and 1 more), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n", aliceUID)
 	if code != 1 || stderr != want || !strings.HasSuffix(stdout, "tenants: 1 built, 0 unchanged, 4 refused, 0 skipped\n") {
 		t.Errorf("alice's full build: exit %d\nstdout:\n%sstderr:\n%swant stderr:\n%s", code, stdout, stderr, want)
+	}
+}
+
+// On a host whose homes are closed to other users (mode 0750, as cPanel
+// and most panels make them), a full build run by a user other than root
+// cannot open the others' directories: it says so in one line, with the
+// count and a few names, rather than two lines a tenant; its own tenant
+// is built.
+func TestFullBuildAsOneUserClosedHomes(t *testing.T) {
+	testenv.NeedsRoot(t) // to make a tree owned by other users and run discgen as one of them
+	dir, exe := tenantUserTree(t)
+	for i, name := range []string{"carol", "dave", "erin"} {
+		uid := bobUID - 1 - i
+		home := filepath.Join(dir, "users", name)
+		mustDo(t, os.MkdirAll(filepath.Join(home, "public_html"), 0o755))
+		mustDo(t, os.Chown(home, uid, uid))
+		mustDo(t, os.Chown(filepath.Join(home, "public_html"), uid, uid))
+		writeTenant(t, dir, name, uid, name)
+	}
+	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, name := range []string{"bob", "carol", "dave", "erin"} {
+		mustDo(t, os.Chmod(filepath.Join(dir, "users", name), 0o750))
+	}
+	writeTenant(t, dir, "alice", aliceUID, "alice, saved")
+	code, stdout, stderr := runAs(t, exe, dir, aliceUID, full...)
+	want := fmt.Sprintf("discgen: error: 4 tenants skipped: this user (uid %d) may not open their directories (users/bob, users/carol, users/dave and 1 more): they belong to other users, and a build not run as root writes only its own user's tenants; run the full build as root with --tenant-owner\n", aliceUID)
+	if code != 1 || stderr != want || !strings.HasSuffix(stdout, "tenants: 1 built, 0 unchanged, 0 refused, 4 skipped\n") {
+		t.Errorf("alice's full build: exit %d\nstdout:\n%sstderr:\n%swant stderr:\n%s", code, stdout, stderr, want)
+	}
+	// In JSON, each tenant is an element as before.
+	code, stdout, _ = runAs(t, exe, dir, aliceUID, append(full, "--format", "json")...)
+	if code != 1 || strings.Count(stdout, `"status":"skipped"`) != 4 {
+		t.Errorf("alice's full build in JSON: exit %d, %d skipped tenants in\n%s", code, strings.Count(stdout, `"status":"skipped"`), stdout)
 	}
 }
