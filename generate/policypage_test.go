@@ -100,12 +100,12 @@ func TestPolicyPage(t *testing.T) {
 		t.Errorf("refused %v, verified %v, throttled %v", p.Refused, p.Verified, p.Throttled)
 	}
 
-	tr, errs := Site(doc, Options{Now: now})
+	tr, errs := Site(validated(t, doc), Options{Now: now})
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
 	data := tr["about/crawler-policy.html"].Data
-	again, _ := Site(doc, Options{Now: now})
+	again, _ := Site(validated(t, doc), Options{Now: now})
 	if len(data) == 0 || !bytes.Equal(data, again["about/crawler-policy.html"].Data) {
 		t.Fatalf("the page is not in the tree or differs between two builds (%d bytes)", len(data))
 	}
@@ -134,7 +134,7 @@ func TestPolicyPageCollides(t *testing.T) {
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
-	_, errs = Site(doc, Options{Now: time.Now()})
+	_, errs = Site(unvalidated(doc), Options{Now: time.Now()})
 	if len(errs) != 1 || errs[0].Line != 3 || errs[0].Path != "policy_page" || !strings.Contains(errs[0].Message, "lies below /robots.txt") {
 		t.Errorf("errors %v", errs)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/policypage"
+	"github.com/discgen/discgen/validate"
 )
 
 const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`
@@ -79,7 +80,11 @@ func TestChromium(t *testing.T) {
 		t.Fatal(errs)
 	}
 	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
-	tr, errs := generate.Site(doc, generate.Options{Now: now})
+	m, errs := validate.Site(doc, validate.Options{Now: now})
+	if m == nil {
+		t.Fatal(errs)
+	}
+	tr, errs := generate.Site(m, generate.Options{Now: now})
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
