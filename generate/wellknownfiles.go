@@ -51,7 +51,37 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 	if m.WellKnown != nil {
 		errs.Append(checkSectionFiles(pos, m, md, b))
 	}
+	checkInTree(t, pos, m, &errs)
 	return errs
+}
+
+// checkInTree checks each file of a kit.TreeChecker kind whose source the
+// build copied against the other files of the tree, each problem at its
+// line and column in the source.
+func checkInTree(t tree.Tree, pos *manifest.Positions, m *manifest.Site, errs *diag.List) {
+	read := func(p string) ([]byte, bool) {
+		e, ok := t[p]
+		if !ok || e.Link != "" {
+			return nil, false
+		}
+		return e.Data, true
+	}
+	for _, k := range registry.All() {
+		tc, ok := k.(kit.TreeChecker)
+		src, sourced := k.(kit.Sourced)
+		if !ok || !sourced || !k.Given(m) {
+			continue
+		}
+		data, ok := read(k.Path())
+		if !ok {
+			continue // not copied: its own check failed
+		}
+		source, _ := src.Source(m)
+		file := sourcePath(pos.File, source)
+		reportJSON(errs, k.Key(), k.Name(), tc.CheckInTree(m, data, read), func(p wellknown.JSONProblem) diag.Pos {
+			return diag.Pos{File: file, Line: p.Line, Col: p.Col}
+		})
+	}
 }
 
 // copySource reads the source file of kind k and puts it in t, byte for

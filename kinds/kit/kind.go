@@ -134,3 +134,13 @@ type Dated interface {
 // ExpiresSoon is how close to the time of the build an expiry draws a
 // warning: security.txt's Expires, a published key's exp.
 const ExpiresSoon = 30 * 24 * time.Hour
+
+// TreeChecker is a kind whose file is checked against the other files
+// the build publishes (the protected resource metadata against the
+// authorization server metadata of the same site): once every file is in
+// the tree, generate calls CheckInTree with the kind's own bytes and a
+// reader of the tree's files by tree path, and puts each problem at its
+// place in the kind's file.
+type TreeChecker interface {
+	CheckInTree(site *manifest.Site, data []byte, file func(path string) ([]byte, bool)) []JSONProblem
+}
