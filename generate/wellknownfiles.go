@@ -30,6 +30,11 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 			errs.Errorf(pos.Of(k.Key()), k.Key(), "%s", bad)
 			continue
 		}
+		if cs, ok := k.(kit.Companions); ok {
+			for _, c := range cs.Companions(m) {
+				copyCompanion(t, pos, md, k, c, &errs)
+			}
+		}
 		if src, ok := k.(kit.Sourced); ok {
 			copySource(t, pos, md, k, src, m, b, &errs)
 			continue
@@ -109,6 +114,26 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 	})
 	if !bad {
 		put(t, k.Path(), data, errs)
+	}
+}
+
+// copyCompanion reads a companion of kind k and puts it at each of its
+// paths, byte for byte, unless its check finds an error.
+func copyCompanion(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kind, c kit.Companion, errs *diag.List) {
+	data, err := md.read(c.Source, MaxSourceBytes)
+	if err != nil {
+		errs.Errorf(pos.Of(c.Key), c.Key, "cannot read %q: %v", c.Source, err)
+		return
+	}
+	file := sourcePath(pos.File, c.Source)
+	bad := reportJSON(errs, c.Key, k.Name(), c.Check(data), func(p wellknown.JSONProblem) diag.Pos {
+		return diag.Pos{File: file, Line: p.Line, Col: p.Col}
+	})
+	if bad {
+		return
+	}
+	for _, p := range c.Paths {
+		put(t, p, data, errs)
 	}
 }
 
