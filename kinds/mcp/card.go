@@ -3,18 +3,18 @@ package mcp
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/kinds/kit"
 )
 
 // The patterns of the extension's schema.json.
 var (
-	serverName  = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
-	remoteURL   = regexp.MustCompile(`^(https?://[^\s]+|\{[a-zA-Z_][a-zA-Z0-9_]*\}[^\s]*)$`)
-	hasVariable = regexp.MustCompile(`\{[a-zA-Z_][a-zA-Z0-9_]*\}`)
+	serverName  = lazyre.New(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+	remoteURL   = lazyre.New(`^(https?://[^\s]+|\{[a-zA-Z_][a-zA-Z0-9_]*\}[^\s]*)$`)
+	hasVariable = lazyre.New(`\{[a-zA-Z_][a-zA-Z0-9_]*\}`)
 )
 
 // CheckCard checks a server card by the extension's schema, each problem

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 )
@@ -25,7 +25,7 @@ type File struct {
 }
 
 // fileName is a local card's file name, the identifier's last segment.
-var fileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var fileName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Check checks the manifest's servers, each finding at its field under
 // well_known.mcp.
