@@ -45,5 +45,8 @@
 // variable is reported and left out); gpc.json, traffic-advice and
 // atproto-did become their well_known keys when the manifest builds them
 // byte for byte, and well-known files otherwise, as the app association
-// files are (wellknownfiles.go).
+// files are (wellknownfiles.go). The MCP catalogue becomes well_known.mcp
+// the same way when its cards are served elsewhere (each name taken from
+// its identifier, reported); one that points at cards beside it stays a
+// well-known file with them.
 package adopt

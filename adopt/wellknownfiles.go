@@ -123,7 +123,7 @@ func sectionNodes(root mapping, c comments, m *manifest.Site) {
 	}
 }
 
-// sectionWellKnownNodes writes gpc, traffic_advice and atproto_did.
+// sectionWellKnownNodes writes gpc, traffic_advice, atproto_did and mcp.
 func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
 	if g := wk.GPC; g != nil {
 		e := newMapping(c, "well_known.gpc")
@@ -150,4 +150,18 @@ func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
 		}))
 	}
 	m.addStr("atproto_did", wk.AtprotoDID)
+	if wk.MCP != nil {
+		e := newMapping(c, "well_known.mcp")
+		e.add("servers", seq(c, "well_known.mcp.servers", len(wk.MCP.Servers), func(i int, p string) *yaml.Node {
+			s := wk.MCP.Servers[i]
+			x := newMapping(c, "")
+			x.n.Style = yaml.FlowStyle
+			x.add("identifier", str(s.Identifier))
+			x.add("name", str(s.Name))
+			x.addStr("url", s.URL)
+			x.addStr("card", s.Card)
+			return x.n
+		}))
+		m.add("mcp", e.n)
+	}
 }

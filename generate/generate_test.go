@@ -25,6 +25,19 @@ func load(t *testing.T, src string) *model.Site {
 	return validated(t, doc)
 }
 
+// loadUnvalidated loads a site manifest given inline and returns its
+// model unvalidated, for the tests of the checks rendering makes of files
+// beside the manifest (Options.Dir), which validation without a
+// directory leaves to it.
+func loadUnvalidated(t *testing.T, src string) *model.Site {
+	t.Helper()
+	doc, errs := manifest.LoadSite("site.yaml", []byte(src), "")
+	if doc == nil || errs.HasErrors() {
+		t.Fatalf("load: %v", errs)
+	}
+	return unvalidated(doc)
+}
+
 // validated validates a loaded site manifest and returns its model.
 func validated(t *testing.T, doc *manifest.Doc[manifest.Site]) *model.Site {
 	t.Helper()

@@ -31,6 +31,11 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 			errs.Errorf(pos.Of(k.Key()), k.Key(), "%s", bad)
 			continue
 		}
+		if cs, ok := k.(kit.Companions); ok {
+			for _, c := range cs.Companions(m) {
+				copyCompanion(t, pos, md, k, c, &errs)
+			}
+		}
 		if src, ok := k.(kit.Sourced); ok {
 			copySource(t, pos, md, k, src, m, b, &errs)
 			continue
@@ -52,7 +57,37 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 	if m.WellKnown != nil {
 		errs.Append(checkSectionFiles(pos, m, md, b))
 	}
+	checkInTree(t, pos, m, &errs)
 	return errs
+}
+
+// checkInTree checks each file of a kit.TreeChecker kind whose source the
+// build copied against the other files of the tree, each problem at its
+// line and column in the source.
+func checkInTree(t tree.Tree, pos *manifest.Positions, m *manifest.Site, errs *diag.List) {
+	read := func(p string) ([]byte, bool) {
+		e, ok := t[p]
+		if !ok || e.Link != "" {
+			return nil, false
+		}
+		return e.Data, true
+	}
+	for _, k := range registry.All() {
+		tc, ok := k.(kit.TreeChecker)
+		src, sourced := k.(kit.Sourced)
+		if !ok || !sourced || !k.Given(m) {
+			continue
+		}
+		data, ok := read(k.Path())
+		if !ok {
+			continue // not copied: its own check failed
+		}
+		source, _ := src.Source(m)
+		file := sourcePath(pos.File, source)
+		reportJSON(errs, k.Key(), k.Name(), tc.CheckInTree(m, data, read), func(p wellknown.JSONProblem) diag.Pos {
+			return diag.Pos{File: file, Line: p.Line, Col: p.Col}
+		})
+	}
 }
 
 // copySource reads the source file of kind k and puts it in t, byte for
@@ -80,6 +115,26 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 	})
 	if !bad {
 		put(t, k.Path(), data, errs)
+	}
+}
+
+// copyCompanion reads a companion of kind k and puts it at each of its
+// paths, byte for byte, unless its check finds an error.
+func copyCompanion(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kind, c kit.Companion, errs *diag.List) {
+	data, err := md.read(c.Source, MaxSourceBytes)
+	if err != nil {
+		errs.Errorf(pos.Of(c.Key), c.Key, "cannot read %q: %v", c.Source, err)
+		return
+	}
+	file := sourcePath(pos.File, c.Source)
+	bad := reportJSON(errs, c.Key, k.Name(), c.Check(data), func(p wellknown.JSONProblem) diag.Pos {
+		return diag.Pos{File: file, Line: p.Line, Col: p.Col}
+	})
+	if bad {
+		return
+	}
+	for _, p := range c.Paths {
+		put(t, p, data, errs)
 	}
 }
 

@@ -192,6 +192,8 @@ type WellKnown struct {
 	// SignaturesDirectory names the Web Bot Auth key directory, a JWKS
 	// file relative to the manifest (kinds/sigdir).
 	SignaturesDirectory string `json:"signatures_directory,omitempty"`
+	// MCP is the catalogue of MCP servers (kinds/mcp).
+	MCP *MCP `json:"mcp,omitempty"`
 }
 
 // SecurityTxt is the RFC 9116 security.txt.

@@ -42,6 +42,15 @@
 //	the policy page, a .html file
 //	  outside autodisc/ and
 //	  .well-known/ (policy_page)      text/html; charset=utf-8   max-age=86400
+//	.well-known/mcp/catalog.json      application/json           public, max-age=3600
+//	.well-known/mcp/servers/NAME.json,
+//	  .well-known/mcp.json,
+//	  .well-known/mcp/server-card.json application/mcp-server-card+json public, max-age=3600
+//	                                  (kinds/mcp, kit.Served: also
+//	                                  Access-Control-Allow-Methods: GET and
+//	                                  Access-Control-Allow-Headers: Content-Type;
+//	                                  nginx sends this Cache-Control as written,
+//	                                  without expires and Expires)
 //	any other file                    by extension, else
 //	                                  application/octet-stream   max-age=86400
 //

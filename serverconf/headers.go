@@ -51,13 +51,23 @@ type profile struct {
 	// Link is a Link header value the file's own response carries: the
 	// api-catalog's link to itself (ai.go), "" for none.
 	Link string
+	// AllowMethods and AllowHeaders are the CORS headers a kind's
+	// specification names besides Access-Control-Allow-Origin (kit.Served:
+	// the MCP catalogue and cards), "" for none.
+	AllowMethods, AllowHeaders string
 }
 
 // maxAge returns the seconds of the profile's Cache-Control max-age, from
 // which nginx and Apache compute a matching Expires.
 func (p profile) maxAge() string {
-	return strings.TrimPrefix(p.CacheControl, "max-age=")
+	_, after, _ := strings.Cut(p.CacheControl, "max-age=")
+	n, _, _ := strings.Cut(after, ",")
+	return n
 }
+
+// onlyMaxAge reports whether Cache-Control is max-age alone, which nginx's
+// expires sends; another directive (public) is sent as written instead.
+func (p profile) onlyMaxAge() bool { return p.CacheControl == "max-age="+p.maxAge() }
 
 // fields returns the profile as header name and value pairs, in the order
 // every format writes them.
@@ -67,6 +77,12 @@ func (p profile) fields() [][2]string {
 		{"Cache-Control", p.CacheControl},
 		{"X-Content-Type-Options", nosniff},
 		{"Access-Control-Allow-Origin", anyOrigin},
+	}
+	if p.AllowMethods != "" {
+		f = append(f, [2]string{"Access-Control-Allow-Methods", p.AllowMethods})
+	}
+	if p.AllowHeaders != "" {
+		f = append(f, [2]string{"Access-Control-Allow-Headers", p.AllowHeaders})
 	}
 	if p.Link != "" {
 		f = append(f, [2]string{"Link", p.Link})
@@ -80,6 +96,11 @@ func classify(p string) profile {
 	dir = strings.TrimSuffix(dir, "/")
 	if ct, ok := byRootName[p]; ok {
 		return profile{ContentType: ct, CacheControl: oneDay}
+	}
+	for _, k := range servedKinds {
+		if s, ok := k.Serving(p); ok {
+			return profile{ContentType: s.MediaType, CacheControl: s.CacheControl, AllowMethods: s.AllowMethods, AllowHeaders: s.AllowHeaders}
+		}
 	}
 	if ct, ok := byKindPath[p]; ok {
 		return profile{ContentType: ct, CacheControl: oneDay}

@@ -185,9 +185,14 @@ func renderNginx(b *strings.Builder, files []file, noindex, usage bool, rights R
 		b.WriteString("    types { }\n")
 		fmt.Fprintf(b, "    default_type %s;\n", quoted(f.ContentType))
 		// expires sends Expires (the time of the response plus the
-		// lifetime) and "Cache-Control: max-age" with the same lifetime.
-		fmt.Fprintf(b, "    expires %ss;\n", f.maxAge())
-		for _, h := range f.fields()[2:] {
+		// lifetime) and "Cache-Control: max-age" with the same lifetime;
+		// a Cache-Control with another directive is sent as written.
+		fields := f.fields()[1:]
+		if f.onlyMaxAge() {
+			fmt.Fprintf(b, "    expires %ss;\n", f.maxAge())
+			fields = fields[1:]
+		}
+		for _, h := range fields {
 			fmt.Fprintf(b, "    add_header %s %s;\n", h[0], quoted(h[1]))
 		}
 		nginxServerHeaders(b, noindex, usage)

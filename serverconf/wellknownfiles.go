@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/tree"
 )
@@ -41,6 +42,19 @@ var byKindPath = func() map[string]string {
 		}
 	}
 	return m
+}()
+
+// servedKinds are the kinds of the registry whose files are served with
+// the headers they name (kit.Served: the MCP catalogue's Cache-Control
+// and CORS), asked before byKindPath.
+var servedKinds = func() []kit.Served {
+	var out []kit.Served
+	for _, k := range registry.All() {
+		if s, ok := k.(kit.Served); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }()
 
 // Redirect is a redirect the server answers a path with.

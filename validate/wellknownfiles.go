@@ -27,8 +27,9 @@ func (v *checker) alsoInFiles(p string, wk *manifest.WellKnown, own map[string]s
 // kinds checks the value of each kind of the registry the site gives, at
 // the kind's manifest key (a kind whose file is a source: its path); a
 // kind under /.well-known/ that the site gives may not also be an entry
-// of well_known.files. An app association file's content is checked when
-// the build reads it (generate).
+// of well_known.files, nor may a file it publishes besides its own
+// (kit.Companions: an MCP server card). An app association file's content
+// is checked when the build reads it (generate).
 func (v *checker) kinds(m *manifest.Site) {
 	own := map[string]string{}
 	for _, k := range registry.All() {
@@ -41,6 +42,15 @@ func (v *checker) kinds(m *manifest.Site) {
 		file := strings.TrimPrefix(k.Path(), ".well-known/")
 		if registry.WellKnown(k) && k.Given(m) && file != seenFirst {
 			own[file] = strings.TrimPrefix(k.Key(), "well_known.")
+		}
+		if cs, ok := k.(kit.Companions); ok && k.Given(m) {
+			for _, c := range cs.Companions(m) {
+				for _, p := range c.Paths {
+					if file, ok := strings.CutPrefix(p, ".well-known/"); ok {
+						own[file] = strings.TrimPrefix(c.Key, "well_known.")
+					}
+				}
+			}
 		}
 	}
 	if m.WellKnown != nil {

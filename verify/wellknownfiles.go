@@ -49,11 +49,30 @@ var crossOrigin = func() map[string]string {
 	return m
 }()
 
+// servedCrossOrigin names the reader of a file a cross-origin kind
+// publishes besides its own (kit.Served: the MCP catalogue's cards).
+func servedCrossOrigin(path string) (string, bool) {
+	for _, k := range registry.All() {
+		co, isCO := k.(kit.CrossOrigin)
+		sv, isServed := k.(kit.Served)
+		if !isCO || !isServed {
+			continue
+		}
+		if _, ok := sv.Serving(strings.TrimPrefix(path, "/")); ok {
+			return co.CrossOriginReader(), true
+		}
+	}
+	return "", false
+}
+
 // checkCORS fails r when path is read from other origins and the
 // response does not allow every origin: the Fetch standard's CORS check
 // then blocks the reader's script.
 func checkCORS(r *Result, path string, h http.Header) {
 	who, ok := crossOrigin[path]
+	if !ok {
+		who, ok = servedCrossOrigin(path)
+	}
 	if !ok {
 		return
 	}

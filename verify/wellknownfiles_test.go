@@ -190,3 +190,41 @@ func TestOAuthCORS(t *testing.T) {
 		t.Errorf("problems %v\nwant %v", got, want)
 	}
 }
+
+// TestMCPCORS: the MCP catalogue and every card discgen publishes are
+// read by browser-based MCP clients of other origins, so each response
+// without Access-Control-Allow-Origin: * fails.
+func TestMCPCORS(t *testing.T) {
+	card := []byte(`{"name": "org.fict/ask"}`)
+	tr := tree.Tree{
+		".well-known/mcp/catalog.json":     {Data: []byte(`{"specVersion": "draft", "entries": []}`)},
+		".well-known/mcp/servers/ask.json": {Data: card},
+		".well-known/mcp.json":             {Data: card},
+	}
+	serve := func(cors bool) func(w http.ResponseWriter, r *http.Request) bool {
+		return func(w http.ResponseWriter, r *http.Request) bool {
+			p := strings.TrimPrefix(r.URL.Path, "/")
+			e, ok := tr[p]
+			if !ok {
+				return false
+			}
+			ct, _ := serverconf.ContentType(tr, p)
+			w.Header().Set("Content-Type", ct)
+			if cors {
+				w.Header().Set("Access-Control-Allow-Origin", "*")
+			}
+			w.Write(e.Data)
+			return true
+		}
+	}
+	if got := problems(run(t, true, tr, serve(true), Options{})); len(got) > 0 {
+		t.Errorf("a right server: %v", got)
+	}
+	got := problems(run(t, true, tr, serve(false), Options{}))
+	const want = "no Access-Control-Allow-Origin, want *: a browser-based MCP client cannot read it from another origin"
+	for p := range tr {
+		if got["/"+p] != want {
+			t.Errorf("/%s: %q, want %q", p, got["/"+p], want)
+		}
+	}
+}

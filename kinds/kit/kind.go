@@ -134,3 +134,49 @@ type Dated interface {
 // ExpiresSoon is how close to the time of the build an expiry draws a
 // warning: security.txt's Expires, a published key's exp.
 const ExpiresSoon = 30 * 24 * time.Hour
+
+// TreeChecker is a kind whose file is checked against the other files
+// the build publishes (the protected resource metadata against the
+// authorization server metadata of the same site): once every file is in
+// the tree, generate calls CheckInTree with the kind's own bytes and a
+// reader of the tree's files by tree path, and puts each problem at its
+// place in the kind's file.
+type TreeChecker interface {
+	CheckInTree(site *manifest.Site, data []byte, file func(path string) ([]byte, bool)) []JSONProblem
+}
+
+// Companion is a file a kind publishes besides its own: a source beside
+// the manifest (Source, relative to it), named at manifest path Key,
+// checked with Check (each problem at its line and column in the source)
+// and copied byte for byte to each of Paths.
+type Companion struct {
+	Key    string
+	Source string
+	Paths  []string
+	Check  func(data []byte) []JSONProblem
+}
+
+// Companions is a kind that publishes companions (the MCP catalogue's
+// server cards): generate reads, checks and copies each for a site whose
+// value Check passed.
+type Companions interface {
+	Companions(site *manifest.Site) []Companion
+}
+
+// Serving is how a file is served when its specification names more than
+// a media type: the Cache-Control value ("public, max-age=3600") and the
+// CORS headers besides Access-Control-Allow-Origin: *, which every file
+// gets.
+type Serving struct {
+	MediaType    string
+	CacheControl string
+	AllowMethods string // Access-Control-Allow-Methods, "" for none
+	AllowHeaders string // Access-Control-Allow-Headers, "" for none
+}
+
+// Served is a kind whose files (its own and its companions) are served
+// as Serving says: ok is false for a tree path that is not one of them.
+// serverconf asks it before the media type a kind declares.
+type Served interface {
+	Serving(path string) (s Serving, ok bool)
+}

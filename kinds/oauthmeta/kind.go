@@ -40,6 +40,21 @@
 //     code_challenge_methods_supported is a warning: MCP clients and OAuth
 //     2.1 require PKCE.
 //
+// Sub-path metadata (RFC 9728 §3.1, RFC 8414 §3.1: an identifier with a
+// path has its document at /.well-known/<name>/<path>) is not published:
+// each kind has the one path of the origin. A protected resource with a
+// path is served at the root, the location MCP clients read after the
+// sub-path one (MCP, "Protected Resource Metadata Discovery"); an issuer
+// with a path is refused at /issuer, its message naming the sub-path URL a
+// client would read.
+//
+// With both documents built, CheckInTree checks the protected resource's
+// authorization_servers against the site's own issuer: an identifier on
+// the origin that is not identical to it is an error (RFC 8414 §3.3: the
+// client rejects the metadata), the site's issuer left unnamed, an
+// identifier with a path on the site, or one on the site with no
+// authorization server metadata built, a warning.
+//
 // A member the RFCs do not name is left as it is: both RFCs have clients
 // ignore one they do not understand. URLs are absolute; those a client
 // sends requests or keys to are https (an error otherwise), the pages for

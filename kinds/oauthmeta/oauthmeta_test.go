@@ -111,7 +111,7 @@ func TestCheckAuthorizationServer(t *testing.T) {
 		{"issuer elsewhere", origin, "{" + ends + ",\n  \"response_types_supported\": [\"code\"],\n  \"issuer\": \"https://auth.fict.org\"}",
 			"3:13: /issuer: issuer \"https://auth.fict.org\" is not the URL the metadata is served for: served at https://www.fict.org/.well-known/oauth-authorization-server, the issuer is https://www.fict.org (RFC 8414 §3.3)\n"},
 		{"issuer with a path", origin, `{"issuer": "https://www.fict.org/tenant1", "response_types_supported": ["code"], ` + ends + `}`,
-			"1:12: /issuer: issuer \"https://www.fict.org/tenant1\" is not the URL the metadata is served for: served at https://www.fict.org/.well-known/oauth-authorization-server, the issuer is https://www.fict.org (RFC 8414 §3.3)\n"},
+			"1:12: /issuer: issuer \"https://www.fict.org/tenant1\" has a path: RFC 8414 §3.1 has its metadata read at https://www.fict.org/.well-known/oauth-authorization-server/tenant1, which discgen does not publish; it publishes the metadata of the site's origin, whose issuer is https://www.fict.org (RFC 8414 §3.3)\n"},
 		{"issuer with a final slash", origin, `{"issuer": "https://www.fict.org/", "response_types_supported": ["code"], ` + ends + `}`, ""},
 		{"issuer with a query", origin, `{"issuer": "https://www.fict.org?x", "response_types_supported": ["code"], ` + ends + `}`,
 			"1:12: /issuer: issuer \"https://www.fict.org?x\" must have no query or fragment (RFC 8414 §2: an issuer identifier has neither)\n"},

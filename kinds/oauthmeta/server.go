@@ -3,6 +3,7 @@ package oauthmeta
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/discgen/discgen/kinds/kit"
 )
@@ -111,6 +112,11 @@ func (c *checker) authMethods(p, key string, v any, m map[string]any) {
 func (c *checker) issuerOfSite(p string, v any) {
 	u, ok := c.issuer(p, "issuer", v)
 	if !ok || c.origin == "" {
+		return
+	}
+	if originOf(u) == c.origin && u.Path != "" && u.Path != "/" {
+		c.Add(p, false, "issuer %s has a path: RFC 8414 §3.1 has its metadata read at %s/.well-known/oauth-authorization-server%s, which discgen does not publish; it publishes the metadata of the site's origin, whose issuer is %s (RFC 8414 §3.3)",
+			kit.JSONText(v), c.origin, strings.TrimSuffix(u.EscapedPath(), "/"), c.origin)
 		return
 	}
 	if originOf(u) != c.origin || (u.Path != "" && u.Path != "/") {

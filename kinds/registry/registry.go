@@ -13,6 +13,7 @@ import (
 	"github.com/discgen/discgen/kinds/changepassword"
 	"github.com/discgen/discgen/kinds/gpc"
 	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/mcp"
 	"github.com/discgen/discgen/kinds/oauthmeta"
 	"github.com/discgen/discgen/kinds/securitytxt"
 	"github.com/discgen/discgen/kinds/sigdir"
@@ -29,6 +30,7 @@ var all = [...]kit.Kind{
 	applinks.Android,
 	oauthmeta.ProtectedResource,
 	oauthmeta.AuthorizationServer,
+	mcp.Catalog,
 	gpc.Kind{},
 	trafficadvice.Kind{},
 	changepassword.Kind{},

@@ -1,0 +1,82 @@
+package oauthmeta
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/manifest"
+)
+
+// CheckInTree checks the protected resource metadata against the
+// authorization server metadata the same build publishes (the other
+// kind's file in the tree). Each issuer identifier of
+// authorization_servers on the site's origin is one a client turns into
+// a well-known URL of this site (RFC 8414 §3.1) and then compares with
+// the issuer it finds there (§3.3):
+//
+//   - an identifier without a path ("https://www.example.com" or with a
+//     final "/") is read at the site's own
+//     /.well-known/oauth-authorization-server: an error unless it is
+//     identical to that document's issuer, as the client would reject
+//     the metadata; a warning when the site publishes none;
+//   - an identifier with a path is read at
+//     /.well-known/oauth-authorization-server/<path>, which discgen does
+//     not publish (the kind's issuer is the origin, see
+//     CheckAuthorizationServer): a warning;
+//   - a site that publishes authorization server metadata that
+//     authorization_servers does not name gets a warning: RFC 9728 §2 lets
+//     a resource list any issuers, but a client of this resource will not
+//     use the site's own.
+func (k Kind) CheckInTree(site *manifest.Site, data []byte, file func(string) ([]byte, bool)) []kit.JSONProblem {
+	if k.name != ProtectedResource.name {
+		return nil
+	}
+	origin := Origin(site.Site.URL)
+	c, m, bad := parse(data, origin)
+	if bad != nil || origin == "" {
+		return nil // reported by the document's own check
+	}
+	list, ok := m["authorization_servers"].([]any)
+	if !ok {
+		return nil
+	}
+	at := origin + "/.well-known/oauth-authorization-server"
+	issuer, published := "", false
+	if as, ok := file(AuthorizationServer.Path()); ok {
+		var doc map[string]any
+		if json.Unmarshal(as, &doc) == nil {
+			issuer, published = doc["issuer"].(string)
+		}
+	}
+	root := false
+	for i, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			continue
+		}
+		u, err := url.Parse(s)
+		if err != nil || u.Host == "" || originOf(u) != origin {
+			continue
+		}
+		p := fmt.Sprintf("/authorization_servers/%d", i)
+		if u.Path != "" && u.Path != "/" {
+			c.Add(p, true, "%s is an issuer with a path on this site: a client reads its metadata at %s%s (RFC 8414 §3.1), which discgen does not publish (it publishes the site's own at %s)",
+				kit.JSONText(s), at, u.EscapedPath(), at)
+			continue
+		}
+		root = true
+		switch {
+		case !published:
+			c.Add(p, true, "%s is this site's origin, but the site publishes no authorization server metadata (well_known.oauth_authorization_server): a client reads it at %s (RFC 8414 §3)", kit.JSONText(s), at)
+		case s != issuer:
+			c.Add(p, false, "%s is not the issuer of the authorization server metadata this site publishes at %s (%s): RFC 8414 §3.3 has a client reject metadata whose issuer is not identical to the identifier it was built from; give %s",
+				kit.JSONText(s), at, kit.JSONText(issuer), kit.JSONText(issuer))
+		}
+	}
+	if published && !root {
+		c.Add("/authorization_servers", true, "names no authorization server of this site, though it publishes the metadata of %s: a client of this resource will not use it (RFC 9728 §2)", kit.JSONText(issuer))
+	}
+	return c.Sorted()
+}
