@@ -213,7 +213,7 @@ Examples:
 
 const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
        discgen presets --import FILE --commit HASH --date DAY [-o FILE]
-       discgen presets --import-ranges LIST=FILE --date DAY [--copy TEXT] [-o FILE]
+       discgen presets --import-ranges LIST=FILE --date DAY [--copy TEXT] [--service NAME] [-o FILE]
 
 List the presets of discgen's crawler catalogue (all, or those named) and
 each agent's token, operator, source and the day it was checked against
@@ -245,8 +245,10 @@ With --import-ranges, read a downloaded list of a crawler operator's
 addresses (Google-style JSON: creationTime and prefixes, as googlebot.json
 and draft-illyes-webbotauth-jafar have them) for LIST, a list of the range
 catalogue crawlers/ranges.json (googlebot, openai-gptbot, ...; cdn lists
-too), and print the prefixes added and removed. It reads only the file and
-never fetches. With -o, also write the refreshed range catalogue (the
+too), and print the prefixes added and removed. A file whose prefixes name
+the services they are for (JAFAR's "services") gives only those of
+--service NAME; one naming several services needs it. It reads only the
+file and never fetches. With -o, also write the refreshed range catalogue (the
 maintainer writes it over crawlers/ranges.json and updates NOTICE.md).
 
 {{options}}
