@@ -71,7 +71,7 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 			return ue
 		}
 	}
-	if s := cat.Stale(now); s != "" {
+	for _, s := range crawlers.StaleLists(now) {
 		fmt.Fprintf(stderr, "discgen: warning: %s\n", s)
 	}
 	if format == "json" {

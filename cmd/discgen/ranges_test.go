@@ -56,3 +56,25 @@ func TestImportRangesService(t *testing.T) {
 		t.Errorf("--service Nobody: %v", err)
 	}
 }
+
+// TestPresetsWarnsStaleLists: presets warns of each shipped list older
+// than its age at --now, the range lists too, and of none on the day
+// they were compiled.
+func TestPresetsWarnsStaleLists(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"presets", "--now", "2028-01-01T00:00:00Z", "ai-user"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"discgen: warning: the crawler catalogue is from", "discgen: warning: the search crawler list was recorded on", "discgen: warning: the range lists ", "--import-ranges"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+		}
+	}
+	stderr.Reset()
+	if err := run([]string{"presets", "--now", crawlers.Default().Date + "T00:00:00Z", "ai-user"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("warnings on the catalogue's own day:\n%s", stderr.String())
+	}
+}

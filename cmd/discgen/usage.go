@@ -221,7 +221,10 @@ that source ("not checked" when nobody read it). A group
 of the manifest adds a preset's agents with presets: [NAME], and leaves
 some out with except_agents: [TOKEN...]. The catalogue is data shipped with
 discgen; when it is more than 180 days older than --now (default: the
-clock), presets and build warn.
+clock), presets and build warn. presets also warns of the search crawler
+list recorded more than 180 days before --now, and of each address range
+list read more than 90 days before it (a build warns of those its
+verified groups use).
 
 Presets:
     ai-training     crawlers that collect content to train AI models
