@@ -325,6 +325,9 @@ func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {
 				e.add(f.key, lines(f.v))
 			}
 		}
+		if s.BugBounty != nil {
+			e.add("bug_bounty", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: map[bool]string{true: "true", false: "false"}[*s.BugBounty]})
+		}
 		m.add("security_txt", e.n)
 	}
 	if len(wk.Files) > 0 {
