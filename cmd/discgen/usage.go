@@ -151,7 +151,8 @@ Find problems in hand-written discovery files:
     security.txt          RFC 9116: required fields, https URIs, an RFC 3339
                           Expires that is neither past nor too far ahead,
                           language tags, the OpenPGP signature when --key is
-                          given (codes S001-S005)
+                          given, fields of IANA's registry given once and
+                          Bug-Bounty True or False (codes S001-S006)
     index.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt
                           the autodisc formats of seed 000 (codes A001-A011)
     robots.txt            unknown directives, rules outside any group,
