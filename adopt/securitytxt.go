@@ -70,8 +70,17 @@ func (d *dirImport) securityTxt(p string, data []byte) *manifest.SecurityTxt {
 			s.Hiring = append(s.Hiring, value)
 		case "csaf":
 			s.CSAF = append(s.CSAF, value)
+		case "bug-bounty":
+			switch b := strings.EqualFold(value, "true"); {
+			case s.BugBounty != nil:
+				d.warn(p, n+1, "a second Bug-Bounty: left out")
+			case b || strings.EqualFold(value, "false"):
+				s.BugBounty = &b
+			default:
+				d.warn(p, n+1, "Bug-Bounty %q is not True or False: left out", value)
+			}
 		default:
-			d.warn(p, n+1, "%s is not an RFC 9116 field the manifest writes: left out", key)
+			d.warn(p, n+1, "%s is not a field of the IANA security.txt Fields registry that the manifest writes: left out", key)
 		}
 	}
 	return s

@@ -26,8 +26,8 @@ type usageImport struct {
 // the manifest cannot hold at all (a value that is no dictionary, no
 // preference read from it, a path that is no path), which the caller keeps
 // as a comment. A line whose known preferences the manifest holds but
-// which says more (members the vocabulary cannot use, a key given twice,
-// Content-Signal's use) is carried over with those preferences, and
+// which says more (members the vocabulary cannot use, a key given twice)
+// is carried over with those preferences and Content-Signal's use, and
 // partly says what is left out, one sentence each, for a warning at the
 // line and the line kept as a comment.
 func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string, partly []string) {
@@ -38,7 +38,11 @@ func (ui *usageImport) add(ul robots.UsageLine) (ok bool, why string, partly []s
 	}
 	partly = ul.Problems
 	if ul.Use != "" {
-		partly = append(partly, "use="+ul.Use+" is not carried over: the manifest has no key for Content-Signal's use")
+		ui.u.Use = ul.Use // the last line's, as a reader keeps it
+		ui.cs = true
+		if ul.Prefs.IsZero() {
+			return true, "", partly
+		}
 	}
 	ok, why = ui.addPrefs(ul)
 	return ok, why, partly
@@ -140,6 +144,9 @@ func mergeUsage(have, add *manifest.Usage) *manifest.Usage {
 	out := *have
 	hp := aipref.PrefsOf(have.TrainAI, have.Search, have.AIInput)
 	out.TrainAI, out.Search, out.AIInput = words(hp.Over(aipref.PrefsOf(add.TrainAI, add.Search, add.AIInput)))
+	if out.Use == "" {
+		out.Use = add.Use
+	}
 	out.Paths = append(append([]manifest.UsagePath(nil), add.Paths...), have.Paths...)
 	if len(have.Formats) == 0 || len(add.Formats) == 0 || have.Formats[0] != add.Formats[0] {
 		out.Formats = nil
@@ -151,7 +158,7 @@ func usageSignature(u *manifest.Usage) string {
 	if u == nil {
 		return ""
 	}
-	return fmt.Sprintf("%q %q %q %q %q", u.TrainAI, u.Search, u.AIInput, u.Paths, u.Formats)
+	return fmt.Sprintf("%q %q %q %q %q %q", u.TrainAI, u.Search, u.AIInput, u.Use, u.Paths, u.Formats)
 }
 
 // hoistUsage writes a usage every group of site carries alike, as discgen

@@ -72,8 +72,9 @@ func TestImportUsageKept(t *testing.T) {
 
 // TestImportUsageKeepsWhatItReads: a preference line with members the
 // vocabulary cannot use (an unknown key, a value other than y or n, a key
-// given twice, Content-Signal's use) keeps every preference it states,
-// each problem warned at its line, and the rebuilt file says what a reader
+// given twice, a use other than immediate, reference or full) keeps every
+// preference it states, and Content-Signal's use, each problem warned at
+// its line, and the rebuilt file says what a reader
 // read in the original; a Content-Signal before the first User-agent is
 // offered as the site's usage, with a warning that it was outside every
 // group.
@@ -90,7 +91,11 @@ func TestImportUsageKeepsWhatItReads(t *testing.T) {
 		{"repeated key", "User-agent: *\nDisallow:\nContent-Usage: train-ai=y, train-ai=n\n",
 			[]string{"train_ai: no"}, map[int]string{3: "more than once"}},
 		{"use", "User-agent: *\nDisallow:\nContent-Signal: search=yes, ai-train=no, use=reference\n",
-			[]string{"train_ai: no", "search: yes"}, map[int]string{3: "use=reference"}},
+			[]string{"train_ai: no", "search: yes", "use: reference"}, nil},
+		{"use alone", "User-agent: *\nDisallow:\nContent-Signal: use=immediate\n",
+			[]string{"use: immediate"}, nil},
+		{"use unknown", "User-agent: *\nDisallow:\nContent-Signal: ai-train=no, use=partial\n",
+			[]string{"train_ai: no"}, map[int]string{3: "\"use\" has the value \"partial\", not immediate, reference or full"}},
 		{"outside every group", "Content-Signal: ai-train=no\n\nUser-agent: *\nDisallow:\n",
 			[]string{"usage:\n  train_ai: no"}, map[int]string{1: "outside every group"}},
 	} {
@@ -122,6 +127,9 @@ func TestImportUsageKeepsWhatItReads(t *testing.T) {
 			for _, u := range []string{"/", "/a"} {
 				if want, got := of.Usage("otherbot", u).Combined(), rf.Usage("otherbot", u).Combined(); want != got {
 					t.Errorf("%s reads %s in the original, %s rebuilt\n%s", u, want, got, rebuilt)
+				}
+				if want, got := of.Usage("otherbot", u).Use, rf.Usage("otherbot", u).Use; want != got {
+					t.Errorf("%s reads use %q in the original, %q rebuilt\n%s", u, want, got, rebuilt)
 				}
 			}
 		})

@@ -289,6 +289,7 @@ func usageNode(c comments, path string, u *manifest.Usage) *yaml.Node {
 	m.addStr("train_ai", u.TrainAI)
 	m.addStr("search", u.Search)
 	m.addStr("ai_input", u.AIInput)
+	m.addStr("use", u.Use)
 	if len(u.Paths) > 0 {
 		m.add("paths", seq(c, m.sub("paths"), len(u.Paths), func(j int, _ string) *yaml.Node {
 			p := u.Paths[j]
@@ -324,6 +325,9 @@ func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {
 			default:
 				e.add(f.key, lines(f.v))
 			}
+		}
+		if s.BugBounty != nil {
+			e.add("bug_bounty", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: map[bool]string{true: "true", false: "false"}[*s.BugBounty]})
 		}
 		m.add("security_txt", e.n)
 	}

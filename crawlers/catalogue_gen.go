@@ -3,11 +3,11 @@
 package crawlers
 
 // generatedCatalogueSum is the SHA-256 of the catalogue.json it is read from.
-const generatedCatalogueSum = "4870b2af8ad995105cc623338bc9675f403c103327e73513d3f03b25f8220bd5"
+const generatedCatalogueSum = "2919e19a5eb359c2737822386e44f2bb00c2804dd1628551c858d722aff2e887"
 
 func generatedCatalogue() *Catalogue {
 	return &Catalogue{
-		Date:     "2026-11-22",
+		Date:     "2026-11-28",
 		Sources:  map[string]Source{"ai.robots.txt": Source{URL: "https://github.com/ai-robots-txt/ai.robots.txt", File: "robots.json", Commit: "738c80df2169027ce0e07c9976fd3f2f57dd8f7b", Date: "2026-08-22", Licence: "MIT"}},
 		Purposes: map[string]string{"ai-search": "crawlers that index content for AI search and answer engines", "ai-training": "crawlers that collect content to train AI models", "ai-user": "fetchers a person triggers: an AI assistant, agent or coding tool fetching a page for someone's request", "scrapers": "AI data providers and scrapers that collect or resell content, and AI crawlers whose use nobody documents", "search-engines": "the crawlers of search engines that list pages in their results (Googlebot, bingbot, Applebot, YandexBot, Baiduspider, ...); not AI training", "seo": "link-index and SEO crawlers (not AI)"},
 		LeftOut:  map[string]string{"Code": "a generic word (the list says GitHub Copilot's coding agent, with no operator documentation): as a record it is part of VSCode-fetch, Claude-Code, opencode and any robot named *code*", "Cursor": "a generic word (the list names no operator): as a record it is part of any robot name holding \"cursor\"", "LCC": "three letters with no operator or description in the list: as a record it is part of any robot name holding \"lcc\", which urllib.robotparser, webrobots and WWW::RobotRules would give its rules", "Operator": "a generic word (the list says OpenAI's browsing agent, which OpenAI does not document as a robots.txt token): as a record it is part of any robot name holding \"operator\"", "Spider": "a generic word, with no operator or description in the list: as a record it is part of Baiduspider, Sogou web spider, Bytespider, TikTokSpider and every other robot named *spider*, which urllib.robotparser, webrobots and WWW::RobotRules would give its rules", "Trae": "four letters (the list says ByteDance's coding agent, with no operator documentation): as a record it is part of any robot name holding \"trae\"", "facebookexternalhit": "fetches link previews when people share a link; blocking it breaks previews, and Meta documents no AI use"},
@@ -111,6 +111,7 @@ func generatedCatalogue() *Catalogue {
 			Agent{Name: "meta-externalagent", Operator: "Meta", Purpose: "ai-training", Source: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers", Checked: "", Control: false},
 			Agent{Name: "Meta-ExternalFetcher", Operator: "Meta", Purpose: "ai-user", Source: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers", Checked: "", Control: false},
 			Agent{Name: "meta-webindexer", Operator: "Meta", Purpose: "ai-search", Source: "ai.robots.txt", Checked: "2026-08-22", Control: false},
+			Agent{Name: "MistralAI-Index", Operator: "Mistral AI", Purpose: "ai-search", Source: "https://docs.mistral.ai/robots", Checked: "", Control: false},
 			Agent{Name: "MistralAI-User", Operator: "Mistral AI", Purpose: "ai-user", Source: "https://docs.mistral.ai/robots", Checked: "", Control: false},
 			Agent{Name: "MJ12bot", Operator: "Majestic-12", Purpose: "seo", Source: "https://mj12bot.com/", Checked: "", Control: false},
 			Agent{Name: "Mozilla-Tabstack", Operator: "Mozilla", Purpose: "scrapers", Source: "ai.robots.txt", Checked: "2026-08-22", Control: false},

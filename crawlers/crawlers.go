@@ -3,7 +3,8 @@
 // facts were taken from and the day they were checked against it. The
 // catalogue is data shipped with the program (catalogue.json, see
 // NOTICE.md), so builds stay offline; a catalogue more than MaxAge older
-// than the build's time is reported as stale.
+// than the build's time is reported as stale, and so is a range list read
+// more than RangeMaxAge before it (StaleLists names every such list).
 //
 // Beside it ships a list of the major search engines' crawlers
 // (search-crawlers.json), and Known indexes both, so that a name about to

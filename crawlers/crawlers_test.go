@@ -154,3 +154,39 @@ func TestUnknownOperatorsNamed(t *testing.T) {
 		t.Errorf("the notice lists %s, which is not an agent", n)
 	}
 }
+
+// TestRangeStale: a range list read more than RangeMaxAge before now is
+// named, with the day it was read and how old it is; lists read the same
+// day share one sentence; keys limits the lists looked at.
+func TestRangeStale(t *testing.T) {
+	c, err := ParseRangeCatalogue(readTestdata(t, "ranges-catalogue.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	if got := c.Stale(read.Add(RangeMaxAge)); len(got) != 0 {
+		t.Errorf("stale at exactly %v: %q", RangeMaxAge, got)
+	}
+	got := c.Stale(read.Add(RangeMaxAge + 24*time.Hour))
+	if len(got) != 1 || !strings.Contains(got[0], "openai-gptbot") || !strings.Contains(got[0], "read on 2026-11-01, 91 days before 2027-01-31") || !strings.Contains(got[0], "--import-ranges") {
+		t.Errorf("Stale = %q", got)
+	}
+	if got := c.Stale(read.AddDate(1, 0, 0), "nosuch"); len(got) != 0 {
+		t.Errorf("a list not asked for: %q", got)
+	}
+}
+
+// TestStaleLists names each shipped list older than its age: none on the
+// day the catalogues were compiled, all three kinds two years on.
+func TestStaleLists(t *testing.T) {
+	d, _ := time.Parse(time.DateOnly, Default().Date)
+	if got := StaleLists(d); len(got) != 0 {
+		t.Errorf("stale on the catalogue's own day: %q", got)
+	}
+	got := strings.Join(StaleLists(d.AddDate(2, 0, 0)), "\n")
+	for _, want := range []string{"the crawler catalogue is from " + Default().Date, "the search crawler list was recorded on " + Search().Recorded, "the range lists ", "googlebot", "openai-adsbot"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("StaleLists does not say %q:\n%s", want, got)
+		}
+	}
+}

@@ -32,13 +32,50 @@ const (
 // RangeList is a parsed ranges file in the shape Google publishes
 // (googlebot.json) and draft-illyes-webbotauth-jafar names: an object with
 // "creationTime" and "prefixes", an array of objects each holding one
-// "ipv4Prefix" or "ipv6Prefix". Other members (the draft's formatVersion,
-// syncToken, ...) are read past.
+// "ipv4Prefix" or "ipv6Prefix". A prefix object may name the services
+// (crawlers, fetchers) it is used for: a "services" array of strings, or
+// the single "service" string of draft-illyes-aipref-jafar-00; Only keeps
+// one service's prefixes. Other members (the draft's formatVersion,
+// synctoken, notes, ...) are read past.
 type RangeList struct {
 	CreationTime string
 	// Prefixes are sorted (IPv4 first, by address then length) and
 	// unique.
 	Prefixes []netip.Prefix
+	// Services are the services a prefix is attributed to, for the
+	// prefixes that name any (a prefix given twice has those of both).
+	Services map[netip.Prefix][]string
+}
+
+// ServiceNames returns the services the file names, sorted.
+func (rl *RangeList) ServiceNames() []string {
+	var out []string
+	for _, ss := range rl.Services {
+		out = append(out, ss...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Only returns the list of the prefixes attributed to service (compared
+// exactly: the draft makes service names case-sensitive), or an error
+// naming the services the file has when none is.
+func (rl *RangeList) Only(service string) (*RangeList, error) {
+	out := &RangeList{CreationTime: rl.CreationTime, Services: map[netip.Prefix][]string{}}
+	for _, p := range rl.Prefixes {
+		if slices.Contains(rl.Services[p], service) {
+			out.Prefixes = append(out.Prefixes, p)
+			out.Services[p] = []string{service}
+		}
+	}
+	if len(out.Prefixes) == 0 {
+		names := rl.ServiceNames()
+		if len(names) == 0 {
+			return nil, fmt.Errorf("no prefix of the file names a service, so none is %s's", service)
+		}
+		return nil, fmt.Errorf("no prefix of the file is %s's; its services: %s", service, strings.Join(names, ", "))
+	}
+	return out, nil
 }
 
 // RangeError is a ranges file that cannot be used, at its line and column
@@ -167,7 +204,7 @@ func (p *rangeParser) list() (*RangeList, error) {
 			if v != json.Delim('[') {
 				return nil, p.errAt(vat, "prefixes must be an array")
 			}
-			if rl.Prefixes, err = p.prefixes(); err != nil {
+			if rl.Prefixes, rl.Services, err = p.prefixes(); err != nil {
 				return nil, err
 			}
 		default:
@@ -190,56 +227,117 @@ func (p *rangeParser) list() (*RangeList, error) {
 	return rl, nil
 }
 
-func (p *rangeParser) prefixes() ([]netip.Prefix, error) {
+// MaxServices bounds the service names of one prefix entry.
+const MaxServices = 100
+
+func (p *rangeParser) prefixes() ([]netip.Prefix, map[netip.Prefix][]string, error) {
 	var out []netip.Prefix
+	var services map[netip.Prefix][]string
+	for p.dec.More() {
+		t, at, err := p.token()
+		if err != nil {
+			return nil, nil, err
+		}
+		if t != json.Delim('{') {
+			return nil, nil, p.errAt(at, "a prefixes entry must be an object holding ipv4Prefix or ipv6Prefix")
+		}
+		if len(out) == MaxPrefixes {
+			return nil, nil, p.errAt(at, "more than %d prefixes", MaxPrefixes)
+		}
+		var got bool
+		var pf netip.Prefix
+		var names []string
+		for p.dec.More() {
+			k, kat, err := p.token()
+			if err != nil {
+				return nil, nil, err
+			}
+			v, vat, err := p.token()
+			if err != nil {
+				return nil, nil, err
+			}
+			switch k {
+			case "ipv4Prefix", "ipv6Prefix":
+			case "services":
+				more, err := p.services(v, vat)
+				if err != nil {
+					return nil, nil, err
+				}
+				names = append(names, more...)
+				continue
+			case "service":
+				s, ok := v.(string)
+				if !ok {
+					return nil, nil, p.errAt(vat, "service must be a string")
+				}
+				if s == "" {
+					return nil, nil, p.errAt(vat, "a service name is empty")
+				}
+				names = append(names, s)
+				continue
+			default:
+				if err := p.skip(v); err != nil {
+					return nil, nil, err
+				}
+				continue
+			}
+			if got {
+				return nil, nil, p.errAt(kat, "an entry holds one prefix, and this one has two")
+			}
+			got = true
+			s, ok := v.(string)
+			if !ok {
+				return nil, nil, p.errAt(vat, "%s must be a string", k)
+			}
+			if pf, err = ParsePrefix(s, k == "ipv6Prefix"); err != nil {
+				return nil, nil, p.errAt(vat, "%s: %v", k, err)
+			}
+		}
+		_, end, err := p.token()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !got {
+			return nil, nil, p.errAt(end, "an entry with neither ipv4Prefix nor ipv6Prefix")
+		}
+		out = append(out, pf)
+		if len(names) > 0 {
+			if services == nil {
+				services = map[netip.Prefix][]string{}
+			}
+			all := append(services[pf], names...)
+			slices.Sort(all)
+			services[pf] = slices.Compact(all)
+		}
+	}
+	_, _, err := p.token()
+	return out, services, err
+}
+
+// services reads a "services" member whose first token is v (at vat): an
+// array of non-empty strings, at most MaxServices.
+func (p *rangeParser) services(v json.Token, vat int) ([]string, error) {
+	const msg = "services must be an array of strings"
+	if v != json.Delim('[') {
+		return nil, p.errAt(vat, msg)
+	}
+	var out []string
 	for p.dec.More() {
 		t, at, err := p.token()
 		if err != nil {
 			return nil, err
 		}
-		if t != json.Delim('{') {
-			return nil, p.errAt(at, "a prefixes entry must be an object holding ipv4Prefix or ipv6Prefix")
+		s, ok := t.(string)
+		if !ok {
+			return nil, p.errAt(at, msg)
 		}
-		if len(out) == MaxPrefixes {
-			return nil, p.errAt(at, "more than %d prefixes", MaxPrefixes)
+		if s == "" {
+			return nil, p.errAt(at, "a service name is empty")
 		}
-		var got bool
-		for p.dec.More() {
-			k, kat, err := p.token()
-			if err != nil {
-				return nil, err
-			}
-			v, vat, err := p.token()
-			if err != nil {
-				return nil, err
-			}
-			if k != "ipv4Prefix" && k != "ipv6Prefix" {
-				if err := p.skip(v); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if got {
-				return nil, p.errAt(kat, "an entry holds one prefix, and this one has two")
-			}
-			got = true
-			s, ok := v.(string)
-			if !ok {
-				return nil, p.errAt(vat, "%s must be a string", k)
-			}
-			pf, err := ParsePrefix(s, k == "ipv6Prefix")
-			if err != nil {
-				return nil, p.errAt(vat, "%s: %v", k, err)
-			}
-			out = append(out, pf)
+		if len(out) == MaxServices {
+			return nil, p.errAt(at, "more than %d services for one prefix", MaxServices)
 		}
-		_, end, err := p.token()
-		if err != nil {
-			return nil, err
-		}
-		if !got {
-			return nil, p.errAt(end, "an entry with neither ipv4Prefix nor ipv6Prefix")
-		}
+		out = append(out, s)
 	}
 	_, _, err := p.token()
 	return out, err

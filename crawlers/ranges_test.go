@@ -171,3 +171,96 @@ func TestImportRangesGolden(t *testing.T) {
 		t.Error("a bad date was taken")
 	}
 }
+
+// TestShippedRanges2026 checks the lists published in 2026 that the range
+// catalogue reads: OpenAI's adsbot.json (OAI-AdsBot) and
+// chatgpt-connectors.json (no crawler: the addresses ChatGPT's
+// connectors call from), Mistral's index list (MistralAI-Index),
+// Anthropic's one list for its three crawlers and Google's
+// user-triggered-agents.json; each dated and its crawlers catalogued.
+func TestShippedRanges2026(t *testing.T) {
+	c := DefaultRanges()
+	for name, want := range map[string]struct {
+		key, prefix string
+	}{
+		"OAI-AdsBot":       {"openai-adsbot", "130.131.229.128/25"},
+		"MistralAI-Index":  {"mistralai-index", "135.225.57.92/32"},
+		"ClaudeBot":        {"anthropic", "216.73.216.0/22"},
+		"Claude-SearchBot": {"anthropic", "216.73.216.0/22"},
+		"Claude-User":      {"anthropic", "216.73.216.0/22"},
+		"Google-Agent":     {"google-user-triggered-agents", ""},
+	} {
+		key, ps, ok := c.For(name)
+		if !ok || key != want.key {
+			t.Errorf("For(%s) = %q, %v; want list %s", name, key, ok, want.key)
+			continue
+		}
+		if want.prefix != "" && !slices.Contains(ps, netip.MustParsePrefix(want.prefix)) {
+			t.Errorf("%s: %s not in list %s", name, want.prefix, key)
+		}
+		if s := c.Lists[key]; s.Read == "" || s.CreationTime == "" || !strings.Contains(s.Copy, "commit") {
+			t.Errorf("list %s is not dated: read %q, creationTime %q, copy %q", key, s.Read, s.CreationTime, s.Copy)
+		}
+	}
+	s, ok := c.Lists["openai-chatgpt-connectors"]
+	if !ok {
+		t.Fatal("no list openai-chatgpt-connectors")
+	}
+	if len(s.Crawlers) != 0 || s.URL != "https://openai.com/chatgpt-connectors.json" || len(s.Prefixes) != 261 || s.CreationTime != "2026-08-14T20:12:18.369436" {
+		t.Errorf("openai-chatgpt-connectors: crawlers %v, url %s, %d prefixes, created %s", s.Crawlers, s.URL, len(s.Prefixes), s.CreationTime)
+	}
+	if a, ok := Default().Lookup("MistralAI-Index"); !ok || a.Purpose != "ai-search" || a.Operator != "Mistral AI" {
+		t.Errorf("MistralAI-Index in the catalogue: %+v, %v", a, ok)
+	}
+	if _, ok := Default().Lookup("OAI-AdsBot"); ok {
+		t.Error("OAI-AdsBot (ad landing pages) is in a preset")
+	}
+	if !slices.ContainsFunc(Search().Crawlers, func(s SearchCrawler) bool { return s.Name == "OAI-AdsBot" && s.Operator == "OpenAI" }) {
+		t.Error("OAI-AdsBot is not among the named crawlers beside the presets")
+	}
+}
+
+// TestParseRangesServices reads the services a JAFAR file attributes each
+// prefix to (its "services" array, or the single "service" string of
+// draft-illyes-aipref-jafar-00), and Only keeps one service's prefixes,
+// so that one list can be taken from a file that serves several.
+func TestParseRangesServices(t *testing.T) {
+	rl, err := ParseRanges(readTestdata(t, "ranges-jafar-services.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rl.ServiceNames(), ","); got != "ExampleAdsBot,ExampleBot,ExampleBot-User" {
+		t.Errorf("services %s", got)
+	}
+	for svc, want := range map[string]string{
+		"ExampleBot":      "192.0.2.0/25 192.0.2.128/25",
+		"ExampleBot-User": "192.0.2.128/25 2001:db8:1::/48",
+		"ExampleAdsBot":   "198.51.100.0/24",
+	} {
+		only, err := rl.Only(svc)
+		if err != nil {
+			t.Errorf("Only(%s): %v", svc, err)
+			continue
+		}
+		if got := fmt.Sprint(only.Prefixes); got != "["+want+"]" {
+			t.Errorf("Only(%s) = %s, want [%s]", svc, got, want)
+		}
+		if only.CreationTime != rl.CreationTime {
+			t.Errorf("Only(%s) lost the creationTime", svc)
+		}
+	}
+	if _, err := rl.Only("NoSuchBot"); err == nil || !strings.Contains(err.Error(), "ExampleAdsBot, ExampleBot, ExampleBot-User") {
+		t.Errorf("Only(NoSuchBot): %v", err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"prefixes": [{"ipv4Prefix": "192.0.2.0/24", "services": "ExampleBot"}]}`, "1:58: services must be an array of strings"},
+		{`{"prefixes": [{"ipv4Prefix": "192.0.2.0/24", "services": ["a", 1]}]}`, "1:64: services must be an array of strings"},
+		{`{"prefixes": [{"ipv4Prefix": "192.0.2.0/24", "service": ["a"]}]}`, "1:57: service must be a string"},
+		{`{"prefixes": [{"ipv4Prefix": "192.0.2.0/24", "services": [""]}]}`, "1:59: a service name is empty"},
+	} {
+		_, err := ParseRanges([]byte(c.in))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %s", c.in, err, c.want)
+		}
+	}
+}

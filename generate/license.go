@@ -118,9 +118,14 @@ func rightsFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, md *man
 	}
 	problems := rsl.Check(data)
 	for _, p := range problems {
-		errs.Errorf(diag.Pos{File: sourcePath(pos.File, l.Source), Line: p.Line, Col: p.Col}, sp, "%s (%s)", p.Message, rsl.Version)
+		at := diag.Pos{File: sourcePath(pos.File, l.Source), Line: p.Line, Col: p.Col}
+		if p.Warning {
+			errs.Warnf(at, sp, "%s (%s)", p.Message, rsl.Version)
+		} else {
+			errs.Errorf(at, sp, "%s (%s)", p.Message, rsl.Version)
+		}
 	}
-	if len(problems) > 0 {
+	if len(rsl.Errors(problems)) > 0 {
 		return errs
 	}
 	name, ok := model.SiteFilePath(m.Site.URL, l.URL)

@@ -41,6 +41,9 @@ func EffectiveUsage(site, group *manifest.Usage) *robots.Usage {
 			continue
 		}
 		u.Prefs = aipref.PrefsOf(m.TrainAI, m.Search, m.AIInput).Over(u.Prefs)
+		if m.Use != "" {
+			u.Use = m.Use
+		}
 		for _, p := range m.Paths {
 			u.Paths = append(u.Paths, robots.UsagePath{Path: p.Path, Prefs: aipref.PrefsOf(p.TrainAI, p.Search, p.AIInput)})
 		}

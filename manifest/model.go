@@ -207,6 +207,7 @@ type SecurityTxt struct {
 	Policy             Lines    `json:"policy,omitempty"`
 	Hiring             Lines    `json:"hiring,omitempty"`
 	CSAF               Lines    `json:"csaf,omitempty"`
+	BugBounty          *bool    `json:"bug_bounty,omitempty"` // Bug-Bounty: True or False (IANA registry)
 	Sign               *Sign    `json:"sign,omitempty"`
 }
 

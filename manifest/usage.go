@@ -6,10 +6,14 @@ package manifest
 // --server, as the Content-Usage HTTP header. Each preference is "yes",
 // "no" or absent (not stated).
 type Usage struct {
-	TrainAI string      `json:"train_ai,omitempty"`
-	Search  string      `json:"search,omitempty"`
-	AIInput string      `json:"ai_input,omitempty"`
-	Paths   []UsagePath `json:"paths,omitempty"`
+	TrainAI string `json:"train_ai,omitempty"`
+	Search  string `json:"search,omitempty"`
+	AIInput string `json:"ai_input,omitempty"`
+	// Use is Content-Signal's "use" key: how content may be used where a
+	// use is allowed, "immediate", "reference" or "full" (Cloudflare's
+	// content-use levels); written as Content-Signal only.
+	Use   string      `json:"use,omitempty"`
+	Paths []UsagePath `json:"paths,omitempty"`
 	// Formats chooses the robots.txt lines: "content-usage",
 	// "content-signal"; both when absent.
 	Formats []string `json:"formats,omitempty"`

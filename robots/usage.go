@@ -33,6 +33,9 @@ type UsagePath struct {
 type Usage struct {
 	Prefs aipref.Prefs
 	Paths []UsagePath
+	// Use is Content-Signal's "use" value (immediate, reference or
+	// full), "" for none; Content-Usage has no such key.
+	Use string
 	// ContentUsage and ContentSignal choose the forms written.
 	ContentUsage, ContentSignal bool
 }
@@ -42,7 +45,7 @@ func (u *Usage) IsZero() bool {
 	if u == nil {
 		return true
 	}
-	if !u.Prefs.IsZero() {
+	if !u.Prefs.IsZero() || u.Use != "" {
 		return false
 	}
 	for _, p := range u.Paths {
@@ -79,7 +82,11 @@ func (u *Usage) Lines() []string {
 		}
 	}
 	if u.ContentSignal {
-		if v := aipref.SignalValue(u.SignalPrefs()); v != "" {
+		v := aipref.SignalValue(u.SignalPrefs())
+		if u.Use != "" {
+			v = strings.TrimPrefix(v+", use="+u.Use, ", ")
+		}
+		if v != "" {
 			out = append(out, "Content-Signal: "+v)
 		}
 	}

@@ -113,6 +113,8 @@ type UsageReading struct {
 	// one stating each category), with their line numbers.
 	ContentSignal      aipref.Prefs
 	ContentSignalLines []int
+	// Use is the "use" value of the last of those lines that gives one.
+	Use string
 	// Lines are the lines above, in file order.
 	Lines []UsageLine
 }
@@ -145,6 +147,9 @@ func (f *File) usageOver(groups []int, url string) UsageReading {
 		if l.Form == UsageContentSignal {
 			r.ContentSignal = l.Prefs.Over(r.ContentSignal)
 			r.ContentSignalLines = append(r.ContentSignalLines, l.Num)
+			if l.Use != "" {
+				r.Use = l.Use
+			}
 			continue
 		}
 		pat := escapePattern(l.Path)

@@ -24,11 +24,14 @@
 //     where the specification leaves one);
 //   - permits and prohibits with a type attribute of usage, user or geo;
 //   - absolute http(s) URLs where the specification asks for a URL: the
-//     server attribute, and the text of standard and custom.
+//     server attribute, and the text of standard and custom;
+//   - an amount's currency attribute an ISO 4217 alphabetic code: three
+//     capital letters (an error otherwise), found in the dated copy of
+//     the ISO 4217 list discgen ships (iso4217.txt; a warning otherwise,
+//     as a code may have been added since).
 //
-// Vocabulary values (usage categories, currencies) are not checked: the
-// errata have changed them without changing the version, and a reader
-// ignores what it does not know.
+// Usage categories are not checked: the errata have changed them without
+// changing the version, and a reader ignores what it does not know.
 package rsl
 
 import (
@@ -56,9 +59,24 @@ const MediaType = "application/rsl+xml"
 type Problem struct {
 	Line, Col int
 	Message   string
+	// Warning marks what a reader may still act on: a currency code of
+	// ISO 4217's form that the shipped list does not hold (it may have
+	// been added since the list's date).
+	Warning bool
 }
 
 func (p Problem) String() string { return fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Message) }
+
+// Errors returns the problems that are not warnings.
+func Errors(ps []Problem) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // MaxProblems bounds the problems Check reports.
 const MaxProblems = 100
@@ -82,7 +100,7 @@ func Check(data []byte) []Problem {
 	var out []Problem
 	add := func(line, col int, format string, args ...any) {
 		if len(out) < MaxProblems {
-			out = append(out, Problem{line, col, fmt.Sprintf(format, args...)})
+			out = append(out, Problem{Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 		}
 	}
 	d := xml.NewDecoder(bytes.NewReader(data))
@@ -148,6 +166,16 @@ func Check(data []byte) []Problem {
 					add(line, col, "%s needs a type attribute: usage, user or geo", t.Name.Local)
 				default:
 					add(line, col, "%s type %q is not usage, user or geo", t.Name.Local, v)
+				}
+			case t.Name.Space == Namespace && t.Name.Local == "amount":
+				if v, ok := attrOK(t, "currency"); ok {
+					switch {
+					case !isCurrencyCode(v):
+						add(line, col, "amount currency %q is not an ISO 4217 code (three capital letters, such as USD or EUR)", short(v))
+					case Currencies()[v] == "" && len(out) < MaxProblems:
+						out = append(out, Problem{Line: line, Col: col, Warning: true,
+							Message: fmt.Sprintf("amount currency %q is not in the ISO 4217 list of %s discgen ships: a reader that knows the list may not know it", v, CurrencyListDate)})
+					}
 				}
 			case t.Name.Space == Namespace && t.Name.Local == "license":
 				if stack[depth-1].content {

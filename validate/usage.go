@@ -26,8 +26,11 @@ func (v *checker) usage(path string, u *manifest.Usage) {
 			v.warn(manifest.Key(path, "ai_input"), "ai_input is not written: formats has no content-signal, and Content-Usage (draft-ietf-aipref-vocab-07) has no category for it")
 		}
 	}
-	if u.TrainAI == "" && u.Search == "" && u.AIInput == "" && len(u.Paths) == 0 {
-		v.warn(path, "usage states no preference (train_ai, search, ai_input or paths)")
+	if u.Use != "" && !cs {
+		v.warn(manifest.Key(path, "use"), "use is not written: formats has no content-signal, and Content-Usage (draft-ietf-aipref-vocab-07) has no such key")
+	}
+	if u.TrainAI == "" && u.Search == "" && u.AIInput == "" && u.Use == "" && len(u.Paths) == 0 {
+		v.warn(path, "usage states no preference (train_ai, search, ai_input, use or paths)")
 	}
 	seen := map[string]string{}
 	stated := false

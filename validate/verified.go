@@ -36,14 +36,22 @@ func (v *checker) verified(m *manifest.Site) {
 			v.errKey(vp, "verified needs named crawlers: \"*\" claims no identity to check")
 			continue
 		}
-		var missing []string
+		var missing, lists []string
 		for _, n := range names {
 			if w, ok := local[strings.ToLower(n)]; ok {
 				used[w] = true
 				continue
 			}
-			if _, _, ok := crawlers.DefaultRanges().For(n); !ok {
+			key, _, ok := crawlers.DefaultRanges().For(n)
+			if !ok {
 				missing = append(missing, n)
+			} else if !slices.Contains(lists, key) {
+				lists = append(lists, key)
+			}
+		}
+		if len(lists) > 0 && !v.opt.Now.IsZero() {
+			for _, s := range crawlers.DefaultRanges().Stale(v.opt.Now, lists...) {
+				v.warnKey(vp, "%s", s)
 			}
 		}
 		if len(missing) > 0 {

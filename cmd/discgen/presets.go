@@ -17,7 +17,7 @@ import (
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
-	var format, nowFlag, list, commit, date, out, ranges, copy string
+	var format, nowFlag, list, commit, date, out, ranges, copy, service string
 	fs := newFlags("presets", presetsUsage, stdout)
 	fs.StringVar(&format, "format", "text", "text (default) or json")
 	fs.StringVar(&nowFlag, "now", "", "the time the catalogue's age is counted to")
@@ -27,7 +27,8 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 	fs.StringVarP(&out, "output", "o", "", "write the refreshed catalogue (with --import or --import-ranges)")
 	fs.StringVar(&ranges, "import-ranges", "", "a downloaded ranges file for a list of crawlers/ranges.json")
 	fs.StringVar(&copy, "copy", "", "where the file was downloaded from (with --import-ranges)")
-	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT")
+	fs.StringVar(&service, "service", "", "take only the prefixes the file attributes to this service (with --import-ranges)")
+	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT", "service", "NAME")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -35,10 +36,10 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 		if fs.NArg() > 0 || list != "" || commit != "" {
 			return usagef("presets: --import-ranges takes no preset names, --import or --commit")
 		}
-		return importRanges(ranges, copy, date, out, stdout)
+		return importRanges(ranges, service, copy, date, out, stdout)
 	}
-	if copy != "" {
-		return usagef("presets: --copy goes with --import-ranges")
+	if copy != "" || service != "" {
+		return usagef("presets: --copy and --service go with --import-ranges")
 	}
 	if list != "" {
 		if fs.NArg() > 0 {
@@ -70,7 +71,7 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 			return ue
 		}
 	}
-	if s := cat.Stale(now); s != "" {
+	for _, s := range crawlers.StaleLists(now) {
 		fmt.Fprintf(stderr, "discgen: warning: %s\n", s)
 	}
 	if format == "json" {

@@ -153,7 +153,8 @@ Find problems in hand-written discovery files:
     security.txt          RFC 9116: required fields, https URIs, an RFC 3339
                           Expires that is neither past nor too far ahead,
                           language tags, the OpenPGP signature when --key is
-                          given (codes S001-S005)
+                          given, fields of IANA's registry given once and
+                          Bug-Bounty True or False (codes S001-S006)
     index.txt, icons.txt, description.txt, feeds.txt, subdirectories.txt
                           the autodisc formats of seed 000 (codes A001-A011)
     robots.txt            unknown directives, rules outside any group,
@@ -215,7 +216,7 @@ Examples:
 
 const presetsUsage = `Usage: discgen presets [--format text|json] [--now TIME] [PRESET...]
        discgen presets --import FILE --commit HASH --date DAY [-o FILE]
-       discgen presets --import-ranges LIST=FILE --date DAY [--copy TEXT] [-o FILE]
+       discgen presets --import-ranges LIST=FILE --date DAY [--copy TEXT] [--service NAME] [-o FILE]
 
 List the presets of discgen's crawler catalogue (all, or those named) and
 each agent's token, operator, source and the day it was checked against
@@ -223,7 +224,10 @@ that source ("not checked" when nobody read it). A group
 of the manifest adds a preset's agents with presets: [NAME], and leaves
 some out with except_agents: [TOKEN...]. The catalogue is data shipped with
 discgen; when it is more than 180 days older than --now (default: the
-clock), presets and build warn.
+clock), presets and build warn. presets also warns of the search crawler
+list recorded more than 180 days before --now, and of each address range
+list read more than 90 days before it (a build warns of those its
+verified groups use).
 
 Presets:
     ai-training     crawlers that collect content to train AI models
@@ -247,8 +251,10 @@ With --import-ranges, read a downloaded list of a crawler operator's
 addresses (Google-style JSON: creationTime and prefixes, as googlebot.json
 and draft-illyes-webbotauth-jafar have them) for LIST, a list of the range
 catalogue crawlers/ranges.json (googlebot, openai-gptbot, ...; cdn lists
-too), and print the prefixes added and removed. It reads only the file and
-never fetches. With -o, also write the refreshed range catalogue (the
+too), and print the prefixes added and removed. A file whose prefixes name
+the services they are for (JAFAR's "services") gives only those of
+--service NAME; one naming several services needs it. It reads only the
+file and never fetches. With -o, also write the refreshed range catalogue (the
 maintainer writes it over crawlers/ranges.json and updates NOTICE.md).
 
 {{options}}

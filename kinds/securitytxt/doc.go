@@ -1,5 +1,9 @@
 // Package securitytxt is the kind of /.well-known/security.txt, RFC 9116.
 //
+// The fields are those of IANA's security.txt Fields registry as of the
+// dated copy iana-fields.csv ([Registry]): RFC 9116's, CSAF and
+// Bug-Bounty.
+//
 // The file is modelled by [File], checked by [CheckFile] and rendered by
 // [RenderFile] (render.go); Expires may be a date or a duration from the
 // build's time ([ResolveExpires], expires.go). Checks return kit.Finding

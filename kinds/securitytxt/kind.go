@@ -63,5 +63,6 @@ func Model(s *manifest.SecurityTxt) File {
 		Policy:             s.Policy,
 		Hiring:             s.Hiring,
 		CSAF:               s.CSAF,
+		BugBounty:          s.BugBounty,
 	}
 }

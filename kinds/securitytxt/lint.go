@@ -17,24 +17,22 @@ const (
 	CodeExpires  = "S003" // Expires missing, repeated, or not an RFC 3339 time
 	CodeSigned   = "S004" // an OpenPGP-signed file: the signature is not checked
 	CodeBadSig   = "S005" // the signature does not verify with the key given, or the file is not signed
+	CodeRepeated = "S006" // a field the IANA registry allows once, given again
 )
 
-// fieldKeys maps RFC 9116 field names (lower case) to the snake_case names
-// CheckFile reports findings under.
-var fieldKeys = map[string]string{
-	"contact":             "contact",
-	"expires":             "expires",
-	"encryption":          "encryption",
-	"acknowledgments":     "acknowledgments",
-	"preferred-languages": "preferred_languages",
-	"canonical":           "canonical",
-	"policy":              "policy",
-	"hiring":              "hiring",
-	"csaf":                "csaf",
-}
+// fieldKeys maps the names of the fields of IANA's registry (lower case)
+// to the snake_case names CheckFile reports findings under.
+var fieldKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, f := range Registry().Fields {
+		m[strings.ToLower(f.Name)] = fieldKey(f.Name)
+	}
+	return m
+}()
 
-// IsField reports whether name, in any case, is a field RFC 9116
-// defines.
+// IsField reports whether name, in any case, is a field of IANA's
+// security.txt Fields registry (RFC 9116's and those registered since:
+// CSAF, Bug-Bounty).
 func IsField(name string) bool {
 	_, ok := fieldKeys[strings.ToLower(name)]
 	return ok
@@ -42,8 +40,9 @@ func IsField(name string) bool {
 
 // LintFile checks an existing security.txt (RFC 9116) as of now.
 // Diagnostics carry a line (0 for the whole file) and a code but no file
-// name, which the caller sets. Fields RFC 9116 does not define are
-// extensions and are left alone.
+// name, which the caller sets. Fields the registry does not hold are
+// extensions and are left alone; one the registry allows once is an error
+// the second time (S006).
 func LintFile(data []byte, now time.Time) []diag.Diagnostic {
 	return LintFileKey(data, now, nil)
 }
@@ -56,13 +55,14 @@ type securityLines struct {
 	lines   map[string]int
 	expires []int
 	signed  bool
+	first   map[string]int // the line of a field the registry allows once
 }
 
 // readSecurityTxt reads the fields of a security.txt, reporting through
 // add the lines that are not fields and, when no key is given, that a
 // signature goes unchecked.
 func readSecurityTxt(data []byte, keyGiven bool, add func(sev diag.Severity, line int, code, format string, args ...any)) securityLines {
-	r := securityLines{lines: map[string]int{}}
+	r := securityLines{lines: map[string]int{}, first: map[string]int{}}
 	s, lines := &r.s, r.lines
 	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
 		n, line := i+1, strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
@@ -92,8 +92,25 @@ func readSecurityTxt(data []byte, keyGiven bool, add func(sev diag.Severity, lin
 		case key == "":
 			continue
 		}
+		if f, _ := Registry().Field(strings.TrimSpace(name)); !f.Multiple && key != "expires" {
+			if first, again := r.first[key]; again {
+				add(diag.Error, n, CodeRepeated, "%s is given again (first on line %d); the IANA security.txt Fields registry allows it once", f.Name, first)
+				continue
+			}
+			r.first[key] = n
+		}
 		var list *[]string
 		switch key {
+		case "bug_bounty":
+			lines[key] = n
+			switch strings.ToLower(value) {
+			case "true", "false":
+				b := strings.EqualFold(value, "true")
+				s.BugBounty = &b
+			default:
+				add(diag.Error, n, CodeRule, "bug_bounty: %q is not True or False (the values the IANA security.txt Fields registry gives Bug-Bounty)", value)
+			}
+			continue
 		case "expires":
 			r.expires = append(r.expires, n)
 			if s.Expires == "" {

@@ -38,7 +38,7 @@ func (e *InvalidError) Error() string {
 // The output is deterministic: a one-line comment, then the fields in this
 // order, each value on its own line in manifest order: Contact, Expires,
 // Encryption, Acknowledgments, Preferred-Languages, Canonical, Policy,
-// Hiring, CSAF. Expires is resolved against now (see ResolveExpires) and
+// Hiring, CSAF, Bug-Bounty (True or False). Expires is resolved against now (see ResolveExpires) and
 // written in UTC as 2006-01-02T15:04:05Z. Preferred-Languages is one line,
 // the tags joined by ", " (RFC 9116 section 2.5.8). Lines end in LF, and the
 // file ends with one.
@@ -81,6 +81,9 @@ func RenderFile(s File, now time.Time, canonicalDefault string) ([]byte, error) 
 	writeField(&b, "Policy", s.Policy)
 	writeField(&b, "Hiring", s.Hiring)
 	writeField(&b, "CSAF", s.CSAF)
+	if s.BugBounty != nil {
+		writeField(&b, "Bug-Bounty", []string{map[bool]string{true: "True", false: "False"}[*s.BugBounty]})
+	}
 	return b.Bytes(), nil
 }
 

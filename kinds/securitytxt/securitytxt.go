@@ -23,6 +23,9 @@ type File struct {
 	Policy             []string // section 2.5.7
 	Hiring             []string // section 2.5.6
 	CSAF               []string // CSAF 2.0 (OASIS): URL of a provider-metadata.json
+	// BugBounty is the Bug-Bounty field of IANA's registry (True: reporters
+	// may be rewarded; False: they cannot be); nil leaves it out.
+	BugBounty *bool
 }
 
 // expiresSoon: an Expires closer than this to now draws a warning.
