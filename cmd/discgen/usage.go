@@ -10,19 +10,22 @@ Usage:
                      [--tenant-owner [--provision | --unprovision]]
                      [--format text|json|github] [--progress bar|lines|auto]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
-    discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
+                     [-o DIR]
+    discgen check    (-f site.yaml [--env NAME] | --robots FILE [--tdmrep FILE])
+                     --agent NAME... [--format text|json] URL...
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] [--type KIND] FILE...
-    discgen resolve  [-f site.yaml] -o DIR PATH
+    discgen resolve  [-f site.yaml] [-o public] [--format text|json] PATH
     discgen presets  [--format text|json] [--now TIME] [PRESET...]
     discgen presets  --import FILE --commit HASH --date DAY [-o FILE]
+    discgen presets  --import-ranges LIST=FILE --date DAY [--copy TEXT] [-o FILE]
     discgen schema   [-o FILE]
     discgen init     [-f site.yaml] [--force] [--local-schema]
-    discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
+    discgen import   [-o site.yaml [--force]] [--site] [--site-url URL] [--now TIME] (FILE | DIR | URL)
                      [--connect-to H1:P1:H2:P2...] [--resolve H:P:ADDR...]
     discgen verify   [-f site.yaml] [--env NAME] [--tenants] [--now TIME] [--format text|json|github]
                      [--timeout D] [--jobs N] [--allow-redirect ORIGIN...] [URL]
                      [--connect-to H1:P1:H2:P2...] [--resolve H:P:ADDR...]
-    discgen report   [-f site.yaml] -o report.html [--url URL...]
+    discgen report   [-f site.yaml] [--env NAME] [--now TIME] -o report.html [--url URL...]
     discgen completion (bash | zsh | fish)
     discgen man
     discgen version
