@@ -3,7 +3,7 @@
 package schema
 
 // generatedSum is the SHA-256 of the site.schema.json the nodes are compiled from.
-const generatedSum = "27ead4ece7ff7004f62fea0a85b545471cee17cf0826597a2c54dc8691bf33a6"
+const generatedSum = "785952feef1ac4ccef5fd44c1b9bafe629b0270dbf21a50a5fbfa61469097309"
 
 func generatedNodes() []*node {
 	n := make([]node, 324)
