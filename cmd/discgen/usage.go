@@ -38,8 +38,8 @@ Commands:
                 report every error and warning; write nothing.
     check       Say whether robots.txt allows each agent to fetch each URL,
                 under RFC 9309 and under the 1996 draft.
-    lint        Find problems in existing robots.txt, security.txt and
-                autodisc files.
+    lint        Find problems in existing robots.txt, security.txt,
+                autodisc, ads.txt and other well-known files.
     resolve     Say which autodisc authority of a built tree governs a URL
                 path, and where each autodisc file's value comes from.
     presets     List the crawler catalogue's presets: each agent, its
@@ -172,8 +172,17 @@ Find problems in hand-written discovery files:
                           rules, reservations of 1 or 0, policies that are
                           URLs, locations given twice or hidden by a
                           shorter one before them (code T001)
+    ads.txt, app-ads.txt, apple-app-site-association, assetlinks.json,
+    oauth-protected-resource, oauth-authorization-server, gpc.json,
+    traffic-advice, atproto-did, http-message-signatures-directory
+                          the checks a build makes of the same file: ads.txt
+                          and app-ads.txt line by line (IAB Tech Lab ads.txt
+                          1.1), the JSON files by shape, atproto-did as a DID
+                          alone
 
-An autodisc file, and tdmrep.json, is known by its name. Any other file is linted by its
+An autodisc file, tdmrep.json and each file of the last row is known by
+its name (also with .json or .txt added, as a saved copy often has it:
+apple-app-site-association.json). Any other file is linted by its
 content, whatever its name: an OpenPGP signed message, or more RFC 9116
 fields (Contact, Expires, ...) than robots.txt lines (User-agent, Allow,
 Disallow, Sitemap, ...), is a security.txt; more robots.txt lines, a

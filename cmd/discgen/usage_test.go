@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/lint"
 )
 
 // lint -h names the range of each family of finding codes. The ranges
@@ -84,6 +86,21 @@ func TestSynopsisNamesEveryFlag(t *testing.T) {
 			if !long && !short {
 				t.Errorf("discgen -h's synopsis of %s leaves out --%s:\n%s", command, f.Name, syn)
 			}
+		}
+	}
+}
+
+// TestLintUsageNamesKinds: lint -h's description, before its options,
+// names every kind of file lint reads, so that a kind known by its name
+// is not found only in --type's list.
+func TestLintUsageNamesKinds(t *testing.T) {
+	prose, _, ok := strings.Cut(lintUsage, "{{options}}")
+	if !ok {
+		t.Fatal("lint's usage has no {{options}}")
+	}
+	for _, k := range lint.Kinds() {
+		if !regexp.MustCompile(`(^|[\s,(])` + regexp.QuoteMeta(string(k)) + `([\s,)]|$)`).MatchString(prose) {
+			t.Errorf("lint -h does not describe %s, a kind lint reads", k)
 		}
 	}
 }
