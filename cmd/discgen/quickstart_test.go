@@ -223,7 +223,7 @@ func TestQuickstartPages(t *testing.T) {
 		t.Fatal("docs/quickstarts.md has no sh block under \"A plain GitHub Pages repository\"")
 	}
 	dir := t.TempDir()
-	git := []string{"-c", "user.name=discgen", "-c", "user.email=discgen@example.org", "-c", "init.defaultBranch=main"}
+	git := []string{"-c", "user.name=discgen", "-c", "user.email=discgen@example.org", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}
 	sh(t, dir, bindir, "git", append(git, "init", "-q")...)
 	for line := range strings.Lines(block) {
 		cmd, _, _ := strings.Cut(line, "#") // the comments of the block
