@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -551,5 +552,56 @@ func TestChromiumWraps(t *testing.T) {
 	}
 	if string(m[1]) != "0" {
 		t.Errorf("%s of %s rules broken inside a word at 1,440 px, first: %q", m[1], m[3], m[2])
+	}
+}
+
+// fitProbe, put into a copy of the page, marks the body with the width
+// of the verdict matrix and the width its box leaves it.
+const fitProbe = `<script>
+addEventListener("load", () => {
+  const table = document.querySelector("table.matrix");
+  document.body.setAttribute("data-matrix", String(table ? table.offsetWidth : -1));
+  document.body.setAttribute("data-room", String(table ? table.parentElement.clientWidth : -1));
+});
+</script>`
+
+// TestChromiumFits lays the example's page out at 1,440 px and checks
+// that the verdict matrix fits the window: every agent's column is seen
+// without scrolling sideways, as docs/report.png shows it, the notes on
+// a URL's licence and reservation wrapping in its cell.
+func TestChromiumFits(t *testing.T) {
+	bin := chromium(t)
+	_, html := examplePage(t, "/private/x.html")
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	probed := bytes.Replace(html, []byte("</body>"), []byte(fitProbe+"</body>"), 1)
+	if bytes.Equal(probed, html) {
+		t.Fatal("the page has no </body>")
+	}
+	if err := os.WriteFile(page, probed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--window-size=1440,900", "--dump-dom", "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	m := regexp.MustCompile(`data-matrix="(-?\d+)" data-room="(-?\d+)"`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe did not run:\n%.2000s", dom)
+	}
+	width, _ := strconv.Atoi(string(m[1]))
+	room, _ := strconv.Atoi(string(m[2]))
+	if width <= 0 || room <= 0 {
+		t.Fatalf("no matrix on the page (width %d, room %d)", width, room)
+	}
+	if width > room {
+		t.Errorf("the matrix is %d px wide at 1,440 px, where its box leaves %d: its right columns need a sideways scroll", width, room)
 	}
 }

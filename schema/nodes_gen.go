@@ -3,7 +3,7 @@
 package schema
 
 // generatedSum is the SHA-256 of the site.schema.json the nodes are compiled from.
-const generatedSum = "6a20db178348366d61db41a2e8e13b405db649ca69ca9792b4bf926c797f5245"
+const generatedSum = "4fbbabdcba86079ca1f9dd9525c194c8f84b2a712ef9fddf25266a45654dcb2d"
 
 func generatedNodes() []*node {
 	n := make([]node, 339)

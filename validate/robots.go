@@ -461,7 +461,11 @@ func (v *checker) presets(gp string, g manifest.Group) {
 			}
 		}
 		if len(partial) > 0 && !slices.Contains(g.Acknowledge, CodeGooglePartial) {
-			v.warn(pp, "Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %d names of %s in part: %s%s", len(partial), p, strings.Join(partial, ", "), ackNote(CodeGooglePartial))
+			names := "names"
+			if len(partial) == 1 {
+				names = "name"
+			}
+			v.warn(pp, "Google's parser reads only the leading letters, '_' and '-' of a User-agent line, so it reads %d %s of %s in part: %s%s", len(partial), names, p, strings.Join(partial, ", "), ackNote(CodeGooglePartial))
 		}
 		if i == 0 && !v.opt.Now.IsZero() {
 			if s := cat.Stale(v.opt.Now); s != "" {

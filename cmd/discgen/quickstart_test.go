@@ -201,15 +201,57 @@ func TestQuickstartJekyll(t *testing.T) {
 }
 
 // A plain GitHub Pages repository publishing docs/: .nojekyll keeps Pages'
-// Jekyll from dropping .well-known/, a dot directory.
+// Jekyll from dropping .well-known/, a dot directory. The commands are
+// the lines of the quickstart's block, run as written in a git
+// repository; a fresh clone of it then rebuilds after a change to the
+// manifest, which it can only do when the commit holds discgen's records.
 func TestQuickstartPages(t *testing.T) {
 	bindir := filepath.Dir(buildDiscgen(t))
-	dir := t.TempDir()
-	sh(t, dir, bindir, "discgen", "init")
-	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "docs")
-	if err := os.WriteFile(filepath.Join(dir, "docs", ".nojekyll"), nil, 0o644); err != nil {
+	testenv.NeedsTool(t, "git", "apt-get install git")
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "quickstarts.md"))
+	if err != nil {
 		t.Fatal(err)
 	}
+	_, block, ok := strings.Cut(string(doc), "**A plain GitHub Pages repository**")
+	if ok {
+		_, block, ok = strings.Cut(block, "```sh\n")
+	}
+	if ok {
+		block, _, ok = strings.Cut(block, "```")
+	}
+	if !ok {
+		t.Fatal("docs/quickstarts.md has no sh block under \"A plain GitHub Pages repository\"")
+	}
+	dir := t.TempDir()
+	git := []string{"-c", "user.name=discgen", "-c", "user.email=discgen@example.org", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}
+	sh(t, dir, bindir, "git", append(git, "init", "-q")...)
+	for line := range strings.Lines(block) {
+		cmd, _, _ := strings.Cut(line, "#") // the comments of the block
+		if cmd = strings.TrimSpace(cmd); cmd == "" {
+			continue
+		}
+		cmd = strings.ReplaceAll(cmd, "git ", "git "+strings.Join(git, " ")+" ")
+		sh(t, dir, bindir, "sh", "-c", cmd)
+	}
 	wantDiscoveryFiles(t, filepath.Join(dir, "docs"))
+	if _, err := os.Stat(filepath.Join(dir, "docs", ".nojekyll")); err != nil {
+		t.Error(err)
+	}
 	sh(t, dir, bindir, "discgen", "build", "-f", "site.yaml", "-o", "docs", "--check")
+
+	clone := filepath.Join(t.TempDir(), "clone")
+	sh(t, dir, bindir, "git", "clone", "-q", dir, clone)
+	manifest := filepath.Join(clone, "site.yaml")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "disallow: [/private/]", "disallow: [/private/, /drafts/]", 1)
+	if edited == string(data) {
+		t.Fatal("the starter manifest has no \"disallow: [/private/]\" to edit")
+	}
+	if err := os.WriteFile(manifest, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, clone, bindir, "discgen", "build", "-f", "site.yaml", "-o", "docs")
 }

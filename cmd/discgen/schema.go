@@ -66,14 +66,15 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if err := create(file, starter, force); err != nil {
 		return err
 	}
+	wrote := file
 	if local {
 		sf := filepath.Join(filepath.Dir(file), localSchema)
 		if err := create(sf, schema.Source(), force); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s and %s\n", file, sf)
+		wrote += " and " + sf
 	}
-	fmt.Fprintf(stdout, "wrote %s; next: discgen build -f %s -o public\n", file, file)
+	fmt.Fprintf(stdout, "wrote %s; next: discgen build -f %s -o public\n", wrote, file)
 	return nil
 }
 

@@ -10,19 +10,22 @@ Usage:
                      [--tenant-owner [--provision | --unprovision]]
                      [--format text|json|github] [--progress bar|lines|auto]
     discgen validate [-f site.yaml] [--env NAME] [--format text|json|github] [--now TIME]
-    discgen check    (-f site.yaml | --robots FILE) --agent NAME... URL...
+                     [-o DIR]
+    discgen check    (-f site.yaml [--env NAME] | --robots FILE [--tdmrep FILE])
+                     --agent NAME... [--format text|json] URL...
     discgen lint     [--format text|json|github] [--now TIME] [--key PUBKEY] [--type KIND] FILE...
-    discgen resolve  [-f site.yaml] -o DIR PATH
+    discgen resolve  [-f site.yaml] [-o public] [--format text|json] PATH
     discgen presets  [--format text|json] [--now TIME] [PRESET...]
     discgen presets  --import FILE --commit HASH --date DAY [-o FILE]
+    discgen presets  --import-ranges LIST=FILE --date DAY [--service NAME] [--copy TEXT] [-o FILE]
     discgen schema   [-o FILE]
     discgen init     [-f site.yaml] [--force] [--local-schema]
-    discgen import   [-o site.yaml] [--site] [--site-url URL] (FILE | DIR | URL)
+    discgen import   [-o site.yaml [--force]] [--site] [--site-url URL] [--now TIME] (FILE | DIR | URL)
                      [--connect-to H1:P1:H2:P2...] [--resolve H:P:ADDR...]
     discgen verify   [-f site.yaml] [--env NAME] [--tenants] [--now TIME] [--format text|json|github]
                      [--timeout D] [--jobs N] [--allow-redirect ORIGIN...] [URL]
                      [--connect-to H1:P1:H2:P2...] [--resolve H:P:ADDR...]
-    discgen report   [-f site.yaml] -o report.html [--url URL...]
+    discgen report   [-f site.yaml] [--env NAME] [--now TIME] -o report.html [--url URL...]
     discgen completion (bash | zsh | fish)
     discgen man
     discgen version
@@ -35,8 +38,8 @@ Commands:
                 report every error and warning; write nothing.
     check       Say whether robots.txt allows each agent to fetch each URL,
                 under RFC 9309 and under the 1996 draft.
-    lint        Find problems in existing robots.txt, security.txt and
-                autodisc files.
+    lint        Find problems in existing robots.txt, security.txt,
+                autodisc, ads.txt and other well-known files.
     resolve     Say which autodisc authority of a built tree governs a URL
                 path, and where each autodisc file's value comes from.
     presets     List the crawler catalogue's presets: each agent, its
@@ -170,8 +173,20 @@ Find problems in hand-written discovery files:
                           rules, reservations of 1 or 0, policies that are
                           URLs, locations given twice or hidden by a
                           shorter one before them (code T001)
+    ads.txt, app-ads.txt, apple-app-site-association, assetlinks.json,
+    oauth-protected-resource, oauth-authorization-server, gpc.json,
+    traffic-advice, atproto-did, http-message-signatures-directory
+                          the checks a build makes of the same file: ads.txt
+                          and app-ads.txt line by line (IAB Tech Lab ads.txt
+                          1.1), the JSON files by shape, atproto-did as a DID
+                          alone
+    mcp                   the MCP server catalogue (/.well-known/mcp/
+                          catalog.json) by shape, as a build checks it;
+                          given with --type mcp
 
-An autodisc file, and tdmrep.json, is known by its name. Any other file is linted by its
+An autodisc file, tdmrep.json and each file of the last row is known by
+its name (also with .json or .txt added, as a saved copy often has it:
+apple-app-site-association.json). Any other file is linted by its
 content, whatever its name: an OpenPGP signed message, or more RFC 9116
 fields (Contact, Expires, ...) than robots.txt lines (User-agent, Allow,
 Disallow, Sitemap, ...), is a security.txt; more robots.txt lines, a

@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/lint"
 )
 
 // lint -h names the range of each family of finding codes. The ranges
@@ -62,20 +66,41 @@ func synopsisOf(command string) string {
 	return b.String()
 }
 
-// TestSynopsisNamesEveryFlag: discgen -h's synopsis of build and verify
-// names each of their options.
+// TestSynopsisNamesEveryFlag: discgen -h's synopsis of each command
+// names each of its options.
 func TestSynopsisNamesEveryFlag(t *testing.T) {
-	for _, command := range []string{"build", "verify"} {
+	for _, command := range slices.Sorted(maps.Keys(commands)) {
 		syn := synopsisOf(command)
 		if syn == "" {
-			t.Fatalf("discgen -h has no synopsis of %s", command)
+			if command != "help" {
+				t.Errorf("discgen -h has no synopsis of %s", command)
+			}
+			continue
 		}
 		for _, f := range commandFlags(command) {
+			if f.Name == "help" {
+				continue
+			}
 			long := regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + `([\s\]|]|$)`).MatchString(syn)
-			short := f.Shorthand != "" && strings.Contains(syn, "[-"+f.Shorthand+" ")
+			short := f.Shorthand != "" && regexp.MustCompile(`[\s\[(|]-`+regexp.QuoteMeta(f.Shorthand)+`\s`).MatchString(syn)
 			if !long && !short {
 				t.Errorf("discgen -h's synopsis of %s leaves out --%s:\n%s", command, f.Name, syn)
 			}
+		}
+	}
+}
+
+// TestLintUsageNamesKinds: lint -h's description, before its options,
+// names every kind of file lint reads, so that a kind known by its name
+// is not found only in --type's list.
+func TestLintUsageNamesKinds(t *testing.T) {
+	prose, _, ok := strings.Cut(lintUsage, "{{options}}")
+	if !ok {
+		t.Fatal("lint's usage has no {{options}}")
+	}
+	for _, k := range lint.Kinds() {
+		if !regexp.MustCompile(`(^|[\s,(])` + regexp.QuoteMeta(string(k)) + `([\s,)]|$)`).MatchString(prose) {
+			t.Errorf("lint -h does not describe %s, a kind lint reads", k)
 		}
 	}
 }
