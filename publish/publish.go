@@ -104,6 +104,8 @@ type Options struct {
 	// writer applies every plan of a build, the site's and the tenants'
 	// batches, and flushes them at its end.
 	writer *output.Writer
+	// hooks are a test's (hooks.go).
+	hooks *hooks
 }
 
 // Collector is told what a build's tenants in work may hold beyond their
