@@ -115,7 +115,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: buildID(), Limits: hostLimits, Collector: gcpolicy.NewTenants(),
+		Version: buildID(), Limits: hostLimits, FitProcs: true, Collector: gcpolicy.NewTenants(),
 	}
 	if err := opt.Check(); err != nil {
 		return usagef("build: %v", err)

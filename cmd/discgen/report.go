@@ -33,7 +33,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: true})
+	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: true, FitProcs: true})
 	printDiags(stderr, "text", diags.Errors())
 	if site == nil {
 		return errFailed

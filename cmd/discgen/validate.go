@@ -32,7 +32,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	// Every tenant is checked; only diagnostics are kept.
 	var diags diag.List
-	sum := publish.Run(publish.Options{Manifest: file, Env: env, Now: now, Mode: publish.Render, Limits: hostLimits, Collector: gcpolicy.NewTenants()}, func(u *publish.Unit) {
+	sum := publish.Run(publish.Options{Manifest: file, Env: env, Now: now, Mode: publish.Render, Limits: hostLimits, FitProcs: true, Collector: gcpolicy.NewTenants()}, func(u *publish.Unit) {
 		diags.Append(u.Diags)
 	})
 	if out != "" && !sum.Failed && !diags.HasErrors() {

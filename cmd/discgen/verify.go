@@ -50,7 +50,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants})
+	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants, FitProcs: true})
 	printDiags(stderr, "text", diags.Errors())
 	if site == nil {
 		return errFailed
