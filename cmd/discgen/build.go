@@ -29,17 +29,13 @@ type buildFlags struct {
 	jobs                                int
 }
 
-func runBuild(args []string, stdout, stderr io.Writer) error {
+func buildCommand(fs *pflag.FlagSet) runner {
 	var f buildFlags
-	fs := f.flagSet(stdout)
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	return f.run(fs, stdout, stderr)
+	f.define(fs)
+	return f.run
 }
 
-func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
-	fs := newFlags("build", buildUsage, stdout)
+func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
 	fs.StringVarP(&f.out, "output", "o", "public", "the output directory (default public)")
 	fs.StringVar(&f.env, "env", "", "apply the manifest's environments.NAME")
@@ -61,10 +57,10 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.StringVar(&f.format, "format", "text", "text, github (annotations), or json: one document on stdout naming every output and tenant with its directory, space, status and diagnostics")
 	fs.StringVar(&f.progress, "progress", "auto", "with tenants: bar (one status line on stderr, redrawn: counts, rate, time left; only refused and skipped tenants printed), lines (a line per built tenant on stdout), or auto (default: bar when stderr is a terminal and the format is text)")
 	setArgs(fs, "file", "FILE", "output", "DIR", "env", "NAME", "now", "TIME", "state", "DIR", "server", "KINDS", "server-dir", "DIR", "jobs", "N", "tenant", "FILE...", "shard", "K/N", "shard-index", "I/N", "format", "FORMAT", "progress", "MODE")
-	return fs
 }
 
-func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+func (f *buildFlags) run(e *call, fs *pflag.FlagSet) error {
+	stdout, stderr := e.stdout, e.stderr
 	if fs.NArg() > 0 && len(f.tenants) == 0 {
 		return usagef("build: unexpected argument %q", fs.Arg(0))
 	}
@@ -115,7 +111,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: buildID(), Limits: hostLimits, FitProcs: true, Collector: gcpolicy.NewTenants(),
+		Version: buildID(), Limits: e.limits, FitProcs: true, Collector: gcpolicy.NewTenants(),
 	}
 	if err := opt.Check(); err != nil {
 		return usagef("build: %v", err)

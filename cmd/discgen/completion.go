@@ -12,29 +12,8 @@ import (
 )
 
 // The completion scripts are written from the commands table and each
-// command's own flag set, so a new command or flag completes without
-// touching them. A command's flags are found by running it with -h and a
-// flagProbe for stdout: newFlags hands its flag set to the probe, and -h
-// returns before the command does anything.
-
-// flagProbe is a stdout that collects the flag set newFlags makes.
-type flagProbe struct{ fs *pflag.FlagSet }
-
-func (*flagProbe) Write(p []byte) (int, error) { return len(p), nil }
-
-// commandFlagSet returns the flag set of command name, nil for a command
-// that has none or does not exist.
-func commandFlagSet(name string) *pflag.FlagSet {
-	c, ok := commands[name]
-	if !ok {
-		return nil
-	}
-	p := &flagProbe{}
-	if err := c.run([]string{"-h"}, p, io.Discard); err != nil {
-		return nil
-	}
-	return p.fs
-}
+// command's own flag set (commandFlagSet), so a new command or flag
+// completes without touching them.
 
 // commandFlags returns the flags of command name: long names and their
 // shorthands, and whether each takes a value.
@@ -127,28 +106,27 @@ func sortedCommands() []string {
 	return names
 }
 
-func runCompletion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("completion", completionUsage, stdout)
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
+func completionCommand(fs *pflag.FlagSet) runner {
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout := e.stdout
+		if fs.NArg() != 1 || !slices.Contains(shells, fs.Arg(0)) {
+			return usagef("completion: name one shell: bash, zsh or fish")
+		}
+		names := append(sortedCommands(), "help", "version")
+		slices.Sort(names)
+		switch fs.Arg(0) {
+		case "bash":
+			writeBash(stdout, names)
+		case "zsh":
+			fmt.Fprint(stdout, "#compdef discgen\n# zsh completion for discgen: source <(discgen completion zsh)\n"+
+				"(( $+functions[compdef] )) || { autoload -U +X compinit && compinit -D; }\n"+
+				"autoload -U +X bashcompinit && bashcompinit\n")
+			writeBash(stdout, names)
+		case "fish":
+			writeFish(stdout, names)
+		}
+		return nil
 	}
-	if fs.NArg() != 1 || !slices.Contains(shells, fs.Arg(0)) {
-		return usagef("completion: name one shell: bash, zsh or fish")
-	}
-	names := append(sortedCommands(), "help", "version")
-	slices.Sort(names)
-	switch fs.Arg(0) {
-	case "bash":
-		writeBash(stdout, names)
-	case "zsh":
-		fmt.Fprint(stdout, "#compdef discgen\n# zsh completion for discgen: source <(discgen completion zsh)\n"+
-			"(( $+functions[compdef] )) || { autoload -U +X compinit && compinit -D; }\n"+
-			"autoload -U +X bashcompinit && bashcompinit\n")
-		writeBash(stdout, names)
-	case "fish":
-		writeFish(stdout, names)
-	}
-	return nil
 }
 
 // flagWords returns a command's flags as typed: --long and -s.

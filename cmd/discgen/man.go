@@ -20,16 +20,15 @@ Example:
     discgen man > discgen.1 && man -l discgen.1
 `
 
-func runMan(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("man", manUsage, stdout)
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
+func manCommand(fs *pflag.FlagSet) runner {
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout := e.stdout
+		if fs.NArg() != 0 {
+			return usagef("man: unexpected argument %q", fs.Arg(0))
+		}
+		_, err := io.WriteString(stdout, manPage())
+		return err
 	}
-	if fs.NArg() != 0 {
-		return usagef("man: unexpected argument %q", fs.Arg(0))
-	}
-	_, err := io.WriteString(stdout, manPage())
-	return err
 }
 
 // manPage renders the page. Its bytes depend only on the usage texts and

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/spf13/pflag"
 	"io"
 	"maps"
 	"slices"
@@ -16,9 +17,8 @@ import (
 	"github.com/discgen/discgen/internal/limited"
 )
 
-func runPresets(args []string, stdout, stderr io.Writer) error {
+func presetsCommand(fs *pflag.FlagSet) runner {
 	var format, nowFlag, list, commit, date, out, ranges, copy string
-	fs := newFlags("presets", presetsUsage, stdout)
 	fs.StringVar(&format, "format", "text", "text (default) or json")
 	fs.StringVar(&nowFlag, "now", "", "the time the catalogue's age is counted to")
 	fs.StringVar(&list, "import", "", "a robots.json of the ai.robots.txt list")
@@ -28,85 +28,85 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&ranges, "import-ranges", "", "a downloaded ranges file for a list of crawlers/ranges.json")
 	fs.StringVar(&copy, "copy", "", "where the file was downloaded from (with --import-ranges)")
 	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	if ranges != "" {
-		if fs.NArg() > 0 || list != "" || commit != "" {
-			return usagef("presets: --import-ranges takes no preset names, --import or --commit")
-		}
-		return importRanges(ranges, copy, date, out, stdout)
-	}
-	if copy != "" {
-		return usagef("presets: --copy goes with --import-ranges")
-	}
-	if list != "" {
-		if fs.NArg() > 0 {
-			return usagef("presets: --import takes no preset names")
-		}
-		return importPresets(list, commit, date, out, stdout)
-	}
-	if commit != "" || date != "" || out != "" {
-		return usagef("presets: --commit, --date and -o go with --import")
-	}
-	if err := checkFormat(format, formats["presets"]...); err != nil {
-		return err
-	}
-	now, err := parseNow(nowFlag)
-	if err != nil {
-		return err
-	}
-	cat := crawlers.Default()
-	want := fs.Args()
-	if len(want) == 0 {
-		want = cat.Presets()
-	}
-	for _, p := range want {
-		if _, ok := cat.Preset(p); !ok {
-			ue := &usageError{msg: fmt.Sprintf("presets: unknown preset %q", p)}
-			if s := editdist.Closest(p, cat.Presets()); s != "" {
-				ue.hint = fmt.Sprintf("did you mean %s?", s)
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		if ranges != "" {
+			if fs.NArg() > 0 || list != "" || commit != "" {
+				return usagef("presets: --import-ranges takes no preset names, --import or --commit")
 			}
-			return ue
+			return importRanges(ranges, copy, date, out, stdout)
 		}
-	}
-	if s := cat.Stale(now); s != "" {
-		fmt.Fprintf(stderr, "discgen: warning: %s\n", s)
-	}
-	if format == "json" {
-		type preset struct {
-			Name        string           `json:"name"`
-			Description string           `json:"description"`
-			Agents      []crawlers.Agent `json:"agents"`
+		if copy != "" {
+			return usagef("presets: --copy goes with --import-ranges")
 		}
-		out := struct {
-			Date    string                     `json:"date"`
-			Sources map[string]crawlers.Source `json:"sources"`
-			Presets []preset                   `json:"presets"`
-		}{Date: cat.Date, Sources: cat.Sources}
+		if list != "" {
+			if fs.NArg() > 0 {
+				return usagef("presets: --import takes no preset names")
+			}
+			return importPresets(list, commit, date, out, stdout)
+		}
+		if commit != "" || date != "" || out != "" {
+			return usagef("presets: --commit, --date and -o go with --import")
+		}
+		if err := checkFormat(format, formats["presets"]...); err != nil {
+			return err
+		}
+		now, err := parseNow(nowFlag)
+		if err != nil {
+			return err
+		}
+		cat := crawlers.Default()
+		want := fs.Args()
+		if len(want) == 0 {
+			want = cat.Presets()
+		}
+		for _, p := range want {
+			if _, ok := cat.Preset(p); !ok {
+				ue := &usageError{msg: fmt.Sprintf("presets: unknown preset %q", p)}
+				if s := editdist.Closest(p, cat.Presets()); s != "" {
+					ue.hint = fmt.Sprintf("did you mean %s?", s)
+				}
+				return ue
+			}
+		}
+		if s := cat.Stale(now); s != "" {
+			fmt.Fprintf(stderr, "discgen: warning: %s\n", s)
+		}
+		if format == "json" {
+			type preset struct {
+				Name        string           `json:"name"`
+				Description string           `json:"description"`
+				Agents      []crawlers.Agent `json:"agents"`
+			}
+			out := struct {
+				Date    string                     `json:"date"`
+				Sources map[string]crawlers.Source `json:"sources"`
+				Presets []preset                   `json:"presets"`
+			}{Date: cat.Date, Sources: cat.Sources}
+			for _, p := range want {
+				as, _ := cat.Preset(p)
+				out.Presets = append(out.Presets, preset{p, cat.Purposes[p], as})
+			}
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		}
+		fmt.Fprintf(stdout, "crawler catalogue of %s\n", cat.Date)
+		for _, name := range slices.Sorted(maps.Keys(cat.Sources)) {
+			s := cat.Sources[name]
+			fmt.Fprintf(stdout, "source %s: %s %s, commit %s of %s, %s licence\n", name, s.URL, s.File, s.Commit, s.Date, s.Licence)
+		}
 		for _, p := range want {
 			as, _ := cat.Preset(p)
-			out.Presets = append(out.Presets, preset{p, cat.Purposes[p], as})
+			fmt.Fprintf(stdout, "\n%s (%d agents): %s\n", p, len(as), cat.Purposes[p])
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			for _, a := range as {
+				fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, checked(a))
+			}
+			tw.Flush()
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return nil
 	}
-	fmt.Fprintf(stdout, "crawler catalogue of %s\n", cat.Date)
-	for _, name := range slices.Sorted(maps.Keys(cat.Sources)) {
-		s := cat.Sources[name]
-		fmt.Fprintf(stdout, "source %s: %s %s, commit %s of %s, %s licence\n", name, s.URL, s.File, s.Commit, s.Date, s.Licence)
-	}
-	for _, p := range want {
-		as, _ := cat.Preset(p)
-		fmt.Fprintf(stdout, "\n%s (%d agents): %s\n", p, len(as), cat.Purposes[p])
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		for _, a := range as {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, checked(a))
-		}
-		tw.Flush()
-	}
-	return nil
 }
 
 // checked says when an agent's facts were checked against its source.

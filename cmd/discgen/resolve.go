@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
+	"github.com/spf13/pflag"
 	"io/fs"
 	"net/url"
 	"os"
@@ -28,76 +28,75 @@ import (
 //
 // Warnings about the files read go to stderr in the diagnostic grammar; with
 // --format json they are part of the document instead.
-func runResolve(args []string, stdout, stderr io.Writer) error {
+func resolveCommand(fset *pflag.FlagSet) runner {
 	var dir, format, file string
-	fset := newFlags("resolve", resolveUsage, stdout)
 	fset.StringVarP(&dir, "output", "o", "public", "the built tree (default public)")
 	fset.StringVarP(&file, "file", "f", "", "the site manifest: each tenant space is read from the directory its tenants glob finds, as the server serves it, not from the built tree")
 	fset.StringVar(&format, "format", "text", "text (default) or json")
 	setArgs(fset, "output", "DIR", "format", "FORMAT", "file", "FILE")
-	if err := parseFlags(fset, args); err != nil {
-		return helpOK(err)
-	}
-	if err := checkFormat(format, formats["resolve"]...); err != nil {
-		return err
-	}
-	if fset.NArg() != 1 {
-		return usagef("resolve: give one URL path, such as /~alice/blog/post.html")
-	}
-	p, err := urlPath(fset.Arg(0))
-	if err != nil {
-		return err
-	}
-
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return noAutodisc(dir)
+	return func(e *call, fset *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		if err := checkFormat(format, formats["resolve"]...); err != nil {
+			return err
 		}
-		return fmt.Errorf("%s: %v", dir, unwrapPathErr(err))
-	}
-	defer root.Close()
-	// os.Root keeps every read inside dir: a link in the tree cannot lead
-	// the reader elsewhere (seed 000 section 6).
-	fsys := limited.RootFS(root)
-	at := func(rel string) string {
-		if rel == "" {
-			return ""
+		if fset.NArg() != 1 {
+			return usagef("resolve: give one URL path, such as /~alice/blog/post.html")
 		}
-		return filepath.Join(dir, filepath.FromSlash(rel))
-	}
-	if file != "" {
-		now, err := parseNow("")
+		p, err := urlPath(fset.Arg(0))
 		if err != nil {
 			return err
 		}
-		served, diags := publish.LoadServed(publish.Options{Manifest: file, Now: now}, dir, fsys)
-		diags.WriteText(stderr)
-		if served == nil {
-			return errFailed
-		}
-		defer served.Close()
-		fsys, at = served, served.Path
-	}
-	res, err := autodisc.Resolve(fsys, p)
-	if errors.Is(err, autodisc.ErrNoAutodisc) {
-		return noAutodisc(dir)
-	}
-	if err != nil {
-		return err
-	}
 
-	if format == "json" {
-		return res.WriteJSON(stdout, at)
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return noAutodisc(dir)
+			}
+			return fmt.Errorf("%s: %v", dir, unwrapPathErr(err))
+		}
+		defer root.Close()
+		// os.Root keeps every read inside dir: a link in the tree cannot lead
+		// the reader elsewhere (seed 000 section 6).
+		fsys := limited.RootFS(root)
+		at := func(rel string) string {
+			if rel == "" {
+				return ""
+			}
+			return filepath.Join(dir, filepath.FromSlash(rel))
+		}
+		if file != "" {
+			now, err := parseNow("")
+			if err != nil {
+				return err
+			}
+			served, diags := publish.LoadServed(publish.Options{Manifest: file, Now: now}, dir, fsys)
+			diags.WriteText(stderr)
+			if served == nil {
+				return errFailed
+			}
+			defer served.Close()
+			fsys, at = served, served.Path
+		}
+		res, err := autodisc.Resolve(fsys, p)
+		if errors.Is(err, autodisc.ErrNoAutodisc) {
+			return noAutodisc(dir)
+		}
+		if err != nil {
+			return err
+		}
+
+		if format == "json" {
+			return res.WriteJSON(stdout, at)
+		}
+		if err := res.WriteText(stdout, at); err != nil {
+			return err
+		}
+		for _, w := range res.Warnings {
+			w.File = at(w.File)
+			fmt.Fprintln(stderr, w.String())
+		}
+		return nil
 	}
-	if err := res.WriteText(stdout, at); err != nil {
-		return err
-	}
-	for _, w := range res.Warnings {
-		w.File = at(w.File)
-		fmt.Fprintln(stderr, w.String())
-	}
-	return nil
 }
 
 // urlPath takes the URL path to resolve: a path beginning with "/", or the

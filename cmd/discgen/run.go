@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/editdist"
+	"github.com/discgen/discgen/internal/hostlimits"
 	"github.com/spf13/pflag"
 )
 
@@ -54,9 +55,30 @@ func exitCode(err error) int {
 	return 1
 }
 
+// call is one run of a command line: where it writes, and what main read of
+// the host's limits at start-up, so that /proc and the cgroup files are
+// read once a process.
+type call struct {
+	stdout, stderr io.Writer
+	// limits are all of the host's limits, for a build to size itself by
+	// (publish.Options.Limits); nil when main did not read them, and the
+	// build reads them itself.
+	limits *hostlimits.Limits
+	// mem are the host's memory limits (all of them for a build), for a
+	// command that reads a file whole to check the file fits (roomFor);
+	// nil when main did not read them, and the command reads them.
+	mem *hostlimits.Limits
+}
+
+// run runs the command line args as a process whose host limits are
+// unread (a test's).
 func run(args []string, stdout, stderr io.Writer) error {
-	err := dispatch(args, stdout, stderr)
-	report(stderr, err)
+	return (&call{stdout: stdout, stderr: stderr}).run(args)
+}
+
+func (e *call) run(args []string) error {
+	err := dispatch(e, args)
+	report(e.stderr, err)
 	return err
 }
 
@@ -86,32 +108,52 @@ func report(stderr io.Writer, err error) {
 	}
 }
 
+// A command is its usage text and its flags: flags defines them on a flag
+// set and returns what runs the command once they are parsed. Usage,
+// completion and the manual page read the flags from the same definition
+// without running anything.
 type command struct {
 	usage string
-	run   func(args []string, stdout, stderr io.Writer) error
+	flags func(fs *pflag.FlagSet) runner
 }
+
+// runner runs a command with its flags parsed into fs.
+type runner func(e *call, fs *pflag.FlagSet) error
 
 var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"build":      {buildUsage, runBuild},
-		"validate":   {validateUsage, runValidate},
-		"check":      {checkUsage, runCheck},
-		"lint":       {lintUsage, runLint},
-		"resolve":    {resolveUsage, runResolve},
-		"schema":     {schemaUsage, runSchema},
-		"presets":    {presetsUsage, runPresets},
-		"init":       {initUsage, runInit},
-		"import":     {importUsage, runImport},
-		"verify":     {verifyUsage, runVerify},
-		"report":     {reportUsage, runReport},
-		"completion": {completionUsage, runCompletion},
-		"man":        {manUsage, runMan},
+		"build":      {buildUsage, buildCommand},
+		"validate":   {validateUsage, validateCommand},
+		"check":      {checkUsage, checkCommand},
+		"lint":       {lintUsage, lintCommand},
+		"resolve":    {resolveUsage, resolveCommand},
+		"schema":     {schemaUsage, schemaCommand},
+		"presets":    {presetsUsage, presetsCommand},
+		"init":       {initUsage, initCommand},
+		"import":     {importUsage, importCommand},
+		"verify":     {verifyUsage, verifyCommand},
+		"report":     {reportUsage, reportCommand},
+		"completion": {completionUsage, completionCommand},
+		"man":        {manUsage, manCommand},
 	}
 }
 
-func dispatch(args []string, stdout, stderr io.Writer) error {
+// commandFlagSet returns the flag set of command name, defined and not
+// parsed; nil for a command that does not exist.
+func commandFlagSet(name string) *pflag.FlagSet {
+	c, ok := commands[name]
+	if !ok {
+		return nil
+	}
+	fs := newFlags(name, c.usage, io.Discard)
+	c.flags(fs)
+	return fs
+}
+
+func dispatch(e *call, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return &usageError{msg: "no command given"}
@@ -137,7 +179,15 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("unknown command %q", args[0])
 	}
-	err := c.run(args[1:], stdout, stderr)
+	fs := newFlags(args[0], c.usage, stdout)
+	run := c.flags(fs)
+	err := parseFlags(fs, args[1:])
+	switch {
+	case errors.Is(err, errHelp):
+		return nil
+	case err == nil:
+		err = run(e, fs)
+	}
 	if ue := (*usageError)(nil); errors.As(err, &ue) && ue.cmd == "" {
 		ue.cmd = args[0]
 	}
@@ -148,9 +198,6 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 // leaves error reporting to report.
 func newFlags(name, usageText string, stdout io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	if p, ok := stdout.(*flagProbe); ok {
-		p.fs = fs // discgen completion lists the flags
-	}
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() { fmt.Fprint(stdout, renderUsage(usageText, fs)) }
 	fs.SortFlags = false

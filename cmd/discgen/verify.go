@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
+	"github.com/spf13/pflag"
 	"net/url"
 	"strings"
 	"time"
@@ -13,13 +13,12 @@ import (
 	"github.com/discgen/discgen/verify"
 )
 
-func runVerify(args []string, stdout, stderr io.Writer) error {
+func verifyCommand(fs *pflag.FlagSet) runner {
 	var file, env, now, format string
 	var tenants bool
 	var jobs int
 	var timeout time.Duration
 	var redirects []string
-	fs := newFlags("verify", verifyUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
 	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
 	fs.BoolVar(&tenants, "tenants", false, "check the tenants' autodisc files too")
@@ -29,76 +28,76 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&jobs, "jobs", 4, "fetches at once (default 4)")
 	fs.StringArrayVar(&redirects, "allow-redirect", nil, "follow redirects to ORIGIN too (scheme://host[:port], repeatable), such as the www. origin of an apex site")
 	setArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	if fs.NArg() > 1 {
-		return usagef("verify: give at most one URL")
-	}
-	if err := checkFormat(format, formats["verify"]...); err != nil {
-		return err
-	}
-	if jobs < 1 || jobs > 32 {
-		return usagef("verify: --jobs %d: use 1 to 32", jobs)
-	}
-	for _, o := range redirects {
-		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-			return usagef("verify: --allow-redirect %q is not an origin such as https://www.example.org/", o)
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		if fs.NArg() > 1 {
+			return usagef("verify: give at most one URL")
 		}
-	}
-	t, err := parseNow(now)
-	if err != nil {
-		return err
-	}
-	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants, FitProcs: true})
-	printDiags(stderr, "text", diags.Errors())
-	if site == nil {
-		return errFailed
-	}
-	header, _ := generate.HeaderUsage(site.Doc)
-	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
-		RedirectOrigins: redirects}
-	if m := site.Doc.Value; m.License != nil || m.TDM != nil {
-		rights := generate.SiteRights(m)
-		opt.Rights = &rights
-	}
-	if fs.NArg() == 1 {
-		u, err := url.Parse(fs.Arg(0))
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-			return usagef("verify: %q is not an origin such as https://staging.example.org/", fs.Arg(0))
+		if err := checkFormat(format, formats["verify"]...); err != nil {
+			return err
 		}
-		opt.Origin, opt.Staging = fs.Arg(0), true
-	}
-	opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
-	opt.Redirects = generate.Redirects(site.Doc.Value)
-	for _, tn := range site.Tenants {
-		opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
-	}
-	rs, err := verify.Run(context.Background(), opt)
-	if err != nil {
-		return err
-	}
-	sitemaps, err := verify.Sitemaps(context.Background(), opt, site.Doc.Value.Site.URL)
-	if err != nil {
-		return err
-	}
-	rs = append(rs, sitemaps...)
-	switch format {
-	case "json":
-		verify.WriteJSON(stdout, rs)
-	case "github":
-		verify.WriteGitHub(stdout, rs)
-	default:
-		verify.WriteText(stdout, rs)
-	}
-	for _, r := range rs {
-		if !r.OK() {
-			fmt.Fprintf(stderr, "discgen: error: %s: %s\n", r.URL, strings.Join(r.Problems, "; "))
+		if jobs < 1 || jobs > 32 {
+			return usagef("verify: --jobs %d: use 1 to 32", jobs)
 		}
+		for _, o := range redirects {
+			if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+				return usagef("verify: --allow-redirect %q is not an origin such as https://www.example.org/", o)
+			}
+		}
+		t, err := parseNow(now)
+		if err != nil {
+			return err
+		}
+		site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants, FitProcs: true})
+		printDiags(stderr, "text", diags.Errors())
+		if site == nil {
+			return errFailed
+		}
+		header, _ := generate.HeaderUsage(site.Doc)
+		opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
+			RedirectOrigins: redirects}
+		if m := site.Doc.Value; m.License != nil || m.TDM != nil {
+			rights := generate.SiteRights(m)
+			opt.Rights = &rights
+		}
+		if fs.NArg() == 1 {
+			u, err := url.Parse(fs.Arg(0))
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+				return usagef("verify: %q is not an origin such as https://staging.example.org/", fs.Arg(0))
+			}
+			opt.Origin, opt.Staging = fs.Arg(0), true
+		}
+		opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
+		opt.Redirects = generate.Redirects(site.Doc.Value)
+		for _, tn := range site.Tenants {
+			opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
+		}
+		rs, err := verify.Run(context.Background(), opt)
+		if err != nil {
+			return err
+		}
+		sitemaps, err := verify.Sitemaps(context.Background(), opt, site.Doc.Value.Site.URL)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, sitemaps...)
+		switch format {
+		case "json":
+			verify.WriteJSON(stdout, rs)
+		case "github":
+			verify.WriteGitHub(stdout, rs)
+		default:
+			verify.WriteText(stdout, rs)
+		}
+		for _, r := range rs {
+			if !r.OK() {
+				fmt.Fprintf(stderr, "discgen: error: %s: %s\n", r.URL, strings.Join(r.Problems, "; "))
+			}
+		}
+		if n := verify.Failed(rs); n > 0 {
+			fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), opt.Origin)
+			return errFailed
+		}
+		return nil
 	}
-	if n := verify.Failed(rs); n > 0 {
-		fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), opt.Origin)
-		return errFailed
-	}
-	return nil
 }
