@@ -7,14 +7,13 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/discgen/discgen/crawlers"
-	"github.com/discgen/discgen/internal/atomicfile"
 	"github.com/discgen/discgen/internal/editdist"
 	"github.com/discgen/discgen/internal/lazyre"
-	"github.com/discgen/discgen/internal/limited"
 )
 
 func presetsCommand(fs *pflag.FlagSet) runner {
@@ -117,8 +116,10 @@ func checked(a crawlers.Agent) string {
 	return "checked " + a.Checked
 }
 
-// importPresets shows what a newer ai.robots.txt robots.json changes in
-// the shipped catalogue and, with -o, writes the refreshed catalogue.
+// importPresets (--import) and importRanges (--import-ranges, LIST=FILE)
+// check their flags and show what a downloaded file changes in the
+// shipped catalogue (crawlers.UpdateCatalogue, crawlers.UpdateRanges);
+// with -o, they write the refreshed catalogue.
 func importPresets(file, commit, date, out string, stdout io.Writer) error {
 	if !commitRE.MatchString(commit) {
 		return usagef("presets: --import needs --commit, the list's git commit (7 to 40 hex digits)")
@@ -126,25 +127,30 @@ func importPresets(file, commit, date, out string, stdout io.Writer) error {
 	if _, err := time.Parse(time.DateOnly, date); err != nil {
 		return usagef("presets: --import needs --date, the list commit's day as YYYY-MM-DD")
 	}
-	data, err := limited.ReadFile(file, crawlers.MaxListSize)
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %v", file, err)
+	u, err := crawlers.UpdateCatalogue(file, crawlers.Source{Commit: commit, Date: date})
+	return saveUpdate(u, err, out, stdout)
+}
+
+func importRanges(spec, copy, date, out string, stdout io.Writer) error {
+	key, file, ok := strings.Cut(spec, "=")
+	if !ok || key == "" || file == "" {
+		return usagef("presets: --import-ranges takes LIST=FILE (lists: %s)", strings.Join(crawlers.DefaultRanges().Keys(), ", "))
 	}
-	list, err := crawlers.ParseList(data)
-	if err != nil {
-		return fmt.Errorf("%s: %v", file, err)
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return usagef("presets: --import-ranges needs --date, the day the file was downloaded, as YYYY-MM-DD")
 	}
-	next, diff, err := crawlers.Import(crawlers.Default(), list, crawlers.Source{Commit: commit, Date: date})
+	u, err := crawlers.UpdateRanges(key, file, date, copy)
+	return saveUpdate(u, err, out, stdout)
+}
+
+func saveUpdate(u *crawlers.Update, err error, out string, stdout io.Writer) error {
 	if err != nil {
-		return fmt.Errorf("%s: %v", file, err)
-	}
-	if err := diff.Write(stdout); err != nil {
 		return err
 	}
-	if out == "" {
-		return nil
+	if err := u.WriteDiff(stdout); err != nil || out == "" {
+		return err
 	}
-	return atomicfile.Write(out, crawlers.Format(next))
+	return u.Save(out)
 }
 
 var commitRE = lazyre.New(`^[0-9a-f]{7,40}$`)
