@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"io"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.unprovision, "unprovision", false, "with --tenant and --tenant-owner, run as root: remove each tenant's state once its directory is gone (a control panel's account removal), and build nothing")
 	fs.StringVar(&f.format, "format", "text", "text, github (annotations), or json: one document on stdout naming every output and tenant with its directory, space, status and diagnostics")
 	fs.StringVar(&f.progress, "progress", "auto", "with tenants: bar (one status line on stderr, redrawn: counts, rate, time left; only refused and skipped tenants printed), lines (a line per built tenant on stdout), or auto (default: bar when stderr is a terminal and the format is text)")
-	setArgs(fs, "file", "FILE", "output", "DIR", "env", "NAME", "now", "TIME", "state", "DIR", "server", "KINDS", "server-dir", "DIR", "jobs", "N", "tenant", "FILE...", "shard", "K/N", "shard-index", "I/N", "format", "FORMAT", "progress", "MODE")
+	cli.SetArgs(fs, "file", "FILE", "output", "DIR", "env", "NAME", "now", "TIME", "state", "DIR", "server", "KINDS", "server-dir", "DIR", "jobs", "N", "tenant", "FILE...", "shard", "K/N", "shard-index", "I/N", "format", "FORMAT", "progress", "MODE")
 }
 
 func (f *buildFlags) run(e *call, fs *pflag.FlagSet) error {
@@ -378,14 +379,6 @@ func listSome(names []string, max int) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", thousands(len(names)-max))
-}
-
-// helpOK turns the -h signal into success.
-func helpOK(err error) error {
-	if errors.Is(err, errHelp) {
-		return nil
-	}
-	return err
 }
 
 // reportProblem prints why an output root cannot be written.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 
 	"github.com/discgen/discgen/internal/gcpolicy"
@@ -38,7 +39,7 @@ func checkCommand(fs *pflag.FlagSet) runner {
 	fs.StringVar(&tdmFile, "tdmrep", "", "check an existing tdmrep.json (with --robots)")
 	fs.StringArrayVarP(&agents, "agent", "a", nil, "a crawler's product token; repeat for several")
 	fs.StringVar(&format, "format", "text", "text (default) or json")
-	setArgs(fs, "file", "FILE", "env", "NAME", "robots", "FILE", "tdmrep", "FILE", "agent", "NAME", "format", "FORMAT")
+	cli.SetArgs(fs, "file", "FILE", "env", "NAME", "robots", "FILE", "tdmrep", "FILE", "agent", "NAME", "format", "FORMAT")
 	return func(e *call, fs *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		switch {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 	"os"
 	"strings"
@@ -19,7 +20,7 @@ func importCommand(fs *pflag.FlagSet) runner {
 	fs.BoolVar(&site, "site", false, "with a URL: fetch every discovery file, not only robots.txt")
 	fs.StringVar(&siteURL, "site-url", "", "the manifest's site.url (default: the URL's origin, or the origin the files name)")
 	fs.StringVar(&now, "now", "", "validate security.txt's Expires at TIME")
-	setArgs(fs, "output", "FILE", "site-url", "URL", "now", "TIME")
+	cli.SetArgs(fs, "output", "FILE", "site-url", "URL", "now", "TIME")
 	return func(e *call, fs *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		if fs.NArg() != 1 {

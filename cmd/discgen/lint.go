@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ func lintCommand(fs *pflag.FlagSet) runner {
 	fs.StringVar(&nowFlag, "now", "", "the time security.txt's Expires is checked against (as for build)")
 	fs.StringVar(&keyFile, "key", "", "verify the OpenPGP signature of each security.txt with this public key (gpg --export --armor KEYID)")
 	fs.StringVar(&typeFlag, "type", "", "lint every file as KIND: "+kindList())
-	setArgs(fs, "format", "FORMAT", "now", "TIME", "key", "PUBKEY", "type", "KIND")
+	cli.SetArgs(fs, "format", "FORMAT", "now", "TIME", "key", "PUBKEY", "type", "KIND")
 	return func(e *call, fs *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		if fs.NArg() == 0 {

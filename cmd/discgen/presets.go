@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 	"io"
 	"maps"
@@ -26,7 +27,7 @@ func presetsCommand(fs *pflag.FlagSet) runner {
 	fs.StringVarP(&out, "output", "o", "", "write the refreshed catalogue (with --import or --import-ranges)")
 	fs.StringVar(&ranges, "import-ranges", "", "a downloaded ranges file for a list of crawlers/ranges.json")
 	fs.StringVar(&copy, "copy", "", "where the file was downloaded from (with --import-ranges)")
-	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT")
+	cli.SetArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT")
 	return func(e *call, fs *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		if ranges != "" {

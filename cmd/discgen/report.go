@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 
 	"github.com/discgen/discgen/generate"
@@ -18,7 +19,7 @@ func reportCommand(fs *pflag.FlagSet) runner {
 	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
 	fs.StringVar(&now, "now", "", "as for build")
 	fs.StringArrayVar(&urls, "url", nil, "also ask about URL (a path or a URL on the site); repeat for several")
-	setArgs(fs, "file", "FILE", "output", "FILE", "env", "NAME", "now", "TIME", "url", "URL")
+	cli.SetArgs(fs, "file", "FILE", "output", "FILE", "env", "NAME", "now", "TIME", "url", "URL")
 	return func(e *call, fs *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		switch {

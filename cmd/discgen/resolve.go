@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 	"io/fs"
 	"net/url"
@@ -33,7 +34,7 @@ func resolveCommand(fset *pflag.FlagSet) runner {
 	fset.StringVarP(&dir, "output", "o", "public", "the built tree (default public)")
 	fset.StringVarP(&file, "file", "f", "", "the site manifest: each tenant space is read from the directory its tenants glob finds, as the server serves it, not from the built tree")
 	fset.StringVar(&format, "format", "text", "text (default) or json")
-	setArgs(fset, "output", "DIR", "format", "FORMAT", "file", "FILE")
+	cli.SetArgs(fset, "output", "DIR", "format", "FORMAT", "file", "FILE")
 	return func(e *call, fset *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		if err := checkFormat(format, formats["resolve"]...); err != nil {

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/internal/editdist"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/discgen/discgen/internal/hostlimits"
 	"github.com/spf13/pflag"
 )
@@ -147,7 +147,7 @@ func commandFlagSet(name string) *pflag.FlagSet {
 	if !ok {
 		return nil
 	}
-	fs := newFlags(name, c.usage, io.Discard)
+	fs := cli.NewFlagSet(name, c.usage, io.Discard)
 	c.flags(fs)
 	return fs
 }
@@ -179,11 +179,11 @@ func dispatch(e *call, args []string) error {
 		}
 		return usagef("unknown command %q", args[0])
 	}
-	fs := newFlags(args[0], c.usage, stdout)
+	fs := cli.NewFlagSet(args[0], c.usage, stdout)
 	run := c.flags(fs)
 	err := parseFlags(fs, args[1:])
 	switch {
-	case errors.Is(err, errHelp):
+	case errors.Is(err, cli.ErrHelp):
 		return nil
 	case err == nil:
 		err = run(e, fs)
@@ -194,53 +194,14 @@ func dispatch(e *call, args []string) error {
 	return err
 }
 
-// newFlags makes a flag set that prints the command's usage for -h and
-// leaves error reporting to report.
-func newFlags(name, usageText string, stdout io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() { fmt.Fprint(stdout, renderUsage(usageText, fs)) }
-	fs.SortFlags = false
-	return fs
-}
-
-// parseFlags parses args; -h prints the usage and ends the command.
-var errHelp = errors.New("help shown")
-
+// parseFlags parses args (cli.Parse); a mistake is a usage error.
 func parseFlags(fs *pflag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return errHelp // pflag has printed the usage
-		}
-		ue := &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err)}
-		// --chek, or -check: a long name written with one dash, which
-		// pflag reads as the shorthand group c, h, e, c, k.
-		var ne *pflag.NotExistError
-		var name string
-		var ok bool
-		if errors.As(err, &ne) {
-			name, ok = ne.GetSpecifiedName(), true
-			if g := ne.GetSpecifiedShortnames(); g != "" {
-				name, ok = g, len(g) > 1
-			}
-		}
-		if ok {
-			name, _, _ = strings.Cut(name, "=")
-			if s := editdist.Closest(name, flagNames(fs)); s != "" {
-				ue.hint = fmt.Sprintf("did you mean --%s?", s)
-			}
-		}
-		return ue
+	var fe *cli.FlagError
+	if err := cli.Parse(fs, args); errors.As(err, &fe) {
+		return &usageError{msg: fe.Msg, hint: fe.Hint}
+	} else {
+		return err
 	}
-	return nil
-}
-
-// flagNames lists the long names of fs's flags, in the order they were
-// defined.
-func flagNames(fs *pflag.FlagSet) []string {
-	names := []string{"help"}
-	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	return names
 }
 
 // parseNow reads --now: RFC 3339, a date (midnight UTC) or a Unix time;

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 	"io/fs"
 	"os"
@@ -16,7 +17,7 @@ import (
 func schemaCommand(fset *pflag.FlagSet) runner {
 	var file string
 	fset.StringVarP(&file, "output", "o", "", "write the schema to FILE instead of stdout")
-	setArgs(fset, "output", "FILE")
+	cli.SetArgs(fset, "output", "FILE")
 	return func(e *call, fset *pflag.FlagSet) error {
 		stdout := e.stdout
 		if fset.NArg() > 0 {
@@ -43,7 +44,7 @@ func initCommand(fset *pflag.FlagSet) runner {
 	fset.StringVarP(&file, "file", "f", "site.yaml", "where to write (default site.yaml; - for stdout)")
 	fset.BoolVar(&force, "force", false, "overwrite an existing file")
 	fset.BoolVar(&local, "local-schema", false, "also write site.schema.json beside the manifest and name it relatively, for editors offline")
-	setArgs(fset, "file", "FILE")
+	cli.SetArgs(fset, "file", "FILE")
 	return func(e *call, fset *pflag.FlagSet) error {
 		stdout := e.stdout
 		if fset.NArg() > 0 {

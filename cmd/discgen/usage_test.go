@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -70,7 +71,7 @@ func TestSynopsisNamesEveryFlag(t *testing.T) {
 		if syn == "" {
 			t.Fatalf("discgen -h has no synopsis of %s", command)
 		}
-		for _, f := range commandFlags(command) {
+		for _, f := range cli.Flags(commandFlagSet(command)) {
 			long := regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + `([\s\]|]|$)`).MatchString(syn)
 			short := f.Shorthand != "" && strings.Contains(syn, "[-"+f.Shorthand+" ")
 			if !long && !short {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 
 	"github.com/discgen/discgen/diag"
@@ -15,7 +16,7 @@ func validateCommand(fs *pflag.FlagSet) runner {
 	fs.StringVar(&format, "format", "text", "text (default), json, or github (workflow annotations: ::error file=...,line=...::...)")
 	fs.StringVar(&nowFlag, "now", "", "as for build")
 	fs.StringVarP(&out, "output", "o", "", "also check, in the output tree DIR, each sitemap robots.txt names (the built one, or DIR/robots.txt when the manifest builds none) that is on the site's host and in DIR: a sitemap, or an index listing no index, within the sitemaps.org limits (50,000 URLs, 50 MB uncompressed)")
-	setArgs(fs, "file", "FILE", "env", "NAME", "format", "FORMAT", "now", "TIME", "output", "DIR")
+	cli.SetArgs(fs, "file", "FILE", "env", "NAME", "format", "FORMAT", "now", "TIME", "output", "DIR")
 	return func(e *call, fs *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		if fs.NArg() > 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 	"net/url"
 	"strings"
@@ -27,7 +28,7 @@ func verifyCommand(fs *pflag.FlagSet) runner {
 	fs.DurationVar(&timeout, "timeout", 15*time.Second, "per file (default 15s)")
 	fs.IntVar(&jobs, "jobs", 4, "fetches at once (default 4)")
 	fs.StringArrayVar(&redirects, "allow-redirect", nil, "follow redirects to ORIGIN too (scheme://host[:port], repeatable), such as the www. origin of an apex site")
-	setArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN")
+	cli.SetArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN")
 	return func(e *call, fs *pflag.FlagSet) error {
 		stdout, stderr := e.stdout, e.stderr
 		if fs.NArg() > 1 {

@@ -43,6 +43,7 @@ const (
 var internalLevel = map[string]int{
 	"internal/atomicfile":           ground,
 	"internal/bug":                  ground,
+	"internal/cli":                  ground,
 	"internal/confined":             ground,
 	"internal/eintr":                ground,
 	"internal/statedir":             ground,
