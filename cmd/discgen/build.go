@@ -262,7 +262,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 			reportProblem(p.stderr, p.format, u.Problem)
 		}
 		if p.format == "github" && p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
-			printStaleGitHub(p.stderr, u.Dir, u.Changes)
+			publish.StaleDiags(u.Dir, u.Changes).WriteGitHub(p.stderr)
 		}
 		p.textUnit(u)
 	}
@@ -389,13 +389,13 @@ func reportProblem(stderr io.Writer, format string, err error) {
 		return
 	}
 	if format == "github" {
-		printProblemsGitHub(stderr, pe)
+		publish.ProblemDiags(pe).WriteGitHub(stderr)
 		return
 	}
 	for _, p := range pe.Problems {
 		fmt.Fprintf(stderr, "discgen: error: %s\n", diag.OneLine(fmt.Sprint(p)))
 	}
-	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
+	for _, h := range append(publish.SiteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
 	}
 }
