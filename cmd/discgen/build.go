@@ -127,7 +127,7 @@ func (f *buildFlags) run(e *call, fs *pflag.FlagSet) error {
 	p := &unitPrinter{format: f.format, mode: mode, out: f.out, named: len(f.tenants) > 0, stdout: stdout, stderr: stderr}
 	if bar {
 		p.bar = newProgressBar(stderr)
-		opt.Found = p.bar.setFound
+		opt.Found = p.bar.Found
 	}
 	p.begin()
 	sum := publish.Run(opt, p.unit)
@@ -209,7 +209,7 @@ type unitPrinter struct {
 	notOwner []string
 	// bar, when set, stands for the built and unchanged tenants
 	// (--progress bar): only what needs attention is printed, above it.
-	bar *progressBar
+	bar *publish.Progress
 }
 
 func (p *unitPrinter) begin() {
@@ -224,7 +224,7 @@ func (p *unitPrinter) unit(u *publish.Unit) {
 		p.counts[u.Status]++
 		p.notOwner = append(p.notOwner, diag.OneLine(u.Dir))
 		if p.bar != nil {
-			p.bar.count(u.Status)
+			p.bar.Count(u.Status)
 		}
 		return
 	}
@@ -242,10 +242,10 @@ func (p *unitPrinter) unit(u *publish.Unit) {
 	quiet := u.Kind == publish.Tenant && u.Status <= publish.Unchanged && len(u.Diags) == 0 &&
 		len(u.Notes) == 0 && u.Problem == nil && (u.Changes == nil || u.Changes.Empty())
 	if !quiet {
-		p.bar.above(func() { p.print(u) })
+		p.bar.Above(func() { p.print(u) })
 	}
 	if u.Kind == publish.Tenant {
-		p.bar.count(u.Status)
+		p.bar.Count(u.Status)
 	}
 }
 
@@ -330,12 +330,12 @@ func (p *unitPrinter) end(sum publish.Summary) {
 		return
 	}
 	if p.bar != nil {
-		p.bar.finish()
+		p.bar.Finish()
 	}
 	if p.tenants && p.mode == publish.Write {
 		t := p.counts
 		fmt.Fprintf(p.stdout, "tenants: %s built, %s unchanged, %s refused, %s skipped\n",
-			thousands(t[publish.Built]), thousands(t[publish.Unchanged]), thousands(t[publish.Refused]), thousands(t[publish.Skipped]))
+			publish.Thousands(t[publish.Built]), publish.Thousands(t[publish.Unchanged]), publish.Thousands(t[publish.Refused]), publish.Thousands(t[publish.Skipped]))
 	}
 	if n := len(p.notOwner); n > 0 {
 		slices.Sort(p.notOwner)
@@ -370,7 +370,7 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return thousands(n) + " " + noun + "s"
+	return publish.Thousands(n) + " " + noun + "s"
 }
 
 // listSome joins the first max names, and says how many more there are.
@@ -378,7 +378,7 @@ func listSome(names []string, max int) string {
 	if len(names) <= max {
 		return strings.Join(names, ", ")
 	}
-	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", thousands(len(names)-max))
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", publish.Thousands(len(names)-max))
 }
 
 // reportProblem prints why an output root cannot be written.
