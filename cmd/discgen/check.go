@@ -95,7 +95,7 @@ func checkCommand(fs *pflag.FlagSet) runner {
 			return enc.Encode(lines)
 		}
 		for _, l := range lines {
-			printVerdict(stdout, l.CheckLine)
+			l.CheckLine.WriteText(stdout)
 			if t := l.rights.LicenseText(); t != "" {
 				fmt.Fprintf(stdout, "  license %s\n", t)
 			}
@@ -107,12 +107,6 @@ func checkCommand(fs *pflag.FlagSet) runner {
 	}
 }
 
-func ruleText(v robots.Verdict) string {
-	if v.Rule == "" {
-		return "(no rule matches)"
-	}
-	return fmt.Sprintf("(line %d: %s)", v.Line, v.Rule)
-}
 
 // robotsBytes reads the robots.txt to check: a file, or what the manifest
 // builds.
