@@ -75,7 +75,10 @@ func checkCommand(fs *pflag.FlagSet) runner {
 			return fmt.Errorf("%s:%d: more than %d lines that hold a field or text; check reads at most %d", robotsFile, f.Cut, robots.MaxLines, robots.MaxLines)
 		}
 		// The licence and reservation depend on the URL alone: read once each.
-		rd := rightsReader(data, tdm, site)
+		rd := rights.NewReader(data, tdm, nil)
+		if site != nil {
+			rd = site.Rights()
+		}
 		atURL := make([]rights.RightsReading, fs.NArg())
 		for i, u := range fs.Args() {
 			atURL[i] = rd.At(robots.PathOf(u))
@@ -106,7 +109,6 @@ func checkCommand(fs *pflag.FlagSet) runner {
 		return nil
 	}
 }
-
 
 // robotsBytes reads the robots.txt to check: a file, or what the manifest
 // builds.
