@@ -35,7 +35,7 @@ func validateCommand(fs *pflag.FlagSet) runner {
 			diags.Append(u.Diags)
 		})
 		if out != "" && !sum.Failed && !diags.HasErrors() {
-			diags.Append(validateSitemaps(file, env, now, out))
+			diags.Append(publish.CheckSitemaps(publish.Options{Manifest: file, Env: env, Now: now}, out))
 		}
 		diags.Sort()
 		// json is a result, so it goes to stdout; the other formats are
