@@ -68,3 +68,25 @@ func TestUpdateRanges(t *testing.T) {
 		t.Errorf("an unknown list: %v", err)
 	}
 }
+
+// The listing names every agent of the presets asked for, and only them;
+// the JSON document holds the same presets.
+func TestWritePresets(t *testing.T) {
+	c := Default()
+	var text, doc bytes.Buffer
+	if err := c.WritePresets(&text, []string{"seo"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WritePresetsJSON(&doc, []string{"seo"}); err != nil {
+		t.Fatal(err)
+	}
+	as, _ := c.Preset("seo")
+	for _, a := range as {
+		if !strings.Contains(text.String(), "    "+a.Name+" ") || !strings.Contains(doc.String(), `"`+a.Name+`"`) {
+			t.Errorf("%s missing from the listing", a.Name)
+		}
+	}
+	if strings.Contains(text.String(), "\nai-training ") || !strings.HasPrefix(text.String(), "crawler catalogue of "+c.Date+"\n") {
+		t.Errorf("listing:\n%s", text.String())
+	}
+}

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
 	"io"
-	"maps"
-	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/discgen/discgen/crawlers"
@@ -73,48 +69,10 @@ func presetsCommand(fs *pflag.FlagSet) runner {
 			fmt.Fprintf(stderr, "discgen: warning: %s\n", s)
 		}
 		if format == "json" {
-			type preset struct {
-				Name        string           `json:"name"`
-				Description string           `json:"description"`
-				Agents      []crawlers.Agent `json:"agents"`
-			}
-			out := struct {
-				Date    string                     `json:"date"`
-				Sources map[string]crawlers.Source `json:"sources"`
-				Presets []preset                   `json:"presets"`
-			}{Date: cat.Date, Sources: cat.Sources}
-			for _, p := range want {
-				as, _ := cat.Preset(p)
-				out.Presets = append(out.Presets, preset{p, cat.Purposes[p], as})
-			}
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
+			return cat.WritePresetsJSON(stdout, want)
 		}
-		fmt.Fprintf(stdout, "crawler catalogue of %s\n", cat.Date)
-		for _, name := range slices.Sorted(maps.Keys(cat.Sources)) {
-			s := cat.Sources[name]
-			fmt.Fprintf(stdout, "source %s: %s %s, commit %s of %s, %s licence\n", name, s.URL, s.File, s.Commit, s.Date, s.Licence)
-		}
-		for _, p := range want {
-			as, _ := cat.Preset(p)
-			fmt.Fprintf(stdout, "\n%s (%d agents): %s\n", p, len(as), cat.Purposes[p])
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			for _, a := range as {
-				fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, checked(a))
-			}
-			tw.Flush()
-		}
-		return nil
+		return cat.WritePresets(stdout, want)
 	}
-}
-
-// checked says when an agent's facts were checked against its source.
-func checked(a crawlers.Agent) string {
-	if a.Checked == "" {
-		return "not checked"
-	}
-	return "checked " + a.Checked
 }
 
 // importPresets (--import) and importRanges (--import-ranges, LIST=FILE)
