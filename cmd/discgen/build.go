@@ -112,7 +112,7 @@ func (f *buildFlags) run(e *call, fs *pflag.FlagSet) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: buildID(), Limits: e.limits, FitProcs: true, Collector: gcpolicy.NewTenants(),
+		Version: cli.BuildID(cli.Version(releaseVersion)), Limits: e.limits, FitProcs: true, Collector: gcpolicy.NewTenants(),
 	}
 	if err := opt.Check(); err != nil {
 		return usagef("build: %v", err)
@@ -142,22 +142,6 @@ func (f *buildFlags) run(e *call, fs *pflag.FlagSet) error {
 		return errFailed
 	}
 	return nil
-}
-
-// buildID names this discgen for the tenants' no-change keys: its version,
-// and for a development build, which has none, the size and time of the
-// executable, so that a rebuilt discgen rebuilds every tenant.
-func buildID() string {
-	v := version()
-	if v != "(devel)" {
-		return v
-	}
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			return fmt.Sprintf("%s %d %d", v, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return v
 }
 
 // parseShard reads --shard K/N.

@@ -74,3 +74,17 @@ func TestManAndCompletion(t *testing.T) {
 		t.Error("a script for csh")
 	}
 }
+
+// A release's stamped version and commit win; a development build's ID
+// names its executable, so that a rebuilt binary is another.
+func TestVersion(t *testing.T) {
+	if Version("1.2.3") != "1.2.3" || Commit("abc") != "abc" || BuildID("1.2.3") != "1.2.3" {
+		t.Errorf("a release's: %s %s %s", Version("1.2.3"), Commit("abc"), BuildID("1.2.3"))
+	}
+	if v := Version(""); v == "" {
+		t.Error("no version")
+	}
+	if id := BuildID("(devel)"); !strings.HasPrefix(id, "(devel) ") || len(strings.Fields(id)) != 3 {
+		t.Errorf("a development build's ID %q, want the executable's size and time", id)
+	}
+}
