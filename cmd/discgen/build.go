@@ -238,7 +238,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 	if p.format == "json" {
 		p.jsonUnit(u)
 	} else {
-		printDiags(p.stderr, p.format, u.Diags)
+		u.Diags.Write(p.stderr, p.format)
 		for _, n := range u.Notes {
 			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", diag.OneLine(n))
 		}

@@ -129,7 +129,7 @@ func robotsBytes(e *call, file, env, robotsFile string) ([]byte, *publish.SiteDo
 	}
 	// Only the site's robots.txt is checked: its tenants are not built.
 	site, diags := publish.LoadSite(publish.Options{Manifest: file, Env: env, Now: now, Unsigned: true})
-	printDiags(e.stderr, "text", diags.Errors())
+	diags.Errors().WriteText(e.stderr)
 	if site == nil {
 		return nil, nil, errFailed
 	}

@@ -64,7 +64,7 @@ func importCommand(fs *pflag.FlagSet) runner {
 		if err != nil {
 			return err
 		}
-		printDiags(stderr, "text", res.Diags)
+		res.Diags.WriteText(stderr)
 		if out == "-" {
 			stdout.Write(res.YAML)
 		} else if err := atomicfile.Write(out, res.YAML); err != nil {

@@ -98,7 +98,7 @@ func lintCommand(fs *pflag.FlagSet) runner {
 		if format == "json" {
 			w = stdout
 		}
-		printDiags(w, format, list)
+		list.Write(w, format)
 		if list.HasErrors() {
 			return errFailed
 		}

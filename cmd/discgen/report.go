@@ -33,7 +33,7 @@ func reportCommand(fs *pflag.FlagSet) runner {
 			return err
 		}
 		site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: true, FitProcs: true})
-		printDiags(stderr, "text", diags.Errors())
+		diags.Errors().WriteText(stderr)
 		if site == nil {
 			return errFailed
 		}

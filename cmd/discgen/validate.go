@@ -44,7 +44,7 @@ func validateCommand(fs *pflag.FlagSet) runner {
 		if format == "json" {
 			w = stdout
 		}
-		printDiags(w, format, diags)
+		diags.Write(w, format)
 		if sum.Failed || diags.HasErrors() {
 			hintMissingManifest(stderr, file)
 			return errFailed

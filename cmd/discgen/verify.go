@@ -50,7 +50,7 @@ func verifyCommand(fs *pflag.FlagSet) runner {
 			return err
 		}
 		site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants, FitProcs: true})
-		printDiags(stderr, "text", diags.Errors())
+		diags.Errors().WriteText(stderr)
 		if site == nil {
 			return errFailed
 		}
