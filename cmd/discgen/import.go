@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/discgen/discgen/internal/cli"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/spf13/pflag"
 	"os"
 	"strings"
@@ -45,7 +46,7 @@ func importCommand(fs *pflag.FlagSet) runner {
 		case strings.HasPrefix(in, "http://") || strings.HasPrefix(in, "https://"):
 			res, err = adopt.Fetch(context.Background(), in, adopt.FetchOptions{Site: site}, opt)
 		case statErr != nil:
-			return fmt.Errorf("cannot read %s: %v", in, unwrapPathErr(statErr))
+			return fmt.Errorf("cannot read %s: %v", in, confined.UnwrapPath(statErr))
 		case fi.IsDir():
 			res, err = adopt.Dir(in, opt)
 		default:

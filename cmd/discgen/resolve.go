@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/discgen/discgen/internal/cli"
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/spf13/pflag"
 	"io/fs"
 	"net/url"
@@ -53,7 +54,7 @@ func resolveCommand(fset *pflag.FlagSet) runner {
 			if errors.Is(err, fs.ErrNotExist) {
 				return noAutodisc(dir)
 			}
-			return fmt.Errorf("%s: %v", dir, unwrapPathErr(err))
+			return fmt.Errorf("%s: %v", dir, confined.UnwrapPath(err))
 		}
 		defer root.Close()
 		// os.Root keeps every read inside dir: a link in the tree cannot lead
@@ -120,12 +121,4 @@ func noAutodisc(dir string) error {
 		err:   fmt.Errorf("%s: no autodisc directory", filepath.Join(dir, "autodisc")),
 		hints: []string{fmt.Sprintf("build the tree first: discgen build -o %s", dir), "or give the built tree with -o DIR"},
 	}
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
