@@ -1,15 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"github.com/discgen/discgen/internal/cli"
 	"github.com/spf13/pflag"
-	"net/url"
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/verify"
 )
@@ -41,7 +40,7 @@ func verifyCommand(fs *pflag.FlagSet) runner {
 			return usagef("verify: --jobs %d: use 1 to 32", jobs)
 		}
 		for _, o := range redirects {
-			if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			if !verify.IsOrigin(o) {
 				return usagef("verify: --allow-redirect %q is not an origin such as https://www.example.org/", o)
 			}
 		}
@@ -54,49 +53,25 @@ func verifyCommand(fs *pflag.FlagSet) runner {
 		if site == nil {
 			return errFailed
 		}
-		header, _ := generate.HeaderUsage(site.Doc)
-		opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
-			RedirectOrigins: redirects}
-		if m := site.Doc.Value; m.License != nil || m.TDM != nil {
-			rights := generate.SiteRights(m)
-			opt.Rights = &rights
-		}
+		opt := verify.Options{Now: t, Timeout: timeout, Parallel: jobs, RedirectOrigins: redirects}
 		if fs.NArg() == 1 {
-			u, err := url.Parse(fs.Arg(0))
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			if !verify.IsOrigin(fs.Arg(0)) {
 				return usagef("verify: %q is not an origin such as https://staging.example.org/", fs.Arg(0))
 			}
 			opt.Origin, opt.Staging = fs.Arg(0), true
 		}
-		opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
-		opt.Redirects = generate.Redirects(site.Doc.Value)
-		for _, tn := range site.Tenants {
-			opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
-		}
-		rs, err := verify.Run(context.Background(), opt)
+		rs, err := site.Verify(context.Background(), opt)
 		if err != nil {
 			return err
 		}
-		sitemaps, err := verify.Sitemaps(context.Background(), opt, site.Doc.Value.Site.URL)
-		if err != nil {
-			return err
-		}
-		rs = append(rs, sitemaps...)
-		switch format {
-		case "json":
-			verify.WriteJSON(stdout, rs)
-		case "github":
-			verify.WriteGitHub(stdout, rs)
-		default:
-			verify.WriteText(stdout, rs)
-		}
+		verify.Write(stdout, format, rs)
 		for _, r := range rs {
 			if !r.OK() {
 				fmt.Fprintf(stderr, "discgen: error: %s: %s\n", r.URL, strings.Join(r.Problems, "; "))
 			}
 		}
 		if n := verify.Failed(rs); n > 0 {
-			fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), opt.Origin)
+			fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), cmp.Or(opt.Origin, site.Doc.Value.Site.URL))
 			return errFailed
 		}
 		return nil
