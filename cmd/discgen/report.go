@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"github.com/discgen/discgen/internal/cli"
+	htmlreport "github.com/discgen/discgen/report"
 	"github.com/spf13/pflag"
 
-	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/atomicfile"
-	htmlreport "github.com/discgen/discgen/report"
 	"github.com/discgen/discgen/sitebuild"
 )
 
@@ -37,21 +35,14 @@ func reportCommand(fs *pflag.FlagSet) runner {
 		if site == nil {
 			return errFailed
 		}
-		in := htmlreport.Input{Manifest: file, Site: site.Doc.Value, Tree: site.Tree, Diags: diags, URLs: urls,
-			Note: "built as of " + t.Format("2006-01-02 15:04 UTC")}
-		headers := generate.SiteRights(site.Doc.Value)
-		in.Rights = &headers
-		for _, tn := range site.Tenants {
-			in.Tenants = append(in.Tenants, htmlreport.Tenant{Manifest: tn.Manifest, Space: tn.Space, Tree: tn.Tree})
-		}
-		var b bytes.Buffer
-		if err := htmlreport.Render(&b, htmlreport.Build(in)); err != nil {
+		page, err := htmlreport.Site(site, file, diags, urls, "built as of "+t.Format("2006-01-02 15:04 UTC"))
+		if err != nil {
 			return err
 		}
 		if out == "-" {
-			_, err := stdout.Write(b.Bytes())
+			_, err := stdout.Write(page)
 			return err
 		}
-		return atomicfile.Write(out, b.Bytes())
+		return atomicfile.Write(out, page)
 	}
 }
