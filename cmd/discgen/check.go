@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/discgen/discgen/internal/cli"
+	"github.com/discgen/discgen/lint"
 	"github.com/spf13/pflag"
 
 	"github.com/discgen/discgen/internal/gcpolicy"
@@ -114,10 +115,10 @@ func checkCommand(fs *pflag.FlagSet) runner {
 // builds.
 func robotsBytes(e *call, file, env, robotsFile string) ([]byte, *publish.SiteDoc, error) {
 	if robotsFile != "" {
-		if err := e.roomToRead(robotsFile, maxLintFile, "check of "+robotsFile); err != nil {
+		if err := e.roomToRead(robotsFile, lint.MaxFile, "check of "+robotsFile); err != nil {
 			return nil, nil, err
 		}
-		data, err := limited.ReadFile(robotsFile, maxLintFile)
+		data, err := limited.ReadFile(robotsFile, lint.MaxFile)
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read %s: %v", robotsFile, err)
 		}

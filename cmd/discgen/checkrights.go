@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/discgen/discgen/lint"
 	"io"
 
 	"github.com/discgen/discgen/internal/limited"
@@ -15,7 +16,7 @@ func tdmrepBytes(file string, stderr io.Writer) ([]byte, error) {
 	if file == "" {
 		return nil, nil
 	}
-	data, err := limited.ReadFile(file, maxLintFile)
+	data, err := limited.ReadFile(file, lint.MaxFile)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", file, err)
 	}

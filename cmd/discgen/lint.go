@@ -7,15 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/lint"
-	"github.com/discgen/discgen/robots"
 )
-
-// maxLintFile bounds what lint reads: well past the 500 KiB a crawler
-// parses, so that an oversized file is reported rather than refused.
-const maxLintFile = 32 << 20
 
 // maxKeyFile bounds the public key file of lint --key.
 const maxKeyFile = 1 << 20
@@ -48,51 +42,21 @@ func lintCommand(fs *pflag.FlagSet) runner {
 		if opt.Now, err = parseNow(nowFlag); err != nil {
 			return err
 		}
-		type file struct {
-			name string
-			data []byte
-			kind lint.Kind
-		}
-		var list diag.List
-		var files []file
-		for _, name := range fs.Args() {
-			if err := e.roomToRead(name, maxLintFile, "lint of "+name); err != nil {
-				return err
-			}
-			data, err := limited.ReadFile(name, maxLintFile)
-			if err != nil {
-				list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)
-				continue
-			}
-			k := kind
-			if k == "" {
-				k = lint.Detect(name, data)
-				if d, ok := lint.Mismatch(name, k); ok {
-					d.File = name
-					list.Add(d)
-				}
-			}
-			if k == lint.Robots {
-				if err := e.roomFor(robots.Cost(data, robots.MaxLintLines), "lint of "+name); err != nil {
-					return err
-				}
-			}
-			files = append(files, file{name, data, k})
+		srcs, list, err := lint.Read(fs.Args(), kind, func(name string, need int64) error {
+			return e.roomFor(need, "lint of "+name)
+		})
+		if err != nil {
+			return err
 		}
 		if keyFile != "" {
-			if !slices.ContainsFunc(files, func(f file) bool { return f.kind == lint.SecurityTxt }) {
+			if !slices.ContainsFunc(srcs, func(s lint.Source) bool { return s.Kind == lint.SecurityTxt }) {
 				return usagef("lint: --key verifies security.txt files; none of the files given reads as one (pass --type security.txt to lint them as such)")
 			}
 			if opt.Key, err = limited.ReadFile(keyFile, maxKeyFile); err != nil {
 				return fmt.Errorf("--key %s: cannot read: %v", keyFile, err)
 			}
 		}
-		for _, f := range files {
-			for _, d := range lint.File(f.data, f.kind, opt) {
-				d.File = f.name
-				list.Add(d)
-			}
-		}
+		list.Append(lint.Sources(srcs, opt))
 		list.Sort()
 		w := stderr
 		if format == "json" {
