@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/discgen/discgen/internal/cli"
@@ -180,7 +179,7 @@ type unitPrinter struct {
 	mode           publish.Mode
 	out            string // the output directory, for the check's line
 	stdout, stderr io.Writer
-	n              int
+	json           *publish.JSONStream // in json format
 	tenants        bool
 	// counts are the tenants' statuses; failed lists the refused and the
 	// skipped tenants, for the end of a build at scale.
@@ -198,7 +197,7 @@ type unitPrinter struct {
 
 func (p *unitPrinter) begin() {
 	if p.format == "json" {
-		fmt.Fprint(p.stdout, "{\n  \"outputs\": [")
+		p.json = publish.NewJSONStream(p.stdout)
 	}
 }
 
@@ -288,13 +287,7 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 }
 
 func (p *unitPrinter) jsonUnit(u *publish.Unit) {
-	b, _ := json.Marshal(u.JSON())
-	sep := ","
-	if p.n == 0 {
-		sep = ""
-	}
-	p.n++
-	fmt.Fprintf(p.stdout, "%s\n    %s", sep, b)
+	p.json.Unit(u)
 	if p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
 		// The diff is a result too; in json it goes to stderr, so that
 		// stdout stays one document.
@@ -304,13 +297,8 @@ func (p *unitPrinter) jsonUnit(u *publish.Unit) {
 }
 
 func (p *unitPrinter) end(sum publish.Summary) {
-	c := sum.Count
-	if p.format == "json" {
-		counts, _ := json.Marshal(map[string]int{
-			publish.Built.String(): c[publish.Built], publish.Unchanged.String(): c[publish.Unchanged],
-			publish.Refused.String(): c[publish.Refused], publish.Skipped.String(): c[publish.Skipped],
-		})
-		fmt.Fprintf(p.stdout, "\n  ],\n  \"counts\": %s,\n  \"valid\": %t\n}\n", counts, !sum.Failed && sum.SiteOK)
+	if p.json != nil {
+		p.json.End(sum)
 		return
 	}
 	if p.bar != nil {
