@@ -450,17 +450,17 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 		}
 	}
 	sub, err := dir.OpenDir(name)
+	symlink := err != nil && confined.IsSymlink(err)
 	if err != nil && confined.IsAbsent(err) {
 		// O_DIRECTORY may report a symlink as "not a directory".
-		if fi, serr := dir.Lstat(name); serr == nil && fi.Mode&fs.ModeSymlink != 0 {
-			err = confined.ErrSymlink
-		}
+		fi, serr := dir.Lstat(name)
+		symlink = serr == nil && fi.Mode&fs.ModeSymlink != 0
 	}
 	switch {
 	case err == nil:
-	case confined.IsAbsent(err) && !w.named:
+	case confined.IsAbsent(err) && !w.named && !symlink:
 		return
-	case confined.IsSymlink(err):
+	case symlink:
 		w.fail(child, Refused, fmt.Sprintf("%s is a symlink; tenant directories are never followed through symlinks", w.show(child)))
 		return
 	default:

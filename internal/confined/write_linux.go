@@ -52,7 +52,7 @@ func (t *Root) SetWriteRoot(dir *os.File) {
 // to it: openat2 from the root with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS,
 // or, without openat2, one component at a time with O_NOFOLLOW. A
 // directory opened before since SetWriteRoot must be the same one (device
-// and inode), or the open fails with ErrReplaced. The caller gives it
+// and inode), or the open fails with errReplaced. The caller gives it
 // back with Done.
 func (t *Root) WriteDir(d string) (WriteDir, error) {
 	if d == "" {

@@ -116,8 +116,8 @@ func TestWriteDirWithoutOpenat2(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if w, err := r.WriteDir("real/sub"); err != ErrReplaced {
+	if w, err := r.WriteDir("real/sub"); err != errReplaced {
 		r.Done(w)
-		t.Errorf("replaced directory: %v, want ErrReplaced", err)
+		t.Errorf("replaced directory: %v, want errReplaced", err)
 	}
 }
