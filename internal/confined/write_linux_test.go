@@ -31,7 +31,7 @@ func TestRawStatMatchesLstat(t *testing.T) {
 	for _, name := range []string{"f", "d", "l", "p"} {
 		fi, err := os.Lstat(filepath.Join(dir, name))
 		must(err)
-		got, err := WriteDir{fd}.Lstat(name)
+		got, err := WriteDir{fd: fd}.Lstat(name)
 		must(err)
 		if want := StatOf(fi); got != want {
 			t.Errorf("%s: raw %v, os.Lstat %v", name, got, want)
