@@ -7,10 +7,8 @@ import (
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/spf13/pflag"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/internal/limited"
@@ -44,9 +42,9 @@ func resolveCommand(fset *pflag.FlagSet) runner {
 		if fset.NArg() != 1 {
 			return usagef("resolve: give one URL path, such as /~alice/blog/post.html")
 		}
-		p, err := urlPath(fset.Arg(0))
+		p, err := autodisc.URLPath(fset.Arg(0))
 		if err != nil {
-			return err
+			return usagef("resolve: %v", err)
 		}
 
 		root, err := os.OpenRoot(dir)
@@ -99,21 +97,6 @@ func resolveCommand(fset *pflag.FlagSet) runner {
 		}
 		return nil
 	}
-}
-
-// urlPath takes the URL path to resolve: a path beginning with "/", or the
-// path of an absolute URL.
-func urlPath(arg string) (string, error) {
-	if strings.HasPrefix(arg, "/") {
-		return arg, nil
-	}
-	if u, err := url.Parse(arg); err == nil && u.Scheme != "" && u.Host != "" {
-		if p := u.EscapedPath(); p != "" {
-			return p, nil
-		}
-		return "/", nil
-	}
-	return "", usagef("resolve: %q is not a URL path: give one beginning with \"/\", or an absolute URL", arg)
 }
 
 func noAutodisc(dir string) error {
