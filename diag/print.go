@@ -12,6 +12,19 @@ import (
 // The three renderings of a list, as the command line prints them with
 // --format text, json and github.
 
+// Write writes the list in format: "json" (one document), "github"
+// (workflow commands, which GitHub Actions shows as annotations at file
+// and line) or "text" (the diagnostic grammar, for anything else).
+func (l List) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return l.WriteJSON(w)
+	case "github":
+		return l.WriteGitHub(w)
+	}
+	return l.WriteText(w)
+}
+
 // WriteText writes one line per diagnostic, in the grammar of String,
 // each made one line by OneLine.
 func (l List) WriteText(w io.Writer) error {

@@ -65,3 +65,17 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// Write picks the format by name; anything but json and github is text.
+func TestWriteFormat(t *testing.T) {
+	l := List{{Pos: Pos{"site.yaml", 3, 7}, Message: "bad"}}
+	for format, render := range map[string]func(*bytes.Buffer) error{
+		"json": func(b *bytes.Buffer) error { return l.WriteJSON(b) }, "github": func(b *bytes.Buffer) error { return l.WriteGitHub(b) },
+		"text": func(b *bytes.Buffer) error { return l.WriteText(b) }, "": func(b *bytes.Buffer) error { return l.WriteText(b) },
+	} {
+		var got, want bytes.Buffer
+		if err := l.Write(&got, format); err != nil || render(&want) != nil || got.String() != want.String() {
+			t.Errorf("%q: %q, want %q (%v)", format, got.String(), want.String(), err)
+		}
+	}
+}

@@ -396,7 +396,7 @@ func (a *applying) prepare() {
 		// No build wrote the root since the plan. A build killed since
 		// this one's Recover may have: what its journal names is owned
 		// as Recover would make it owned.
-		j := deadIntents(c.opt.StateDir, c.name, c.opt.Journals)
+		j := deadIntents(c.opt.StateDir, c.name, c.opt.Journals, c.opt.hooks)
 		if j == nil {
 			a.err, a.done = c.Err(), true // the problems stand
 			return

@@ -30,19 +30,21 @@ func openFDs(t *testing.T) int {
 // count's own read of /proc/self/fd in each writer).
 const fdBound = maxHeld + 2*writers + confined.MaxHandles + 16
 
-// peakFDs records, at every step of Apply on a file, the most
-// descriptors open at once.
-func peakFDs(t *testing.T) (peak func() int) {
+// peakFDs records, at every step of Apply on a file of a plan made with
+// opt (and of one made with it before), the most descriptors open at once.
+func peakFDs(opt *Options) (peak func() int) {
 	var mu sync.Mutex
 	n := 0
-	testHook = func(step, p string) error {
+	if opt.hooks == nil {
+		opt.hooks = &hooks{}
+	}
+	opt.hooks.step = func(step, p string) error {
 		ents, err := os.ReadDir("/proc/self/fd")
 		mu.Lock()
 		n = max(n, len(ents))
 		mu.Unlock()
 		return err
 	}
-	t.Cleanup(func() { testHook = nil })
 	return func() int {
 		mu.Lock()
 		defer mu.Unlock()
@@ -72,7 +74,7 @@ func TestDescriptorsBounded(t *testing.T) {
 	base := openFDs(t)
 
 	// A first build creates every directory.
-	peak := peakFDs(t)
+	peak := peakFDs(&opt)
 	if _, res, err := Write(root, manyDirsTree(n, "one"), opt); err != nil || res.Added != n {
 		t.Fatalf("first build: %+v %v", res, err)
 	}
@@ -96,7 +98,7 @@ func TestDescriptorsBounded(t *testing.T) {
 
 	// Its Apply updates two thirds of the files and removes the others
 	// with their directories.
-	peak = peakFDs(t)
+	peak = peakFDs(&opt)
 	res, err := c.Apply()
 	if err != nil || res.Updated != n-n/3 || res.Removed != n/3 || res.DirsRemoved != 2*(n/3) {
 		t.Fatalf("second build: %+v %v", res, err)
@@ -124,7 +126,7 @@ func TestReplacedDirectoryRefused(t *testing.T) {
 			root := filepath.Join(dir, "public")
 			opt := Options{StateDir: filepath.Join(dir, "state"), NoSync: true}
 			tr := tree.Tree{"a/x.txt": {Data: []byte("x\n")}, "b/y.txt": {Data: []byte("y\n")}}
-			testHook = func(step, p string) error {
+			opt.hooks = &hooks{step: func(step, p string) error {
 				if step != "write" || p != "b/y.txt" {
 					return nil
 				}
@@ -137,8 +139,7 @@ func TestReplacedDirectoryRefused(t *testing.T) {
 					return os.Symlink("a.old", a)
 				}
 				return os.Mkdir(a, 0o755)
-			}
-			t.Cleanup(func() { testHook = nil })
+			}}
 			_, res, err := Write(root, tr, opt)
 			if err == nil {
 				t.Fatalf("applied over a replaced directory: %+v", res)

@@ -24,28 +24,28 @@ func syncfsBatches(t *testing.T) {
 }
 
 // flushLog records, in order, every flush (flushHook) and every rename
-// (testHook) while a test applies.
+// (hooks.step) while a test applies c.
 type flushLog struct {
 	mu     sync.Mutex
 	events []string // "syncfs NAME", "fsync NAME", "rename PATH"
 }
 
-func logFlushes(t *testing.T) *flushLog {
+func logFlushes(t *testing.T, c *Changes) *flushLog {
 	l := &flushLog{}
 	flushHook = func(kind, name string) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		l.events = append(l.events, kind+" "+name)
 	}
-	testHook = func(step, p string) error {
+	c.opt.hooks = &hooks{step: func(step, p string) error {
 		if step == "rename" {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			l.events = append(l.events, "rename "+p)
 		}
 		return nil
-	}
-	t.Cleanup(func() { flushHook, testHook = nil, nil })
+	}}
+	t.Cleanup(func() { flushHook = nil })
 	return l
 }
 
@@ -89,7 +89,7 @@ func TestSmallApplyFsyncsWhatItWrote(t *testing.T) {
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
-	l := logFlushes(t)
+	l := logFlushes(t, c)
 	if _, err := c.Apply(); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestLargeBatchFlushesFilesystem(t *testing.T) {
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
-	l := logFlushes(t)
+	l := logFlushes(t, c)
 	if _, err := c.Apply(); err != nil {
 		t.Fatal(err)
 	}

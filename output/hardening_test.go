@@ -134,14 +134,14 @@ func TestFailedWritePublishesNothing(t *testing.T) {
 	v2 := files("autodisc/index.txt", "a.txt\nb.txt\nx.txt\n", "autodisc/a.txt", "a2\n", "autodisc/b.txt", "b\n", "autodisc/x.txt", "x\n")
 	enospc := &fs.PathError{Op: "write", Path: ".discgen-0123456789abcdef.tmp", Err: syscall.ENOSPC}
 	for _, step := range []string{"write", "rename"} {
-		testHook = func(s, p string) error {
+		failing := e.opt()
+		failing.hooks = &hooks{step: func(s, p string) error {
 			if s == step && p == "autodisc/x.txt" {
 				return enospc
 			}
 			return nil
-		}
-		_, _, err := Write(e.root, v2, e.opt())
-		testHook = nil
+		}}
+		_, _, err := Write(e.root, v2, failing)
 		want := e.path("autodisc/x.txt") + ": "
 		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "no space left on device") ||
 			strings.Contains(err.Error(), ".discgen-") {
@@ -176,9 +176,9 @@ func TestErrorsNameTheirFile(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("autodisc/index.txt", "1\n"), e.opt())
 	denied := &fs.PathError{Op: "openat", Path: "autodisc", Err: syscall.EACCES}
-	testHook = func(s, p string) error { return denied }
-	_, _, err := Write(e.root, files("autodisc/index.txt", "2\n"), e.opt())
-	testHook = nil
+	failing := e.opt()
+	failing.hooks = &hooks{step: func(s, p string) error { return denied }}
+	_, _, err := Write(e.root, files("autodisc/index.txt", "2\n"), failing)
 	if err == nil || err.Error() != e.path("autodisc/index.txt")+": cannot write: permission denied" {
 		t.Errorf("injected error: %v", err)
 	}

@@ -231,14 +231,14 @@ func TestParseJournalOfPassesOverOthers(t *testing.T) {
 func TestFailedRootKeepsIntent(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("a.txt", "1\n", "b.txt", "1\n"), e.opt())
-	testHook = func(step, p string) error {
+	failing := e.opt()
+	failing.hooks = &hooks{step: func(step, p string) error {
 		if step == "rename" && p == "b.txt" {
 			return fs.ErrPermission
 		}
 		return nil
-	}
-	defer func() { testHook = nil }()
-	if _, _, err := Write(e.root, files("a.txt", "2\n", "b.txt", "2\n"), e.opt()); err == nil {
+	}}
+	if _, _, err := Write(e.root, files("a.txt", "2\n", "b.txt", "2\n"), failing); err == nil {
 		t.Fatal("injected failure not reported")
 	}
 	if js := journals(t, e.state); len(js) != 0 {
@@ -392,7 +392,7 @@ func TestJournalLockedForItsLife(t *testing.T) {
 	os.Remove(jl.file)
 	dir := filepath.Join(e.state, journalDir)
 	n := 0
-	err = eachJournal(dir, []string{filepath.Base(jl.file)}, maxJournalSize, true, func(string, []*record) error { n++; return nil })
+	err = eachJournal(dir, []string{filepath.Base(jl.file)}, maxJournalSize, true, nil, func(string, []*record) error { n++; return nil })
 	if n != 0 || err != nil {
 		t.Errorf("a removed journal: read %d, %v", n, err)
 	}

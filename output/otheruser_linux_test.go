@@ -248,17 +248,17 @@ func TestRootBuildsOfOneTenantWaitForEachOther(t *testing.T) {
 	// her file's temporary copy.
 	held, release := make(chan struct{}), make(chan struct{})
 	var first atomic.Bool
-	testHook = func(step, p string) error {
+	saving := plan(alice, "saved\n")
+	saving.opt.hooks = &hooks{step: func(step, p string) error {
 		if step == "write" && first.CompareAndSwap(false, true) {
 			close(held)
 			<-release
 		}
 		return nil
-	}
-	t.Cleanup(func() { testHook = nil })
+	}}
 	save := make(chan error, 1)
 	go func() {
-		_, errs := ApplyAll([]*Changes{plan(alice, "saved\n")})
+		_, errs := ApplyAll([]*Changes{saving})
 		save <- errs[0]
 	}()
 	<-held

@@ -47,7 +47,7 @@ func TestTwoStatesOneRootNeverInterleave(t *testing.T) {
 			}
 			var arrived atomic.Int32
 			both := make(chan struct{})
-			testHook = func(step, p string) error {
+			h := &hooks{step: func(step, p string) error {
 				if step == "write" && p == "d/f0.txt" {
 					if arrived.Add(1) == 2 {
 						close(both)
@@ -62,6 +62,9 @@ func TestTwoStatesOneRootNeverInterleave(t *testing.T) {
 					time.Sleep(2 * time.Millisecond)
 				}
 				return nil
+			}}
+			for _, c := range plans {
+				c.opt.hooks = h
 			}
 			var errs [2]error
 			var wg sync.WaitGroup
@@ -73,7 +76,6 @@ func TestTwoStatesOneRootNeverInterleave(t *testing.T) {
 				})
 			}
 			wg.Wait()
-			testHook = nil
 			got := map[string]int{}
 			for p := range paths {
 				data, err := os.ReadFile(filepath.Join(root, "d", fmt.Sprintf("f%d.txt", p)))

@@ -105,8 +105,7 @@ func TestOwnJournalsReadBounded(t *testing.T) {
 	name := "users/alice/public_html"
 	own, _ := ownJournalDir(t, base, name, nil, n, func(i int) string { return longName(i, journalExt) }, fifo)
 	opened := 0
-	testHookJournalOpen = func(string) { opened++ }
-	t.Cleanup(func() { testHookJournalOpen = nil })
+	h := &hooks{journalOpen: func(string) { opened++ }}
 
 	check := func(what string, err error, wantErr bool) {
 		t.Helper()
@@ -123,11 +122,11 @@ func TestOwnJournalsReadBounded(t *testing.T) {
 		}
 		opened = 0
 	}
-	_, _, err := Recover(own)
+	_, _, err := RecoverWithin(own, Options{hooks: h})
 	check("Recover", err, true)
-	_, err = ReadJournals(own)
+	_, err = readJournalsOf(own, h)
 	check("ReadJournals", err, true)
-	deadIntents(own, name, nil)
+	deadIntents(own, name, nil, h)
 	check("deadIntents", nil, false)
 }
 
@@ -143,9 +142,7 @@ func TestOwnerLockDefersRootsRecovery(t *testing.T) {
 		t.Fatalf("uid %d could not lock its own journal directory %s", otheruser.Nobody, dir)
 	}
 	opened := 0
-	testHookJournalOpen = func(string) { opened++ }
-	t.Cleanup(func() { testHookJournalOpen = nil })
-	_, _, err := Recover(own)
+	_, _, err := RecoverWithin(own, Options{hooks: &hooks{journalOpen: func(string) { opened++ }}})
 	var de *DeferredError
 	if !errors.As(err, &de) {
 		t.Fatalf("Recover beside the owner's lock = %.300v, want a DeferredError", err)

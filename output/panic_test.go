@@ -49,14 +49,17 @@ func TestApplyPanicFailsOneRoot(t *testing.T) {
 				}
 				return cs
 			}
-			testHook = func(step, p string) error {
+			h := &hooks{step: func(step, p string) error {
 				if step == c.step && p == "d/boom.txt" {
 					panic("boom")
 				}
 				return nil
+			}}
+			cs := plan()
+			for _, c := range cs {
+				c.opt.hooks = h
 			}
-			t.Cleanup(func() { testHook = nil })
-			_, errs := ApplyAll(plan())
+			_, errs := ApplyAll(cs)
 			for i, err := range errs {
 				root := filepath.Join(e.base, fmt.Sprintf("r%d", i))
 				if i == 1 {
@@ -74,7 +77,6 @@ func TestApplyPanicFailsOneRoot(t *testing.T) {
 			}
 			// The next build completes r1: what the panic left is
 			// discgen's.
-			testHook = nil
 			if _, errs := ApplyAll(plan()); errors.Join(errs...) != nil {
 				t.Fatalf("the next build: %v", errors.Join(errs...))
 			}

@@ -113,6 +113,8 @@ type Options struct {
 	// old plan, root then unset, and closes the root as the old plan
 	// would have.
 	root *confined.Root
+	// hooks are a test's (stage.go).
+	hooks *hooks
 }
 
 // open reports whether the root comes open (Dir, or the root of a plan

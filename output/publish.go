@@ -97,7 +97,7 @@ func isIndex(p string) int {
 // file gets exactly its mode.
 func (c *Changes) publish(dr confined.WriteDir, pd *pending) error {
 	ch, name := pd.ch, path.Base(pd.ch.Path)
-	err := hook("rename", ch.Path)
+	err := c.opt.hooks.hook("rename", ch.Path)
 	if err == nil && pd.held {
 		// Readable from now: its mode, on its descriptor, then the
 		// rename. (A file closed early got its mode before closing.)

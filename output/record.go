@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/discgen/discgen/internal/confined"
@@ -232,19 +231,14 @@ func recordBase1(abs string) string {
 	return "outputs/" + x[:2] + "/" + x[2:4] + "/" + x
 }
 
-// hasFormat1 memoizes, per state directory, whether it holds format 1
-// records (an outputs/ directory), so that a state directory without any
-// costs one stat per process, not one open per root.
-var hasFormat1 sync.Map
-
+// format1In reports whether stateDir holds format 1 records (an outputs/
+// directory): one stat, asked only for a root without a format 2 record,
+// so that a state directory without any costs a stat per new root, not
+// an open. Nothing is remembered past the call: a record restored into
+// the directory meanwhile is found.
 func format1In(stateDir string) bool {
-	if v, ok := hasFormat1.Load(stateDir); ok {
-		return v.(bool)
-	}
 	_, err := statedir.Lstat(filepath.Join(stateDir, "outputs"))
-	has := !errors.Is(err, fs.ErrNotExist)
-	hasFormat1.Store(stateDir, has)
-	return has
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // checkRecordName refuses record names that are not portable: absolute,

@@ -131,7 +131,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	// either: it owns what the dead journals name, and the next build
 	// that may write recovers them.
 	if busy || !statedir.Writable(dir) {
-		j, err := readJournals(dir, names, true)
+		j, err := readJournals(dir, names, true, opt.hooks)
 		if more {
 			return 0, j, &CrowdedError{Dir: dir}
 		}
@@ -151,7 +151,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	n := 0
 	var left *Journals
 	var roots []error
-	errs := eachJournal(dir, names, maxJournalSize, true, func(file string, intents []*record) error {
+	errs := eachJournal(dir, names, maxJournalSize, true, opt.hooks, func(file string, intents []*record) error {
 		var keep []*record
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in, opt); err != nil {
@@ -294,10 +294,6 @@ func ownedByOther(f *os.File) bool {
 	return err == nil && confined.StatOf(fi).UID != os.Geteuid()
 }
 
-// testHookJournalOpen, set by a test, is called with each journal file
-// a walk opens.
-var testHookJournalOpen func(file string)
-
 // recoverOwn is Recover in a root's own state directory (RootStateDir),
 // whose journals its owner may have written: they are only a hint for
 // that root's own record. An intent naming any other record is passed
@@ -321,7 +317,7 @@ func recoverOwn(stateDir, dir string, names []string, opt Options) (int, error) 
 		h := sha256.Sum256([]byte(recName))
 		return hex.EncodeToString(h[:]) == self
 	}
-	errs := eachJournalOf(dir, jnls, stateLimit(stateDir, maxJournalSize), true, mine, func(file string, intents []*record) error {
+	errs := eachJournalOf(dir, jnls, stateLimit(stateDir, maxJournalSize), true, mine, opt.hooks, func(file string, intents []*record) error {
 		for _, in := range intents {
 			if len(ins) < maxOwnIntents {
 				name = in.name
@@ -380,13 +376,13 @@ func openDead(file string) (*os.File, error) {
 // the journals of builds no longer running are read, and each stays
 // locked while fn runs. A journal removed meanwhile is skipped; one that
 // cannot be read is reported and skipped, as are fn's errors.
-func eachJournal(dir string, names []string, limit int64, dead bool, fn func(file string, intents []*record) error) error {
-	return eachJournalOf(dir, names, limit, dead, nil, fn)
+func eachJournal(dir string, names []string, limit int64, dead bool, h *hooks, fn func(file string, intents []*record) error) error {
+	return eachJournalOf(dir, names, limit, dead, nil, h, fn)
 }
 
 // eachJournalOf is eachJournal passing fn only the intents whose record
 // name keep accepts (see parseJournalOf).
-func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func(recName string) bool, fn func(file string, intents []*record) error) error {
+func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func(recName string) bool, h *hooks, fn func(file string, intents []*record) error) error {
 	slices.Sort(names)
 	var errs []error
 	for _, name := range names {
@@ -394,9 +390,7 @@ func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func
 			continue
 		}
 		file := filepath.Join(dir, name)
-		if testHookJournalOpen != nil {
-			testHookJournalOpen(file)
-		}
+		h.opening(file)
 		var data []byte
 		var err error
 		var lock *os.File // a dead journal, locked while fn runs
@@ -591,6 +585,11 @@ type Journals struct {
 // to maxJournalSize bytes; those that cannot be read are left out and
 // named in the error.
 func ReadJournals(stateDir string) (*Journals, error) {
+	return readJournalsOf(stateDir, nil)
+}
+
+// readJournalsOf is ReadJournals calling a test's hooks h.
+func readJournalsOf(stateDir string, h *hooks) (*Journals, error) {
 	dir := filepath.Join(stateDir, journalDir)
 	names, more, err := listJournals(stateDir, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !statedir.Writable(dir) {
@@ -599,7 +598,7 @@ func ReadJournals(stateDir string) (*Journals, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
-	j, err := readJournals(dir, names, false)
+	j, err := readJournals(dir, names, false, h)
 	if more {
 		return j, &CrowdedError{Dir: dir}
 	}
@@ -608,9 +607,9 @@ func ReadJournals(stateDir string) (*Journals, error) {
 
 // readJournals reads the journals among names in dir, or only the dead
 // ones.
-func readJournals(dir string, names []string, dead bool) (*Journals, error) {
+func readJournals(dir string, names []string, dead bool, h *hooks) (*Journals, error) {
 	var j *Journals
-	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, func(_ string, intents []*record) error {
+	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, h, func(_ string, intents []*record) error {
 		if j == nil {
 			j = &Journals{intents: map[string][]*record{}}
 		}
@@ -657,7 +656,7 @@ func (j *Journals) within(m *record, file string, maxPaths int) error {
 // deadIntents returns the journals given plus the dead journals of
 // stateDir that name the root name and are not among them, or nil when
 // there is none more: a build killed after this one's Recover left them.
-func deadIntents(stateDir, name string, given *Journals) *Journals {
+func deadIntents(stateDir, name string, given *Journals, h *hooks) *Journals {
 	dir := filepath.Join(stateDir, journalDir)
 	names, _, err := listJournals(stateDir, dir)
 	if err != nil {
@@ -666,7 +665,7 @@ func deadIntents(stateDir, name string, given *Journals) *Journals {
 		return nil
 	}
 	var more []*record
-	eachJournalOf(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(n string) bool { return n == name }, func(_ string, intents []*record) error {
+	eachJournalOf(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(n string) bool { return n == name }, h, func(_ string, intents []*record) error {
 		for _, in := range intents {
 			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
 				more = append(more, in)

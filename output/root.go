@@ -77,20 +77,19 @@ func (c *Changes) openRoot(create bool, m confined.Mode) (r *confined.Root, miss
 	}
 	r, err = confined.OpenRoot(name, in, create, c.opt.Owner, m)
 	var re *confined.RootError
-	var we *confined.WithinError
 	switch {
-	case errors.As(err, &re) && re.Kind == confined.Unreachable:
+	case errors.As(err, &re) && re.Within:
+		return nil, false, fmt.Errorf("%s: %w", c.opt.Within, re.Err)
+	case errors.As(err, &re) && re.Unreachable:
 		c.problem("", Symlink, fmt.Sprintf("cannot be reached inside %s: %v", c.opt.Within, re.Err),
 			"replace symlinks on the way to the output directory with real directories")
 		return nil, false, nil
-	case errors.As(err, &re) && re.Kind == confined.NotDir:
+	case errors.As(err, &re) && re.NotDir:
 		c.problem("", NotDirectory, "the output root is a "+limited.TypeName(re.Mode)+", not a directory", "")
 		return nil, false, nil
 	case errors.As(err, &re):
 		c.problem("", IOError, re.Err.Error(), "")
 		return nil, false, nil
-	case errors.As(err, &we):
-		return nil, false, fmt.Errorf("%s: %w", c.opt.Within, we.Err)
 	case err != nil:
 		return nil, false, fmt.Errorf("%s: %w", c.Root, err)
 	}

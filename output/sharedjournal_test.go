@@ -64,13 +64,15 @@ func TestOwnStateDirsShareOneJournal(t *testing.T) {
 	// looks.
 	var once sync.Once
 	seen := false
-	testHook = func(step, p string) error {
+	h := &hooks{step: func(step, p string) error {
 		if step == "write" {
 			once.Do(func() { seen = true; lookMidBatch(t, e, own) })
 		}
 		return nil
+	}}
+	for _, c := range cs {
+		c.opt.hooks = h
 	}
-	defer func() { testHook = nil }()
 	_, errs := ApplyAll(cs)
 	if err := errors.Join(errs...); err != nil || !seen {
 		t.Fatal(err, seen)

@@ -74,16 +74,29 @@ func isTempName(name string) bool {
 	return err == nil
 }
 
-// testHook, when set by a test, is called before each step of Apply on a
-// file ("write" once its temporary file holds the bytes, "rename" before
-// publishing it); an error it returns fails that step.
-var testHook func(step, p string) error
+// hooks are what a test asks a plan (Options.hooks) or a read of the
+// journals to call, each its own, so that tests that set them run in
+// parallel. A nil *hooks, and a nil field, call nothing.
+type hooks struct {
+	// step is called before each step of Apply on a file ("write" once
+	// its temporary file holds the bytes, "rename" before publishing
+	// it); an error it returns fails that step.
+	step func(step, p string) error
+	// journalOpen is called with each journal file a walk opens.
+	journalOpen func(file string)
+}
 
-func hook(step, p string) error {
-	if testHook == nil {
+func (h *hooks) hook(step, p string) error {
+	if h == nil || h.step == nil {
 		return nil
 	}
-	return testHook(step, p)
+	return h.step(step, p)
+}
+
+func (h *hooks) opening(file string) {
+	if h != nil && h.journalOpen != nil {
+		h.journalOpen(file)
+	}
 }
 
 // pending is one file written to its temporary name and not yet published.
@@ -275,7 +288,7 @@ func (c *Changes) writeTemp(dr confined.WriteDir, pd *pending) error {
 			return fail(err)
 		}
 		pd.created = true
-		return fail2(hook("write", ch.Path), fail)
+		return fail2(c.opt.hooks.hook("write", ch.Path), fail)
 	}
 	pd.perm = fs.FileMode(0o644)
 	if ch.Old != nil && ch.Old.Link == "" && ch.oldPerm != 0 {
@@ -288,7 +301,7 @@ func (c *Changes) writeTemp(dr confined.WriteDir, pd *pending) error {
 	pd.created = true
 	err = f.Write(ch.New.Data)
 	if err == nil {
-		err = hook("write", ch.Path)
+		err = c.opt.hooks.hook("write", ch.Path)
 	}
 	if o := c.opt.Owner; err == nil && o != nil {
 		err = f.Chown(o.UID, o.GID)

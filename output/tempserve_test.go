@@ -26,7 +26,7 @@ func leftTemp(t *testing.T, root, state string, seen func(name string, fi os.Fil
 		t.Fatal(err)
 	}
 	called := false
-	testHook = func(step, p string) error {
+	opt.hooks = &hooks{step: func(step, p string) error {
 		if step != "rename" || p != "a.txt" {
 			return nil
 		}
@@ -45,8 +45,7 @@ func leftTemp(t *testing.T, root, state string, seen func(name string, fi os.Fil
 			}
 		}
 		return nil
-	}
-	defer func() { testHook = nil }()
+	}}
 	if _, _, err := Write(root, files("a.txt", "2\n"), opt); err != nil {
 		t.Fatal(err)
 	}

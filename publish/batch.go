@@ -152,17 +152,10 @@ func (p *pipeline) applyAll(b []*pending) (rs []output.Result, errs []error, msg
 	}()
 	cs := make([]*output.Changes, len(b))
 	for i, w := range b {
-		if testHookStage != nil {
-			testHookStage("apply", w.u.Dir)
-		}
+		p.opt.hooks.atStage("apply", w.u.Dir)
 		cs[i] = w.ch
 	}
-	if testHookBatch != nil {
-		testHookBatch(len(b))
-	}
+	p.opt.hooks.atBatch(len(b))
 	rs, errs = p.opt.writer.ApplyAll(cs)
 	return rs, errs, ""
 }
-
-// testHookBatch, when set by a test, is called with each batch's size.
-var testHookBatch func(n int)

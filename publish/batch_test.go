@@ -29,14 +29,13 @@ func TestBatchedWrite(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var sizes []int
-	testHookBatch = func(k int) {
+	h := &hooks{batch: func(k int) {
 		mu.Lock()
 		sizes = append(sizes, k)
 		mu.Unlock()
-	}
-	defer func() { testHookBatch = nil }()
+	}}
 
-	o := publishAt(t, dir, func(o *Options) { o.Jobs = 16 })
+	o := publishAt(t, dir, hooked(h, func(o *Options) { o.Jobs = 16 }))
 	bad := "users/u0000007/public_html"
 	if got := len(o.with(Built)); got != n-1 {
 		t.Errorf("built %d tenants, want %d", got, n-1)
@@ -73,7 +72,7 @@ func TestBatchedWrite(t *testing.T) {
 	// Nothing changed: every tenant but the refused one is unchanged, and
 	// no batch is applied for them.
 	sizes = nil
-	o = publishAt(t, dir, nil)
+	o = publishAt(t, dir, hooked(h, nil))
 	if got := len(o.with(Unchanged)); got != n-1 {
 		t.Errorf("second build: %d unchanged, want %d (built %v)", got, n-1, o.with(Built))
 	}
@@ -91,13 +90,13 @@ func TestTenantNamedTwice(t *testing.T) {
 	})
 	f := filepath.Join(dir, "users/alice/public_html/autodisc.yaml")
 	var sizes []int
-	testHookBatch = func(k int) { sizes = append(sizes, k) }
-	defer func() { testHookBatch = nil }()
+	h := &hooks{batch: func(k int) { sizes = append(sizes, k) }}
 	var got []Status
 	var mu sync.Mutex
 	Run(Options{
 		Manifest: filepath.Join(dir, "site.yaml"), Now: goldenNow, Jobs: 4,
 		StateDir: filepath.Join(dir, ".state"), Tenants: []string{f, filepath.Join(dir, "users/./alice/public_html/autodisc.yaml")},
+		hooks: h,
 	}, func(u *Unit) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -129,28 +128,25 @@ func TestRecordNameAsOutputDerives(t *testing.T) {
 	// The manifest and state named relative to the working directory, as
 	// a user runs discgen.
 	t.Chdir(dir)
-	build := func() outcome {
+	build := func(h *hooks) outcome {
 		var o outcome
 		o.status = map[string]Status{}
-		Run(Options{Manifest: "site.yaml", Now: goldenNow, Jobs: 4, Out: "public", StateDir: ".discgen"}, func(u *Unit) {
+		Run(Options{Manifest: "site.yaml", Now: goldenNow, Jobs: 4, Out: "public", StateDir: ".discgen", hooks: h}, func(u *Unit) {
 			if u.Kind == Tenant {
 				o.status[u.Dir] = u.Status
 			}
 		})
 		return o
 	}
-	testHookNoRecordName = true
-	o := build()
-	testHookNoRecordName = false
+	byOutput := &hooks{noRecordName: true}
+	o := build(byOutput)
 	if n := len(o.with(Built)); n != 20 {
 		t.Fatalf("built %d, want 20", n)
 	}
-	if o = build(); len(o.with(Unchanged)) != 20 {
+	if o = build(nil); len(o.with(Unchanged)) != 20 {
 		t.Errorf("with the record named by the pipeline: %v, want 20 unchanged", o.status)
 	}
-	testHookNoRecordName = true
-	defer func() { testHookNoRecordName = false }()
-	if o = build(); len(o.with(Unchanged)) != 20 {
+	if o = build(byOutput); len(o.with(Unchanged)) != 20 {
 		t.Errorf("with the record named by output: %v, want 20 unchanged", o.status)
 	}
 }

@@ -129,15 +129,14 @@ func TestRefusedVerdictKept(t *testing.T) {
 	})
 	var mu sync.Mutex
 	read := map[string]int{}
-	testHookRead = func(d string) {
+	h := &hooks{read: func(d string) {
 		mu.Lock()
 		defer mu.Unlock()
 		read[filepath.Base(filepath.Dir(d))]++
-	}
-	defer func() { testHookRead = nil }()
+	}}
 	reasons := ""
 	for i := range 3 {
-		o := publishAt(t, dir, nil)
+		o := publishAt(t, dir, hooked(h, nil))
 		if o.status["users/bad/public_html"] != Refused || !o.sum.Failed {
 			t.Fatalf("build %d: bad is %s, failed %v", i, o.status["users/bad/public_html"], o.sum.Failed)
 		}
@@ -167,13 +166,13 @@ func TestRefusedVerdictKept(t *testing.T) {
 		t.Errorf("verdicts kept: %v, want one", v)
 	}
 	// Checking reads the kept verdict, and keeps none of its own.
-	o := publishAt(t, dir, func(o *Options) { o.Mode = Check })
+	o := publishAt(t, dir, hooked(h, func(o *Options) { o.Mode = Check }))
 	if o.status["users/bad/public_html"] != Refused || read["bad"] != 1 {
 		t.Errorf("--check: bad is %s, read %d times", o.status["users/bad/public_html"], read["bad"])
 	}
 	// A fixed manifest is read again and built, and its verdict dropped.
 	writeFiles(t, dir, map[string]string{"users/bad/public_html/autodisc.yaml": "version: 1\nagents:\n  - names: [ab]\n"})
-	o = publishAt(t, dir, nil)
+	o = publishAt(t, dir, hooked(h, nil))
 	o.wantOnly(t, []string{"users/bad/public_html"}, nil)
 	if read["bad"] != 2 {
 		t.Errorf("the fixed manifest was read %d times in all, want 2", read["bad"])

@@ -39,13 +39,12 @@ func TestTenantPanic(t *testing.T) {
 				}
 			}
 			writeFiles(t, dir, files)
-			testHookStage = func(stage, d string) {
+			h := &hooks{stage: func(stage, d string) {
 				if stage == c.stage && filepath.Base(filepath.Dir(d)) == "bob" {
 					panic("boom at " + stage)
 				}
-			}
-			defer func() { testHookStage = nil }()
-			o := publishAt(t, dir, func(opt *Options) { opt.Mode = c.mode })
+			}}
+			o := publishAt(t, dir, hooked(h, func(opt *Options) { opt.Mode = c.mode }))
 			bob := "users/bob/public_html"
 			o.wantOnly(t, built, map[string]string{bob: bugMessage + "boom at " + c.stage})
 			t.Logf("%s", o.reasons(bob))
@@ -58,7 +57,6 @@ func TestTenantPanic(t *testing.T) {
 			}
 			// Nothing is kept of a panic: the next build tries again.
 			if c.mode == Write {
-				testHookStage = nil
 				o = publishAt(t, dir, nil)
 				o.wantOnly(t, []string{bob}, nil)
 			}
@@ -77,13 +75,12 @@ func TestApplyPanic(t *testing.T) {
 		files["users/"+u+"/public_html/autodisc.yaml"] = tenantYAML("~" + u)
 	}
 	writeFiles(t, dir, files)
-	testHookStage = func(stage, d string) {
+	h := &hooks{stage: func(stage, d string) {
 		if stage == "apply" && filepath.Base(filepath.Dir(d)) == "u077" {
 			panic("boom")
 		}
-	}
-	defer func() { testHookStage = nil }()
-	o := publishAt(t, dir, nil)
+	}}
+	o := publishAt(t, dir, hooked(h, nil))
 	bad := "users/u077/public_html"
 	if o.status[bad] != Refused || !strings.Contains(o.reasons(bad), bugMessage+"boom") || !bugAt.MatchString(o.reasons(bad)) {
 		t.Errorf("%s: %s %q, want refused as a bug", bad, o.status[bad], o.reasons(bad))
@@ -101,7 +98,6 @@ func TestApplyPanic(t *testing.T) {
 		t.Errorf("the run did not fail")
 	}
 	// The next build builds what the batch left.
-	testHookStage = nil
 	o = publishAt(t, dir, nil)
 	if got := o.with(Built); len(got) != len(refused) {
 		t.Errorf("the next build built %d, want %d", len(got), len(refused))
@@ -122,13 +118,12 @@ func TestSitePanic(t *testing.T) {
 		built = append(built, "users/"+u+"/public_html")
 	}
 	writeFiles(t, dir, files)
-	testHookStage = func(stage, d string) {
+	h := &hooks{stage: func(stage, d string) {
 		if stage == "site" {
 			panic("boom at site")
 		}
-	}
-	defer func() { testHookStage = nil }()
-	o := publishAt(t, dir, nil)
+	}}
+	o := publishAt(t, dir, hooked(h, nil))
 	o.wantOnly(t, built, nil)
 	var msgs []string
 	for _, u := range o.sites {
@@ -161,13 +156,12 @@ func TestWalkPanic(t *testing.T) {
 		others = append(others, "others/"+u)
 	}
 	writeFiles(t, dir, files)
-	testHookStage = func(stage, d string) {
+	h := &hooks{stage: func(stage, d string) {
 		if stage == "walk" && filepath.Base(filepath.Dir(d)) == "carol" {
 			panic("boom in the walk")
 		}
-	}
-	defer func() { testHookStage = nil }()
-	o := publishAt(t, dir, nil)
+	}}
+	o := publishAt(t, dir, hooked(h, nil))
 	for _, r := range others {
 		if o.status[r] != Built {
 			t.Errorf("%s: %s %q, want built", r, o.status[r], o.reasons(r))
@@ -208,13 +202,12 @@ func TestNamedWalkPanic(t *testing.T) {
 		named = append(named, filepath.Join(dir, "users", u, "public_html", "autodisc.yaml"))
 	}
 	writeFiles(t, dir, files)
-	testHookStage = func(stage, d string) {
+	h := &hooks{stage: func(stage, d string) {
 		if stage == "walk" && filepath.Base(filepath.Dir(d)) == "bob" {
 			panic("boom in the walk")
 		}
-	}
-	defer func() { testHookStage = nil }()
-	o := publishAt(t, dir, func(opt *Options) { opt.Tenants = named })
+	}}
+	o := publishAt(t, dir, hooked(h, func(opt *Options) { opt.Tenants = named }))
 	bob := "users/bob/public_html"
 	o.wantOnly(t, []string{"users/alice/public_html", "users/carol/public_html"}, map[string]string{bob: bugMessage + "boom in the walk"})
 	if !bugAt.MatchString(o.reasons(bob)) {

@@ -248,10 +248,6 @@ type tenantWalk struct {
 	over    string // why the tenant is refused, once a bound is passed
 }
 
-// testHookListed, when set by a test, is told how many entries each read
-// of a directory of the walk returned.
-var testHookListed func(dir string, n int)
-
 // level matches component i of the pattern in dir (at rel below the
 // prefix). A literal component is opened directly; only a wildcard one
 // lists the directory.
@@ -280,9 +276,7 @@ func (w *walker) level(dir *confined.Dir, rel string, i int, caps []string) {
 			n = min(batch, maxTenantEntries+1-*read)
 		}
 		ents, err := dir.ReadDir(n)
-		if testHookListed != nil {
-			testHookListed(w.show(rel), len(ents))
-		}
+		w.p.opt.hooks.atListed(w.show(rel), len(ents))
 		if own {
 			if *read += len(ents); *read > maxTenantEntries {
 				w.crowded(rel)
@@ -468,17 +462,17 @@ func (w *walker) entry(dir *confined.Dir, rel string, i int, name string, caps [
 		}
 	}
 	sub, err := dir.OpenDir(name)
+	symlink := err != nil && confined.IsSymlink(err)
 	if err != nil && confined.IsAbsent(err) {
 		// O_DIRECTORY may report a symlink as "not a directory".
-		if fi, serr := dir.Lstat(name); serr == nil && fi.Mode&fs.ModeSymlink != 0 {
-			err = confined.ErrSymlink
-		}
+		fi, serr := dir.Lstat(name)
+		symlink = serr == nil && fi.Mode&fs.ModeSymlink != 0
 	}
 	switch {
 	case err == nil:
-	case confined.IsAbsent(err) && !w.named:
+	case confined.IsAbsent(err) && !w.named && !symlink:
 		return
-	case confined.IsSymlink(err):
+	case symlink:
 		w.fail(child, Refused, fmt.Sprintf("%s is a symlink; tenant directories are never followed through symlinks", w.show(child)))
 		return
 	default:
@@ -516,9 +510,7 @@ func (w *walker) manifest(dir *confined.Dir, rel, name string, caps []string) {
 	if w.p.site.self.Is(fi) {
 		return // the site manifest itself
 	}
-	if testHookStage != nil {
-		testHookStage("walk", w.show(rel))
-	}
+	w.p.opt.hooks.atStage("walk", w.show(rel))
 	w.found++
 	j := &job{d: w.d, rel: rel, show: w.show(rel), name: name, caps: caps, info: fi}
 	if !fi.Mode.IsRegular() {
@@ -553,14 +545,6 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
-
-// testHookWalked, when set by a test, runs between the walk that opened a
-// tenant's directory and everything done through it.
-var testHookWalked func(dir string)
-
-// testHookRead, when set by a test, runs before a tenant's manifest is
-// read.
-var testHookRead func(dir string)
 
 // tenant runs one tenant from its manifest to disk and reports it.
 func (p *pipeline) tenant(j *job) {
@@ -606,9 +590,7 @@ func (p *pipeline) tenant(j *job) {
 		u.Diags.Errorf(pos, "", "%s", reason)
 		return
 	}
-	if testHookWalked != nil {
-		testHookWalked(j.show)
-	}
+	p.opt.hooks.atWalked(j.show)
 	fresh, r, err := p.fresh(j)
 	if err != nil {
 		u.Status = Skipped
@@ -624,12 +606,8 @@ func (p *pipeline) tenant(j *job) {
 		u.Status, u.Diags = Refused, list
 		return
 	}
-	if testHookRead != nil {
-		testHookRead(j.show)
-	}
-	if testHookStage != nil {
-		testHookStage("load", j.show)
-	}
+	p.opt.hooks.atRead(j.show)
+	p.opt.hooks.atStage("load", j.show)
 	// The key, made when the tree is written, is of the file read.
 	data, info, err := j.dir.ReadFile(j.name, j.info, int64(manifest.MaxBytes))
 	j.info = info
@@ -687,9 +665,7 @@ func (p *pipeline) render(j *job, u *Unit, root *os.Root, space pathspace.Space,
 	if u.Diags.Append(preLimits(doc, j.d.limits, p.opt.Manifest)); u.Diags.HasErrors() {
 		return refused()
 	}
-	if testHookStage != nil {
-		testHookStage("render", j.show)
-	}
+	p.opt.hooks.atStage("render", j.show)
 	t, errs := generate.Tenant(m, p.site.URL)
 	if u.Diags.Append(errs); u.Diags.HasErrors() {
 		return refused()
@@ -755,9 +731,3 @@ func (p *pipeline) one(dels []*delegation, file string, send func(*job)) {
 	l.Errorf(diag.Pos{File: file}, "", "%v (%s %s)", errNoDelegation, p.opt.Manifest, has)
 	p.emit(&Unit{Kind: Tenant, Manifest: file, Dir: filepath.Dir(file), Status: Refused, Diags: l})
 }
-
-// testHookStage, when set by a test, is called as each tenant reaches a
-// stage of its build ("walk", "load", "render", "plan", "apply") with the
-// tenant's directory as messages show it, and as the site's own files are
-// built ("site", with the site's output directory).
-var testHookStage func(stage, dir string)

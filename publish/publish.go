@@ -58,6 +58,11 @@ type Options struct {
 	// Limits, when set, are the host's limits as the caller read them
 	// (hostlimits.Read) at start-up; when nil the build reads them.
 	Limits *hostlimits.Limits
+	// FitProcs lets the build lower GOMAXPROCS, for the whole process,
+	// where the host's thread limit leaves too few threads for one per
+	// CPU (sizing.go). Without it GOMAXPROCS is left as it is, and a build
+	// that fits only on fewer is refused, naming the limit.
+	FitProcs bool
 
 	Mode Mode
 	// Out is the site's output directory (-o).
@@ -104,6 +109,8 @@ type Options struct {
 	// writer applies every plan of a build, the site's and the tenants'
 	// batches, and flushes them at its end.
 	writer *output.Writer
+	// hooks are a test's (hooks.go).
+	hooks *hooks
 }
 
 // Collector is told what a build's tenants in work may hold beyond their

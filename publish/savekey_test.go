@@ -15,7 +15,7 @@ func TestKeyOfTheFileRead(t *testing.T) {
 		"users/alice/public_html/autodisc.yaml": tenantYAML("/~alice/")})
 	manifest := filepath.Join(dir, "users/alice/public_html/autodisc.yaml")
 	saved, reads := false, 0
-	testHookRead = func(string) {
+	h := &hooks{read: func(string) {
 		if reads++; saved {
 			return
 		}
@@ -27,14 +27,13 @@ func TestKeyOfTheFileRead(t *testing.T) {
 		if err := os.Rename(tmp, manifest); err != nil {
 			t.Error(err)
 		}
-	}
-	defer func() { testHookRead = nil }()
+	}}
 	const alice = "users/alice/public_html"
-	if o := publishAt(t, dir, nil); o.status[alice] != Built {
+	if o := publishAt(t, dir, hooked(h, nil)); o.status[alice] != Built {
 		t.Fatalf("first build: %s", o.status[alice])
 	}
 	reads = 0
-	if o := publishAt(t, dir, nil); o.status[alice] != Unchanged || reads != 0 {
+	if o := publishAt(t, dir, hooked(h, nil)); o.status[alice] != Unchanged || reads != 0 {
 		t.Errorf("the build after: %s, manifest read %d times; want it found unchanged without a read (keyed by the file read)", o.status[alice], reads)
 	}
 }

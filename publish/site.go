@@ -153,9 +153,7 @@ func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 	u := &Unit{Kind: Site, Manifest: opt.Manifest, Dir: opt.Out, Space: "/", Diags: diags}
 	var sep tree.Tree
 	ok := guarded(u, func() {
-		if testHookStage != nil {
-			testHookStage("site", opt.Out)
-		}
+		opt.hooks.atStage("site", opt.Out)
 		t := s.Tree
 		if len(opt.Server) > 0 {
 			public, separate, err := serverconf.RenderAccess(t, opt.Server, s.Access)
@@ -214,17 +212,13 @@ func publishRoot(opt Options, u *Unit, root string, t tree.Tree) {
 		}
 	}
 	finish(opt, u, t, func(o output.Options) (*output.Changes, error) {
-		if testHookPlanSite != nil && root == opt.Out {
-			testHookPlanSite(root)
+		if root == opt.Out {
+			opt.hooks.atPlanSite(root)
 		}
 		o.Key = key
 		return output.Plan(root, t, o)
 	})
 }
-
-// testHookPlanSite, when set by a test, runs before the site's tree is
-// planned against the disk.
-var testHookPlanSite func(root string)
 
 // treeKey fingerprints what a root gets: every path with its bytes or
 // link, discgen's version and --replace.

@@ -20,12 +20,11 @@ func TestSiteUnchangedSkipsPlan(t *testing.T) {
 	}
 	writeFiles(t, dir, map[string]string{"site.yaml": b.String()})
 	planned := 0
-	testHookPlanSite = func(string) { planned++ }
-	defer func() { testHookPlanSite = nil }()
+	h := &hooks{planSite: func(string) { planned++ }}
 
 	build := func(mod func(*Options)) Status {
 		t.Helper()
-		o := publishAt(t, dir, mod)
+		o := publishAt(t, dir, hooked(h, mod))
 		if o.site == nil || o.sum.Failed {
 			t.Fatalf("build failed: %+v", o.sum)
 		}

@@ -128,7 +128,7 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 		}
 	}
 	// Threads: fewer appliers, then fewer roots at once in a batch, then
-	// fewer workers, then one P.
+	// fewer workers, then one P (where the caller lets it: FitProcs).
 	s.appliers, s.batch = 1, applyBatch
 	if opt.Mode == Write {
 		s.appliers = batchersFor(s.jobs, l.OpenFiles)
@@ -153,7 +153,7 @@ func fit(opt Options, l hostlimits.Limits, softLimit int64, maxProcs int) (sizin
 			s.batch = min(s.batch, applyRoots) - 1
 		case opt.Jobs <= 0 && s.jobs > 1:
 			s.jobs = max(1, room-need(0, s.appliers, procs))
-		case procs > 1:
+		case procs > 1 && opt.FitProcs:
 			procs = 1
 			s.procs = 1
 		default:
@@ -184,8 +184,8 @@ func taskLimit(l hostlimits.Limits) string {
 
 func mib(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }
 
-// sizeBuild sizes a build of opt within this process's limits, and sets
-// GOMAXPROCS when the thread limit asks for fewer.
+// sizeBuild sizes a build of opt within this process's limits, and, with
+// opt.FitProcs, sets GOMAXPROCS when the thread limit asks for fewer.
 func sizeBuild(opt Options) (sizing, error) {
 	var l hostlimits.Limits
 	if opt.Limits != nil {

@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,12 +88,12 @@ func TestFitThreads(t *testing.T) {
 		t.Errorf("20 tasks, 2 of them others': %+v %v, want 3 workers", s, err)
 	}
 	l.TasksInUse = 10
-	s, err = fit(Options{Mode: Write}, l, math.MaxInt64, 2)
+	s, err = fit(Options{Mode: Write, FitProcs: true}, l, math.MaxInt64, 2)
 	if err != nil || s.jobs != 1 || s.procs != 1 {
 		t.Errorf("20 tasks, 5 of them others': %+v %v, want 1 worker on one P", s, err)
 	}
 	l.TasksInUse = 11
-	_, err = fit(Options{Mode: Write}, l, math.MaxInt64, 2)
+	_, err = fit(Options{Mode: Write, FitProcs: true}, l, math.MaxInt64, 2)
 	var le *LimitError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "RLIMIT_NPROC") {
 		t.Errorf("20 tasks, 6 of them others': %v, want a refusal naming RLIMIT_NPROC", err)
@@ -101,7 +102,7 @@ func TestFitThreads(t *testing.T) {
 	// every root applied at once included.
 	for room := 15; room <= 400; room++ {
 		l.Tasks, l.TasksInUse = uint64(room), 5
-		s, err := fit(Options{Mode: Write}, l, math.MaxInt64, 2)
+		s, err := fit(Options{Mode: Write, FitProcs: true}, l, math.MaxInt64, 2)
 		procs := cmp.Or(s.procs, 2)
 		n := threadsOwn + threadsWalk + procs + s.jobs + s.appliers*min(s.batch, 4)*8
 		if err != nil || n > room || s.batch < 1 || s.batch > applyBatch {
@@ -163,5 +164,23 @@ func TestSizeBuildTakesGivenLimits(t *testing.T) {
 	var le *LimitError
 	if !errors.As(err, &le) || !strings.Contains(le.Error(), "memory.max") {
 		t.Errorf("given a memory.max of 64 MiB: %v, want a refusal naming memory.max", err)
+	}
+}
+
+// A build lowers GOMAXPROCS only when its caller lets it (Options.FitProcs,
+// which discgen sets): a library's caller keeps the runtime's setting, and
+// a build that fits the thread limit only on one P is then refused.
+func TestSizeBuildLeavesProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	l := unlimited
+	l.Tasks, l.TasksInUse, l.OwnThreads = 20, 10, 5 // room for 1 worker on one P
+	_, err := sizeBuild(Options{Mode: Write, Limits: &l})
+	var le *LimitError
+	if n := runtime.GOMAXPROCS(0); n != 2 || !errors.As(err, &le) {
+		t.Errorf("without FitProcs: GOMAXPROCS %d, error %v; want 2 and a refusal", n, err)
+	}
+	s, err := sizeBuild(Options{Mode: Write, Limits: &l, FitProcs: true})
+	if n := runtime.GOMAXPROCS(0); n != 1 || err != nil || s.jobs != 1 {
+		t.Errorf("with FitProcs: GOMAXPROCS %d, %+v %v; want 1 worker on one P", n, s, err)
 	}
 }

@@ -24,16 +24,15 @@ func TestSwapAfterWalk(t *testing.T) {
 		"victim/public_html/keep.txt":         "the victim's",
 	})
 	home, aside := filepath.Join(dir, "users/u44"), filepath.Join(dir, "u44.moved")
-	testHookWalked = func(string) {
+	h := &hooks{walked: func(string) {
 		if err := os.Rename(home, aside); err != nil {
 			t.Error(err)
 		}
 		if err := os.Symlink(filepath.Join(dir, "victim"), home); err != nil {
 			t.Error(err)
 		}
-	}
-	defer func() { testHookWalked = nil }()
-	o := publishAt(t, dir, nil)
+	}}
+	o := publishAt(t, dir, hooked(h, nil))
 	if got := o.with(Built); !slices.Equal(got, []string{"users/u44/public_html"}) {
 		t.Fatalf("built %v: %v", got, o.diags)
 	}

@@ -65,15 +65,14 @@ delegations:
 	links("users", maxTenantEntries+10, func(i int) string { return fmt.Sprintf("u%d", i) })
 	hostEntries := maxTenantEntries + 10 + 3 // and alice, bob, cat
 	read := map[string]int{}                 // entries read, by directory as messages show it
-	testHookListed = func(d string, n int) {
+	h := &hooks{listed: func(d string, n int) {
 		rel, err := filepath.Rel(dir, d)
 		if err != nil {
 			t.Errorf("listed %s, outside the test's directory", d)
 		}
 		read[filepath.ToSlash(rel)] += n
-	}
-	defer func() { testHookListed = nil }()
-	o := publishAt(t, dir, func(o *Options) { o.Mode = Render })
+	}}
+	o := publishAt(t, dir, hooked(h, func(o *Options) { o.Mode = Render }))
 
 	o.wantOnly(t, []string{"home/dave/sites/one", "home/dave/sites/two", "users/alice/public_html"}, map[string]string{
 		"users/bob/public_html": fmt.Sprintf("users/bob/public_html holds more than %d entries", maxTenantEntries),
@@ -109,7 +108,6 @@ delegations:
 	}
 
 	// Shards refuse the same tenants, each reported by one shard.
-	testHookListed = nil
 	seen := map[string]Status{}
 	for k := 1; k <= 3; k++ {
 		for d, st := range publishAt(t, dir, func(o *Options) { o.Mode, o.Shard, o.Shards = Render, k, 3 }).status {

@@ -178,7 +178,7 @@ func manifestChanged(j *job) bool {
 // that output, given Dir and Record, never calls getcwd for the tenant
 // (two stats each time). "" leaves it to output.
 func (p *pipeline) recordName(j *job) string {
-	if p.stateParent == "" || testHookNoRecordName {
+	if p.stateParent == "" || (p.opt.hooks != nil && p.opt.hooks.noRecordName) {
 		return ""
 	}
 	rel, err := filepath.Rel(p.stateParent, filepath.Join(j.d.pat.prefix, filepath.FromSlash(j.rel)))
@@ -187,9 +187,6 @@ func (p *pipeline) recordName(j *job) string {
 	}
 	return filepath.ToSlash(rel)
 }
-
-// testHookNoRecordName, set by a test, leaves the record's name to output.
-var testHookNoRecordName bool
 
 // fresh reports whether the tenant is known to be up to date: the same key
 // as when its outputs were written, and every output unchanged since. It
@@ -211,9 +208,7 @@ func (p *pipeline) fresh(j *job) (bool, *os.Root, error) {
 // applies it, reports the unit and closes root and j.dir, and returns
 // true; otherwise it sets the unit's status and returns false.
 func (p *pipeline) write(j *job, u *Unit, root *os.Root, t tree.Tree) bool {
-	if testHookStage != nil {
-		testHookStage("plan", j.show)
-	}
+	p.opt.hooks.atStage("plan", j.show)
 	o := p.outputOptions(j, root)
 	if p.opt.Mode != Write || p.plans == nil {
 		finish(p.opt, u, t, func(base output.Options) (*output.Changes, error) {

@@ -30,6 +30,9 @@ type Options struct {
 	RobotsSymlink bool
 	// Tenants renders the tenants too.
 	Tenants bool
+	// FitProcs lets the tenants' run lower GOMAXPROCS to the host's
+	// thread limit (publish.Options.FitProcs).
+	FitProcs bool
 }
 
 // Tenant is one tenant's rendered tree.
@@ -52,7 +55,8 @@ type Site struct {
 // manifest is invalid; the diagnostics hold every error and warning (a
 // refused tenant's included).
 func Build(opt Options) (*Site, diag.List) {
-	popt := publish.Options{Manifest: opt.Manifest, Env: opt.Env, Now: opt.Now, RobotsSymlink: opt.RobotsSymlink, Mode: publish.Render}
+	popt := publish.Options{Manifest: opt.Manifest, Env: opt.Env, Now: opt.Now, RobotsSymlink: opt.RobotsSymlink, Mode: publish.Render,
+		FitProcs: opt.FitProcs}
 	site, diags := publish.LoadSite(popt)
 	if site == nil {
 		return nil, diags

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"text/tabwriter"
 )
@@ -17,6 +18,26 @@ func Failed(rs []Result) int {
 		}
 	}
 	return n
+}
+
+// Write writes the results in format: "json" (WriteJSON), "github"
+// (WriteGitHub) or "text" (WriteText, for anything else).
+func Write(w io.Writer, format string, rs []Result) {
+	switch format {
+	case "json":
+		WriteJSON(w, rs)
+	case "github":
+		WriteGitHub(w, rs)
+	default:
+		WriteText(w, rs)
+	}
+}
+
+// IsOrigin reports whether s is an origin: http or https, a host, and no
+// path but "/".
+func IsOrigin(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && (u.Path == "" || u.Path == "/")
 }
 
 // WriteText writes a table, a line per file, then one line per problem of

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,8 +243,7 @@ func TestActionRenewUsesRealFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f buildFlags
-	fs := f.flagSet(io.Discard)
+	fs := commandFlagSet("build")
 	n := 0
 	for _, line := range strings.Split(string(script), "\n") {
 		if !strings.Contains(line, `"$bin" build `) {

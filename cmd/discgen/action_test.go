@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,8 +110,7 @@ func TestActionUsesRealFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f buildFlags
-	fs := f.flagSet(io.Discard)
+	fs := commandFlagSet("build")
 	flags := regexp.MustCompile(`\(?\s--[a-z][a-z-]*`).FindAllString(string(script), -1)
 	if len(flags) < 6 {
 		t.Fatalf("found only %v in the action's script", flags)

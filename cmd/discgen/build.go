@@ -1,9 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
 	"io"
 	"os"
 	"path/filepath"
@@ -29,17 +29,13 @@ type buildFlags struct {
 	jobs                                int
 }
 
-func runBuild(args []string, stdout, stderr io.Writer) error {
+func buildCommand(fs *pflag.FlagSet) runner {
 	var f buildFlags
-	fs := f.flagSet(stdout)
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	return f.run(fs, stdout, stderr)
+	f.define(fs)
+	return f.run
 }
 
-func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
-	fs := newFlags("build", buildUsage, stdout)
+func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
 	fs.StringVarP(&f.out, "output", "o", "public", "the output directory (default public)")
 	fs.StringVar(&f.env, "env", "", "apply the manifest's environments.NAME")
@@ -60,11 +56,11 @@ func (f *buildFlags) flagSet(stdout io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&f.unprovision, "unprovision", false, "with --tenant and --tenant-owner, run as root: remove each tenant's state once its directory is gone (a control panel's account removal), and build nothing")
 	fs.StringVar(&f.format, "format", "text", "text, github (annotations), or json: one document on stdout naming every output and tenant with its directory, space, status and diagnostics")
 	fs.StringVar(&f.progress, "progress", "auto", "with tenants: bar (one status line on stderr, redrawn: counts, rate, time left; only refused and skipped tenants printed), lines (a line per built tenant on stdout), or auto (default: bar when stderr is a terminal and the format is text)")
-	setArgs(fs, "file", "FILE", "output", "DIR", "env", "NAME", "now", "TIME", "state", "DIR", "server", "KINDS", "server-dir", "DIR", "jobs", "N", "tenant", "FILE...", "shard", "K/N", "shard-index", "I/N", "format", "FORMAT", "progress", "MODE")
-	return fs
+	cli.SetArgs(fs, "file", "FILE", "output", "DIR", "env", "NAME", "now", "TIME", "state", "DIR", "server", "KINDS", "server-dir", "DIR", "jobs", "N", "tenant", "FILE...", "shard", "K/N", "shard-index", "I/N", "format", "FORMAT", "progress", "MODE")
 }
 
-func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+func (f *buildFlags) run(e *call, fs *pflag.FlagSet) error {
+	stdout, stderr := e.stdout, e.stderr
 	if fs.NArg() > 0 && len(f.tenants) == 0 {
 		return usagef("build: unexpected argument %q", fs.Arg(0))
 	}
@@ -115,7 +111,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		Mode: mode, Out: f.out, StateDir: f.state, Replace: f.replace,
 		Server: kinds, ServerDir: f.serverDir,
 		Tenants: f.tenants, Shard: shard, Shards: shards, TenantOwner: f.tenantOwner,
-		Version: buildID(), Limits: hostLimits, Collector: gcpolicy.NewTenants(),
+		Version: cli.BuildID(cli.Version(releaseVersion)), Limits: e.limits, FitProcs: true, Collector: gcpolicy.NewTenants(),
 	}
 	if err := opt.Check(); err != nil {
 		return usagef("build: %v", err)
@@ -130,7 +126,7 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	p := &unitPrinter{format: f.format, mode: mode, out: f.out, named: len(f.tenants) > 0, stdout: stdout, stderr: stderr}
 	if bar {
 		p.bar = newProgressBar(stderr)
-		opt.Found = p.bar.setFound
+		opt.Found = p.bar.Found
 	}
 	p.begin()
 	sum := publish.Run(opt, p.unit)
@@ -145,22 +141,6 @@ func (f *buildFlags) run(fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
-}
-
-// buildID names this discgen for the tenants' no-change keys: its version,
-// and for a development build, which has none, the size and time of the
-// executable, so that a rebuilt discgen rebuilds every tenant.
-func buildID() string {
-	v := version()
-	if v != "(devel)" {
-		return v
-	}
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			return fmt.Sprintf("%s %d %d", v, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return v
 }
 
 // parseShard reads --shard K/N.
@@ -199,7 +179,7 @@ type unitPrinter struct {
 	mode           publish.Mode
 	out            string // the output directory, for the check's line
 	stdout, stderr io.Writer
-	n              int
+	json           *publish.JSONStream // in json format
 	tenants        bool
 	// counts are the tenants' statuses; failed lists the refused and the
 	// skipped tenants, for the end of a build at scale.
@@ -213,12 +193,12 @@ type unitPrinter struct {
 	notOpen  []string // skipped: this user may not open their directories
 	// bar, when set, stands for the built and unchanged tenants
 	// (--progress bar): only what needs attention is printed, above it.
-	bar *progressBar
+	bar *publish.Progress
 }
 
 func (p *unitPrinter) begin() {
 	if p.format == "json" {
-		fmt.Fprint(p.stdout, "{\n  \"outputs\": [")
+		p.json = publish.NewJSONStream(p.stdout)
 	}
 }
 
@@ -232,7 +212,7 @@ func (p *unitPrinter) unit(u *publish.Unit) {
 			p.notOwner = append(p.notOwner, diag.OneLine(u.Dir))
 		}
 		if p.bar != nil {
-			p.bar.count(u.Status)
+			p.bar.Count(u.Status)
 		}
 		return
 	}
@@ -250,10 +230,10 @@ func (p *unitPrinter) unit(u *publish.Unit) {
 	quiet := u.Kind == publish.Tenant && u.Status <= publish.Unchanged && len(u.Diags) == 0 &&
 		len(u.Notes) == 0 && u.Problem == nil && (u.Changes == nil || u.Changes.Empty())
 	if !quiet {
-		p.bar.above(func() { p.print(u) })
+		p.bar.Above(func() { p.print(u) })
 	}
 	if u.Kind == publish.Tenant {
-		p.bar.count(u.Status)
+		p.bar.Count(u.Status)
 	}
 }
 
@@ -262,7 +242,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 	if p.format == "json" {
 		p.jsonUnit(u)
 	} else {
-		printDiags(p.stderr, p.format, u.Diags)
+		u.Diags.Write(p.stderr, p.format)
 		for _, n := range u.Notes {
 			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", diag.OneLine(n))
 		}
@@ -270,7 +250,7 @@ func (p *unitPrinter) print(u *publish.Unit) {
 			reportProblem(p.stderr, p.format, u.Problem)
 		}
 		if p.format == "github" && p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
-			printStaleGitHub(p.stderr, u.Dir, u.Changes)
+			publish.StaleDiags(u.Dir, u.Changes).WriteGitHub(p.stderr)
 		}
 		p.textUnit(u)
 	}
@@ -312,13 +292,7 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 }
 
 func (p *unitPrinter) jsonUnit(u *publish.Unit) {
-	b, _ := json.Marshal(u.JSON())
-	sep := ","
-	if p.n == 0 {
-		sep = ""
-	}
-	p.n++
-	fmt.Fprintf(p.stdout, "%s\n    %s", sep, b)
+	p.json.Unit(u)
 	if p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
 		// The diff is a result too; in json it goes to stderr, so that
 		// stdout stays one document.
@@ -328,22 +302,17 @@ func (p *unitPrinter) jsonUnit(u *publish.Unit) {
 }
 
 func (p *unitPrinter) end(sum publish.Summary) {
-	c := sum.Count
-	if p.format == "json" {
-		counts, _ := json.Marshal(map[string]int{
-			publish.Built.String(): c[publish.Built], publish.Unchanged.String(): c[publish.Unchanged],
-			publish.Refused.String(): c[publish.Refused], publish.Skipped.String(): c[publish.Skipped],
-		})
-		fmt.Fprintf(p.stdout, "\n  ],\n  \"counts\": %s,\n  \"valid\": %t\n}\n", counts, !sum.Failed && sum.SiteOK)
+	if p.json != nil {
+		p.json.End(sum)
 		return
 	}
 	if p.bar != nil {
-		p.bar.finish()
+		p.bar.Finish()
 	}
 	if p.tenants && p.mode == publish.Write {
 		t := p.counts
 		fmt.Fprintf(p.stdout, "tenants: %s built, %s unchanged, %s refused, %s skipped\n",
-			thousands(t[publish.Built]), thousands(t[publish.Unchanged]), thousands(t[publish.Refused]), thousands(t[publish.Skipped]))
+			publish.Thousands(t[publish.Built]), publish.Thousands(t[publish.Unchanged]), publish.Thousands(t[publish.Refused]), publish.Thousands(t[publish.Skipped]))
 	}
 	if n := len(p.notOwner); n > 0 {
 		slices.Sort(p.notOwner)
@@ -387,7 +356,7 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return thousands(n) + " " + noun + "s"
+	return publish.Thousands(n) + " " + noun + "s"
 }
 
 // listSome joins the first max names, and says how many more there are.
@@ -395,15 +364,7 @@ func listSome(names []string, max int) string {
 	if len(names) <= max {
 		return strings.Join(names, ", ")
 	}
-	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", thousands(len(names)-max))
-}
-
-// helpOK turns the -h signal into success.
-func helpOK(err error) error {
-	if errors.Is(err, errHelp) {
-		return nil
-	}
-	return err
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", publish.Thousands(len(names)-max))
 }
 
 // reportProblem prints why an output root cannot be written.
@@ -414,13 +375,13 @@ func reportProblem(stderr io.Writer, format string, err error) {
 		return
 	}
 	if format == "github" {
-		printProblemsGitHub(stderr, pe)
+		publish.ProblemDiags(pe).WriteGitHub(stderr)
 		return
 	}
 	for _, p := range pe.Problems {
 		fmt.Fprintf(stderr, "discgen: error: %s\n", diag.OneLine(fmt.Sprint(p)))
 	}
-	for _, h := range append(siteGeneratorHints(pe), pe.Hints()...) {
+	for _, h := range append(publish.SiteGeneratorHints(pe), pe.Hints()...) {
 		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
 	}
 }

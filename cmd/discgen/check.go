@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/discgen/discgen/internal/cli"
+	"github.com/discgen/discgen/lint"
+	"github.com/spf13/pflag"
 
 	"github.com/discgen/discgen/internal/gcpolicy"
 	"github.com/discgen/discgen/internal/limited"
@@ -29,99 +31,94 @@ func (l checkLine) MarshalJSON() ([]byte, error) {
 	}{l.CheckLine, l.rights.JSON()})
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) error {
+func checkCommand(fs *pflag.FlagSet) runner {
 	var file, env, robotsFile, tdmFile, format string
 	var agents []string
-	fs := newFlags("check", checkUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "", "build robots.txt from this manifest")
 	fs.StringVar(&env, "env", "", "with -f: apply environments.NAME")
 	fs.StringVar(&robotsFile, "robots", "", "check an existing robots.txt")
 	fs.StringVar(&tdmFile, "tdmrep", "", "check an existing tdmrep.json (with --robots)")
 	fs.StringArrayVarP(&agents, "agent", "a", nil, "a crawler's product token; repeat for several")
 	fs.StringVar(&format, "format", "text", "text (default) or json")
-	setArgs(fs, "file", "FILE", "env", "NAME", "robots", "FILE", "tdmrep", "FILE", "agent", "NAME", "format", "FORMAT")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	switch {
-	case (file == "") == (robotsFile == ""):
-		return usagef("check: give exactly one of -f and --robots")
-	case tdmFile != "" && robotsFile == "":
-		return usagef("check: --tdmrep goes with --robots (with -f, the manifest builds tdmrep.json)")
-	case len(agents) == 0:
-		return usagef("check: give at least one --agent")
-	case fs.NArg() == 0:
-		return usagef("check: give at least one URL")
-	}
-	if err := checkFormat(format, formats["check"]...); err != nil {
-		return err
-	}
-	gcpolicy.OneShot()
-	data, site, err := robotsBytes(file, env, robotsFile, stderr)
-	if err != nil {
-		return err
-	}
-	tdm, err := tdmrepBytes(tdmFile, stderr)
-	if err != nil {
-		return err
-	}
-	if robotsFile != "" {
-		if err := roomFor(robots.Cost(data, robots.MaxLines), "check of "+robotsFile); err != nil {
+	cli.SetArgs(fs, "file", "FILE", "env", "NAME", "robots", "FILE", "tdmrep", "FILE", "agent", "NAME", "format", "FORMAT")
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		switch {
+		case (file == "") == (robotsFile == ""):
+			return usagef("check: give exactly one of -f and --robots")
+		case tdmFile != "" && robotsFile == "":
+			return usagef("check: --tdmrep goes with --robots (with -f, the manifest builds tdmrep.json)")
+		case len(agents) == 0:
+			return usagef("check: give at least one --agent")
+		case fs.NArg() == 0:
+			return usagef("check: give at least one URL")
+		}
+		if err := checkFormat(format, formats["check"]...); err != nil {
 			return err
 		}
-	}
-	f := robots.Parse(data)
-	if f.Cut > 0 {
-		// A file discgen builds never holds so many lines.
-		return fmt.Errorf("%s:%d: more than %d lines that hold a field or text; check reads at most %d", robotsFile, f.Cut, robots.MaxLines, robots.MaxLines)
-	}
-	// The licence and reservation depend on the URL alone: read once each.
-	rd := rightsReader(data, tdm, site)
-	atURL := make([]rights.RightsReading, fs.NArg())
-	for i, u := range fs.Args() {
-		atURL[i] = rd.At(robots.PathOf(u))
-	}
-	var lines []checkLine
-	for _, a := range agents {
-		if n := robots.CheckedName(a); n != "" {
-			fmt.Fprintf(stderr, "discgen: warning: %s\n", n)
+		gcpolicy.OneShot()
+		data, site, err := robotsBytes(e, file, env, robotsFile)
+		if err != nil {
+			return err
 		}
+		tdm, err := tdmrepBytes(tdmFile, stderr)
+		if err != nil {
+			return err
+		}
+		if robotsFile != "" {
+			if err := e.roomFor(robots.Cost(data, robots.MaxLines), "check of "+robotsFile); err != nil {
+				return err
+			}
+		}
+		f := robots.Parse(data)
+		if f.Cut > 0 {
+			// A file discgen builds never holds so many lines.
+			return fmt.Errorf("%s:%d: more than %d lines that hold a field or text; check reads at most %d", robotsFile, f.Cut, robots.MaxLines, robots.MaxLines)
+		}
+		// The licence and reservation depend on the URL alone: read once each.
+		rd := rights.NewReader(data, tdm, nil)
+		if site != nil {
+			rd = site.Rights()
+		}
+		atURL := make([]rights.RightsReading, fs.NArg())
 		for i, u := range fs.Args() {
-			lines = append(lines, checkLine{f.CheckLine(a, u), atURL[i]})
+			atURL[i] = rd.At(robots.PathOf(u))
 		}
-	}
-	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(lines)
-	}
-	for _, l := range lines {
-		printVerdict(stdout, l.CheckLine)
-		if t := l.rights.LicenseText(); t != "" {
-			fmt.Fprintf(stdout, "  license %s\n", t)
+		var lines []checkLine
+		for _, a := range agents {
+			if n := robots.CheckedName(a); n != "" {
+				fmt.Fprintf(stderr, "discgen: warning: %s\n", n)
+			}
+			for i, u := range fs.Args() {
+				lines = append(lines, checkLine{f.CheckLine(a, u), atURL[i]})
+			}
 		}
-		if t := l.rights.TDMText(); t != "" {
-			fmt.Fprintf(stdout, "  tdm %s\n", t)
+		if format == "json" {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(lines)
 		}
+		for _, l := range lines {
+			l.CheckLine.WriteText(stdout)
+			if t := l.rights.LicenseText(); t != "" {
+				fmt.Fprintf(stdout, "  license %s\n", t)
+			}
+			if t := l.rights.TDMText(); t != "" {
+				fmt.Fprintf(stdout, "  tdm %s\n", t)
+			}
+		}
+		return nil
 	}
-	return nil
-}
-
-func ruleText(v robots.Verdict) string {
-	if v.Rule == "" {
-		return "(no rule matches)"
-	}
-	return fmt.Sprintf("(line %d: %s)", v.Line, v.Rule)
 }
 
 // robotsBytes reads the robots.txt to check: a file, or what the manifest
 // builds.
-func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, *publish.SiteDoc, error) {
+func robotsBytes(e *call, file, env, robotsFile string) ([]byte, *publish.SiteDoc, error) {
 	if robotsFile != "" {
-		if err := roomToRead(robotsFile, maxLintFile, "check of "+robotsFile); err != nil {
+		if err := e.roomToRead(robotsFile, lint.MaxFile, "check of "+robotsFile); err != nil {
 			return nil, nil, err
 		}
-		data, err := limited.ReadFile(robotsFile, maxLintFile)
+		data, err := limited.ReadFile(robotsFile, lint.MaxFile)
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read %s: %v", robotsFile, err)
 		}
@@ -133,13 +130,13 @@ func robotsBytes(file, env, robotsFile string, stderr io.Writer) ([]byte, *publi
 	}
 	// Only the site's robots.txt is checked: its tenants are not built.
 	site, diags := publish.LoadSite(publish.Options{Manifest: file, Env: env, Now: now, Unsigned: true})
-	printDiags(stderr, "text", diags.Errors())
+	diags.Errors().WriteText(e.stderr)
 	if site == nil {
 		return nil, nil, errFailed
 	}
-	e, ok := site.Tree["robots.txt"]
+	robots, ok := site.Tree["robots.txt"]
 	if !ok {
 		return nil, nil, errors.New(file + ": the manifest defines no robots.txt (no agents)")
 	}
-	return e.Data, site, nil
+	return robots.Data, site, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/discgen/discgen/internal/cli"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,7 +99,7 @@ func TestCompletionFish(t *testing.T) {
 		}
 		line := strings.Join(c.words, " ")
 		var got []string
-		for _, l := range shellLines(t, "fish", "source "+script+"; complete -C"+fishQuote(line), nil) {
+		for _, l := range shellLines(t, "fish", "source "+script+"; complete -C"+cli.FishQuote(line), nil) {
 			w, _, _ := strings.Cut(l, "\t")
 			got = append(got, w)
 		}

@@ -1,26 +1,8 @@
 package main
 
-import (
-	"io"
-	"strings"
+import "strings"
 
-	"github.com/discgen/discgen/diag"
-)
-
-// printDiags writes diagnostics in the chosen format: text (the diag
-// grammar), json (one document), or github (workflow commands, which
-// GitHub Actions shows as annotations at file and line).
-func printDiags(w io.Writer, format string, list diag.List) {
-	switch format {
-	case "json":
-		list.WriteJSON(w)
-	case "github":
-		list.WriteGitHub(w)
-	default:
-		list.WriteText(w)
-	}
-}
-
+// checkFormat refuses a --format value not among allowed.
 func checkFormat(f string, allowed ...string) error {
 	for _, a := range allowed {
 		if f == a {

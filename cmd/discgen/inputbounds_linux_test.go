@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/discgen/discgen/lint"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,7 +69,7 @@ func TestInputBoundsUnderAddressLimit(t *testing.T) {
 	// 1,000,000 rules "Disallow: /pN/*a*b*c$", 26 MB.
 	writeLines(t, file("wildcards.txt"), "User-agent: *\n", 1_000_000, func(i int) string { return fmt.Sprintf("Disallow: /p%d/*a*b*c$\n", i) })
 	// 32 MiB of lines "a:", 11 million extension lines.
-	writeLines(t, file("extensions.txt"), "User-agent: *\n", (maxLintFile-14)/3, func(int) string { return "a:\n" })
+	writeLines(t, file("extensions.txt"), "User-agent: *\n", (lint.MaxFile-14)/3, func(int) string { return "a:\n" })
 	// 4 MiB of lines without a key, what import reads at most.
 	writeLines(t, file("keyless.txt"), "User-agent: *\n", (4<<20-14)/2, func(int) string { return "x\n" })
 	// 499,990 lines, with three findings to two: under every bound of check.

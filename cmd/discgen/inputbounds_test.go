@@ -15,8 +15,14 @@ import (
 
 // runIn runs discgen in-process and returns its exit status and output.
 func runIn(args ...string) (status int, stdout, stderr string) {
+	return runMem(nil, args...)
+}
+
+// runMem is runIn with the host's memory limits as main would have read
+// them (nil: read by the command).
+func runMem(mem *hostlimits.Limits, args ...string) (status int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	status = exitCode(run(args, &o, &e))
+	status = exitCode((&call{stdout: &o, stderr: &e, mem: mem}).run(args))
 	return status, o.String(), e.String()
 }
 
@@ -88,7 +94,6 @@ func TestLintLineBound(t *testing.T) {
 // it parses: the runtime would die with a trace where it runs out. A small
 // file is still read under the same limit.
 func TestInputHostMemory(t *testing.T) {
-	defer func(l *hostlimits.Limits) { memLimits = l }(memLimits)
 	dir := t.TempDir()
 	large := filepath.Join(dir, "large.txt")
 	small := filepath.Join(dir, "small.txt")
@@ -106,15 +111,15 @@ func TestInputHostMemory(t *testing.T) {
 		{40, []string{"lint", large}},
 		{40, []string{"import", large}},
 	} {
-		memLimits = &hostlimits.Limits{AddressSpace: uint64(720+c.room) << 20, AddressInUse: 720 << 20}
-		st, out, errOut := runIn(c.args...)
+		mem := &hostlimits.Limits{AddressSpace: uint64(720+c.room) << 20, AddressInUse: 720 << 20}
+		st, out, errOut := runMem(mem, c.args...)
 		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
 		if st != 1 || out != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "discgen: error: the address-space limit (RLIMIT_AS, ulimit -v) of ") ||
 			!strings.Contains(lines[0], fmt.Sprintf("leaves %d MiB for %s of %s", c.room, c.args[0], large)) {
 			t.Errorf("%s with %d MiB: status %d, stdout %q, stderr %q; want 1 and one line naming RLIMIT_AS", c.args[0], c.room, st, out, errOut)
 		}
 		c.args[slices.Index(c.args, large)] = small
-		if st, _, errOut := runIn(c.args...); st != 0 {
+		if st, _, errOut := runMem(mem, c.args...); st != 0 {
 			t.Errorf("%s of a small file with %d MiB: status %d\n%s", c.args[0], c.room, st, errOut)
 		}
 	}

@@ -2,108 +2,72 @@ package main
 
 import (
 	"fmt"
-	"io"
+	"github.com/discgen/discgen/internal/cli"
+	"github.com/spf13/pflag"
 	"slices"
 	"strings"
 
-	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/limited"
 	"github.com/discgen/discgen/lint"
-	"github.com/discgen/discgen/robots"
 )
-
-// maxLintFile bounds what lint reads: well past the 500 KiB a crawler
-// parses, so that an oversized file is reported rather than refused.
-const maxLintFile = 32 << 20
 
 // maxKeyFile bounds the public key file of lint --key.
 const maxKeyFile = 1 << 20
 
-func runLint(args []string, stdout, stderr io.Writer) error {
+func lintCommand(fs *pflag.FlagSet) runner {
 	var format, nowFlag, keyFile, typeFlag string
-	fs := newFlags("lint", lintUsage, stdout)
 	fs.StringVar(&format, "format", "text", "text (default), json, or github")
 	fs.StringVar(&nowFlag, "now", "", "the time security.txt's Expires is checked against (as for build)")
 	fs.StringVar(&keyFile, "key", "", "verify the OpenPGP signature of each security.txt with this public key (gpg --export --armor KEYID)")
 	fs.StringVar(&typeFlag, "type", "", "lint every file as KIND: "+kindList())
-	setArgs(fs, "format", "FORMAT", "now", "TIME", "key", "PUBKEY", "type", "KIND")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	if fs.NArg() == 0 {
-		return usagef("lint: give at least one file")
-	}
-	if err := checkFormat(format, formats["lint"]...); err != nil {
-		return err
-	}
-	var kind lint.Kind
-	if typeFlag != "" {
-		k, ok := lint.ParseKind(typeFlag)
-		if !ok {
-			return usagef("lint: --type %q is not one of %s", typeFlag, kindList())
+	cli.SetArgs(fs, "format", "FORMAT", "now", "TIME", "key", "PUBKEY", "type", "KIND")
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		if fs.NArg() == 0 {
+			return usagef("lint: give at least one file")
 		}
-		kind = k
-	}
-	opt := lint.Options{}
-	var err error
-	if opt.Now, err = parseNow(nowFlag); err != nil {
-		return err
-	}
-	type file struct {
-		name string
-		data []byte
-		kind lint.Kind
-	}
-	var list diag.List
-	var files []file
-	for _, name := range fs.Args() {
-		if err := roomToRead(name, maxLintFile, "lint of "+name); err != nil {
+		if err := checkFormat(format, formats["lint"]...); err != nil {
 			return err
 		}
-		data, err := limited.ReadFile(name, maxLintFile)
+		var kind lint.Kind
+		if typeFlag != "" {
+			k, ok := lint.ParseKind(typeFlag)
+			if !ok {
+				return usagef("lint: --type %q is not one of %s", typeFlag, kindList())
+			}
+			kind = k
+		}
+		opt := lint.Options{}
+		var err error
+		if opt.Now, err = parseNow(nowFlag); err != nil {
+			return err
+		}
+		srcs, list, err := lint.Read(fs.Args(), kind, func(name string, need int64) error {
+			return e.roomFor(need, "lint of "+name)
+		})
 		if err != nil {
-			list.Errorf(diag.Pos{File: name}, "", "cannot read: %v", err)
-			continue
+			return err
 		}
-		k := kind
-		if k == "" {
-			k = lint.Detect(name, data)
-			if d, ok := lint.Mismatch(name, k); ok {
-				d.File = name
-				list.Add(d)
+		if keyFile != "" {
+			if !slices.ContainsFunc(srcs, func(s lint.Source) bool { return s.Kind == lint.SecurityTxt }) {
+				return usagef("lint: --key verifies security.txt files; none of the files given reads as one (pass --type security.txt to lint them as such)")
+			}
+			if opt.Key, err = limited.ReadFile(keyFile, maxKeyFile); err != nil {
+				return fmt.Errorf("--key %s: cannot read: %v", keyFile, err)
 			}
 		}
-		if k == lint.Robots {
-			if err := roomFor(robots.Cost(data, robots.MaxLintLines), "lint of "+name); err != nil {
-				return err
-			}
+		list.Append(lint.Sources(srcs, opt))
+		list.Sort()
+		w := stderr
+		if format == "json" {
+			w = stdout
 		}
-		files = append(files, file{name, data, k})
-	}
-	if keyFile != "" {
-		if !slices.ContainsFunc(files, func(f file) bool { return f.kind == lint.SecurityTxt }) {
-			return usagef("lint: --key verifies security.txt files; none of the files given reads as one (pass --type security.txt to lint them as such)")
+		list.Write(w, format)
+		if list.HasErrors() {
+			return errFailed
 		}
-		if opt.Key, err = limited.ReadFile(keyFile, maxKeyFile); err != nil {
-			return fmt.Errorf("--key %s: cannot read: %v", keyFile, err)
-		}
+		return nil
 	}
-	for _, f := range files {
-		for _, d := range lint.File(f.data, f.kind, opt) {
-			d.File = f.name
-			list.Add(d)
-		}
-	}
-	list.Sort()
-	w := stderr
-	if format == "json" {
-		w = stdout
-	}
-	printDiags(w, format, list)
-	if list.HasErrors() {
-		return errFailed
-	}
-	return nil
 }
 
 // kindList names the values of lint --type.

@@ -12,49 +12,38 @@ import (
 
 func main() {
 	gcpolicy.Tune() // GOGC=400 with a 96 MiB soft limit: see the package
+	e := &call{stdout: os.Stdout, stderr: os.Stderr}
 	if args := os.Args[1:]; !printsOnly(args) {
 		var l hostlimits.Limits
 		if sizesBuild(args) {
 			l = hostlimits.Read()
-			hostLimits = &l
+			e.limits = &l
 		} else {
 			l = hostlimits.Memory()
 		}
-		memLimits = &l
+		e.mem = &l
 		gcpolicy.FitHost(l)
 	}
-	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr)))
+	os.Exit(exitCode(e.run(os.Args[1:])))
 }
-
-// hostLimits is what main read of the host's limits at start-up, for a
-// build to size itself by (publish.Options.Limits), so that /proc and the
-// cgroup files are read once a process. It is nil when run is called
-// without main, and the build reads them itself.
-var hostLimits *hostlimits.Limits
-
-// memLimits is what main read of the host's memory limits at start-up
-// (all of them for a build), for a command that reads a file whole to
-// check the file fits (roomFor). It is nil when run is called without
-// main, and the command reads them itself.
-var memLimits *hostlimits.Limits
 
 // roomToRead is roomFor the read of the file name, read up to max bytes,
 // by its size: before the read, whose cost the file's size alone tells
 // (robots.ReadCost). A file that cannot be stat'ed, or is larger than
 // max, is left to the read to report.
-func roomToRead(name string, max int64, what string) error {
+func (e *call) roomToRead(name string, max int64, what string) error {
 	fi, err := os.Stat(name)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
 		return nil
 	}
-	return roomFor(robots.ReadCost(fi.Size()), what)
+	return e.roomFor(robots.ReadCost(fi.Size()), what)
 }
 
 // roomFor refuses, in one line naming the limit, work that needs about
 // need bytes when the host's limits leave this process less
 // (hostlimits.Limits.Fit); what names the work ("check of robots.txt").
-func roomFor(need int64, what string) error {
-	l := memLimits
+func (e *call) roomFor(need int64, what string) error {
+	l := e.mem
 	if l == nil {
 		m := hostlimits.Memory()
 		l = &m

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/discgen/discgen/internal/cli"
 	"os/exec"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // flag set, and no usage text carries a hand-written block beside it.
 func TestUsageOptionsFromFlags(t *testing.T) {
 	for _, name := range sortedCommands() {
-		flags := commandFlags(name)
+		flags := cli.Flags(commandFlagSet(name))
 		text := commandUsage(name)
 		if strings.Contains(text, "{{options}}") {
 			t.Errorf("%s -h: the options line was not replaced", name)
@@ -29,7 +30,7 @@ func TestUsageOptionsFromFlags(t *testing.T) {
 			if f.Usage == "" {
 				t.Errorf("%s --%s: no usage string", name, f.Name)
 			}
-			if !strings.Contains(text, "--"+f.Name) || !strings.Contains(text, fill(f.Usage, usageWidth-usageColumn)[0]) {
+			if !strings.Contains(text, "--"+f.Name) || !strings.Contains(text, cli.Fill(f.Usage)[0]) {
 				t.Errorf("%s -h does not describe --%s", name, f.Name)
 			}
 		}
@@ -39,16 +40,16 @@ func TestUsageOptionsFromFlags(t *testing.T) {
 // TestManPage: the page names every command and every flag, is the same
 // bytes each time, and groff reads it without a warning.
 func TestManPage(t *testing.T) {
-	page := manPage()
-	if page != manPage() {
+	page := program().Man()
+	if page != program().Man() {
 		t.Fatal("the page differs between two renderings")
 	}
 	for _, name := range sortedCommands() {
 		if !strings.Contains(page, ".SS \"discgen "+name+"\"\n") {
 			t.Errorf("no section for %s", name)
 		}
-		for _, f := range commandFlags(name) {
-			if !strings.Contains(page, `\fB\-\-`+roffEscape(f.Name)+`\fR`) {
+		for _, f := range cli.Flags(commandFlagSet(name)) {
+			if !strings.Contains(page, `\fB\-\-`+cli.RoffEscape(f.Name)+`\fR`) {
 				t.Errorf("%s --%s is not in the page", name, f.Name)
 			}
 		}

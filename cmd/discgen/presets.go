@@ -1,24 +1,20 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/discgen/discgen/internal/cli"
+	"github.com/spf13/pflag"
 	"io"
-	"maps"
-	"slices"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"github.com/discgen/discgen/crawlers"
-	"github.com/discgen/discgen/internal/atomicfile"
 	"github.com/discgen/discgen/internal/editdist"
 	"github.com/discgen/discgen/internal/lazyre"
-	"github.com/discgen/discgen/internal/limited"
 )
 
-func runPresets(args []string, stdout, stderr io.Writer) error {
+func presetsCommand(fs *pflag.FlagSet) runner {
 	var format, nowFlag, list, commit, date, out, ranges, copy, service string
-	fs := newFlags("presets", presetsUsage, stdout)
 	fs.StringVar(&format, "format", "text", "text (default) or json")
 	fs.StringVar(&nowFlag, "now", "", "the time the catalogue's age is counted to")
 	fs.StringVar(&list, "import", "", "a robots.json of the ai.robots.txt list")
@@ -28,98 +24,62 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&ranges, "import-ranges", "", "a downloaded ranges file for a list of crawlers/ranges.json")
 	fs.StringVar(&copy, "copy", "", "where the file was downloaded from (with --import-ranges)")
 	fs.StringVar(&service, "service", "", "take only the prefixes the file attributes to this service (with --import-ranges)")
-	setArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT", "service", "NAME")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	if ranges != "" {
-		if fs.NArg() > 0 || list != "" || commit != "" {
-			return usagef("presets: --import-ranges takes no preset names, --import or --commit")
-		}
-		return importRanges(ranges, service, copy, date, out, stdout)
-	}
-	if copy != "" || service != "" {
-		return usagef("presets: --copy and --service go with --import-ranges")
-	}
-	if list != "" {
-		if fs.NArg() > 0 {
-			return usagef("presets: --import takes no preset names")
-		}
-		return importPresets(list, commit, date, out, stdout)
-	}
-	if commit != "" || date != "" || out != "" {
-		return usagef("presets: --commit, --date and -o go with --import")
-	}
-	if err := checkFormat(format, formats["presets"]...); err != nil {
-		return err
-	}
-	now, err := parseNow(nowFlag)
-	if err != nil {
-		return err
-	}
-	cat := crawlers.Default()
-	want := fs.Args()
-	if len(want) == 0 {
-		want = cat.Presets()
-	}
-	for _, p := range want {
-		if _, ok := cat.Preset(p); !ok {
-			ue := &usageError{msg: fmt.Sprintf("presets: unknown preset %q", p)}
-			if s := editdist.Closest(p, cat.Presets()); s != "" {
-				ue.hint = fmt.Sprintf("did you mean %s?", s)
+	cli.SetArgs(fs, "format", "FORMAT", "now", "TIME", "import", "FILE", "commit", "HASH", "date", "DAY", "output", "FILE", "import-ranges", "LIST=FILE", "copy", "TEXT", "service", "NAME")
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		if ranges != "" {
+			if fs.NArg() > 0 || list != "" || commit != "" {
+				return usagef("presets: --import-ranges takes no preset names, --import or --commit")
 			}
-			return ue
+			return importRanges(ranges, service, copy, date, out, stdout)
 		}
-	}
-	for _, s := range crawlers.StaleLists(now) {
-		fmt.Fprintf(stderr, "discgen: warning: %s\n", s)
-	}
-	if format == "json" {
-		type preset struct {
-			Name        string           `json:"name"`
-			Description string           `json:"description"`
-			Agents      []crawlers.Agent `json:"agents"`
+		if copy != "" || service != "" {
+			return usagef("presets: --copy and --service go with --import-ranges")
 		}
-		out := struct {
-			Date    string                     `json:"date"`
-			Sources map[string]crawlers.Source `json:"sources"`
-			Presets []preset                   `json:"presets"`
-		}{Date: cat.Date, Sources: cat.Sources}
+		if list != "" {
+			if fs.NArg() > 0 {
+				return usagef("presets: --import takes no preset names")
+			}
+			return importPresets(list, commit, date, out, stdout)
+		}
+		if commit != "" || date != "" || out != "" {
+			return usagef("presets: --commit, --date and -o go with --import")
+		}
+		if err := checkFormat(format, formats["presets"]...); err != nil {
+			return err
+		}
+		now, err := parseNow(nowFlag)
+		if err != nil {
+			return err
+		}
+		cat := crawlers.Default()
+		want := fs.Args()
+		if len(want) == 0 {
+			want = cat.Presets()
+		}
 		for _, p := range want {
-			as, _ := cat.Preset(p)
-			out.Presets = append(out.Presets, preset{p, cat.Purposes[p], as})
+			if _, ok := cat.Preset(p); !ok {
+				ue := &usageError{msg: fmt.Sprintf("presets: unknown preset %q", p)}
+				if s := editdist.Closest(p, cat.Presets()); s != "" {
+					ue.hint = fmt.Sprintf("did you mean %s?", s)
+				}
+				return ue
+			}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	fmt.Fprintf(stdout, "crawler catalogue of %s\n", cat.Date)
-	for _, name := range slices.Sorted(maps.Keys(cat.Sources)) {
-		s := cat.Sources[name]
-		fmt.Fprintf(stdout, "source %s: %s %s, commit %s of %s, %s licence\n", name, s.URL, s.File, s.Commit, s.Date, s.Licence)
-	}
-	for _, p := range want {
-		as, _ := cat.Preset(p)
-		fmt.Fprintf(stdout, "\n%s (%d agents): %s\n", p, len(as), cat.Purposes[p])
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		for _, a := range as {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", a.Name, a.Operator, a.Source, checked(a))
+		for _, s := range crawlers.StaleLists(now) {
+			fmt.Fprintf(stderr, "discgen: warning: %s\n", s)
 		}
-		tw.Flush()
+		if format == "json" {
+			return cat.WritePresetsJSON(stdout, want)
+		}
+		return cat.WritePresets(stdout, want)
 	}
-	return nil
 }
 
-// checked says when an agent's facts were checked against its source.
-func checked(a crawlers.Agent) string {
-	if a.Checked == "" {
-		return "not checked"
-	}
-	return "checked " + a.Checked
-}
-
-// importPresets shows what a newer ai.robots.txt robots.json changes in
-// the shipped catalogue and, with -o, writes the refreshed catalogue.
+// importPresets (--import) and importRanges (--import-ranges, LIST=FILE)
+// check their flags and show what a downloaded file changes in the
+// shipped catalogue (crawlers.UpdateCatalogue, crawlers.UpdateRanges);
+// with -o, they write the refreshed catalogue.
 func importPresets(file, commit, date, out string, stdout io.Writer) error {
 	if !commitRE.MatchString(commit) {
 		return usagef("presets: --import needs --commit, the list's git commit (7 to 40 hex digits)")
@@ -127,25 +87,30 @@ func importPresets(file, commit, date, out string, stdout io.Writer) error {
 	if _, err := time.Parse(time.DateOnly, date); err != nil {
 		return usagef("presets: --import needs --date, the list commit's day as YYYY-MM-DD")
 	}
-	data, err := limited.ReadFile(file, crawlers.MaxListSize)
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %v", file, err)
+	u, err := crawlers.UpdateCatalogue(file, crawlers.Source{Commit: commit, Date: date})
+	return saveUpdate(u, err, out, stdout)
+}
+
+func importRanges(spec, service, copy, date, out string, stdout io.Writer) error {
+	key, file, ok := strings.Cut(spec, "=")
+	if !ok || key == "" || file == "" {
+		return usagef("presets: --import-ranges takes LIST=FILE (lists: %s)", strings.Join(crawlers.DefaultRanges().Keys(), ", "))
 	}
-	list, err := crawlers.ParseList(data)
-	if err != nil {
-		return fmt.Errorf("%s: %v", file, err)
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return usagef("presets: --import-ranges needs --date, the day the file was downloaded, as YYYY-MM-DD")
 	}
-	next, diff, err := crawlers.Import(crawlers.Default(), list, crawlers.Source{Commit: commit, Date: date})
+	u, err := crawlers.UpdateRanges(key, file, service, date, copy)
+	return saveUpdate(u, err, out, stdout)
+}
+
+func saveUpdate(u *crawlers.Update, err error, out string, stdout io.Writer) error {
 	if err != nil {
-		return fmt.Errorf("%s: %v", file, err)
-	}
-	if err := diff.Write(stdout); err != nil {
 		return err
 	}
-	if out == "" {
-		return nil
+	if err := u.WriteDiff(stdout); err != nil || out == "" {
+		return err
 	}
-	return atomicfile.Write(out, crawlers.Format(next))
+	return u.Save(out)
 }
 
 var commitRE = lazyre.New(`^[0-9a-f]{7,40}$`)

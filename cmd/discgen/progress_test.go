@@ -8,47 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/internal/testing/testfs"
-	"github.com/discgen/discgen/publish"
 )
-
-func TestProgressLine(t *testing.T) {
-	clock := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	var out bytes.Buffer
-	b := &progressBar{w: &out, start: clock, now: func() time.Time { return clock }}
-	b.draw()
-	if out.Len() != 0 {
-		t.Errorf("drawn before any tenant: %q", out.String())
-	}
-	b.setFound(1500, false)
-	for range 1200 {
-		b.counts[publish.Built]++
-	}
-	b.counts[publish.Refused] = 3
-	clock = clock.Add(2 * time.Second)
-	if got, want := b.line(), "tenants: 1,203 of 1,500 found so far: 1,200 built, 0 unchanged, 3 refused, 0 skipped; 602/s"; got != want {
-		t.Errorf("line = %q, want %q", got, want)
-	}
-	b.setFound(20000, true)
-	if got, want := b.line(), "tenants: 1,203 of 20,000 (6%): 1,200 built, 0 unchanged, 3 refused, 0 skipped; 602/s, 31s left"; got != want {
-		t.Errorf("line = %q, want %q", got, want)
-	}
-	// A narrow terminal gets the line cut, never wrapped.
-	b.width = 20
-	b.draw()
-	b.finish()
-	if got := out.String(); got != "tenants: 1,203 of 2\r\x1b[Ktenants: 1,203 of 2\n" {
-		t.Errorf("drawn %q", got)
-	}
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
 
 // progressTree writes a site with n tenants, the one numbered bad invalid.
 func progressTree(t *testing.T, n, bad int) string {

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
+	"github.com/discgen/discgen/internal/cli"
+	"github.com/discgen/discgen/internal/confined"
+	"github.com/spf13/pflag"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/discgen/discgen/autodisc"
 	"github.com/discgen/discgen/internal/limited"
@@ -28,91 +28,75 @@ import (
 //
 // Warnings about the files read go to stderr in the diagnostic grammar; with
 // --format json they are part of the document instead.
-func runResolve(args []string, stdout, stderr io.Writer) error {
+func resolveCommand(fset *pflag.FlagSet) runner {
 	var dir, format, file string
-	fset := newFlags("resolve", resolveUsage, stdout)
 	fset.StringVarP(&dir, "output", "o", "public", "the built tree (default public)")
 	fset.StringVarP(&file, "file", "f", "", "the site manifest: each tenant space is read from the directory its tenants glob finds, as the server serves it, not from the built tree")
 	fset.StringVar(&format, "format", "text", "text (default) or json")
-	setArgs(fset, "output", "DIR", "format", "FORMAT", "file", "FILE")
-	if err := parseFlags(fset, args); err != nil {
-		return helpOK(err)
-	}
-	if err := checkFormat(format, formats["resolve"]...); err != nil {
-		return err
-	}
-	if fset.NArg() != 1 {
-		return usagef("resolve: give one URL path, such as /~alice/blog/post.html")
-	}
-	p, err := urlPath(fset.Arg(0))
-	if err != nil {
-		return err
-	}
+	cli.SetArgs(fset, "output", "DIR", "format", "FORMAT", "file", "FILE")
+	return func(e *call, fset *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		if err := checkFormat(format, formats["resolve"]...); err != nil {
+			return err
+		}
+		if fset.NArg() != 1 {
+			return usagef("resolve: give one URL path, such as /~alice/blog/post.html")
+		}
+		p, err := autodisc.URLPath(fset.Arg(0))
+		if err != nil {
+			return usagef("resolve: %v", err)
+		}
 
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return noAutodisc(dir)
+			}
+			return fmt.Errorf("%s: %v", dir, confined.UnwrapPath(err))
+		}
+		defer root.Close()
+		// os.Root keeps every read inside dir: a link in the tree cannot lead
+		// the reader elsewhere (seed 000 section 6).
+		fsys := limited.RootFS(root)
+		at := func(rel string) string {
+			if rel == "" {
+				return ""
+			}
+			return filepath.Join(dir, filepath.FromSlash(rel))
+		}
+		if file != "" {
+			now, err := parseNow("")
+			if err != nil {
+				return err
+			}
+			served, diags := publish.LoadServed(publish.Options{Manifest: file, Now: now}, dir, fsys)
+			diags.WriteText(stderr)
+			if served == nil {
+				return errFailed
+			}
+			defer served.Close()
+			fsys, at = served, served.Path
+		}
+		res, err := autodisc.Resolve(fsys, p)
+		if errors.Is(err, autodisc.ErrNoAutodisc) {
 			return noAutodisc(dir)
 		}
-		return fmt.Errorf("%s: %v", dir, unwrapPathErr(err))
-	}
-	defer root.Close()
-	// os.Root keeps every read inside dir: a link in the tree cannot lead
-	// the reader elsewhere (seed 000 section 6).
-	fsys := limited.RootFS(root)
-	at := func(rel string) string {
-		if rel == "" {
-			return ""
-		}
-		return filepath.Join(dir, filepath.FromSlash(rel))
-	}
-	if file != "" {
-		now, err := parseNow("")
 		if err != nil {
 			return err
 		}
-		served, diags := publish.LoadServed(publish.Options{Manifest: file, Now: now}, dir, fsys)
-		diags.WriteText(stderr)
-		if served == nil {
-			return errFailed
-		}
-		defer served.Close()
-		fsys, at = served, served.Path
-	}
-	res, err := autodisc.Resolve(fsys, p)
-	if errors.Is(err, autodisc.ErrNoAutodisc) {
-		return noAutodisc(dir)
-	}
-	if err != nil {
-		return err
-	}
 
-	if format == "json" {
-		return res.WriteJSON(stdout, at)
-	}
-	if err := res.WriteText(stdout, at); err != nil {
-		return err
-	}
-	for _, w := range res.Warnings {
-		w.File = at(w.File)
-		fmt.Fprintln(stderr, w.String())
-	}
-	return nil
-}
-
-// urlPath takes the URL path to resolve: a path beginning with "/", or the
-// path of an absolute URL.
-func urlPath(arg string) (string, error) {
-	if strings.HasPrefix(arg, "/") {
-		return arg, nil
-	}
-	if u, err := url.Parse(arg); err == nil && u.Scheme != "" && u.Host != "" {
-		if p := u.EscapedPath(); p != "" {
-			return p, nil
+		if format == "json" {
+			return res.WriteJSON(stdout, at)
 		}
-		return "/", nil
+		if err := res.WriteText(stdout, at); err != nil {
+			return err
+		}
+		for _, w := range res.Warnings {
+			w.File = at(w.File)
+			fmt.Fprintln(stderr, w.String())
+		}
+		return nil
 	}
-	return "", usagef("resolve: %q is not a URL path: give one beginning with \"/\", or an absolute URL", arg)
 }
 
 func noAutodisc(dir string) error {
@@ -120,12 +104,4 @@ func noAutodisc(dir string) error {
 		err:   fmt.Errorf("%s: no autodisc directory", filepath.Join(dir, "autodisc")),
 		hints: []string{fmt.Sprintf("build the tree first: discgen build -o %s", dir), "or give the built tree with -o DIR"},
 	}
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -70,7 +70,7 @@ delegations:
 func resolveCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var o, e bytes.Buffer
-	err = runResolve(args, &o, &e)
+	err = dispatch(&call{stdout: &o, stderr: &e}, append([]string{"resolve"}, args...))
 	report(&e, err)
 	return o.String(), e.String(), err
 }
@@ -204,7 +204,7 @@ func TestResolveCommandErrors(t *testing.T) {
 		{[]string{"-o", public, "/a", "/b"}, 2, "discgen: error: resolve: give one URL path, such as /~alice/blog/post.html"},
 		{[]string{"-o", public, "a/b"}, 2, `discgen: error: resolve: "a/b" is not a URL path: give one beginning with "/", or an absolute URL`},
 		{[]string{"-o", public, "--format", "xml", "/"}, 2, `discgen: error: --format "xml": use text, json`},
-		{[]string{"--bogus", "/"}, 2, "discgen: hint: run 'discgen -h' for usage"},
+		{[]string{"--bogus", "/"}, 2, "discgen: hint: run 'discgen resolve -h' for usage"}, // as the command line prints it
 	}
 	for _, tt := range tests {
 		stdout, stderr, err := resolveCmd(t, tt.args...)

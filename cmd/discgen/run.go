@@ -19,7 +19,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/internal/editdist"
+	"github.com/discgen/discgen/internal/cli"
+	"github.com/discgen/discgen/internal/hostlimits"
 	"github.com/spf13/pflag"
 )
 
@@ -54,9 +55,30 @@ func exitCode(err error) int {
 	return 1
 }
 
+// call is one run of a command line: where it writes, and what main read of
+// the host's limits at start-up, so that /proc and the cgroup files are
+// read once a process.
+type call struct {
+	stdout, stderr io.Writer
+	// limits are all of the host's limits, for a build to size itself by
+	// (publish.Options.Limits); nil when main did not read them, and the
+	// build reads them itself.
+	limits *hostlimits.Limits
+	// mem are the host's memory limits (all of them for a build), for a
+	// command that reads a file whole to check the file fits (roomFor);
+	// nil when main did not read them, and the command reads them.
+	mem *hostlimits.Limits
+}
+
+// run runs the command line args as a process whose host limits are
+// unread (a test's).
 func run(args []string, stdout, stderr io.Writer) error {
-	err := dispatch(args, stdout, stderr)
-	report(stderr, err)
+	return (&call{stdout: stdout, stderr: stderr}).run(args)
+}
+
+func (e *call) run(args []string) error {
+	err := dispatch(e, args)
+	report(e.stderr, err)
 	return err
 }
 
@@ -86,32 +108,52 @@ func report(stderr io.Writer, err error) {
 	}
 }
 
+// A command is its usage text and its flags: flags defines them on a flag
+// set and returns what runs the command once they are parsed. Usage,
+// completion and the manual page read the flags from the same definition
+// without running anything.
 type command struct {
 	usage string
-	run   func(args []string, stdout, stderr io.Writer) error
+	flags func(fs *pflag.FlagSet) runner
 }
+
+// runner runs a command with its flags parsed into fs.
+type runner func(e *call, fs *pflag.FlagSet) error
 
 var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"build":      {buildUsage, runBuild},
-		"validate":   {validateUsage, runValidate},
-		"check":      {checkUsage, runCheck},
-		"lint":       {lintUsage, runLint},
-		"resolve":    {resolveUsage, runResolve},
-		"schema":     {schemaUsage, runSchema},
-		"presets":    {presetsUsage, runPresets},
-		"init":       {initUsage, runInit},
-		"import":     {importUsage, runImport},
-		"verify":     {verifyUsage, runVerify},
-		"report":     {reportUsage, runReport},
-		"completion": {completionUsage, runCompletion},
-		"man":        {manUsage, runMan},
+		"build":      {buildUsage, buildCommand},
+		"validate":   {validateUsage, validateCommand},
+		"check":      {checkUsage, checkCommand},
+		"lint":       {lintUsage, lintCommand},
+		"resolve":    {resolveUsage, resolveCommand},
+		"schema":     {schemaUsage, schemaCommand},
+		"presets":    {presetsUsage, presetsCommand},
+		"init":       {initUsage, initCommand},
+		"import":     {importUsage, importCommand},
+		"verify":     {verifyUsage, verifyCommand},
+		"report":     {reportUsage, reportCommand},
+		"completion": {completionUsage, completionCommand},
+		"man":        {manUsage, manCommand},
 	}
 }
 
-func dispatch(args []string, stdout, stderr io.Writer) error {
+// commandFlagSet returns the flag set of command name, defined and not
+// parsed; nil for a command that does not exist.
+func commandFlagSet(name string) *pflag.FlagSet {
+	c, ok := commands[name]
+	if !ok {
+		return nil
+	}
+	fs := cli.NewFlagSet(name, c.usage, io.Discard)
+	c.flags(fs)
+	return fs
+}
+
+func dispatch(e *call, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return &usageError{msg: "no command given"}
@@ -137,63 +179,29 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("unknown command %q", args[0])
 	}
-	err := c.run(args[1:], stdout, stderr)
+	fs := cli.NewFlagSet(args[0], c.usage, stdout)
+	run := c.flags(fs)
+	err := parseFlags(fs, args[1:])
+	switch {
+	case errors.Is(err, cli.ErrHelp):
+		return nil
+	case err == nil:
+		err = run(e, fs)
+	}
 	if ue := (*usageError)(nil); errors.As(err, &ue) && ue.cmd == "" {
 		ue.cmd = args[0]
 	}
 	return err
 }
 
-// newFlags makes a flag set that prints the command's usage for -h and
-// leaves error reporting to report.
-func newFlags(name, usageText string, stdout io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	if p, ok := stdout.(*flagProbe); ok {
-		p.fs = fs // discgen completion lists the flags
-	}
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() { fmt.Fprint(stdout, renderUsage(usageText, fs)) }
-	fs.SortFlags = false
-	return fs
-}
-
-// parseFlags parses args; -h prints the usage and ends the command.
-var errHelp = errors.New("help shown")
-
+// parseFlags parses args (cli.Parse); a mistake is a usage error.
 func parseFlags(fs *pflag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return errHelp // pflag has printed the usage
-		}
-		ue := &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err)}
-		// --chek, or -check: a long name written with one dash, which
-		// pflag reads as the shorthand group c, h, e, c, k.
-		var ne *pflag.NotExistError
-		var name string
-		var ok bool
-		if errors.As(err, &ne) {
-			name, ok = ne.GetSpecifiedName(), true
-			if g := ne.GetSpecifiedShortnames(); g != "" {
-				name, ok = g, len(g) > 1
-			}
-		}
-		if ok {
-			name, _, _ = strings.Cut(name, "=")
-			if s := editdist.Closest(name, flagNames(fs)); s != "" {
-				ue.hint = fmt.Sprintf("did you mean --%s?", s)
-			}
-		}
-		return ue
+	var fe *cli.FlagError
+	if err := cli.Parse(fs, args); errors.As(err, &fe) {
+		return &usageError{msg: fe.Msg, hint: fe.Hint}
+	} else {
+		return err
 	}
-	return nil
-}
-
-// flagNames lists the long names of fs's flags, in the order they were
-// defined.
-func flagNames(fs *pflag.FlagSet) []string {
-	names := []string{"help"}
-	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	return names
 }
 
 // parseNow reads --now: RFC 3339, a date (midnight UTC) or a Unix time;

@@ -3,7 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
+	"github.com/discgen/discgen/internal/cli"
+	"github.com/spf13/pflag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,69 +14,67 @@ import (
 	"github.com/discgen/discgen/templates"
 )
 
-func runSchema(args []string, stdout, stderr io.Writer) error {
+func schemaCommand(fset *pflag.FlagSet) runner {
 	var file string
-	fset := newFlags("schema", schemaUsage, stdout)
 	fset.StringVarP(&file, "output", "o", "", "write the schema to FILE instead of stdout")
-	setArgs(fset, "output", "FILE")
-	if err := parseFlags(fset, args); err != nil {
-		return helpOK(err)
+	cli.SetArgs(fset, "output", "FILE")
+	return func(e *call, fset *pflag.FlagSet) error {
+		stdout := e.stdout
+		if fset.NArg() > 0 {
+			return usagef("schema: unexpected argument %q", fset.Arg(0))
+		}
+		if file == "" || file == "-" {
+			_, err := stdout.Write(schema.Source())
+			return err
+		}
+		if err := atomicfile.Write(file, schema.Source()); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s; name it in a manifest's first line: # yaml-language-server: $schema=./%s\n", file, filepath.ToSlash(filepath.Base(file)))
+		return nil
 	}
-	if fset.NArg() > 0 {
-		return usagef("schema: unexpected argument %q", fset.Arg(0))
-	}
-	if file == "" || file == "-" {
-		_, err := stdout.Write(schema.Source())
-		return err
-	}
-	if err := atomicfile.Write(file, schema.Source()); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s; name it in a manifest's first line: # yaml-language-server: $schema=./%s\n", file, filepath.ToSlash(filepath.Base(file)))
-	return nil
 }
 
 // localSchema is the file init --local-schema writes beside the manifest.
 const localSchema = "site.schema.json"
 
-func runInit(args []string, stdout, stderr io.Writer) error {
+func initCommand(fset *pflag.FlagSet) runner {
 	var file string
 	var force, local bool
-	fset := newFlags("init", initUsage, stdout)
 	fset.StringVarP(&file, "file", "f", "site.yaml", "where to write (default site.yaml; - for stdout)")
 	fset.BoolVar(&force, "force", false, "overwrite an existing file")
 	fset.BoolVar(&local, "local-schema", false, "also write site.schema.json beside the manifest and name it relatively, for editors offline")
-	setArgs(fset, "file", "FILE")
-	if err := parseFlags(fset, args); err != nil {
-		return helpOK(err)
-	}
-	if fset.NArg() > 0 {
-		return usagef("init: unexpected argument %q", fset.Arg(0))
-	}
-	starter := templates.Starter()
-	if local {
-		starter = templates.StarterWithSchema("./" + localSchema)
-	}
-	if file == "-" {
-		if local {
-			return usagef("init: --local-schema needs a file to write beside, not -f -")
+	cli.SetArgs(fset, "file", "FILE")
+	return func(e *call, fset *pflag.FlagSet) error {
+		stdout := e.stdout
+		if fset.NArg() > 0 {
+			return usagef("init: unexpected argument %q", fset.Arg(0))
 		}
-		_, err := stdout.Write(starter)
-		return err
-	}
-	if err := create(file, starter, force); err != nil {
-		return err
-	}
-	wrote := file
-	if local {
-		sf := filepath.Join(filepath.Dir(file), localSchema)
-		if err := create(sf, schema.Source(), force); err != nil {
+		starter := templates.Starter()
+		if local {
+			starter = templates.StarterWithSchema("./" + localSchema)
+		}
+		if file == "-" {
+			if local {
+				return usagef("init: --local-schema needs a file to write beside, not -f -")
+			}
+			_, err := stdout.Write(starter)
 			return err
 		}
-		wrote += " and " + sf
+		if err := create(file, starter, force); err != nil {
+			return err
+		}
+		wrote := file
+		if local {
+			sf := filepath.Join(filepath.Dir(file), localSchema)
+			if err := create(sf, schema.Source(), force); err != nil {
+				return err
+			}
+			wrote += " and " + sf
+		}
+		fmt.Fprintf(stdout, "wrote %s; next: discgen build -f %s -o public\n", wrote, file)
+		return nil
 	}
-	fmt.Fprintf(stdout, "wrote %s; next: discgen build -f %s -o public\n", wrote, file)
-	return nil
 }
 
 // create writes a new file, or overwrites one with force.

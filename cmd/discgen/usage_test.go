@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/internal/cli"
 	"github.com/discgen/discgen/lint"
 )
 
@@ -77,7 +78,7 @@ func TestSynopsisNamesEveryFlag(t *testing.T) {
 			}
 			continue
 		}
-		for _, f := range commandFlags(command) {
+		for _, f := range cli.Flags(commandFlagSet(command)) {
 			if f.Name == "help" {
 				continue
 			}

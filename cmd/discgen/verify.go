@@ -1,26 +1,25 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"io"
-	"net/url"
+	"github.com/discgen/discgen/internal/cli"
+	"github.com/spf13/pflag"
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/generate"
 	"github.com/discgen/discgen/internal/connectto"
 	"github.com/discgen/discgen/sitebuild"
 	"github.com/discgen/discgen/verify"
 )
 
-func runVerify(args []string, stdout, stderr io.Writer) error {
+func verifyCommand(fs *pflag.FlagSet) runner {
 	var file, env, now, format string
 	var tenants bool
 	var jobs int
 	var timeout time.Duration
 	var redirects, connectTo, resolve []string
-	fs := newFlags("verify", verifyUsage, stdout)
 	fs.StringVarP(&file, "file", "f", "site.yaml", "the site manifest (default site.yaml)")
 	fs.StringVar(&env, "env", "", "apply the manifest's environments.NAME")
 	fs.BoolVar(&tenants, "tenants", false, "check the tenants' autodisc files too")
@@ -31,82 +30,58 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs.StringArrayVar(&redirects, "allow-redirect", nil, "follow redirects to ORIGIN too (scheme://host[:port], repeatable), such as the www. origin of an apex site")
 	fs.StringArrayVar(&connectTo, "connect-to", nil, "connect to HOST2:PORT2 for requests to HOST1:PORT1, keeping the URL's host name (as curl's; repeatable)")
 	fs.StringArrayVar(&resolve, "resolve", nil, "connect to ADDRESS for requests to HOST:PORT (as curl's; repeatable)")
-	setArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN",
+	cli.SetArgs(fs, "file", "FILE", "env", "NAME", "now", "TIME", "format", "FORMAT", "timeout", "D", "jobs", "N", "allow-redirect", "ORIGIN",
 		"connect-to", "HOST1:PORT1:HOST2:PORT2", "resolve", "HOST:PORT:ADDRESS")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOK(err)
-	}
-	if fs.NArg() > 1 {
-		return usagef("verify: give at most one URL")
-	}
-	if err := checkFormat(format, formats["verify"]...); err != nil {
-		return err
-	}
-	if jobs < 1 || jobs > 32 {
-		return usagef("verify: --jobs %d: use 1 to 32", jobs)
-	}
-	for _, o := range redirects {
-		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-			return usagef("verify: --allow-redirect %q is not an origin such as https://www.example.org/", o)
+	return func(e *call, fs *pflag.FlagSet) error {
+		stdout, stderr := e.stdout, e.stderr
+		if fs.NArg() > 1 {
+			return usagef("verify: give at most one URL")
 		}
-	}
-	rules, err := connectto.Rules(connectTo, resolve)
-	if err != nil {
-		return usagef("verify: %v", err)
-	}
-	t, err := parseNow(now)
-	if err != nil {
-		return err
-	}
-	site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants})
-	printDiags(stderr, "text", diags.Errors())
-	if site == nil {
-		return errFailed
-	}
-	header, _ := generate.HeaderUsage(site.Model)
-	opt := verify.Options{Origin: site.Doc.Value.Site.URL, Now: t, Timeout: timeout, Parallel: jobs, Usage: header,
-		RedirectOrigins: redirects, Client: connectto.Client(nil, rules)}
-	if m := site.Doc.Value; m.License != nil || m.TDM != nil {
-		rights := generate.SiteRights(site.Model)
-		opt.Rights = &rights
-	}
-	if fs.NArg() == 1 {
-		u, err := url.Parse(fs.Arg(0))
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-			return usagef("verify: %q is not an origin such as https://staging.example.org/", fs.Arg(0))
+		if err := checkFormat(format, formats["verify"]...); err != nil {
+			return err
 		}
-		opt.Origin, opt.Staging = fs.Arg(0), true
-	}
-	opt.Roots = []verify.Root{{Prefix: "/", Tree: site.Tree}}
-	opt.Redirects = generate.Redirects(site.Model)
-	for _, tn := range site.Tenants {
-		opt.Roots = append(opt.Roots, verify.Root{Prefix: tn.Space.String(), Tree: tn.Tree})
-	}
-	rs, err := verify.Run(context.Background(), opt)
-	if err != nil {
-		return err
-	}
-	sitemaps, err := verify.Sitemaps(context.Background(), opt, site.Doc.Value.Site.URL)
-	if err != nil {
-		return err
-	}
-	rs = append(rs, sitemaps...)
-	switch format {
-	case "json":
-		verify.WriteJSON(stdout, rs)
-	case "github":
-		verify.WriteGitHub(stdout, rs)
-	default:
-		verify.WriteText(stdout, rs)
-	}
-	for _, r := range rs {
-		if !r.OK() {
-			fmt.Fprintf(stderr, "discgen: error: %s: %s\n", r.URL, strings.Join(r.Problems, "; "))
+		if jobs < 1 || jobs > 32 {
+			return usagef("verify: --jobs %d: use 1 to 32", jobs)
 		}
+		for _, o := range redirects {
+			if !verify.IsOrigin(o) {
+				return usagef("verify: --allow-redirect %q is not an origin such as https://www.example.org/", o)
+			}
+		}
+		rules, err := connectto.Rules(connectTo, resolve)
+		if err != nil {
+			return usagef("verify: %v", err)
+		}
+		t, err := parseNow(now)
+		if err != nil {
+			return err
+		}
+		site, diags := sitebuild.Build(sitebuild.Options{Manifest: file, Env: env, Now: t, Tenants: tenants, FitProcs: true})
+		diags.Errors().WriteText(stderr)
+		if site == nil {
+			return errFailed
+		}
+		opt := verify.Options{Now: t, Timeout: timeout, Parallel: jobs, RedirectOrigins: redirects, Client: connectto.Client(nil, rules)}
+		if fs.NArg() == 1 {
+			if !verify.IsOrigin(fs.Arg(0)) {
+				return usagef("verify: %q is not an origin such as https://staging.example.org/", fs.Arg(0))
+			}
+			opt.Origin, opt.Staging = fs.Arg(0), true
+		}
+		rs, err := site.Verify(context.Background(), opt)
+		if err != nil {
+			return err
+		}
+		verify.Write(stdout, format, rs)
+		for _, r := range rs {
+			if !r.OK() {
+				fmt.Fprintf(stderr, "discgen: error: %s: %s\n", r.URL, strings.Join(r.Problems, "; "))
+			}
+		}
+		if n := verify.Failed(rs); n > 0 {
+			fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), cmp.Or(opt.Origin, site.Doc.Value.Site.URL))
+			return errFailed
+		}
+		return nil
 	}
-	if n := verify.Failed(rs); n > 0 {
-		fmt.Fprintf(stderr, "discgen: error: %d of %d files served from %s differ from the build or fail a check\n", n, len(rs), opt.Origin)
-		return errFailed
-	}
-	return nil
 }

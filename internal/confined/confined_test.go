@@ -117,18 +117,17 @@ func TestOpenRootKinds(t *testing.T) {
 	r.Close()
 	mustWrite(t, filepath.Join(base, "file"), "x")
 	var re *RootError
-	if _, err := OpenRoot(filepath.Join(base, "file"), "", false, nil, Pin); !errors.As(err, &re) || re.Kind != NotDir {
+	if _, err := OpenRoot(filepath.Join(base, "file"), "", false, nil, Pin); !errors.As(err, &re) || !re.NotDir {
 		t.Errorf("a file as root: %v", err)
 	}
 	home := filepath.Join(base, "home")
 	os.MkdirAll(filepath.Join(base, "elsewhere"), 0o755)
 	os.MkdirAll(home, 0o755)
 	testenv.Symlink(t, "../elsewhere", filepath.Join(home, "public_html"))
-	if _, err := OpenRoot("public_html", home, true, nil, Pin); !errors.As(err, &re) || re.Kind != Unreachable {
+	if _, err := OpenRoot("public_html", home, true, nil, Pin); !errors.As(err, &re) || !re.Unreachable {
 		t.Errorf("a root through a symlink out of within: %v", err)
 	}
-	var we *WithinError
-	if _, err := OpenRoot("x", filepath.Join(base, "nowhere"), false, nil, Pin); !errors.As(err, &we) {
+	if _, err := OpenRoot("x", filepath.Join(base, "nowhere"), false, nil, Pin); !errors.As(err, &re) || !re.Within {
 		t.Errorf("a missing within: %v", err)
 	}
 }

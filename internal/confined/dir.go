@@ -1,7 +1,6 @@
 package confined
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 )
@@ -16,10 +15,6 @@ type Dir struct {
 	name string
 	f    *os.File // set once the directory is listed; it then owns fd
 }
-
-// ErrSymlink stands for a symlink met on the way, where the caller found
-// one by Lstat rather than by an open that refused it.
-var ErrSymlink = errors.New("symlink")
 
 // ReadDir lists up to n more entries.
 func (d *Dir) ReadDir(n int) ([]fs.DirEntry, error) {

@@ -228,9 +228,9 @@ func (d *Dir) Root() (*os.Root, error) {
 }
 
 // IsSymlink reports whether err, from opening or reading through a Dir,
-// says a symlink was met on the way (ErrSymlink included).
+// says a symlink was met on the way (ELOOP, or EXDEV from openat2).
 func IsSymlink(err error) bool {
-	return err == ErrSymlink || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV)
+	return errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV)
 }
 
 // IsAbsent reports whether err says the name, or a directory on its way,

@@ -20,7 +20,7 @@
 //     relative to it: Reach, Lstat, Readlink, ReadFile (with a limit),
 //     Remove, Forget, OpenSelf (the root's own directory, for its lock).
 //     It holds at most MaxHandles directories open, each pinned to the
-//     directory first opened at its path (ErrReplaced otherwise), except
+//     directory first opened at its path (errReplaced otherwise), except
 //     in a Root opened to only look (Mode Look: the stat cache's check,
 //     which writes nothing and saves the stat a pin costs); Reset
 //     forgets the pins, for the root planned again. WriteDir opens a

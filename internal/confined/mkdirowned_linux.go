@@ -10,10 +10,6 @@ import (
 	"github.com/discgen/discgen/internal/eintr"
 )
 
-// testHookMkdir, set by a test, runs once Mkdir or MkdirOwned has created the
-// directory name, before it opens it.
-var testHookMkdir func(name string)
-
 // MkdirOwned is Mkdir, giving the new directory to uid and gid: the
 // directory is opened once created, without following a symlink and only
 // as a directory (O_DIRECTORY|O_NOFOLLOW, relative to w), and that
@@ -35,8 +31,8 @@ func (w WriteDir) SymlinkOwned(target, name string, uid, gid int) error {
 	if err := w.Symlink(target, name); err != nil {
 		return err
 	}
-	if testHookMkdir != nil {
-		testHookMkdir(name)
+	if w.created != nil {
+		w.created(name)
 	}
 	fd, err := eintr.Retry(func() (int, error) {
 		return unix.Openat(w.fd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)

@@ -38,7 +38,7 @@ func TestMkdirOwnedGivesOnlyWhatItMade(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer syscall.Close(fd)
-			testHookMkdir = func(name string) {
+			swapped := func(name string) {
 				p := filepath.Join(dir, name)
 				if err := os.Remove(p); err != nil {
 					t.Error(err)
@@ -51,8 +51,7 @@ func TestMkdirOwnedGivesOnlyWhatItMade(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			t.Cleanup(func() { testHookMkdir = nil })
-			err = WriteDir{fd}.MkdirOwned("autodisc", tenantUID, tenantUID)
+			err = WriteDir{fd: fd, created: swapped}.MkdirOwned("autodisc", tenantUID, tenantUID)
 			if err == nil {
 				t.Errorf("MkdirOwned of a directory replaced by a %s: no error", swap)
 			}
@@ -89,7 +88,7 @@ func TestSymlinkOwnedGivesOnlyWhatItMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Close(fd)
-	testHookMkdir = func(name string) {
+	swapped := func(name string) {
 		p := filepath.Join(dir, name)
 		if err := os.Remove(p); err != nil {
 			t.Error(err)
@@ -98,8 +97,7 @@ func TestSymlinkOwnedGivesOnlyWhatItMade(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	t.Cleanup(func() { testHookMkdir = nil })
-	if err := (WriteDir{fd}).SymlinkOwned("robots.txt", ".htdiscgen-0123456789abcdef.tmp", tenantUID, tenantUID); err == nil {
+	if err := (WriteDir{fd: fd, created: swapped}).SymlinkOwned("robots.txt", ".htdiscgen-0123456789abcdef.tmp", tenantUID, tenantUID); err == nil {
 		t.Errorf("SymlinkOwned of a symlink replaced by a hard link: no error")
 	}
 	fi, err := os.Lstat(victim)
@@ -111,8 +109,7 @@ func TestSymlinkOwnedGivesOnlyWhatItMade(t *testing.T) {
 	}
 
 	// Left alone, the symlink is made and given away.
-	testHookMkdir = nil
-	if err := (WriteDir{fd}).SymlinkOwned("robots.txt", "link", tenantUID, tenantUID); err != nil {
+	if err := (WriteDir{fd: fd}).SymlinkOwned("robots.txt", "link", tenantUID, tenantUID); err != nil {
 		t.Fatal(err)
 	}
 	fi, err = os.Lstat(filepath.Join(dir, "link"))

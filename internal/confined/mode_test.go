@@ -38,8 +38,8 @@ func TestPinsLookAndReset(t *testing.T) {
 	if err := os.Mkdir(d, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := pin.Reach("d"); !errors.Is(err, ErrReplaced) {
-		t.Errorf("Pin: the replaced directory opened again: %v, want ErrReplaced", err)
+	if err := pin.Reach("d"); !errors.Is(err, errReplaced) {
+		t.Errorf("Pin: the replaced directory opened again: %v, want errReplaced", err)
 	}
 	if err := look.Reach("d"); err != nil {
 		t.Errorf("Look: the replaced directory: %v", err)
@@ -56,7 +56,7 @@ func TestPinsLookAndReset(t *testing.T) {
 	if err := os.Rename(d+".old", d); err != nil {
 		t.Fatal(err)
 	}
-	if err := pin.Reach("d"); !errors.Is(err, ErrReplaced) {
-		t.Errorf("Pin after Reset: the first directory back: %v, want ErrReplaced", err)
+	if err := pin.Reach("d"); !errors.Is(err, errReplaced) {
+		t.Errorf("Pin after Reset: the first directory back: %v, want errReplaced", err)
 	}
 }

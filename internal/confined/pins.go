@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// ErrReplaced: a directory opened again is not the one opened first.
-var ErrReplaced = errors.New("the directory was replaced while this build was writing it; run the build again")
+// errReplaced: a directory opened again is not the one opened first.
+var errReplaced = errors.New("the directory was replaced while this build was writing it; run the build again")
 
 // dirPins remembers which directory each slash path was when first
 // opened, so that one opened again (a directory is not kept open beyond
@@ -24,7 +24,7 @@ func (p *dirPins) check(d string, id dirID) error {
 	defer p.mu.Unlock()
 	if old, ok := p.m[d]; ok {
 		if !old.is(id) {
-			return ErrReplaced
+			return errReplaced
 		}
 		return nil
 	}

@@ -44,7 +44,7 @@ type Mode int
 const (
 	// Pin: each directory below the root is pinned to the directory
 	// first opened at its path; one opened again that is another is
-	// refused (ErrReplaced). For a plan and its Apply.
+	// refused (errReplaced). For a plan and its Apply.
 	Pin Mode = iota
 	// Look: the Root only looks. Its directories are not pinned, which
 	// saves a stat of each directory it opens. For a read that decides
@@ -82,30 +82,20 @@ func (t *Root) Reset() {
 	}
 }
 
-// RootErrorKind says why an output root cannot be used.
-type RootErrorKind int
-
-const (
-	Unreachable RootErrorKind = iota // not reachable inside within: a symlink on the way
-	Unusable                         // cannot be stat'ed
-	NotDir                           // not a directory
-)
-
-// RootError is an output root that exists but cannot be used; the caller
-// reports it as a problem of the root.
+// RootError is an output root that cannot be used: one that exists but
+// is not reachable inside within (a symlink on the way), is not a
+// directory or cannot be stat'ed, which the caller reports as a problem
+// of the root; or, with Within set, the directory it must lie within,
+// which cannot be opened.
 type RootError struct {
-	Kind RootErrorKind
-	Mode fs.FileMode // what the root is, for NotDir
-	Err  error
+	Within      bool // within cannot be opened
+	Unreachable bool // not reachable inside within
+	NotDir      bool // not a directory: Mode says what it is
+	Mode        fs.FileMode
+	Err         error
 }
 
 func (e *RootError) Error() string { return e.Err.Error() }
-
-// WithinError is the failure to open the directory an output root must
-// lie within.
-type WithinError struct{ Err error }
-
-func (e *WithinError) Error() string { return e.Err.Error() }
 
 // OpenRoot opens the directory at the OS path name as a Root. With
 // within set (an absolute path), name is relative to it and reached
@@ -123,7 +113,7 @@ func OpenRoot(name, within string, create bool, owner *Owner, m Mode) (*Root, er
 	}
 	wr, err := os.OpenRoot(within)
 	if err != nil {
-		return nil, &WithinError{UnwrapPath(err)}
+		return nil, &RootError{Within: true, Err: UnwrapPath(err)}
 	}
 	defer wr.Close()
 	return openFrom(wr, name, create, owner, m)
@@ -170,11 +160,11 @@ func openFrom(base *os.Root, name string, create bool, owner *Owner, m Mode) (*R
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
 	case err != nil && base != nil && !errors.Is(err, fs.ErrPermission):
-		return nil, &RootError{Kind: Unreachable, Err: err}
+		return nil, &RootError{Unreachable: true, Err: err}
 	case err != nil:
-		return nil, &RootError{Kind: Unusable, Err: UnwrapPath(err)}
+		return nil, &RootError{Err: UnwrapPath(err)}
 	case !fi.IsDir():
-		return nil, &RootError{Kind: NotDir, Mode: fi.Mode(), Err: errors.New("not a directory")}
+		return nil, &RootError{NotDir: true, Mode: fi.Mode(), Err: errors.New("not a directory")}
 	}
 	r, err := open(name)
 	return opened(r, err, m)
@@ -193,7 +183,7 @@ type Owner struct{ UID, GID int }
 
 // Reach opens the existing slash directory d below the root ("" is the
 // root), or says why it cannot: missing, not a directory, a symlink, or
-// another directory than the one first opened there (ErrReplaced). The
+// another directory than the one first opened there (errReplaced). The
 // directory stays open for the Root's next operations in it, among at
 // most MaxHandles.
 func (t *Root) Reach(d string) error {
@@ -204,7 +194,7 @@ func (t *Root) Reach(d string) error {
 // dir returns a handle on the existing slash directory d below the root.
 // It stays valid until the next call of dir: at most MaxHandles are kept
 // open, and one opened again must be the directory first opened there (or
-// dir fails with ErrReplaced). The handle stays the Root's.
+// dir fails with errReplaced). The handle stays the Root's.
 func (t *Root) dir(d string) (*os.Root, error) {
 	if d == "" {
 		return t.r, nil

@@ -37,7 +37,12 @@ type wdirs struct {
 const KeepOpen = true
 
 // WriteDir is an open directory of the write path.
-type WriteDir struct{ fd int }
+type WriteDir struct {
+	fd int
+	// created, set by a test, runs once Mkdir, MkdirOwned or
+	// SymlinkOwned has created a name, before it is opened again.
+	created func(name string)
+}
 
 // File is a file being written.
 type File struct{ fd int }
@@ -52,21 +57,21 @@ func (t *Root) SetWriteRoot(dir *os.File) {
 // to it: openat2 from the root with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS,
 // or, without openat2, one component at a time with O_NOFOLLOW. A
 // directory opened before since SetWriteRoot must be the same one (device
-// and inode), or the open fails with ErrReplaced. The caller gives it
+// and inode), or the open fails with errReplaced. The caller gives it
 // back with Done.
 func (t *Root) WriteDir(d string) (WriteDir, error) {
 	if d == "" {
-		return WriteDir{t.wd.root}, nil
+		return WriteDir{fd: t.wd.root}, nil
 	}
 	names := strings.Split(d, "/")
 	for _, n := range names {
 		if err := checkName(n); err != nil {
-			return WriteDir{-1}, err
+			return WriteDir{fd: -1}, err
 		}
 	}
 	fd, err := openBeneath(t.wd.root, d, names)
 	if err != nil {
-		return WriteDir{-1}, err
+		return WriteDir{fd: -1}, err
 	}
 	var st unix.Stat_t
 	if err = eintr.Retry0(func() error { return unix.Fstat(fd, &st) }); err == nil {
@@ -74,9 +79,9 @@ func (t *Root) WriteDir(d string) (WriteDir, error) {
 	}
 	if err != nil {
 		unix.Close(fd)
-		return WriteDir{-1}, err
+		return WriteDir{fd: -1}, err
 	}
-	return WriteDir{fd}, nil
+	return WriteDir{fd: fd}, nil
 }
 
 // openBeneath opens the directory d (names, its components) below the
@@ -94,7 +99,7 @@ func openBeneath(root int, d string, names []string) (int, error) {
 	}
 	fd := root
 	for _, n := range names {
-		next, err := WriteDir{fd}.openDir(n)
+		next, err := WriteDir{fd: fd}.openDir(n)
 		if fd != root {
 			unix.Close(fd)
 		}
@@ -156,8 +161,8 @@ func (w WriteDir) mkdir(name string, own func(fd int) error) error {
 	if err != nil {
 		return err
 	}
-	if testHookMkdir != nil {
-		testHookMkdir(name)
+	if w.created != nil {
+		w.created(name)
 	}
 	fd, err := w.openDir(name)
 	if err != nil {

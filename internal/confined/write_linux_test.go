@@ -31,7 +31,7 @@ func TestRawStatMatchesLstat(t *testing.T) {
 	for _, name := range []string{"f", "d", "l", "p"} {
 		fi, err := os.Lstat(filepath.Join(dir, name))
 		must(err)
-		got, err := WriteDir{fd}.Lstat(name)
+		got, err := WriteDir{fd: fd}.Lstat(name)
 		must(err)
 		if want := StatOf(fi); got != want {
 			t.Errorf("%s: raw %v, os.Lstat %v", name, got, want)
@@ -116,8 +116,8 @@ func TestWriteDirWithoutOpenat2(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if w, err := r.WriteDir("real/sub"); err != ErrReplaced {
+	if w, err := r.WriteDir("real/sub"); err != errReplaced {
 		r.Done(w)
-		t.Errorf("replaced directory: %v, want ErrReplaced", err)
+		t.Errorf("replaced directory: %v, want errReplaced", err)
 	}
 }

@@ -30,7 +30,7 @@ func (t *Root) SetWriteRoot(dir *os.File) { t.wd = wdirs{pins: &dirPins{}} }
 
 // WriteDir opens the existing slash directory d below the root, through
 // the root's os.Root. A directory opened before since SetWriteRoot must
-// be the same one, or the open fails with ErrReplaced. The caller gives
+// be the same one, or the open fails with errReplaced. The caller gives
 // it back with Done.
 func (t *Root) WriteDir(d string) (WriteDir, error) {
 	if d == "" {

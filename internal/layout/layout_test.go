@@ -44,6 +44,7 @@ var internalLevel = map[string]int{
 	"internal/atomicfile":           ground,
 	"internal/connectto":            ground,
 	"internal/bug":                  ground,
+	"internal/cli":                  ground,
 	"internal/confined":             ground,
 	"internal/eintr":                ground,
 	"internal/statedir":             ground,

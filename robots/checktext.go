@@ -1,16 +1,15 @@
-package main
+package robots
 
 import (
 	"fmt"
 	"io"
-
-	"github.com/discgen/discgen/robots"
 )
 
-// printVerdict writes one check line and the lines under it: a control
-// token's use, or an ordinary verdict with, where a documented fallback
-// changes the group, the verdict the operator's crawler applies.
-func printVerdict(w io.Writer, l robots.CheckLine) {
+// WriteText writes the line as discgen check prints it, and the lines
+// under it: a control token's use, or an ordinary verdict with, where a
+// documented fallback changes the group, the verdict the operator's
+// crawler applies.
+func (l CheckLine) WriteText(w io.Writer) {
 	o := l.Operator
 	if o != nil && o.Control {
 		fmt.Fprintf(w, "CONTROL %s %s: %s: %s %s", l.Agent, l.URL, o.Reading, useWord(l.RFC9309.Allowed), ruleText(l.RFC9309))
@@ -25,7 +24,7 @@ func printVerdict(w io.Writer, l robots.CheckLine) {
 	}
 	fmt.Fprintf(w, "%s %s %s %s", l.Verdict, l.Agent, l.URL, ruleText(l.RFC9309))
 	if l.Differs {
-		fmt.Fprintf(w, "; the 1996 draft reads %s %s", robots.VerdictWord(l.Draft.Allowed), ruleText(l.Draft))
+		fmt.Fprintf(w, "; the 1996 draft reads %s %s", VerdictWord(l.Draft.Allowed), ruleText(l.Draft))
 	}
 	fmt.Fprintln(w)
 	if l.Usage != nil {
@@ -35,7 +34,7 @@ func printVerdict(w io.Writer, l robots.CheckLine) {
 		return
 	}
 	fmt.Fprintf(w, "  %s: %s %s; it %s (as documented at %s, recorded %s); the verdict above is RFC 9309's, for the token as written\n",
-		o.Crawler, robots.VerdictWord(o.Verdict.Allowed), ruleText(o.Verdict), o.Reading, o.Source, o.Recorded)
+		o.Crawler, VerdictWord(o.Verdict.Allowed), ruleText(o.Verdict), o.Reading, o.Source, o.Recorded)
 	if o.Usage != nil {
 		fmt.Fprintf(w, "  usage (%s) %s (%s)\n", o.Crawler, o.Usage.Prefs, o.Usage.LinesText())
 	}
@@ -46,4 +45,12 @@ func useWord(allowed bool) string {
 		return "use allowed"
 	}
 	return "use not allowed"
+}
+
+// ruleText is the deciding rule of v and its line.
+func ruleText(v Verdict) string {
+	if v.Rule == "" {
+		return "(no rule matches)"
+	}
+	return fmt.Sprintf("(line %d: %s)", v.Line, v.Rule)
 }
