@@ -72,13 +72,15 @@ type Catalogue struct {
 	presetNames map[string][]string // the agents' names, as Expand gives them
 	presetLower map[string][]string // and lower-cased
 	names       func() *robots.NameSet
+	generated   bool // taken from catalogue_gen.go
 }
 
 var load = sync.OnceValues(func() (*Catalogue, error) {
-	c, err := parseShipped()
+	c, generated, err := parseShipped()
 	if err != nil {
 		return nil, err
 	}
+	c.generated = generated
 	c.presets = map[string][]Agent{}
 	for p := range c.Purposes {
 		c.presets[p] = nil
