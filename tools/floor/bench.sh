@@ -1,19 +1,23 @@
 #!/bin/bash
-# usage: [BEFORE=path/to/other/discgen] tools/floor/bench.sh [RUNS]
+# usage: [BEFORE=path/to/other/discgen] tools/floor/bench.sh [ROUNDS [RUNS]]
 # The example's no-change build (README: discgen build -f examples/site.yaml
 # -o public --now 2026-11-01) against its floors: a plain hello-world
 # (tools/floor/hello) and a hello-world that links the four libraries every
 # discgen process initialises (tools/floor). All three are built alike
 # (CGO_ENABLED=0 go build -trimpath) into a scratch directory; the example,
 # copied there with its files/ and tenants/, is built once, then hyperfine
-# runs each command RUNS times (default 300, after 20 warm-ups) and this
-# prints each one's median wall time and mean CPU time (user +
-# system), each with its ratios to both floors, with
+# runs each command RUNS times (default 30, after 5 warm-ups) in each of
+# ROUNDS rounds (default 10), the commands' order rotated from round to
+# round so that a change in the machine's load falls on all of them; this
+# prints each one's median wall time over all runs and its median CPU time
+# (user + system, hyperfine's mean of a round; the median of the rounds),
+# each with its ratios to both floors, with
 # the load average before and after. With BEFORE, that binary's no-change
 # build of the same example is timed in the same run, on a copy of its
 # own (a build's state directory is beside its manifest). Run it with nice on a shared machine.
 set -eu
-runs=${1:-300}
+rounds=${1:-10}
+runs=${2:-30}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 d=$(mktemp -d /tmp/floor-bench.XXXX)
 trap 'rm -rf "$d"' EXIT
@@ -24,27 +28,38 @@ CGO_ENABLED=0 go build -trimpath -o "$d/discgen" ./cmd/discgen
 cp -r examples/site.yaml examples/files examples/tenants "$d/"
 cd "$d"
 ./discgen build -f site.yaml -o public --now 2026-11-01 >/dev/null 2>&1
-before=()
 if [ -n "${BEFORE:-}" ]; then
   mkdir before
   cp -r "$BEFORE" site.yaml files tenants before/
   mv "before/$(basename "$BEFORE")" before/discgen
   ./before/discgen build -f before/site.yaml -o before/public --now 2026-11-01 >/dev/null 2>&1
-  before=(-n before './before/discgen build -f before/site.yaml -o before/public --now 2026-11-01')
 fi
 echo "commit $(git -C "$root" rev-parse --short HEAD), $(go version), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-hyperfine -N -w 20 -r "$runs" --export-json times.json \
-  -n hello ./hello \
-  -n floor ./floor \
-  "${before[@]}" \
-  -n no-change './discgen build -f site.yaml -o public --now 2026-11-01' >/dev/null 2>&1
+cmds=(hello ./hello floor ./floor)
+if [ -n "${BEFORE:-}" ]; then
+  cmds+=(before './before/discgen build -f before/site.yaml -o before/public --now 2026-11-01')
+fi
+cmds+=(no-change './discgen build -f site.yaml -o public --now 2026-11-01')
+n=$((${#cmds[@]} / 2))
+for r in $(seq "$rounds"); do
+  args=()
+  for k in $(seq 0 $((n - 1))); do
+    c=$(((k + r) % n))
+    args+=(-n "${cmds[2 * c]}" "${cmds[2 * c + 1]}")
+  done
+  hyperfine -N -w 5 -r "$runs" --export-json "round$r.json" "${args[@]}" >/dev/null 2>&1
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-jq -r '
+jq -r -s '
   def r: . * 100 | round / 100;
-  (.results | map({(.command): .median}) | add) as $m
-  | (.results | map({(.command): (.user + .system)}) | add) as $c
-  | "command\tmedian wall ms\t× hello\t× floor\tmean CPU ms\t× hello\t× floor",
-    (.results[] | (.user + .system) as $cpu
+  def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+  [.[].results[]] | group_by(.command)
+  | map({command: .[0].command, median: ([.[].times[]] | median), cpu: ([.[] | .user + .system] | median)})
+  | {results: .}
+  | (.results | map({(.command): .median}) | add) as $m
+  | (.results | map({(.command): .cpu}) | add) as $c
+  | "command\tmedian wall ms\t× hello\t× floor\tCPU ms\t× hello\t× floor",
+    (.results[] | .cpu as $cpu
       | "\(.command)\t\(.median * 1000 | r)\t\(.median / $m.hello | r)\t\(.median / $m.floor | r)\t\($cpu * 1000 | r)\t\($cpu / $c.hello | r)\t\($cpu / $c.floor | r)")
-' times.json
+' round*.json
