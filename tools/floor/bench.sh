@@ -4,17 +4,18 @@
 # -o public --now 2026-11-01) against its floors: a plain hello-world
 # (tools/floor/hello) and a hello-world that links the four libraries every
 # discgen process initialises (tools/floor). All three are built alike
-# (CGO_ENABLED=0 go build -trimpath) into a scratch directory; the example,
-# copied there with its files/ and tenants/, is built once, then hyperfine
-# runs each command RUNS times (default 30, after 5 warm-ups) in each of
-# ROUNDS rounds (default 10), the commands' order rotated from round to
-# round so that a change in the machine's load falls on all of them; this
-# prints each one's median wall time over all runs and its median CPU time
-# (user + system, hyperfine's mean of a round; the median of the rounds),
-# each with its ratios to both floors, with
-# the load average before and after. With BEFORE, that binary's no-change
-# build of the same example is timed in the same run, on a copy of its
-# own (a build's state directory is beside its manifest). Run it with nice on a shared machine.
+# (CGO_ENABLED=0 go build -trimpath) into a scratch directory. The example
+# is copied with its files/ and tenants/ beside discgen in a directory of
+# its own (a build's state directory is beside its manifest) and built
+# once. Then hyperfine runs each command RUNS times (default 30, after 5
+# warm-ups) in each of ROUNDS rounds (default 10), the commands' order
+# rotated from round to round so that a change in the machine's load falls
+# on all of them. It prints each command's median wall time over all runs
+# and its median CPU time (user + system: hyperfine's mean of a round, the
+# median of the rounds), each with its ratios to both floors, and the load
+# average before and after. With BEFORE, that binary's no-change build of
+# the same example, in a directory of its own, is timed in the same run.
+# Run it with nice on a shared machine.
 set -eu
 rounds=${1:-10}
 runs=${2:-30}
@@ -24,14 +25,15 @@ trap 'rm -rf "$d"' EXIT
 cd "$root"
 CGO_ENABLED=0 go build -trimpath -o "$d/hello" ./tools/floor/hello
 CGO_ENABLED=0 go build -trimpath -o "$d/floor" ./tools/floor
-CGO_ENABLED=0 go build -trimpath -o "$d/discgen" ./cmd/discgen
-cp -r examples/site.yaml examples/files examples/tenants "$d/"
+mkdir "$d/after"
+CGO_ENABLED=0 go build -trimpath -o "$d/after/discgen" ./cmd/discgen
+cp -r examples/site.yaml examples/files examples/tenants "$d/after/"
 cd "$d"
-./discgen build -f site.yaml -o public --now 2026-11-01 >/dev/null 2>&1
+./after/discgen build -f after/site.yaml -o after/public --now 2026-11-01 >/dev/null 2>&1
 if [ -n "${BEFORE:-}" ]; then
   mkdir before
-  cp -r "$BEFORE" site.yaml files tenants before/
-  mv "before/$(basename "$BEFORE")" before/discgen
+  cp "$BEFORE" before/discgen
+  cp -r after/site.yaml after/files after/tenants before/
   ./before/discgen build -f before/site.yaml -o before/public --now 2026-11-01 >/dev/null 2>&1
 fi
 echo "commit $(git -C "$root" rev-parse --short HEAD), $(go version), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
@@ -40,7 +42,7 @@ cmds=(hello ./hello floor ./floor)
 if [ -n "${BEFORE:-}" ]; then
   cmds+=(before './before/discgen build -f before/site.yaml -o before/public --now 2026-11-01')
 fi
-cmds+=(no-change './discgen build -f site.yaml -o public --now 2026-11-01')
+cmds+=(no-change './after/discgen build -f after/site.yaml -o after/public --now 2026-11-01')
 n=$((${#cmds[@]} / 2))
 for r in $(seq "$rounds"); do
   args=()
