@@ -33,7 +33,7 @@ cd "$d"
 if [ -n "${BEFORE:-}" ]; then
   mkdir before
   cp "$BEFORE" before/discgen
-  cp -r after/site.yaml after/files after/tenants before/
+  cp -r "$root/examples/site.yaml" "$root/examples/files" "$root/examples/tenants" before/
   ./before/discgen build -f before/site.yaml -o before/public --now 2026-11-01 >/dev/null 2>&1
 fi
 echo "commit $(git -C "$root" rev-parse --short HEAD), $(go version), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
