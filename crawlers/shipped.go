@@ -7,6 +7,7 @@ import (
 
 //go:generate go test -run ^TestGeneratedCatalogue$ -update
 //go:generate go test -run ^TestGeneratedKnown$ -update
+//go:generate go test -run ^TestGeneratedNames$ -update
 
 // The shipped catalogue is read and checked (Parse) once, when it
 // changes, into Go source (catalogue_gen.go, written by `go generate`
