@@ -1,9 +1,11 @@
 package crawlers
 
 import (
+	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"strings"
@@ -97,13 +99,19 @@ type Crawler struct {
 // of every substring of every name, which cost a single-site build a
 // sixth of its time); a look-up costs one step per byte of the name and
 // one comparison per candidate, a few at most for the shipped names.
+//
+// It holds slices only, no map, so that the index of the shipped names is
+// Go data written by `go generate` (known_gen.go): the first build that
+// asks about a name finds it made, with nothing decoded or allocated but
+// the answers it keeps.
 type Index struct {
 	crawlers []Crawler
 	lower    []string
-	id       map[string]int32            // lower-cased name -> index
+	byName   []int32                     // indexes of crawlers, by lower-cased name
 	held     []atomic.Pointer[[]Crawler] // Holding of each indexed name, once asked
 	words    int                         // uint64 words in a set
-	byPair   map[uint16]int32            // two lower-cased bytes -> offset of their set in sets
+	pairs    []uint16                    // each pair of lower-cased bytes found, sorted
+	setAt    []int32                     // offset in sets of the set of each pair
 	sets     []uint64
 	longest  int
 }
@@ -111,32 +119,64 @@ type Index struct {
 // NewIndex indexes crawlers. Names compare case-insensitively; a name
 // given twice is indexed once (the first).
 func NewIndex(crawlers []Crawler) *Index {
-	ix := &Index{byPair: map[uint16]int32{}, id: map[string]int32{}}
+	ix := &Index{}
+	id := map[string]bool{}
 	for _, c := range crawlers {
 		k := strings.ToLower(c.Name)
-		if _, ok := ix.id[k]; ok || k == "" {
+		if id[k] || k == "" {
 			continue
 		}
-		ix.id[k] = int32(len(ix.crawlers))
+		id[k] = true
 		ix.crawlers = append(ix.crawlers, c)
 		ix.lower = append(ix.lower, k)
 		ix.longest = max(ix.longest, len(k))
 	}
+	ix.byName = make([]int32, len(ix.lower))
+	for i := range ix.byName {
+		ix.byName[i] = int32(i)
+	}
+	slices.SortFunc(ix.byName, func(a, b int32) int { return strings.Compare(ix.lower[a], ix.lower[b]) })
 	ix.words = (len(ix.crawlers) + 63) / 64
 	ix.held = make([]atomic.Pointer[[]Crawler], len(ix.crawlers))
+	byPair := map[uint16][]uint64{}
 	for n, k := range ix.lower {
 		for i := 0; i+1 < len(k); i++ {
 			p := pair(k[i:])
-			at, ok := ix.byPair[p]
+			set, ok := byPair[p]
 			if !ok {
-				at = int32(len(ix.sets))
-				ix.byPair[p] = at
-				ix.sets = append(ix.sets, make([]uint64, ix.words)...)
+				set = make([]uint64, ix.words)
+				byPair[p] = set
 			}
-			ix.sets[int(at)+n/64] |= 1 << (n % 64)
+			set[n/64] |= 1 << (n % 64)
 		}
 	}
+	ix.pairs = slices.Sorted(maps.Keys(byPair))
+	ix.setAt = make([]int32, len(ix.pairs))
+	ix.sets = make([]uint64, 0, len(ix.pairs)*ix.words)
+	for i, p := range ix.pairs {
+		ix.setAt[i] = int32(len(ix.sets))
+		ix.sets = append(ix.sets, byPair[p]...)
+	}
 	return ix
+}
+
+// id is the index of the crawler whose lower-cased name is k.
+func (ix *Index) id(k string) (int32, bool) {
+	i, ok := slices.BinarySearchFunc(ix.byName, k, func(n int32, k string) int { return strings.Compare(ix.lower[n], k) })
+	if !ok {
+		return 0, false
+	}
+	return ix.byName[i], true
+}
+
+// set is the set of the names holding the pair p, nil for none.
+func (ix *Index) set(p uint16) []uint64 {
+	i, ok := slices.BinarySearch(ix.pairs, p)
+	if !ok {
+		return nil
+	}
+	at := int(ix.setAt[i])
+	return ix.sets[at : at+ix.words]
 }
 
 func pair(s string) uint16 { return uint16(s[0])<<8 | uint16(s[1]) }
@@ -150,7 +190,7 @@ func (ix *Index) Holding(name string) []Crawler {
 	if k == "" || len(k) >= ix.longest {
 		return nil
 	}
-	if i, ok := ix.id[k]; ok {
+	if i, ok := ix.id(k); ok {
 		if p := ix.held[i].Load(); p != nil {
 			return *p
 		}
@@ -176,11 +216,10 @@ func (ix *Index) holding(k string) []Crawler {
 	}
 	cand := make([]uint64, ix.words)
 	for i := 0; i+1 < len(k); i++ {
-		at, ok := ix.byPair[pair(k[i:])]
-		if !ok {
+		set := ix.set(pair(k[i:]))
+		if set == nil {
 			return nil
 		}
-		set := ix.sets[at : int(at)+ix.words]
 		if i == 0 {
 			copy(cand, set)
 			continue
@@ -202,15 +241,36 @@ func (ix *Index) holding(k string) []Crawler {
 // the search engines' first, in the order of their files.
 func Known() *Index { return known() }
 
-var known = sync.OnceValue(func() *Index {
+var known = sync.OnceValue(makeKnown)
+
+// makeKnown returns the generated index (known_gen.go) while the search
+// list and the catalogue are those it was made from, and otherwise
+// indexes them as they are: an edit without `go generate` is indexed at
+// first use, and TestGeneratedKnown fails until the file is made again.
+func makeKnown() *Index {
+	if Default().generated && generatedKnownCatalogueSum == generatedCatalogueSum && sha256.Sum256(searchJSON) == generatedKnownSearchSum {
+		ix := generatedKnown
+		ix.held = make([]atomic.Pointer[[]Crawler], len(ix.crawlers))
+		return &ix
+	}
+	search, err := ParseSearch(searchJSON)
+	if err != nil {
+		panic("crawlers: the shipped search crawler list is invalid: " + err.Error())
+	}
+	return indexKnown(search, Default())
+}
+
+// indexKnown indexes the crawlers of a search list and a catalogue, the
+// search engines' first, control tokens left out.
+func indexKnown(search *SearchList, cat *Catalogue) *Index {
 	var cs []Crawler
-	for _, s := range Search().Crawlers {
+	for _, s := range search.Crawlers {
 		cs = append(cs, Crawler{Name: s.Name, Operator: s.Operator, Follows: s.Follows})
 	}
-	for _, a := range Default().Agents {
+	for _, a := range cat.Agents {
 		if !a.Control {
 			cs = append(cs, Crawler{Name: a.Name, Operator: a.Operator})
 		}
 	}
 	return NewIndex(cs)
-})
+}

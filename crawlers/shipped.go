@@ -6,6 +6,8 @@ import (
 )
 
 //go:generate go test -run ^TestGeneratedCatalogue$ -update
+//go:generate go test -run ^TestGeneratedKnown$ -update
+//go:generate go test -run ^TestGeneratedNames$ -update
 
 // The shipped catalogue is read and checked (Parse) once, when it
 // changes, into Go source (catalogue_gen.go, written by `go generate`
@@ -15,9 +17,13 @@ import (
 // (generatedCatalogueSum); an edit without `go generate` is parsed at
 // first use as before, and TestGeneratedCatalogue fails until the file is
 // made again.
-func parseShipped() (*Catalogue, error) {
+//
+// generated says which: the index of known crawlers (known_gen.go) is
+// taken as generated only with the generated catalogue.
+func parseShipped() (c *Catalogue, generated bool, err error) {
 	if sum := sha256.Sum256(catalogueJSON); hex.EncodeToString(sum[:]) == generatedCatalogueSum {
-		return generatedCatalogue(), nil
+		return generatedCatalogue(), true, nil
 	}
-	return Parse(catalogueJSON)
+	c, err = Parse(catalogueJSON)
+	return c, false, err
 }

@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -326,5 +327,22 @@ func TestOrderMemo(t *testing.T) {
 	m.order(recs, nil)
 	if m.missed != before {
 		t.Errorf("kept a short list or one not ranked by position")
+	}
+}
+
+// TestNameSetFromTables: a set made from its tables is the set NewNameSet
+// makes of the same names, with names given in mixed case, repeated and
+// empty among them.
+func TestNameSetFromTables(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		names := randomNames(r, 1+r.IntN(40), "abC")
+		names = append(names, "", strings.ToUpper(names[0]))
+		tables := NewNameSetTables(names)
+		got, want := NameSetFromTables(&tables), NewNameSet(names)
+		got.x.stamp = want.x.stamp // a count kept while the automaton is built
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("NameSetFromTables(%q) differs from NewNameSet", names)
+		}
 	}
 }

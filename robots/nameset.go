@@ -232,3 +232,50 @@ func (pn *recordNames) covers(r int, f func(i int)) {
 		}
 	}
 }
+
+// NameSetTables is what NewNameSet computes for a set of names, as plain
+// data: a set fixed when discgen is built (the crawler catalogue's names)
+// is written as Go source by `go generate` (NewNameSetTables) and made
+// at first use by NameSetFromTables, which builds only the set's two
+// maps, not its automaton and its pairs.
+type NameSetTables struct {
+	Given      []string // the names given to NewNameSet, in their order
+	GivenLower []string // and lower-cased
+	Names      []string
+	// The automaton over Names (nameIndex's slices).
+	Child, Next, Fail, Dict, Name []int32
+	Label                         []byte
+	Inside                        [][]int32
+	EndOff, EndPos, EndName       []int32
+}
+
+// NewNameSetTables indexes names as NewNameSet does, into tables.
+func NewNameSetTables(names []string) NameSetTables {
+	s := NewNameSet(names)
+	x := s.x
+	lower := make([]string, len(names))
+	for i, n := range names {
+		lower[i] = strings.ToLower(n)
+	}
+	return NameSetTables{Given: names, GivenLower: lower, Names: s.names,
+		Child: x.child, Next: x.next, Fail: x.fail, Dict: x.dict, Name: x.name, Label: x.label,
+		Inside: s.inside, EndOff: s.endOff, EndPos: s.endPos, EndName: s.endName}
+}
+
+// NameSetFromTables is the NameSet of t's names, NewNameSet(t.Given),
+// made from the tables NewNameSetTables computed for them. The set shares
+// t's slices: nothing may modify t after.
+func NameSetFromTables(t *NameSetTables) *NameSet {
+	s := &NameSet{names: t.Names, id: make(map[string]int32, len(t.Names)), lower: make(map[string]string, len(t.Given)),
+		x:      &nameIndex{child: t.Child, next: t.Next, fail: t.Fail, dict: t.Dict, name: t.Name, label: t.Label},
+		inside: t.Inside, endOff: t.EndOff, endPos: t.EndPos, endName: t.EndName}
+	for i, k := range t.Names {
+		s.id[k] = int32(i)
+	}
+	for i, n := range t.Given {
+		if k := t.GivenLower[i]; k != "" {
+			s.lower[n] = k
+		}
+	}
+	return s
+}

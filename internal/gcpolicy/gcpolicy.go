@@ -6,7 +6,7 @@
 // A build allocates much per tenant and keeps little: a few MB stay live
 // whatever the number of tenants, so the default GOGC=100 collects every
 // few MB. At Percent (400) a 20,000-tenant build spent a quarter less user
-// CPU (BENCHMARKS.md). But the heap may then grow to five times what is
+// CPU (git log -p BENCHMARKS.md). But the heap may then grow to five times what is
 // live before a collection: a manifest under the limits keeps at most
 // 64 MiB live, and at 400 one of 200,000 icons reached 196 MB of RSS. The
 // soft MemoryLimit (96 MiB) makes the collector run before the heap

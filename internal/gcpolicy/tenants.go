@@ -16,7 +16,8 @@ import (
 // 10,000 realistic tenants), so at GOGC=400 its heap grew to 45 MB before
 // each collection and its peak RSS reached 75–80 MB; with the limit at
 // about 40 MiB the same build peaked at 49 MB for the same CPU time
-// (BENCHMARKS.md, "Tenants' soft limit").
+// ("The tenants' soft memory limit" in the history of BENCHMARKS.md:
+// git log -p BENCHMARKS.md).
 const Headroom = 32 << 20
 
 // Tenants keeps the soft memory limit close to what a build of many
