@@ -102,7 +102,7 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 // itself (the names are in the IANA registry, except nodeinfo's, which
 // the NodeInfo protocol defines), then the files of the registry's kinds
 // under /.well-known/ (security.txt, gpc.json, the app association
-// files, ...).
+// files, the api-catalog, ...).
 var wellKnownProbes = func() []string {
 	out := []string{
 		".well-known/nodeinfo",        // NodeInfo
@@ -110,7 +110,6 @@ var wellKnownProbes = func() []string {
 		".well-known/mta-sts.txt",     // RFC 8461
 		".well-known/matrix/server",   // Matrix server discovery
 		".well-known/matrix/client",   // Matrix client discovery
-		".well-known/api-catalog",     // RFC 9727
 		".well-known/agent-card.json", // A2A agent card
 		".well-known/tdmrep.json",     // W3C TDMRep (CG final report 2024-05-10)
 	}

@@ -7,11 +7,10 @@ import (
 	"github.com/discgen/discgen/llmstxt"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/wellknown"
 )
 
-// aiFiles renders /llms.txt and /.well-known/api-catalog; relative URLs
-// resolve against the site's URL and are written in canonical form.
+// aiFiles renders /llms.txt; relative URLs resolve against the site's
+// URL and are written in canonical form.
 func aiFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, base *url.URL) diag.List {
 	var errs diag.List
 	if l := m.LlmsTxt; l != nil {
@@ -24,24 +23,6 @@ func aiFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, base *url.U
 			d.Sections = append(d.Sections, sec)
 		}
 		put(t, "llms.txt", llmstxt.Render(d), &errs)
-	}
-	if wk := m.WellKnown; wk != nil && len(wk.APICatalog) > 0 {
-		var ctxs []wellknown.LinkContext
-		for _, e := range wk.APICatalog {
-			c := wellknown.LinkContext{Anchor: resolveURI(base, e.Anchor), Links: map[string][]wellknown.LinkTarget{}}
-			for rel, ts := range map[string][]manifest.LinkTarget{
-				"service-desc": e.ServiceDesc, "service-doc": e.ServiceDoc, "service-meta": e.ServiceMeta,
-				"status": e.Status, "item": e.Item,
-			} {
-				for _, x := range ts {
-					c.Links[rel] = append(c.Links[rel], wellknown.LinkTarget{Href: resolveURI(base, x.Href), Type: x.Type, Title: x.Title})
-				}
-			}
-			ctxs = append(ctxs, c)
-		}
-		if err := t.Put(".well-known/"+wellknown.APICatalogName, wellknown.RenderLinkset(ctxs)); err != nil {
-			errs.Errorf(pos.Of("well_known.api_catalog"), "well_known.api_catalog", "%v", err)
-		}
 	}
 	return errs
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/lazyre"
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/llmstxt"
 	"github.com/discgen/discgen/manifest"
 )
@@ -141,32 +142,9 @@ func (v *checker) siteRef(p, s, what string) *url.URL {
 	if u == nil {
 		return nil
 	}
-	if !u.IsAbs() && u.Host == "" && leavesRoot(u.EscapedPath()) {
+	if !u.IsAbs() && u.Host == "" && kit.LeavesRoot(u.EscapedPath()) {
 		v.err(p, "%q leaves the site through \"..\": relative URLs resolve against site.url and must stay inside it; give a path from the root or an absolute URL", s)
 		return nil
 	}
 	return u
-}
-
-// leavesRoot reports whether a relative path, resolved against "/",
-// climbs above it: more ".." segments (written plainly or with %2E) than
-// directories before them.
-func leavesRoot(p string) bool {
-	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	depth := 0
-	for i, seg := range segs {
-		switch strings.ReplaceAll(strings.ToLower(seg), "%2e", ".") {
-		case "..":
-			depth--
-			if depth < 0 {
-				return true
-			}
-		case ".":
-		default:
-			if i < len(segs)-1 {
-				depth++
-			}
-		}
-	}
-	return false
 }

@@ -81,7 +81,6 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 		v.wellKnownSchema(fp, f)
 		v.legacyAgentCard(np, f)
 	}
-	v.apiCatalog(manifest.Key(p, "api_catalog"), wk.APICatalog, wk.Files)
 }
 
 var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)

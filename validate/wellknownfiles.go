@@ -52,20 +52,27 @@ func (v *checker) kinds(m *manifest.Site) {
 // under p ("[1].fraction" or "records[0].domain").
 func (v *checker) findings(p string, fs []kit.Finding) {
 	for _, f := range fs {
-		fp := p
-		switch {
-		case f.Field == "":
-		case strings.HasPrefix(f.Field, "["):
-			fp = p + f.Field
-		default:
-			fp = p + "." + f.Field
+		msg := f.Message
+		if f.First != "" {
+			msg += " (first at " + v.pos.Of(under(p, f.First)).String() + ")"
 		}
 		if f.Warning {
-			v.warn(fp, "%s", f.Message)
+			v.warn(under(p, f.Field), "%s", msg)
 		} else {
-			v.err(fp, "%s", f.Message)
+			v.err(under(p, f.Field), "%s", msg)
 		}
 	}
+}
+
+// under returns the manifest path of field, relative to p.
+func under(p, field string) string {
+	switch {
+	case field == "":
+		return p
+	case strings.HasPrefix(field, "["):
+		return p + field
+	}
+	return p + "." + field
 }
 
 // nameOf is the file a well-known name writes, or "" for a bad name.

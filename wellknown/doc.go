@@ -1,6 +1,6 @@
 // Package wellknown holds the semantics of the resources discgen publishes
 // under /.well-known/ (RFC 8615): which names may follow the prefix, which of
-// them the IANA "Well-Known URIs" registry knows, the api-catalog and JSON
+// them the IANA "Well-Known URIs" registry knows, and the JSON
 // well-known files checked against JSON Schemas. (security.txt and the
 // other files discgen writes from keys of their own are kinds, under
 // kinds/.)
@@ -11,9 +11,7 @@
 // segment missing from it is the caller's cue for a warning, never an error,
 // because the copy ages.
 //
-// The api-catalog of RFC 9727 is an RFC 9264 JSON linkset written by
-// [RenderLinkset] in a fixed member order; [CheckMediaType] checks the
-// types of its links. JSON well-known files are checked against a JSON
+// JSON well-known files are checked against a JSON
 // Schema with [ValidateJSON]: one discgen ships ([Shipped]; schemas/ holds
 // dated copies, their sources and licences named in schemas/NOTICE.md) or
 // one a manifest names ([CompileSchema]), each problem at the line and

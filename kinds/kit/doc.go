@@ -9,6 +9,9 @@
 //     shape, each [JSONProblem] at the line and column of its value;
 //     [JSONDiagnostics] turns them into lint diagnostics.
 //   - langtag.go: [ValidLanguageTag], RFC 5646 well-formedness.
+//   - siteref.go: [CheckSiteRef] and [ResolveSiteRef], a URL of a
+//     manifest that resolves against site.url, checked and written in
+//     canonical form.
 //   - text.go: [Col], the column of a byte offset in characters, and
 //     [Severity].
 //   - kind.go: [Kind], the interface a kind implements, [Build], what a
@@ -17,7 +20,7 @@
 //     judges a file's dates against the build's time, within
 //     [ExpiresSoon] a warning).
 //
-// kit imports only diag and manifest (the typed model and its paths): a
-// kind imports kit, never a stage, and a helper
-// two kinds share comes down here rather than sideways into one of them.
+// kit imports only diag, manifest (the typed model and its paths) and
+// internal/: a kind imports kit, never a stage, and a helper two kinds
+// share comes down here rather than sideways into one of them.
 package kit

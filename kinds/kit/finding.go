@@ -4,11 +4,14 @@ package kit
 // path of the value relative to the kind's manifest key, in its
 // snake_case names with 0-based indexes ("contact[1]", "records[2].cert",
 // "[1].fraction"), "" for the value itself. Message is lowercase, without
-// a final period.
+// a final period. First, when set, is the Field of an earlier value this
+// one repeats (a second entry for one anchor): validate ends the message
+// with that value's position in the manifest, "(first at file:line:col)".
 type Finding struct {
 	Field   string
 	Warning bool
 	Message string
+	First   string
 }
 
 func (f Finding) String() string {

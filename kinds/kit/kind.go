@@ -112,6 +112,15 @@ type CrossOrigin interface {
 	CrossOriginReader() string
 }
 
+// Linked is a kind whose file's own response names it in a Link header,
+// and whose link the site's home page "/" carries too, so that a client
+// that fetches the home page, or only its headers, finds the file (the
+// api-catalog, RFC 9727 section 2): Link returns the header value, which
+// every --server format sends on both and verify expects there.
+type Linked interface {
+	Link() string
+}
+
 // Signer is a kind whose rendered file the build may sign: Signing
 // returns the manifest's block that names the key, nil for none (the
 // build reads the key and signs, generate/sign.go).

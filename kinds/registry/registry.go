@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/kinds/adstxt"
+	"github.com/discgen/discgen/kinds/apicatalog"
 	"github.com/discgen/discgen/kinds/applinks"
 	"github.com/discgen/discgen/kinds/atprotodid"
 	"github.com/discgen/discgen/kinds/changepassword"
@@ -34,6 +35,7 @@ var all = [...]kit.Kind{
 	changepassword.Kind{},
 	atprotodid.Kind{},
 	sigdir.Directory,
+	apicatalog.Kind{},
 }
 
 // All returns the kinds in registry order; the caller may keep the slice.
