@@ -20,10 +20,10 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/rfc8615"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/wellknown"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -229,7 +229,7 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 			}
 		}
 		errs.Append(checkSchema(pos, fp, f, data, md, sc))
-		name, err := wellknown.FileName(f.Name)
+		name, err := rfc8615.FileName(f.Name)
 		if err != nil {
 			errs.Errorf(pos.Of(manifest.Key(fp, "name")), manifest.Key(fp, "name"), "%v", err)
 			continue

@@ -3,10 +3,10 @@ package validate
 import (
 	"strings"
 
+	"github.com/discgen/discgen/internal/rfc8615"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/wellknown"
 )
 
 // The files of design section 13, each a kind of the registry
@@ -77,7 +77,7 @@ func under(p, field string) string {
 
 // nameOf is the file a well-known name writes, or "" for a bad name.
 func nameOf(name string) string {
-	f, err := wellknown.FileName(name)
+	f, err := rfc8615.FileName(name)
 	if err != nil {
 		return ""
 	}
