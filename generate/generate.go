@@ -21,10 +21,10 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/rfc8615"
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // MaxSourceBytes bounds a file a manifest includes with source.
@@ -214,7 +214,7 @@ func checkDirs(t tree.Tree, pos *manifest.Positions, dirs map[string]string, pre
 func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options, md *manifestDir) diag.List {
 	var errs diag.List
 	wk := m.WellKnown
-	sc := &schemas{compiled: map[string]*jsonschema.Schema{}, texts: map[string][]byte{}, verdicts: opt.Verdicts}
+	sc := &schemas{compiled: map[string]*kit.Schema{}, texts: map[string][]byte{}, verdicts: opt.Verdicts}
 	for i, f := range wk.Files {
 		fp := manifest.Index("well_known.files", i)
 		var data []byte

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/wellknown"
 )
 
 // wellKnownSchema checks a well-known file's schema: a name discgen
@@ -16,10 +15,10 @@ func (v *checker) wellKnownSchema(fp string, f manifest.WellKnownFile) {
 	switch {
 	case f.Schema == "":
 		return
-	case slices.Contains(wellknown.ShippedSchemas(), f.Schema):
+	case slices.Contains(shippedSchemas(), f.Schema):
 	case strings.ContainsAny(f.Schema, "/\\") || path.Ext(f.Schema) != "":
 		v.localPath(sp, f.Schema)
 	default:
-		v.err(sp, "%q is not a schema discgen ships (%s); give one of those, or the path of a JSON Schema file relative to the manifest", f.Schema, strings.Join(wellknown.ShippedSchemas(), ", "))
+		v.err(sp, "%q is not a schema discgen ships (%s); give one of those, or the path of a JSON Schema file relative to the manifest", f.Schema, strings.Join(shippedSchemas(), ", "))
 	}
 }

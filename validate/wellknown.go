@@ -79,7 +79,7 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 			v.localPath(manifest.Key(fp, "source"), f.Source)
 		}
 		v.wellKnownSchema(fp, f)
-		v.legacyAgentCard(np, f)
+		v.entryName(np, f.Name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/discgen/discgen/internal/rfc8615"
@@ -46,6 +47,29 @@ func (v *checker) kinds(m *manifest.Site) {
 	if m.WellKnown != nil {
 		v.alsoInFiles("well_known", m.WellKnown, own)
 	}
+}
+
+// entryName reports what the kinds of the registry say about an entry of
+// well_known.files by its name (kit.EntryChecker), at the name (np).
+func (v *checker) entryName(np, name string) {
+	for _, k := range registry.All() {
+		if ec, ok := k.(kit.EntryChecker); ok {
+			v.findings(np, ec.CheckEntry(name))
+		}
+	}
+}
+
+// shippedSchemas lists the names of the JSON Schemas the kinds of the
+// registry ship (kit.SchemaShipper), sorted.
+func shippedSchemas() []string {
+	var out []string
+	for _, k := range registry.All() {
+		if sh, ok := k.(kit.SchemaShipper); ok {
+			out = append(out, sh.Schemas()...)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // findings reports the findings of a kind's check, each at its field

@@ -8,6 +8,14 @@
 //   - jsoncheck.go: [ParseJSON] and [JSONChecker], a JSON file checked by
 //     shape, each [JSONProblem] at the line and column of its value;
 //     [JSONDiagnostics] turns them into lint diagnostics.
+//   - jsonschema.go: [ValidateJSON], a JSON file checked against a JSON
+//     Schema, a kind's ([CompileShipped], kit.SchemaShipper) or one a
+//     manifest names ([CompileSchema]), each problem at the line and
+//     column of the file. Work is bounded: [MaxSchemaBytes],
+//     [MaxSubschemas], [MaxSchemaDepth], [MaxJSONProblems] and the
+//     nesting limit, and a value whose check against its schema would
+//     take more than [MaxSchemaSteps] is not checked but refused with a
+//     [*CostError] (schemacost.go).
 //   - langtag.go: [ValidLanguageTag], RFC 5646 well-formedness.
 //   - siteref.go: [CheckSiteRef] and [ResolveSiteRef], a URL of a
 //     manifest that resolves against site.url, checked and written in
@@ -20,7 +28,7 @@
 //     judges a file's dates against the build's time, within
 //     [ExpiresSoon] a warning).
 //
-// kit imports only diag, manifest (the typed model and its paths) and
-// internal/: a kind imports kit, never a stage, and a helper two kinds
+// kit imports only diag, manifest (the typed model and its paths),
+// internal/ and santhosh-tekuri/jsonschema/v5: a kind imports kit, never a stage, and a helper two kinds
 // share comes down here rather than sideways into one of them.
 package kit

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/kinds/adstxt"
+	"github.com/discgen/discgen/kinds/agentcard"
 	"github.com/discgen/discgen/kinds/apicatalog"
 	"github.com/discgen/discgen/kinds/applinks"
 	"github.com/discgen/discgen/kinds/atprotodid"
@@ -36,6 +37,7 @@ var all = [...]kit.Kind{
 	atprotodid.Kind{},
 	sigdir.Directory,
 	apicatalog.Kind{},
+	agentcard.Kind{},
 }
 
 // All returns the kinds in registry order; the caller may keep the slice.
