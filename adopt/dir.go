@@ -120,7 +120,6 @@ func (d *dirImport) run(opt Options) error {
 	}
 	d.wellKnown()
 	d.rootKinds()
-	d.llmsTxt()
 	return r.finish(opt)
 }
 

@@ -74,7 +74,7 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 	defer os.RemoveAll(dir)
 	f.dir = dir
 	f.save("robots.txt", robots)
-	for _, p := range append(append([]string{"data.txt", "llms.txt"}, rootProbes...), wellKnownProbes...) {
+	for _, p := range append(append([]string{"data.txt"}, rootProbes...), wellKnownProbes...) {
 		data, err := f.get("/" + p)
 		if err != nil {
 			return nil, err

@@ -86,7 +86,6 @@ func Site(doc *manifest.Doc[manifest.Site], opt Options) (tree.Tree, diag.List) 
 	} else if data != nil {
 		put(t, "data.txt", data, &errs)
 	}
-	errs.Append(aiFiles(t, doc.Pos, m, base))
 	if m.WellKnown != nil {
 		md := &manifestDir{dir: opt.Dir}
 		errs.Append(wellKnownFiles(t, doc.Pos, m, opt, md))

@@ -49,16 +49,6 @@ import (
 //   - Caddy: a header directive with the path matcher "/": matchers see
 //     the request before file_server picks the index file.
 
-// textMarkdown is the media type of llms.txt.
-const textMarkdown = "text/markdown; charset=utf-8"
-
-// byRootName maps tree paths at the root of the site to their media type,
-// before extensions are looked at (a kind of the registry declares its
-// own: byKindPath).
-var byRootName = map[string]string{
-	"llms.txt": textMarkdown,
-}
-
 // linkByPath maps the tree path of each kind of the registry that names
 // itself in a Link header (kit.Linked: the api-catalog) to that value, in
 // registry order.

@@ -77,9 +77,6 @@ func (p profile) fields() [][2]string {
 func classify(p string) profile {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
-	if ct, ok := byRootName[p]; ok {
-		return profile{ContentType: ct, CacheControl: oneDay}
-	}
 	if ct, ok := byKindPath[p]; ok {
 		return profile{ContentType: ct, CacheControl: oneDay}
 	}

@@ -80,10 +80,14 @@ func (v *checker) findings(p string, fs []kit.Finding) {
 		if f.First != "" {
 			msg += " (first at " + v.pos.Of(under(p, f.First)).String() + ")"
 		}
-		if f.Warning {
-			v.warn(under(p, f.Field), "%s", msg)
-		} else {
-			v.err(under(p, f.Field), "%s", msg)
+		fp := under(p, f.Field)
+		switch {
+		case f.In != nil:
+			v.add(v.pos.InValue(fp, f.In.Value, f.In.Offset), kit.Severity(f.Warning), fp, "%s", msg)
+		case f.Warning:
+			v.warn(fp, "%s", msg)
+		default:
+			v.err(fp, "%s", msg)
 		}
 	}
 }

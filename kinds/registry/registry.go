@@ -15,6 +15,7 @@ import (
 	"github.com/discgen/discgen/kinds/changepassword"
 	"github.com/discgen/discgen/kinds/gpc"
 	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/llmstxt"
 	"github.com/discgen/discgen/kinds/oauthmeta"
 	"github.com/discgen/discgen/kinds/securitytxt"
 	"github.com/discgen/discgen/kinds/sigdir"
@@ -26,6 +27,7 @@ import (
 var all = [...]kit.Kind{
 	adstxt.Ads,
 	adstxt.AppAds,
+	llmstxt.Kind{},
 	securitytxt.Kind{},
 	applinks.Apple,
 	applinks.Android,
