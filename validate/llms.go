@@ -40,20 +40,15 @@ func lineAt(s string, i int) string {
 	return s[start : i+end]
 }
 
-// siteRef checks a URL that resolves against site.url (a licence's URL;
-// the kinds check theirs with kit.CheckSiteRef): an absolute http(s) URL, or a relative
-// reference that stays inside the site. "/docs/../../x" would resolve to
-// /x by RFC 3986's rules, which is surely not what was meant, so a
-// relative reference whose ".." segments climb above the root is an
-// error.
+// siteRef checks a URL that resolves against site.url (a licence's URL),
+// as the kinds check theirs (kit.CheckSiteRef): an absolute http(s) URL,
+// or a relative reference that stays inside the site. It returns the
+// parsed URL, nil after an error.
 func (v *checker) siteRef(p, s, what string) *url.URL {
-	u := v.uriRef(p, s, what)
-	if u == nil {
+	if msg := kit.CheckSiteRef(s, what); msg != "" {
+		v.err(p, "%s", msg)
 		return nil
 	}
-	if !u.IsAbs() && u.Host == "" && kit.LeavesRoot(u.EscapedPath()) {
-		v.err(p, "%q leaves the site through \"..\": relative URLs resolve against site.url and must stay inside it; give a path from the root or an absolute URL", s)
-		return nil
-	}
+	u, _ := url.Parse(s) // CheckSiteRef has parsed it
 	return u
 }

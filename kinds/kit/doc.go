@@ -20,8 +20,9 @@
 //   - siteref.go: [CheckSiteRef] and [ResolveSiteRef], a URL of a
 //     manifest that resolves against site.url, checked and written in
 //     canonical form.
-//   - text.go: [Col], the column of a byte offset in characters, and
-//     [Severity].
+//   - text.go: [Col], the column of a byte offset in characters,
+//     [Severity], [QuoteShort] for messages, and [Plain] and [Clean], a
+//     one-line value as the manifest accepts it.
 //   - kind.go: [Kind], the interface a kind implements, [Build], what a
 //     check or a rendering knows besides the manifest, and the optional
 //     interfaces a stage finds by type assertion ([Dated]: a check that

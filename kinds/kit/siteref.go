@@ -31,16 +31,16 @@ func CheckSiteRef(s, what string) string {
 	if u.IsAbs() && ((u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 		return fmt.Sprintf("%q: %s must be a path or an absolute http(s) URL", s, what)
 	}
-	if !u.IsAbs() && u.Host == "" && LeavesRoot(u.EscapedPath()) {
+	if !u.IsAbs() && u.Host == "" && leavesRoot(u.EscapedPath()) {
 		return fmt.Sprintf("%q leaves the site through \"..\": relative URLs resolve against site.url and must stay inside it; give a path from the root or an absolute URL", s)
 	}
 	return ""
 }
 
-// LeavesRoot reports whether a relative path, resolved against "/",
+// leavesRoot reports whether a relative path, resolved against "/",
 // climbs above it: more ".." segments (written plainly or with %2E) than
 // directories before them.
-func LeavesRoot(p string) bool {
+func leavesRoot(p string) bool {
 	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	depth := 0
 	for i, seg := range segs {
