@@ -100,11 +100,15 @@ func Redirects(m *manifest.Site) []serverconf.Redirect {
 // sectionCheck returns the check of the file a well-known name writes
 // for site m: a JSON check by shape (with the site, for a kind whose file
 // names it; a kit.Dated kind's dates against the build's time), or a
-// kind's lint; both nil for another file.
+// kind's lint; both nil for another file, and for a kit.SchemaShipper's,
+// which checkSchema checks against the kind's schema.
 func sectionCheck(name string, m *manifest.Site, b kit.Build) (shape func([]byte) []kit.JSONProblem, lint kit.Linter) {
 	k, ok := registry.ByPath(".well-known/" + name)
 	if !ok {
 		return nil, nil
+	}
+	if _, ok := k.(kit.SchemaShipper); ok {
+		return nil, nil // checked against the kind's schema (checkSchema)
 	}
 	if sc, ok := k.(kit.SiteShapeChecker); ok {
 		return func(data []byte) []kit.JSONProblem { return sc.CheckSiteShape(m, data) }, nil

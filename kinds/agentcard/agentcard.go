@@ -7,8 +7,9 @@
 // and what it adds is the check of such an entry against the A2A JSON
 // Schema of the version the card declares (version.go), which discgen
 // ships (schemas/, their sources and licences in schemas/NOTICE.md;
-// kit.SchemaShipper), and a warning for the card's name before A2A
-// v0.3.0, agent.json (kit.EntryChecker).
+// kit.SchemaShipper), a warning for the card's name before A2A v0.3.0,
+// agent.json (kit.EntryChecker), and the same check of a hand-written
+// card for lint (kit.Linter: discgen lint --type agent-card.json).
 //
 // An entry named agent-card.json, wherever it stands under
 // /.well-known/, or agent.json is checked against the card's schema
@@ -23,6 +24,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 )
@@ -120,4 +122,23 @@ func (Kind) CheckEntry(name string) []kit.Finding {
 	}
 	return []kit.Finding{{Warning: true, Message: fmt.Sprintf("/.well-known/%s is the A2A agent card's name before A2A v0.3.0; clients fetch /.well-known/%s: rename the entry to name: %s (keep the old name as a second entry only for old clients)",
 		LegacyAgentCard, AgentCardName, AgentCardName)}}
+}
+
+// Lint checks a hand-written agent card against the A2A schema of the
+// version it declares, each problem at its line and column, the message
+// naming the schema as a build does ("(schema A2A v1.0.1)").
+func (k Kind) Lint(data []byte) []diag.Diagnostic {
+	s, about, err := k.ShippedSchema(ResolveSchema(A2AAgentCard, data))
+	var ps []kit.JSONProblem
+	if err == nil {
+		ps, err = kit.ValidateJSON(data, s)
+	}
+	if err != nil {
+		return []diag.Diagnostic{{Pos: diag.Pos{Line: 1, Col: 1}, Severity: diag.Error, Code: kit.CodeJSON, Message: err.Error()}}
+	}
+	ds := kit.JSONDiagnostics(ps, kit.CodeJSON)
+	for i := range ds {
+		ds[i].Message += " (schema " + about + ")"
+	}
+	return ds
 }
