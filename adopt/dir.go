@@ -121,7 +121,6 @@ func (d *dirImport) run(opt Options) error {
 	d.wellKnown()
 	d.rootKinds()
 	d.redirects()
-	d.llmsTxt()
 	hoistUsage(&r.Site)
 	return r.finish(opt)
 }

@@ -77,7 +77,7 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 	defer os.RemoveAll(dir)
 	f.dir = dir
 	f.save("robots.txt", robots)
-	for _, p := range append(append([]string{"data.txt", "llms.txt"}, rootProbes...), wellKnownProbes...) {
+	for _, p := range append(append([]string{"data.txt"}, rootProbes...), wellKnownProbes...) {
 		data, err := f.get("/" + p)
 		if err != nil {
 			return nil, err
@@ -105,17 +105,15 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 // itself (the names are in the IANA registry, except nodeinfo's, which
 // the NodeInfo protocol defines), then the files of the registry's kinds
 // under /.well-known/ (security.txt, gpc.json, the app association
-// files, ...).
+// files, the api-catalog, the A2A agent card, ...).
 var wellKnownProbes = func() []string {
 	out := []string{
-		".well-known/nodeinfo",        // NodeInfo
-		".well-known/host-meta",       // RFC 6415
-		".well-known/mta-sts.txt",     // RFC 8461
-		".well-known/matrix/server",   // Matrix server discovery
-		".well-known/matrix/client",   // Matrix client discovery
-		".well-known/api-catalog",     // RFC 9727
-		".well-known/agent-card.json", // A2A agent card
-		".well-known/tdmrep.json",     // W3C TDMRep (CG final report 2024-05-10)
+		".well-known/nodeinfo",      // NodeInfo
+		".well-known/host-meta",     // RFC 6415
+		".well-known/mta-sts.txt",   // RFC 8461
+		".well-known/matrix/server", // Matrix server discovery
+		".well-known/matrix/client", // Matrix client discovery
+		".well-known/tdmrep.json",   // W3C TDMRep (CG final report 2024-05-10)
 	}
 	for _, k := range registry.All() {
 		if registry.WellKnown(k) && k.MediaType() != "" {

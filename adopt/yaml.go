@@ -7,8 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 	"go.yaml.in/yaml/v3"
 )
@@ -350,29 +350,9 @@ func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {
 	return m.n
 }
 
-// clean makes free text safe for a YAML comment: invalid bytes, control
-// characters and the invisible characters discgen refuses in values
-// (bidirectional overrides and isolates, U+FEFF, tag characters) are shown
-// as U+FFFD.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unsafeRune(r) {
-			return '\uFFFD'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
-}
+// clean makes free text safe for a YAML comment (kit.Clean).
+func clean(s string) string { return kit.Clean(s) }
 
-// plain reports whether s can be a one-line manifest value as it is.
-func plain(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	return strings.IndexFunc(s, unsafeRune) < 0
-}
-
-func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) ||
-		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0xfeff || (r >= 0xe0000 && r <= 0xe007f) || (r >= 0x200b && r <= 0x200f)
-}
+// plain reports whether s can be a one-line manifest value as it is
+// (kit.Plain).
+func plain(s string) bool { return kit.Plain(s) }

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/pathspace"
-	"github.com/discgen/discgen/robots"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -80,31 +80,7 @@ func (a *autodiscDir) resolve(ref string) string {
 // and host lower-cased, dot segments removed, escapes of unreserved characters decoded ("%7E" is
 // "~"), other escapes upper-cased, non-ASCII percent-encoded as UTF-8.
 // Two spellings of one URI in a manifest give the same line.
-func resolveURI(base *url.URL, ref string) string {
-	u, err := url.Parse(ref)
-	if err != nil {
-		return ref // validation has refused it already
-	}
-	u = base.ResolveReference(u)
-	var b strings.Builder
-	b.WriteString(u.Scheme)
-	b.WriteString("://")
-	if u.User != nil {
-		b.WriteString(u.User.String())
-		b.WriteByte('@')
-	}
-	b.WriteString(strings.ToLower(u.Host))
-	b.WriteString(robots.Canonical(u.EscapedPath()))
-	if u.ForceQuery || u.RawQuery != "" {
-		b.WriteByte('?')
-		b.WriteString(robots.Canonical(u.RawQuery))
-	}
-	if u.Fragment != "" {
-		b.WriteByte('#')
-		b.WriteString(robots.Canonical(u.EscapedFragment()))
-	}
-	return b.String()
-}
+func resolveURI(base *url.URL, ref string) string { return kit.ResolveSiteRef(base, ref) }
 
 // feedLine is "[type] URI" when a type is given (seed 000 section 4.6).
 func (a *autodiscDir) feedLine(f manifest.Feed) string {

@@ -23,12 +23,12 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/rfc8615"
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/pathspace"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/wellknown"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // MaxSourceBytes bounds a file a manifest includes with source.
@@ -91,7 +91,6 @@ func Site(s *model.Site, opt Options) (tree.Tree, diag.List) {
 	} else if data != nil {
 		put(t, "data.txt", data, &errs)
 	}
-	errs.Append(aiFiles(t, doc.Pos, m, base))
 	if m.WellKnown != nil {
 		md := &manifestDir{dir: opt.Dir}
 		errs.Append(wellKnownFiles(t, doc.Pos, m, opt, md))
@@ -221,7 +220,7 @@ func checkDirs(t tree.Tree, pos *manifest.Positions, dirs map[string]string, pre
 func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Options, md *manifestDir) diag.List {
 	var errs diag.List
 	wk := m.WellKnown
-	sc := &schemas{compiled: map[string]*jsonschema.Schema{}, texts: map[string][]byte{}, verdicts: opt.Verdicts}
+	sc := &schemas{compiled: map[string]*kit.Schema{}, texts: map[string][]byte{}, verdicts: opt.Verdicts}
 	for i, f := range wk.Files {
 		fp := manifest.Index("well_known.files", i)
 		var data []byte
@@ -236,7 +235,7 @@ func wellKnownFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt 
 			}
 		}
 		errs.Append(checkSchema(pos, fp, f, data, md, sc))
-		name, err := wellknown.FileName(f.Name)
+		name, err := rfc8615.FileName(f.Name)
 		if err != nil {
 			errs.Errorf(pos.Of(manifest.Key(fp, "name")), manifest.Key(fp, "name"), "%v", err)
 			continue

@@ -6,17 +6,18 @@ import (
 	"encoding/hex"
 	"path"
 	"path/filepath"
+	"slices"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/wellknown"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // schemas holds the schema files a build has compiled, by path, and the
 // verdicts an earlier build kept (Options.Verdicts).
 type schemas struct {
-	compiled map[string]*jsonschema.Schema
+	compiled map[string]*kit.Schema
 	texts    map[string][]byte // user schemas read, by path: read once a build
 	verdicts Verdicts
 }
@@ -58,24 +59,24 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 	var errs diag.List
 	name := f.Schema
 	if name == "" {
-		name = wellknown.DefaultSchema(f.Name)
+		name = defaultSchema(f.Name)
 	}
 	if name == "" {
 		return nil
 	}
 	sp := manifest.Key(fp, "schema")
-	resolved := wellknown.ResolveSchema(name, data)
-	shipped := wellknown.IsShipped(resolved)
+	sh := shipperOf(name)
+	resolved := name
 	var text []byte // a user schema's
-	if !shipped {
-		if text = sc.texts[name]; text == nil {
-			var err error
-			if text, err = md.read(name, wellknown.MaxSchemaBytes); err != nil {
-				errs.Errorf(pos.Of(sp), sp, "cannot read %q: %v", name, err)
-				return errs
-			}
-			sc.texts[name] = text
+	if sh != nil {
+		resolved = sh.ResolveSchema(name, data)
+	} else if text = sc.texts[name]; text == nil {
+		var err error
+		if text, err = md.read(name, kit.MaxSchemaBytes); err != nil {
+			errs.Errorf(pos.Of(sp), sp, "cannot read %q: %v", name, err)
+			return errs
 		}
+		sc.texts[name] = text
 	}
 	key := ""
 	if sc.verdicts != nil {
@@ -84,25 +85,26 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 			return nil
 		}
 	}
-	var s *jsonschema.Schema
+	var s *kit.Schema
 	about := name
-	if shipped {
+	if sh != nil {
 		var err error
-		if s, _, err = wellknown.Shipped(resolved); err != nil {
+		var what string
+		if s, what, err = sh.ShippedSchema(resolved); err != nil {
 			errs.Errorf(pos.Of(sp), sp, "schema %s: %v", name, err)
 			return errs
 		}
-		about = name + ", " + wellknown.DescribeSchema(resolved)
+		about = name + ", " + what
 	} else if s = sc.compiled[name]; s == nil {
 		var err error
-		if s, err = wellknown.CompileSchema(name, text); err != nil {
+		if s, err = kit.CompileSchema(name, text); err != nil {
 			errs.Errorf(pos.Of(sp), sp, "%s: %v", name, err)
 			return errs
 		}
 		sc.compiled[name] = s
 	}
 	content := manifest.Key(fp, "content")
-	problems, err := wellknown.ValidateJSON(data, s)
+	problems, err := kit.ValidateJSON(data, s)
 	if err != nil {
 		errs.Errorf(pos.Of(sp), sp, "%s: %v", name, err)
 		return errs
@@ -126,6 +128,31 @@ func checkSchema(pos *manifest.Positions, fp string, f manifest.WellKnownFile, d
 		sc.verdicts.Add(key)
 	}
 	return errs
+}
+
+// shipperOf returns the kind of the registry that ships the schema name
+// (kit.SchemaShipper), nil for a schema file the manifest names.
+func shipperOf(name string) kit.SchemaShipper {
+	for _, k := range registry.All() {
+		if sh, ok := k.(kit.SchemaShipper); ok && slices.Contains(sh.Schemas(), name) {
+			return sh
+		}
+	}
+	return nil
+}
+
+// defaultSchema returns the shipped schema a well-known file of this name
+// is checked against when its entry names none (an agent card's), "" for
+// none.
+func defaultSchema(name string) string {
+	for _, k := range registry.All() {
+		if sh, ok := k.(kit.SchemaShipper); ok {
+			if s := sh.DefaultSchema(name); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // sourcePath names a source file as the manifest's name does: relative

@@ -14,14 +14,14 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/testing/testcorpus"
 	"github.com/discgen/discgen/internal/testing/testenv"
-	"github.com/discgen/discgen/llmstxt"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/llmstxt"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/tree"
 	"github.com/discgen/discgen/validate"
 )
 
 // referenceReading is what the llmstxt.org reference parser reads from a
-// file (llmstxt/testdata/reference/read.py).
+// file (kinds/llmstxt/testdata/reference/read.py).
 type referenceReading struct {
 	Title    *string `json:"title"`
 	Summary  *string `json:"summary"`
@@ -34,16 +34,16 @@ type referenceReading struct {
 func readReference(t *testing.T, texts []string) []referenceReading {
 	t.Helper()
 	py := testenv.NeedsTool(t, "python3", "apt-get install python3")
-	return readAll[referenceReading](t, exec.Command(py, filepath.Join("..", "llmstxt", "testdata", "reference", "read.py")), texts)
+	return readAll[referenceReading](t, exec.Command(py, filepath.Join("..", "kinds", "llmstxt", "testdata", "reference", "read.py")), texts)
 }
 
 // readCommonMark reads each text with commonmark.js (npm commonmark 0.31),
 // the reference implementation of the CommonMark spec, through
-// llmstxt/testdata/reference/commonmark.js.
+// kinds/llmstxt/testdata/reference/commonmark.js.
 func readCommonMark(t *testing.T, texts []string) []referenceReading {
 	t.Helper()
 	dir := npmPackage(t, "commonmark", "0.31")
-	return readAll[referenceReading](t, exec.Command("node", filepath.Join("..", "llmstxt", "testdata", "reference", "commonmark.js"), filepath.Join(dir, "dist", "commonmark.js")), texts)
+	return readAll[referenceReading](t, exec.Command("node", filepath.Join("..", "kinds", "llmstxt", "testdata", "reference", "commonmark.js"), filepath.Join(dir, "dist", "commonmark.js")), texts)
 }
 
 // referenceText describes a reading as the manifest's values would be:
@@ -179,15 +179,15 @@ func TestReferenceParserReadsBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := tree.Tree{}
-		if errs := aiFiles(tr, doc.Pos, doc.Value, base); errs.HasErrors() {
-			t.Fatalf("%v", errs)
+		data, ok := llmstxt.Kind{}.Render(doc.Value, kit.Build{})
+		if !ok {
+			t.Fatal("no llms.txt")
 		}
 		built++
 		if i < corpus {
 			builtCorpus++
 		}
-		texts = append(texts, string(tr["llms.txt"].Data))
+		texts = append(texts, string(data))
 		wants = append(wants, manifestText(l, base))
 	}
 	for i, r := range readReference(t, texts) {

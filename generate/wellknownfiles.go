@@ -2,13 +2,13 @@ package generate
 
 import (
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/internal/rfc8615"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/model"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/discgen/discgen/tree"
-	"github.com/discgen/discgen/wellknown"
 )
 
 // sectionFiles renders the files of design section 13: those of the
@@ -84,7 +84,7 @@ func checkInTree(t tree.Tree, pos *manifest.Positions, m *manifest.Site, errs *d
 		}
 		source, _ := src.Source(m)
 		file := sourcePath(pos.File, source)
-		reportJSON(errs, k.Key(), k.Name(), tc.CheckInTree(m, data, read), func(p wellknown.JSONProblem) diag.Pos {
+		reportJSON(errs, k.Key(), k.Name(), tc.CheckInTree(m, data, read), func(p kit.JSONProblem) diag.Pos {
 			return diag.Pos{File: file, Line: p.Line, Col: p.Col}
 		})
 	}
@@ -101,7 +101,7 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 		errs.Errorf(pos.Of(fp), fp, "cannot read %q: %v", source, err)
 		return
 	}
-	var ps []wellknown.JSONProblem
+	var ps []kit.JSONProblem
 	if sc, ok := k.(kit.SiteShapeChecker); ok {
 		ps = sc.CheckSiteShape(m, data)
 	} else if dc, ok := k.(kit.Dated); ok {
@@ -110,7 +110,7 @@ func copySource(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.Kin
 		ps = sc.CheckShape(data)
 	}
 	file := sourcePath(pos.File, source)
-	bad := reportJSON(errs, fp, k.Name(), ps, func(p wellknown.JSONProblem) diag.Pos {
+	bad := reportJSON(errs, fp, k.Name(), ps, func(p kit.JSONProblem) diag.Pos {
 		return diag.Pos{File: file, Line: p.Line, Col: p.Col}
 	})
 	if !bad {
@@ -127,7 +127,7 @@ func copyCompanion(t tree.Tree, pos *manifest.Positions, md *manifestDir, k kit.
 		return
 	}
 	file := sourcePath(pos.File, c.Source)
-	bad := reportJSON(errs, c.Key, k.Name(), c.Check(data), func(p wellknown.JSONProblem) diag.Pos {
+	bad := reportJSON(errs, c.Key, k.Name(), c.Check(data), func(p kit.JSONProblem) diag.Pos {
 		return diag.Pos{File: file, Line: p.Line, Col: p.Col}
 	})
 	if bad {
@@ -158,17 +158,21 @@ func redirects(m *manifest.Site) []serverconf.Redirect {
 // sectionCheck returns the check of the file a well-known name writes
 // for site m: a JSON check by shape (with the site, for a kind whose file
 // names it; a kit.Dated kind's dates against the build's time), or a
-// kind's lint; both nil for another file.
-func sectionCheck(name string, m *manifest.Site, b kit.Build) (shape func([]byte) []wellknown.JSONProblem, lint kit.Linter) {
+// kind's lint; both nil for another file, and for a kit.SchemaShipper's,
+// which checkSchema checks against the kind's schema.
+func sectionCheck(name string, m *manifest.Site, b kit.Build) (shape func([]byte) []kit.JSONProblem, lint kit.Linter) {
 	k, ok := registry.ByPath(".well-known/" + name)
 	if !ok {
 		return nil, nil
 	}
+	if _, ok := k.(kit.SchemaShipper); ok {
+		return nil, nil // checked against the kind's schema (checkSchema)
+	}
 	if sc, ok := k.(kit.SiteShapeChecker); ok {
-		return func(data []byte) []wellknown.JSONProblem { return sc.CheckSiteShape(m, data) }, nil
+		return func(data []byte) []kit.JSONProblem { return sc.CheckSiteShape(m, data) }, nil
 	}
 	if dc, ok := k.(kit.Dated); ok {
-		return func(data []byte) []wellknown.JSONProblem { return dc.CheckShapeAt(data, b.Now) }, nil
+		return func(data []byte) []kit.JSONProblem { return dc.CheckShapeAt(data, b.Now) }, nil
 	}
 	if sc, ok := k.(kit.ShapeChecker); ok {
 		return sc.CheckShape, nil
@@ -180,7 +184,7 @@ func sectionCheck(name string, m *manifest.Site, b kit.Build) (shape func([]byte
 // reportJSON adds the problems of file name's check under the manifest
 // path where, each at the position at gives it; it reports whether one
 // was an error.
-func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem, at func(wellknown.JSONProblem) diag.Pos) bool {
+func reportJSON(errs *diag.List, where, name string, ps []kit.JSONProblem, at func(kit.JSONProblem) diag.Pos) bool {
 	bad := false
 	for _, p := range ps {
 		msg, warn := p.Message, p.IsWarning()
@@ -208,7 +212,7 @@ func reportJSON(errs *diag.List, where, name string, ps []wellknown.JSONProblem,
 func checkSectionFiles(pos *manifest.Positions, m *manifest.Site, md *manifestDir, b kit.Build) diag.List {
 	var errs diag.List
 	for i, f := range m.WellKnown.Files {
-		name, err := wellknown.FileName(f.Name)
+		name, err := rfc8615.FileName(f.Name)
 		if err != nil {
 			continue
 		}
@@ -220,7 +224,7 @@ func checkSectionFiles(pos *manifest.Positions, m *manifest.Site, md *manifestDi
 		fp := manifest.Index("well_known.files", i)
 		where := manifest.Key(fp, "content")
 		var data []byte
-		at := func(p wellknown.JSONProblem) diag.Pos { return pos.InValue(where, *f.Content, p.Offset) }
+		at := func(p kit.JSONProblem) diag.Pos { return pos.InValue(where, *f.Content, p.Offset) }
 		if f.Content != nil {
 			data = []byte(*f.Content)
 		} else {
@@ -229,14 +233,14 @@ func checkSectionFiles(pos *manifest.Positions, m *manifest.Site, md *manifestDi
 				continue // reported where the file is written
 			}
 			src := sourcePath(pos.File, f.Source)
-			at = func(p wellknown.JSONProblem) diag.Pos { return diag.Pos{File: src, Line: p.Line, Col: p.Col} }
+			at = func(p kit.JSONProblem) diag.Pos { return diag.Pos{File: src, Line: p.Line, Col: p.Col} }
 		}
 		if isJSON {
 			reportJSON(&errs, where, name, check(data), at)
 			continue
 		}
 		for _, d := range lint.Lint(data) {
-			p := at(wellknown.JSONProblem{Offset: d.Col - 1, Line: d.Line, Col: d.Col})
+			p := at(kit.JSONProblem{Offset: d.Col - 1, Line: d.Line, Col: d.Col})
 			if d.Severity == diag.Warning {
 				errs.Warnf(p, where, "%s: %s", name, d.Message)
 			} else {

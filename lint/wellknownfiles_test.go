@@ -88,6 +88,9 @@ func TestLintSectionJSON(t *testing.T) {
 		{"assetlinks.json", `{}`, "1:1: J001: the file must be a JSON list of statements, not an object (wrap a single statement in [ ])\n"},
 		{"atproto-did", "did:plc:ewvi7nxzyoun6zhxrhs64oiz\n", "1:33: warning: J002: a line break after the DID: resolvers trim it, but the file should be the DID alone\n"},
 		{"atproto-did.txt", "did: plc:x", "1:1: J002: \"did: plc:x\" holds white space: the file is the DID alone\n"},
+		// An A2A agent card, against the schema of the version it declares.
+		{"agent-card.json", "{\n  \"name\": 3,\n  \"supportedInterfaces\": []\n}\n",
+			"1:1: J001: missing properties: 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'description', 'skills', 'version' (schema A2A v1.0.1)\n2:11: J001: /name: expected string, but got number (schema A2A v1.0.1)\n"},
 	} {
 		k := Detect(c.name, []byte(c.data))
 		if got := lines(File([]byte(c.data), k, Options{})); got != c.want {

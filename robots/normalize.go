@@ -91,41 +91,10 @@ func decode1996(s string) string {
 	return b.String()
 }
 
-// needsEscape reports whether a raw octet must be percent-encoded in a
-// canonical path: controls, space, non-ASCII, and the ASCII characters RFC
-// 3986 allows nowhere in a URI.
-func needsEscape(c byte) bool {
-	if c <= ' ' || c >= 0x7f {
-		return true
-	}
-	return strings.IndexByte("\"<>\\^`{|}#", c) >= 0
-}
-
 // Canonical returns the canonical form of a URL path or rule path, the form
 // Emit writes and the form in which a Policy is evaluated (RFC 9309 section
-// 2.2.2): escapes of unreserved characters are decoded (%7E becomes ~),
-// other escapes are upper-cased (%2f becomes %2F, which stays encoded),
-// non-ASCII octets and characters not allowed in a URI are percent-encoded,
-// and a '%' that starts no escape becomes %25. The wildcards '*' and '$' are
-// left alone.
-func Canonical(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && rfc3986.IsHex(s[i+1]) && rfc3986.IsHex(s[i+2]):
-			v := rfc3986.Unhex(s[i+1])<<4 | rfc3986.Unhex(s[i+2])
-			rfc3986.WriteNormalEscape(&b, v)
-			i += 2
-		case c == '%' || needsEscape(c):
-			rfc3986.WriteEscape(&b, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// 2.2.2): rfc3986.Canonical, which leaves the wildcards '*' and '$' alone.
+func Canonical(s string) string { return rfc3986.Canonical(s) }
 
 // PathOf returns the part of a URL that robots.txt rules are matched
 // against: path, params and query, without scheme, authority and fragment,

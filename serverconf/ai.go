@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -47,42 +49,44 @@ import (
 //   - Caddy: a header directive with the path matcher "/": matchers see
 //     the request before file_server picks the index file.
 
-// Media types of the files above.
-const (
-	textMarkdown   = "text/markdown; charset=utf-8"
-	apiCatalogType = `application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"`
-)
-
-// apiCatalogPath is the tree path of the api-catalog.
-const apiCatalogPath = ".well-known/api-catalog"
-
-// apiCatalogLink is the Link header value sent on "/".
-const apiCatalogLink = `</.well-known/api-catalog>; rel="api-catalog"`
-
-// byRootName maps tree paths at the root of the site to their media type,
-// before extensions are looked at.
-var byRootName = map[string]string{
-	"llms.txt":     textMarkdown,
-	apiCatalogPath: apiCatalogType,
-}
+// linkByPath maps the tree path of each kind of the registry that names
+// itself in a Link header (kit.Linked: the api-catalog) to that value, in
+// registry order.
+var linkByPath, linkedPaths = func() (map[string]string, []string) {
+	m := map[string]string{}
+	var order []string
+	for _, k := range registry.All() {
+		if l, ok := k.(kit.Linked); ok {
+			m[k.Path()] = l.Link()
+			order = append(order, k.Path())
+		}
+	}
+	return m, order
+}()
 
 // HomeLinks returns the Link header values every format here makes the
-// server send on "/" for tree t (none when t has no api-catalog), for
-// tools that check what a server sends.
+// server send on "/" for tree t (none when t has no file of a kit.Linked
+// kind, such as the api-catalog), for tools that check what a server
+// sends.
 func HomeLinks(t tree.Tree) []string {
-	if _, ok := t[apiCatalogPath]; ok {
-		return []string{apiCatalogLink}
+	var out []string
+	for _, p := range linkedPaths {
+		if _, ok := t[p]; ok {
+			out = append(out, linkByPath[p])
+		}
 	}
-	return nil
+	return out
 }
 
 // FileLinks returns the Link header values the response for tree path p
-// carries in every format here: the api-catalog's link to itself, which
-// RFC 9727 section 2 asks of its own response (HEAD included); none for
-// any other file.
+// carries in every format here: a kit.Linked kind's link to itself (the
+// api-catalog's, which RFC 9727 section 2 asks of its own response, HEAD
+// included); none for any other file.
 func FileLinks(t tree.Tree, p string) []string {
-	if _, ok := t[p]; ok && p == apiCatalogPath {
-		return []string{apiCatalogLink}
+	if _, ok := t[p]; ok {
+		if l, ok := linkByPath[p]; ok {
+			return []string{l}
+		}
 	}
 	return nil
 }
@@ -91,8 +95,8 @@ func FileLinks(t tree.Tree, p string) []string {
 // target (p itself, or the target of its symbolic link).
 func profileOf(p, target string) profile {
 	pr := classify(target)
-	if p == apiCatalogPath {
-		pr.Link = apiCatalogLink
+	if l, ok := linkByPath[p]; ok {
+		pr.Link = l
 	}
 	return pr
 }
@@ -109,7 +113,7 @@ func homeLinks(b *strings.Builder, k Kind, t tree.Tree) {
 	if len(links) == 0 {
 		return
 	}
-	link := links[0]
+	link := strings.Join(links, ", ")
 	switch k {
 	case Headers:
 		fmt.Fprintf(b, "\n/\n  Link: %s\n", link)

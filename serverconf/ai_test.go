@@ -8,6 +8,9 @@ import (
 )
 
 // aiTree is the sample tree with llms.txt and an api-catalog.
+// apiCatalogPath is the tree path of the api-catalog.
+const apiCatalogPath = ".well-known/api-catalog"
+
 func aiTree() tree.Tree {
 	tr := sample()
 	tr["llms.txt"] = tree.Entry{Data: []byte("# Fict.org\n")}

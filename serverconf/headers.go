@@ -94,9 +94,6 @@ func (p profile) fields() [][2]string {
 func classify(p string) profile {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
-	if ct, ok := byRootName[p]; ok {
-		return profile{ContentType: ct, CacheControl: oneDay}
-	}
 	for _, k := range servedKinds {
 		if s, ok := k.Serving(p); ok {
 			return profile{ContentType: s.MediaType, CacheControl: s.CacheControl, AllowMethods: s.AllowMethods, AllowHeaders: s.AllowHeaders}

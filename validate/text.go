@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/discgen/discgen/internal/lazyre"
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -53,7 +53,8 @@ func (v *checker) lineSafe(inst any, path string) {
 		case freeTextPath.MatchString(path):
 			kind = textFree
 		case detailsPath.MatchString(path):
-			return // prose of many lines: checked line by line, at each character's position (llms.go)
+			v.proseSafe(path, x) // prose of many lines, each error at its character (llms.go)
+			return
 		}
 		if msg := unsafeText(x, kind); msg != "" {
 			v.err(path, "%s %s", quoteShort(x), msg)
@@ -135,20 +136,7 @@ func invisibleName(r rune) string {
 }
 
 // quoteShort quotes s for a message, cut to its first 40 characters.
-func quoteShort(s string) string {
-	const max = 40
-	if utf8.RuneCountInString(s) <= max {
-		return strconv.Quote(s)
-	}
-	n := 0
-	for i := range s {
-		if n == max {
-			return strconv.Quote(s[:i]) + "..."
-		}
-		n++
-	}
-	return strconv.Quote(s)
-}
+func quoteShort(s string) string { return kit.QuoteShort(s) }
 
 // noHash rejects "#" in a value bound for a line-oriented file where "#"
 // starts a comment (robots.txt, data.txt records).

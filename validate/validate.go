@@ -314,9 +314,6 @@ func (v *checker) site(m *manifest.Site) {
 	if m.WellKnown != nil {
 		v.wellKnown("well_known", m.WellKnown)
 	}
-	if m.LlmsTxt != nil {
-		v.llmsTxt("llms_txt", m.LlmsTxt)
-	}
 	v.kinds(m)
 	v.rights(m)
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/internal/lazyre"
+	"github.com/discgen/discgen/internal/rfc8615"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/wellknown"
 )
 
 // seenFirst is the kind's file that wellKnown counts among the names of
@@ -40,7 +40,7 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 	for i, f := range wk.Files {
 		fp := manifest.Index(manifest.Key(p, "files"), i)
 		np := manifest.Key(fp, "name")
-		file, err := wellknown.FileName(f.Name)
+		file, err := rfc8615.FileName(f.Name)
 		if err != nil {
 			v.err(np, "%v", err)
 			continue
@@ -72,16 +72,15 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 				dirs[d] = here
 			}
 		}
-		if !wellknown.Registered(f.Name) {
-			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", wellknown.FirstSegment(f.Name), wellknown.RegistryDate())
+		if !rfc8615.Registered(f.Name) {
+			v.warn(np, "%q is not in the IANA well-known URI registry (copy of %s)", rfc8615.FirstSegment(f.Name), rfc8615.RegistryDate())
 		}
 		if f.Source != "" {
 			v.localPath(manifest.Key(fp, "source"), f.Source)
 		}
 		v.wellKnownSchema(fp, f)
-		v.legacyAgentCard(np, f)
+		v.entryName(np, f.Name)
 	}
-	v.apiCatalog(manifest.Key(p, "api_catalog"), wk.APICatalog, wk.Files)
 }
 
 var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -1,12 +1,13 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/internal/rfc8615"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
-	"github.com/discgen/discgen/wellknown"
 )
 
 // The files of design section 13, each a kind of the registry
@@ -58,29 +59,63 @@ func (v *checker) kinds(m *manifest.Site) {
 	}
 }
 
-// findings reports the findings of a kind's check, each at its field
-// under p ("[1].fraction" or "records[0].domain").
-func (v *checker) findings(p string, fs []kit.Finding) {
-	for _, f := range fs {
-		fp := p
-		switch {
-		case f.Field == "":
-		case strings.HasPrefix(f.Field, "["):
-			fp = p + f.Field
-		default:
-			fp = p + "." + f.Field
-		}
-		if f.Warning {
-			v.warn(fp, "%s", f.Message)
-		} else {
-			v.err(fp, "%s", f.Message)
+// entryName reports what the kinds of the registry say about an entry of
+// well_known.files by its name (kit.EntryChecker), at the name (np).
+func (v *checker) entryName(np, name string) {
+	for _, k := range registry.All() {
+		if ec, ok := k.(kit.EntryChecker); ok {
+			v.findings(np, ec.CheckEntry(name))
 		}
 	}
 }
 
+// shippedSchemas lists the names of the JSON Schemas the kinds of the
+// registry ship (kit.SchemaShipper), sorted.
+func shippedSchemas() []string {
+	var out []string
+	for _, k := range registry.All() {
+		if sh, ok := k.(kit.SchemaShipper); ok {
+			out = append(out, sh.Schemas()...)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// findings reports the findings of a kind's check, each at its field
+// under p ("[1].fraction" or "records[0].domain").
+func (v *checker) findings(p string, fs []kit.Finding) {
+	for _, f := range fs {
+		msg := f.Message
+		if f.First != "" {
+			msg += " (first at " + v.pos.Of(under(p, f.First)).String() + ")"
+		}
+		fp := under(p, f.Field)
+		switch {
+		case f.In != nil:
+			v.add(v.pos.InValue(fp, f.In.Value, f.In.Offset), kit.Severity(f.Warning), fp, "%s", msg)
+		case f.Warning:
+			v.warn(fp, "%s", msg)
+		default:
+			v.err(fp, "%s", msg)
+		}
+	}
+}
+
+// under returns the manifest path of field, relative to p.
+func under(p, field string) string {
+	switch {
+	case field == "":
+		return p
+	case strings.HasPrefix(field, "["):
+		return p + field
+	}
+	return p + "." + field
+}
+
 // nameOf is the file a well-known name writes, or "" for a bad name.
 func nameOf(name string) string {
-	f, err := wellknown.FileName(name)
+	f, err := rfc8615.FileName(name)
 	if err != nil {
 		return ""
 	}

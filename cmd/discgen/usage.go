@@ -173,16 +173,18 @@ Find problems in hand-written discovery files:
                           rules, reservations of 1 or 0, policies that are
                           URLs, locations given twice or hidden by a
                           shorter one before them (code T001)
-    ads.txt, app-ads.txt, apple-app-site-association, assetlinks.json,
-    oauth-protected-resource, oauth-authorization-server, gpc.json,
-    traffic-advice, atproto-did, http-message-signatures-directory
-                          the checks a build makes of the same file: ads.txt
-                          and app-ads.txt line by line (IAB Tech Lab ads.txt
-                          1.1), the JSON files by shape, atproto-did as a DID
-                          alone
     mcp                   the MCP server catalogue (/.well-known/mcp/
                           catalog.json) by shape, as a build checks it;
                           given with --type mcp
+    ads.txt, app-ads.txt, apple-app-site-association, assetlinks.json,
+    oauth-protected-resource, oauth-authorization-server, gpc.json,
+    traffic-advice, atproto-did, http-message-signatures-directory,
+    agent-card.json
+                          the checks a build makes of the same file: ads.txt
+                          and app-ads.txt line by line (IAB Tech Lab ads.txt
+                          1.1), the JSON files by shape (an A2A agent card
+                          against the schema of the version it declares),
+                          atproto-did as a DID alone
 
 An autodisc file, tdmrep.json and each file of the last row is known by
 its name (also with .json or .txt added, as a saved copy often has it:

@@ -55,6 +55,7 @@ var internalLevel = map[string]int{
 	"internal/limited":              ground,
 	"internal/rawstat":              ground,
 	"internal/rfc3986":              ground,
+	"internal/rfc8615":              ground,
 	"internal/layout":               ground,
 	"internal/seal":                 ground,
 	"internal/testing/journalflood": testHelper,

@@ -1,6 +1,7 @@
 // Package rfc3986 holds the character classes of RFC 3986 that robots.txt
 // paths, delegation paths and well-known names are all written in, and the
-// one way discgen writes a percent escape.
+// one way discgen writes a percent escape; Canonical, the form a URI
+// component is written and compared in.
 package rfc3986
 
 import "strings"
@@ -54,4 +55,38 @@ func WriteNormalEscape(b *strings.Builder, v byte) {
 		return
 	}
 	WriteEscape(b, v)
+}
+
+// needsEscape reports whether a raw octet must be percent-encoded in a
+// canonical URI component: controls, space, non-ASCII, and the ASCII
+// characters RFC 3986 allows nowhere in a URI.
+func needsEscape(c byte) bool {
+	if c <= ' ' || c >= 0x7f {
+		return true
+	}
+	return strings.IndexByte("\"<>\\^`{|}#", c) >= 0
+}
+
+// Canonical returns the canonical form of a URI path, query or fragment
+// (RFC 3986 section 6.2.2, as robots.txt rules are compared, RFC 9309
+// section 2.2.2): escapes of unreserved characters are decoded (%7E
+// becomes ~), other escapes are upper-cased (%2f becomes %2F, which stays
+// encoded), non-ASCII octets and characters not allowed in a URI are
+// percent-encoded, and a '%' that starts no escape becomes %25.
+func Canonical(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]):
+			WriteNormalEscape(&b, Unhex(s[i+1])<<4|Unhex(s[i+2]))
+			i += 2
+		case c == '%' || needsEscape(c):
+			WriteEscape(&b, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

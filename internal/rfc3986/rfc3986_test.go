@@ -55,3 +55,20 @@ func TestWriteNormalEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonical: escapes of unreserved characters decoded, others
+// upper-cased, what a URI cannot hold escaped, a stray '%' as %25.
+func TestCanonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"/a%7eb":     "/a~b",
+		"/a%2fb":     "/a%2Fb",
+		"/caf\u00e9": "/caf%C3%A9",
+		"/a b#c":     "/a%20b%23c",
+		"/100%":      "/100%25",
+		"/*$":        "/*$",
+	} {
+		if got := Canonical(in); got != want {
+			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

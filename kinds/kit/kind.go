@@ -18,7 +18,9 @@ type Kind interface {
 	// "gpc.json".
 	Name() string
 	// Key is the manifest path, from the site's root, of the value that
-	// gives the file: "ads_txt", "well_known.gpc".
+	// gives the file: "ads_txt", "well_known.gpc"; "well_known.files" for
+	// a kind given as an entry there (the A2A agent card), whose Given is
+	// then always false, so that the entry alone writes the file.
 	Key() string
 	// Path is the tree path the file is served at: "ads.txt",
 	// ".well-known/gpc.json".
@@ -110,6 +112,43 @@ type NoRedirect interface {
 // --server format sends.
 type CrossOrigin interface {
 	CrossOriginReader() string
+}
+
+// Linked is a kind whose file's own response names it in a Link header,
+// and whose link the site's home page "/" carries too, so that a client
+// that fetches the home page, or only its headers, finds the file (the
+// api-catalog, RFC 9727 section 2): Link returns the header value, which
+// every --server format sends on both and verify expects there.
+type Linked interface {
+	Link() string
+}
+
+// SchemaShipper is a kind that ships JSON Schemas of its own (the A2A
+// agent card's): an entry of well_known.files may name one of Schemas in
+// its schema, and an entry whose name DefaultSchema maps to one is
+// checked against it without naming it.
+type SchemaShipper interface {
+	// Schemas lists the names an entry's schema may give, sorted.
+	Schemas() []string
+	// DefaultSchema returns the schema an entry named name (after
+	// /.well-known/) is checked against when it names none, "" for none.
+	DefaultSchema(name string) string
+	// ResolveSchema returns the version of the schema name that the file
+	// data is checked against (a card declares its version), without
+	// compiling it: a name that changes when the schema does.
+	ResolveSchema(name string, data []byte) string
+	// ShippedSchema returns the compiled schema of a version
+	// ResolveSchema gave, compiled the first time it is asked for, and
+	// what it is ("A2A v1.0.1").
+	ShippedSchema(version string) (s *Schema, about string, err error)
+}
+
+// EntryChecker is a kind with something to say about an entry of
+// well_known.files by its name alone (the A2A agent card's name before
+// A2A v0.3.0): CheckEntry returns its findings, each Field relative to
+// the entry's name.
+type EntryChecker interface {
+	CheckEntry(name string) []Finding
 }
 
 // Signer is a kind whose rendered file the build may sign: Signing

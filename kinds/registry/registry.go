@@ -8,11 +8,14 @@ import (
 	"strings"
 
 	"github.com/discgen/discgen/kinds/adstxt"
+	"github.com/discgen/discgen/kinds/agentcard"
+	"github.com/discgen/discgen/kinds/apicatalog"
 	"github.com/discgen/discgen/kinds/applinks"
 	"github.com/discgen/discgen/kinds/atprotodid"
 	"github.com/discgen/discgen/kinds/changepassword"
 	"github.com/discgen/discgen/kinds/gpc"
 	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/llmstxt"
 	"github.com/discgen/discgen/kinds/mcp"
 	"github.com/discgen/discgen/kinds/oauthmeta"
 	"github.com/discgen/discgen/kinds/securitytxt"
@@ -25,6 +28,7 @@ import (
 var all = [...]kit.Kind{
 	adstxt.Ads,
 	adstxt.AppAds,
+	llmstxt.Kind{},
 	securitytxt.Kind{},
 	applinks.Apple,
 	applinks.Android,
@@ -36,6 +40,8 @@ var all = [...]kit.Kind{
 	changepassword.Kind{},
 	atprotodid.Kind{},
 	sigdir.Directory,
+	apicatalog.Kind{},
+	agentcard.Kind{},
 }
 
 // All returns the kinds in registry order; the caller may keep the slice.

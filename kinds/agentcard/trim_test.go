@@ -1,4 +1,4 @@
-package wellknown
+package agentcard
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // The shipped A2A schema is embedded trimmed: the definitions AgentCard
@@ -240,11 +242,11 @@ func readCard(t *testing.T, file string) map[string]any {
 func trimmedAgrees(t *testing.T, name string, card map[string]any) int {
 	t.Helper()
 	info := shippedSchemas[name]
-	full, err := compile(schemaBase+"full.json", fullSchema(t, info.full, info.proto), info.ref)
+	full, err := kit.CompileShipped("full.json", fullSchema(t, info.full, info.proto), info.ref)
 	if err != nil {
 		t.Fatal(err)
 	}
-	trimmed, _, err := Shipped(name)
+	trimmed, _, err := Kind{}.ShippedSchema(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,8 +259,8 @@ func trimmedAgrees(t *testing.T, name string, card map[string]any) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pa, errA := ValidateJSON(data, full)
-		pb, errB := ValidateJSON(data, trimmed)
+		pa, errA := kit.ValidateJSON(data, full)
+		pb, errB := kit.ValidateJSON(data, trimmed)
 		if errA != nil || errB != nil {
 			t.Fatalf("%s: %v, %v", data, errA, errB)
 		}
@@ -317,7 +319,7 @@ func TestShippedSchemasValid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := compile(schemaBase+path.Base(info.full), data, info.ref); err != nil {
+		if _, err := kit.CompileShipped(path.Base(info.full), data, info.ref); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package wellknown
+package kit
 
 import (
 	"encoding/json"
@@ -63,11 +63,16 @@ func TestNestedOneOfRefused(t *testing.T) {
 // The cost of the shipped schema on a real card, and of ordinary schemas
 // on ordinary values, is far below the bound.
 func TestOrdinaryCosts(t *testing.T) {
-	card, err := os.ReadFile("testdata/agent-card.json")
+	// The agent card kind's card and schema (kinds/agentcard).
+	card, err := os.ReadFile("../agentcard/testdata/agent-card.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2a, _, err := Shipped(A2AAgentCardV03)
+	text, err := os.ReadFile("../agentcard/schemas/a2a-v0.3.0-agent-card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2a, err := CompileShipped("a2a-v0.3.0.json", text, "#/definitions/AgentCard")
 	if err != nil {
 		t.Fatal(err)
 	}

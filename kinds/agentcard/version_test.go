@@ -1,4 +1,4 @@
-package wellknown
+package agentcard
 
 import (
 	"bufio"
@@ -161,9 +161,9 @@ func TestA2ACardVersion(t *testing.T) {
 // the valid card passes, and each problem of a bad one is at its line and
 // column, the required members the proto names among them.
 func TestAgentCardV1(t *testing.T) {
-	s, ok, err := Shipped(A2AAgentCardV10)
-	if !ok || err != nil {
-		t.Fatalf("Shipped: %v %v", ok, err)
+	s, _, err := Kind{}.ShippedSchema(A2AAgentCardV10)
+	if err != nil {
+		t.Fatalf("ShippedSchema: %v", err)
 	}
 	good, err := os.ReadFile("testdata/agent-card-v1.json")
 	if err != nil {

@@ -1,8 +1,10 @@
-package wellknown
+package agentcard
 
 import (
 	"path"
 	"testing"
+
+	"github.com/discgen/discgen/kinds/kit"
 )
 
 // BenchmarkShippedCompile is what a build that checks an agent card pays
@@ -18,7 +20,7 @@ func BenchmarkShippedCompile(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := compile(schemaBase+path.Base(info.full), data, info.ref); err != nil {
+				if _, err := kit.CompileShipped(path.Base(info.full), data, info.ref); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package wellknown
+package apicatalog
 
 import (
 	"encoding/json"

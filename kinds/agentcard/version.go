@@ -1,4 +1,4 @@
-package wellknown
+package agentcard
 
 import (
 	"encoding/json"

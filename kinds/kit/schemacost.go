@@ -1,4 +1,4 @@
-package wellknown
+package kit
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package wellknown
+package rfc8615
 
 import (
 	"errors"

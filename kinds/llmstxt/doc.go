@@ -1,5 +1,6 @@
-// Package llmstxt renders /llms.txt and holds the checks that keep a
-// manifest's values from changing the file's structure.
+// Package llmstxt is the kind of /llms.txt, given by the manifest's
+// llms_txt (kind.go: checked, rendered, imported), and holds the checks
+// that keep a manifest's values from changing the file's structure.
 //
 // The file is the markdown file of the llmstxt.org proposal (Jeremy
 // Howard, Answer.AI, 3 September 2024; the text at https://llmstxt.org/

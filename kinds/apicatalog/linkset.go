@@ -1,4 +1,4 @@
-package wellknown
+package apicatalog
 
 import (
 	"bytes"
@@ -19,8 +19,6 @@ const (
 	// considerations) for an api-catalog linkset; a server names it in
 	// the profile parameter RFC 9264 gives the linkset media types.
 	APICatalogProfile = "https://www.rfc-editor.org/info/rfc9727"
-	// APICatalogName is the well-known name.
-	APICatalogName = "api-catalog"
 )
 
 // APIRelations are the link relations an api-catalog entry may carry, in

@@ -1,13 +1,9 @@
-package wellknown
+package kit
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/discgen/discgen/kinds/kit"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 func problems(ps []JSONProblem) string {
@@ -19,7 +15,7 @@ func problems(ps []JSONProblem) string {
 }
 
 // mustValidate is ValidateJSON for a schema and value within its bound.
-func mustValidate(t *testing.T, data []byte, s *jsonschema.Schema) []JSONProblem {
+func mustValidate(t *testing.T, data []byte, s *Schema) []JSONProblem {
 	t.Helper()
 	ps, err := ValidateJSON(data, s)
 	if err != nil {
@@ -28,42 +24,9 @@ func mustValidate(t *testing.T, data []byte, s *jsonschema.Schema) []JSONProblem
 	return ps
 }
 
-// TestAgentCard checks the shipped A2A schema accepts a valid card and
-// puts each problem of a bad one at its line and column.
-func TestAgentCard(t *testing.T) {
-	s, ok, err := Shipped(A2AAgentCardV03)
-	if !ok || err != nil {
-		t.Fatalf("Shipped: %v %v", ok, err)
-	}
-	good, err := os.ReadFile("testdata/agent-card.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ps := mustValidate(t, good, s); len(ps) != 0 {
-		t.Errorf("valid card refused:\n%s", problems(ps))
-	}
-	bad := "{\n  \"name\": 3,\n  \"skills\": [\n    {\"id\": \"a\"}\n  ],\n  \"capabilities\": {\"streaming\": \"yes\"}\n}\n"
-	want := `1:1: missing properties: 'defaultInputModes', 'defaultOutputModes', 'description', 'protocolVersion', 'url', 'version'
-2:11: /name: expected string, but got number
-4:5: /skills/0: missing properties: 'description', 'name', 'tags'
-6:33: /capabilities/streaming: expected boolean, but got string
-`
-	if got := problems(mustValidate(t, []byte(bad), s)); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-	if got := problems(mustValidate(t, []byte("{\n  \"name\": \"x\",\n  oops\n}"), s)); !strings.HasPrefix(got, "3:3: not JSON: ") {
-		t.Errorf("syntax error: %q", got)
-	}
-	for data, want := range map[string]string{"{} {}": "1:4: not JSON: more than one JSON value", "{},": "1:3: not JSON: more than one", "\n\n  [1,]": "3:6: not JSON: ", "": "1:1: not JSON: "} {
-		if got := problems(mustValidate(t, []byte(data), s)); !strings.HasPrefix(got, want) {
-			t.Errorf("%q: %q, want %q...", data, got, want)
-		}
-	}
-}
-
 func TestPositionsOfKeysNeedingEscapes(t *testing.T) {
 	data := []byte("{\"a/b\": {\"c~d\": [1, {\"é x\": true}]}}")
-	p, err := kit.PositionsOf(data)
+	p, err := PositionsOf(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,15 +75,7 @@ func TestManyProblemsAreBounded(t *testing.T) {
 	}
 }
 
-func TestDefaultSchema(t *testing.T) {
-	for name, want := range map[string]string{"agent-card.json": A2AAgentCard, "a2a/agent-card.json": A2AAgentCard, "agent.json": A2AAgentCard, "a2a/agent.json": "", "gpc.json": ""} {
-		if got := DefaultSchema(name); got != want {
-			t.Errorf("%s: %q, want %q", name, got, want)
-		}
-	}
-}
-
-// TestDeepNestingIsRefused: a file nested past kit.MaxJSONDepth is one
+// TestDeepNestingIsRefused: a file nested past MaxJSONDepth is one
 // problem at the place it goes too deep, before any schema work.
 func TestDeepNestingIsRefused(t *testing.T) {
 	s, err := CompileSchema("s.json", []byte(`{}`))
@@ -129,7 +84,7 @@ func TestDeepNestingIsRefused(t *testing.T) {
 	}
 	data := []byte(strings.Repeat("[", 1<<20-2) + strings.Repeat("]", 1))
 	ps := mustValidate(t, data, s)
-	if len(ps) != 1 || !strings.Contains(ps[0].Message, "nested more than 10000 levels") || ps[0].Line != 1 || ps[0].Col != kit.MaxJSONDepth+2 {
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "nested more than 10000 levels") || ps[0].Line != 1 || ps[0].Col != MaxJSONDepth+2 {
 		t.Errorf("problems %v", ps)
 	}
 }
