@@ -122,6 +122,7 @@ func (d *dirImport) run(opt Options) error {
 	d.rootKinds()
 	d.redirects()
 	d.llmsTxt()
+	d.policyPage()
 	hoistUsage(&r.Site)
 	return r.finish(opt)
 }
