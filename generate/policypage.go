@@ -280,6 +280,10 @@ func (x *policyIndex) crawler(name string, control bool) policypage.Crawler {
 		}
 		return c
 	}
+	// The server acts on the name a request claims (serverconf reads
+	// Googlebot-Image/1.0 as claiming Googlebot-Image, not Googlebot), so
+	// its refusals, throttles and checks are those of the groups naming
+	// the crawler itself, whatever groups its operator's reading obeys.
 	for _, i := range named {
 		g := x.groups[i].g
 		c.Refused = c.Refused || g.Enforce && c.Fetch != "all"

@@ -228,6 +228,7 @@ policy_page: /crawler-policy.html
 agents:
   - names: [Googlebot]
     disallow: [/drafts/]
+    enforce: true
   - names: ["*"]
     disallow: [/tmp/]
 `)
@@ -249,6 +250,11 @@ agents:
 			t.Fatalf("%s: the report's reading allows /drafts/x or is RFC 9309's", c.name)
 		}
 		got := policyCrawler(t, p, c.name)
+		// The server refuses by the name a request claims: Googlebot's
+		// group refuses Googlebot, not the crawlers that obey it.
+		if len(got.Status()) != 0 {
+			t.Errorf("%s: status %v, want none", c.name, got.Status())
+		}
 		if strings.Join(got.Rules, "|") != "Disallow: /drafts/" || got.Fetch != "some" {
 			t.Errorf("%s: rules %q fetch %s, want Googlebot's (Disallow: /drafts/)", c.name, got.Rules, got.Fetch)
 		}
@@ -258,6 +264,9 @@ agents:
 				t.Errorf("%s's row lacks %q:\n%s", c.name, want, row)
 			}
 		}
+	}
+	if g := policyCrawler(t, p, "Googlebot"); strings.Join(g.Status(), " ") != "refused" {
+		t.Errorf("Googlebot: status %v", g.Status())
 	}
 	if g := policyCrawler(t, p, "bingbot"); strings.Join(g.Rules, "|") != "Disallow: /tmp/" {
 		t.Errorf("bingbot, with no documented fallback: %q", g.Rules)
