@@ -84,10 +84,10 @@ func PolicyPage(m *manifest.Site) *policypage.Page {
 		About: "Crawlers no group of this site names whose operator documents that they then obey the group of another of its crawlers, which this site names."}
 	for _, fb := range robots.Fallbacks() {
 		k := strings.ToLower(fb.Token)
-		if listed[k] {
-			continue
+		if listed[k] || fb.Control {
+			continue // a control token no group names says nothing here
 		}
-		c := pp.crawler(fb.Token, fb.Control)
+		c := pp.crawler(fb.Token, false)
 		if c.Reading == "" {
 			continue
 		}
