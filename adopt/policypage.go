@@ -7,9 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 	"syscall"
+
+	"github.com/discgen/discgen/internal/lazyre"
 )
 
 // policyMarker is what the policy page discgen writes (policy_page)
@@ -27,8 +28,8 @@ var maxPolicyWalk = 10000
 const policyHead = 1024
 
 var (
-	policyTitle  = regexp.MustCompile(`<title>Crawler policy of ([^<]*)</title>`)
-	policyStatus = regexp.MustCompile(`<tr class="crawler" data-name="[^"]*" data-fetch="[a-z]*" data-status="[a-z ]+">`)
+	policyTitle  = lazyre.New(`<title>Crawler policy of ([^<]*)</title>`)
+	policyStatus = lazyre.New(`<tr class="crawler" data-name="[^"]*" data-fetch="[a-z]*" data-status="[a-z ]+">`)
 )
 
 // policyPage finds discgen's policy page among the tree's .html files,
@@ -72,10 +73,10 @@ func (d *dirImport) policyPage() {
 		return
 	}
 	d.r.Site.PolicyPage = "/" + p
-	if m := policyTitle.FindSubmatch(data); m != nil {
+	if m := policyTitle.Compiled().FindSubmatch(data); m != nil {
 		d.r.urls = append(d.r.urls, html.UnescapeString(string(m[1])))
 	}
-	if n := len(policyStatus.FindAll(data, -1)); n > 0 {
+	if n := len(policyStatus.Compiled().FindAll(data, -1)); n > 0 {
 		s := "s"
 		if n == 1 {
 			s = ""
