@@ -121,6 +121,7 @@ func (d *dirImport) run(opt Options) error {
 	d.wellKnown()
 	d.rootKinds()
 	d.redirects()
+	d.policyPage()
 	hoistUsage(&r.Site)
 	return r.finish(opt)
 }

@@ -49,4 +49,10 @@
 // the same way when its cards are served elsewhere (each name taken from
 // its identifier, reported); one that points at cards beside it stays a
 // well-known file with them.
+//
+// The policy page discgen writes (policy_page) is found among the tree's
+// .html files by the generator tag it carries (policyMarker), within a
+// bounded walk (policypage.go), and becomes policy_page at its path; the
+// server rules it reports (enforce, throttle, verified) are in no built
+// file, which one warning says.
 package adopt

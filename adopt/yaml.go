@@ -194,6 +194,7 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 	if m.TDM != nil {
 		root.add("tdm", tdmNode(c, m.TDM))
 	}
+	root.addStr("policy_page", m.PolicyPage)
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.n}}
 	doc.HeadComment = c.head("")
 	var b bytes.Buffer

@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,29 +16,37 @@ import (
 )
 
 // PolicyPage computes the page of a validated site manifest's
-// policy_page (design section 16) as of now: every crawler of the
-// shipped catalogue, by preset, then each crawler the manifest names that
-// the catalogue does not list, in order of first mention; for each, the
-// groups that name it decide (the "*" groups for a crawler none names,
-// and for a group with inherit_wildcard too), as RFC 9309 selects them.
-// Nil when the manifest has no policy_page.
-func PolicyPage(m *manifest.Site, now time.Time) *policypage.Page {
+// policy_page (design section 16): every crawler of the shipped
+// catalogue, by preset, then each crawler the manifest names that the
+// catalogue does not list, in order of first mention, then each crawler
+// whose operator documents that it obeys another of its crawlers' groups
+// where that changes what it reads here. For each, the groups that name
+// it decide (the "*" groups for a crawler none names, and for a group
+// with inherit_wildcard too), as RFC 9309 selects them, or as its
+// operator documents reading the file: the reading the report and expect
+// apply (robots.File.MatchOperator on the robots.txt the build writes).
+// A control token (Google-Extended) fetches nothing: its row says what
+// use its group allows, and the server's refusals, throttles and address
+// checks, which act on requests, say nothing of it. The page is dated by
+// the catalogue, not by the build. Nil when the manifest has no
+// policy_page.
+func PolicyPage(m *manifest.Site) *policypage.Page {
 	if m.PolicyPage == "" {
 		return nil
 	}
 	cat := crawlers.Default()
 	pp := policyGroups(m)
-	p := &policypage.Page{SiteURL: m.Site.URL, Built: now.UTC().Format(time.DateOnly), Catalogue: cat.Date}
+	p := &policypage.Page{SiteURL: m.Site.URL, Catalogue: cat.Date}
 	listed := map[string]bool{}
 	for _, preset := range cat.Presets() {
 		as, _ := cat.Preset(preset)
 		s := policypage.Section{ID: "preset-" + preset, Title: preset, About: cat.Purposes[preset]}
 		for _, a := range as {
 			listed[strings.ToLower(a.Name)] = true
-			c := pp.crawler(a.Name)
+			c := pp.crawler(a.Name, a.Control)
 			c.Operator, c.Checked = a.Operator, a.Checked
-			if a.Control {
-				c.Operator += " (a control token: no crawler sends it; the operator's other crawlers read its rules to decide what they may use)"
+			if a.Control && c.Reading == "" {
+				c.Reading = "control token: never fetches; its group says what use is allowed (" + cat.SourceText(a) + ")"
 			}
 			s.Crawlers = append(s.Crawlers, c)
 		}
@@ -58,16 +65,38 @@ func PolicyPage(m *manifest.Site, now time.Time) *policypage.Page {
 				continue
 			}
 			listed[k] = true
-			c := pp.crawler(n)
+			c := pp.crawler(n, false)
 			c.Operator = search[k]
 			if c.Operator == "" {
-				c.Operator = "not in the catalogue"
+				if fb, ok := robots.FallbackFor(n); ok {
+					c.Operator = fb.Operator
+				} else {
+					c.Operator = "not in the catalogue"
+				}
 			}
 			other.Crawlers = append(other.Crawlers, c)
 		}
 	}
 	if len(other.Crawlers) > 0 {
 		p.Sections = append(p.Sections, other)
+	}
+	follow := policypage.Section{ID: "fallbacks", Title: "Crawlers that obey another crawler's group",
+		About: "Crawlers no group of this site names whose operator documents that they then obey the group of another of its crawlers, which this site names."}
+	for _, fb := range robots.Fallbacks() {
+		k := strings.ToLower(fb.Token)
+		if listed[k] || fb.Control {
+			continue // a control token no group names says nothing here
+		}
+		c := pp.crawler(fb.Token, false)
+		if c.Reading == "" {
+			continue
+		}
+		listed[k] = true
+		c.Operator = fb.Operator
+		follow.Crawlers = append(follow.Crawlers, c)
+	}
+	if len(follow.Crawlers) > 0 {
+		p.Sections = append(p.Sections, follow)
 	}
 	for _, s := range p.Sections {
 		for _, c := range s.Crawlers {
@@ -82,21 +111,21 @@ func PolicyPage(m *manifest.Site, now time.Time) *policypage.Page {
 			}
 		}
 	}
-	p.Others = pp.crawler("*")
+	p.Others = pp.crawler("*", false)
 	return p
 }
 
-// RenderPolicyPage renders the page of PolicyPage.
-func RenderPolicyPage(m *manifest.Site, now time.Time) ([]byte, error) {
-	p := PolicyPage(m, now)
+// RenderPolicyPage renders the page of PolicyPage, with its revision.
+func RenderPolicyPage(m *manifest.Site) ([]byte, error) {
+	p := PolicyPage(m)
 	if p == nil {
 		return nil, nil
 	}
-	var b bytes.Buffer
-	if err := policypage.Render(&b, p); err != nil {
+	data, err := policypage.Rendered(p)
+	if err != nil {
 		return nil, fmt.Errorf("policy_page: %v", err)
 	}
-	return b.Bytes(), nil
+	return data, nil
 }
 
 // policyGroup is a manifest group with the agents it names (its names and
@@ -112,10 +141,17 @@ type policyIndex struct {
 	site   *manifest.Site
 	groups []policyGroup
 	stars  []int // the groups that name "*"
+	// file is the robots.txt the build writes, read back, for the
+	// operators' documented readings; nil when it cannot be written (the
+	// build says why at agents).
+	file *robots.File
 }
 
 func policyGroups(m *manifest.Site) *policyIndex {
 	x := &policyIndex{site: m}
+	if data, err := robots.Emit(sitePolicy(m)); err == nil {
+		x.file = robots.Parse(data)
+	}
 	for i, g := range m.Agents {
 		pg := policyGroup{g: g, agents: GroupAgents(g), lower: map[string]bool{}}
 		for _, a := range pg.agents {
@@ -133,23 +169,42 @@ func policyGroups(m *manifest.Site) *policyIndex {
 }
 
 // crawler is what name reads: the groups that name it decide ("*"'s for
-// "*" or a name no group names).
-func (x *policyIndex) crawler(name string) policypage.Crawler {
+// "*" or a name no group names), or, where its operator documents another
+// reading that changes the groups (robots.OperatorReading), the groups of
+// the token that reading chooses. control is set for a control token of
+// the catalogue; one robots.FallbackFor knows is one too.
+func (x *policyIndex) crawler(name string, control bool) policypage.Crawler {
 	c := policypage.Crawler{Name: name}
-	k := strings.ToLower(name)
 	var named []int
 	if name != "*" {
-		for i, g := range x.groups {
-			if g.lower[k] {
-				named = append(named, i)
-			}
-		}
+		named = x.naming(name)
 	}
-	decide := named
+	decide, via := named, named
 	if len(named) == 0 {
 		decide = x.stars
 	}
-	for _, i := range named {
+	if x.file != nil && name != "*" {
+		if r, ok := x.file.MatchOperator(name, "/"); ok {
+			control = control || r.Fallback.Control
+			switch {
+			case r.Fallback.Control:
+				c.Reading = r.Describe() + " (" + r.Fallback.Documented() + ")"
+			case r.Changed():
+				c.Reading = "it " + r.Describe() + " (" + r.Fallback.Documented() + ")"
+				via = nil
+				switch r.Group {
+				case "*":
+					decide = x.stars
+				case "":
+					decide = nil
+				default:
+					via = x.naming(r.Group)
+					decide = via
+				}
+			}
+		}
+	}
+	for _, i := range via {
 		if x.groups[i].g.InheritWildcard {
 			for _, s := range x.stars {
 				if !slices.Contains(decide, s) {
@@ -211,6 +266,24 @@ func (x *policyIndex) crawler(name string) policypage.Crawler {
 			c.UsePaths = append(c.UsePaths, s)
 		}
 	}
+	if control {
+		// Nothing fetches with its name: the server has no request of
+		// its to refuse, slow or check. Its rules say what use is allowed.
+		c.Fetch = "never"
+		switch {
+		case disallows == 0:
+			c.Controls = "use allowed"
+		case all && allows == 0:
+			c.Controls = "use refused"
+		default:
+			c.Controls = "use refused where the rules disallow"
+		}
+		return c
+	}
+	// The server acts on the name a request claims (serverconf reads
+	// Googlebot-Image/1.0 as claiming Googlebot-Image, not Googlebot), so
+	// its refusals, throttles and checks are those of the groups naming
+	// the crawler itself, whatever groups its operator's reading obeys.
 	for _, i := range named {
 		g := x.groups[i].g
 		c.Refused = c.Refused || g.Enforce && c.Fetch != "all"
@@ -224,8 +297,9 @@ func (x *policyIndex) crawler(name string) policypage.Crawler {
 
 // policyPageFile puts the policy page into the site's tree, last, so that
 // a path the build writes already, or below a file it writes, is an error
-// at policy_page.
-func policyPageFile(t tree.Tree, pos *manifest.Positions, m *manifest.Site, now time.Time) diag.List {
+// at policy_page. The build's time is not read: the page is dated by the
+// crawler catalogue, so that a build on another day writes it again alike.
+func policyPageFile(t tree.Tree, pos *manifest.Positions, m *manifest.Site, _ time.Time) diag.List {
 	var errs diag.List
 	if m.PolicyPage == "" {
 		return nil
@@ -243,11 +317,23 @@ func policyPageFile(t tree.Tree, pos *manifest.Positions, m *manifest.Site, now 
 		errs.Errorf(pos.Of("policy_page"), "policy_page", "%s is a file the build writes already", m.PolicyPage)
 		return errs
 	}
-	data, err := RenderPolicyPage(m, now)
+	data, err := RenderPolicyPage(m)
 	if err != nil {
 		errs.Errorf(pos.Of("policy_page"), "policy_page", "%v", err)
 		return errs
 	}
 	put(t, p, data, &errs)
 	return errs
+}
+
+// naming returns the groups that name agent (compared case-insensitively).
+func (x *policyIndex) naming(agent string) []int {
+	k := strings.ToLower(agent)
+	var out []int
+	for i, g := range x.groups {
+		if g.lower[k] {
+			out = append(out, i)
+		}
+	}
+	return out
 }

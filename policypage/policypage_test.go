@@ -23,10 +23,12 @@ const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`
 // hostilePage has the hostile string in every value the page writes.
 func hostilePage() *policypage.Page {
 	c := policypage.Crawler{Name: hostile, Operator: hostile, Checked: hostile, Fetch: hostile, Rules: []string{hostile},
-		Use: hostile, UsePaths: []string{hostile}, Refused: true, Throttle: hostile, Verified: true}
-	return &policypage.Page{SiteURL: hostile, Built: hostile, Catalogue: hostile,
+		Use: hostile, UsePaths: []string{hostile}, Refused: true, Throttle: hostile, Verified: true, Reading: hostile}
+	ctl := c
+	ctl.Controls = hostile
+	return &policypage.Page{SiteURL: hostile, Catalogue: hostile, Revision: hostile,
 		Refused: []string{hostile}, Throttled: []string{hostile}, Verified: []string{hostile},
-		Sections: []policypage.Section{{ID: hostile, Title: hostile, About: hostile, Crawlers: []policypage.Crawler{c}}},
+		Sections: []policypage.Section{{ID: hostile, Title: hostile, About: hostile, Crawlers: []policypage.Crawler{c, ctl}}},
 		Others:   c}
 }
 
@@ -88,7 +90,7 @@ func TestChromium(t *testing.T) {
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
-	p := generate.PolicyPage(doc.Value, now)
+	p := generate.PolicyPage(doc.Value)
 	rows := 0
 	for _, s := range p.Sections {
 		rows += len(s.Crawlers)
@@ -116,12 +118,15 @@ func TestChromium(t *testing.T) {
 		"Googlebot":   "some verified",
 		"CCBot":       "all throttled",
 		"Claude-User": "some ",
+		// A control token: never fetches, and the group's throttle and
+		// refusal do nothing to it.
+		"Google-Extended": "never ",
 	} {
 		if row[name] != want {
 			t.Errorf("%s: %q in the DOM, want %q", name, row[name], want)
 		}
 	}
-	for _, want := range []string{`<time datetime="2026-11-28">2026-11-28</time>`, `id="others" data-fetch="some"`, "train_ai=no", "Verified by address</strong>: 1 crawler: Googlebot"} {
+	for _, want := range []string{`<time datetime="` + p.Catalogue + `">` + p.Catalogue + `</time>`, `id="others" data-fetch="some"`, "train_ai=no", "Verified by address</strong>: 1 crawler: Googlebot"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in the DOM", want)
 		}
