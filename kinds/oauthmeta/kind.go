@@ -66,7 +66,10 @@
 // check; each problem is at its line and column in that file. Both are
 // served as application/json (RFC 9728 §3.2, RFC 8414 §3.2) with
 // Access-Control-Allow-Origin: *, as every file discgen serves: an MCP
-// client running in a browser reads them from another origin. lint checks
+// client running in a browser reads them from another origin. It sends
+// MCP-Protocol-Version with the request, so the browser first sends a
+// CORS preflight: Serving names GET and that header, and every --server
+// format that can set a status answers the preflight with 204. lint checks
 // a copy without knowing the site (the origin rules are then skipped);
 // import keeps a copy found in a tree or on a site as an entry of
 // well_known.files, which the build checks with the origin rules.
@@ -143,6 +146,26 @@ func (k Kind) SiteURL(data []byte) (string, bool) {
 // response without Access-Control-Allow-Origin: *.
 func (k Kind) CrossOriginReader() string {
 	return "a browser-based OAuth client (an MCP client in a web page)"
+}
+
+// The headers both documents are served with (kit.Served): the media
+// type of RFC 9728 §3.2 and RFC 8414 §3.2, a day's caching as every
+// well-known file, and the CORS a browser-based client's preflight asks
+// for: GET, and MCP-Protocol-Version, the header MCP clients send with
+// their discovery requests ("Authorization": "Server Metadata
+// Discovery"), which a browser does not send without a preflight.
+const (
+	cacheControl = "max-age=86400"
+	allowMethods = "GET"
+	allowHeaders = "Content-Type, MCP-Protocol-Version"
+)
+
+// Serving gives the kind's document its headers.
+func (k Kind) Serving(p string) (kit.Serving, bool) {
+	if p != k.Path() {
+		return kit.Serving{}, false
+	}
+	return kit.Serving{MediaType: k.MediaType(), CacheControl: cacheControl, AllowMethods: allowMethods, AllowHeaders: allowHeaders}, true
 }
 
 // Lint lints a hand-written copy by shape.
