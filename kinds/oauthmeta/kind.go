@@ -53,7 +53,11 @@
 // the origin that is not identical to it is an error (RFC 8414 §3.3: the
 // client rejects the metadata), the site's issuer left unnamed, an
 // identifier with a path on the site, or one on the site with no
-// authorization server metadata built, a warning.
+// authorization server metadata built, a warning. A protected resource
+// given as an entry of well_known.files is checked against the entry
+// oauth-authorization-server by CheckSiteShape when that entry's content
+// is inline; a file (its source, or the key oauth_authorization_server) is
+// the build's to read, not a kind's, and is named in a warning instead.
 //
 // A member the RFCs do not name is left as it is: both RFCs have clients
 // ignore one they do not understand. URLs are absolute; those a client
@@ -77,6 +81,8 @@ package oauthmeta
 
 import (
 	"encoding/json"
+	"slices"
+	"sort"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
@@ -122,8 +128,18 @@ func (k Kind) CheckShape(data []byte) []kit.JSONProblem { return k.check(data, "
 
 // CheckSiteShape checks the copy site serves: resource or issuer on the
 // origin of site.url.
+// A protected resource given as an entry of well_known.files is also
+// checked against the site's authorization server metadata here
+// (filesCrossCheck), as the kind's own file is once the tree is built
+// (CheckInTree).
 func (k Kind) CheckSiteShape(site *manifest.Site, data []byte) []kit.JSONProblem {
-	return k.check(data, Origin(site.Site.URL))
+	ps := k.check(data, Origin(site.Site.URL))
+	if k.name != ProtectedResource.name || slices.ContainsFunc(ps, func(p kit.JSONProblem) bool { return !p.IsWarning() }) {
+		return ps
+	}
+	ps = append(ps, filesCrossCheck(site, data)...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Offset < ps[j].Offset })
+	return ps
 }
 
 // SiteURL returns the resource or issuer a copy names, which is on the
