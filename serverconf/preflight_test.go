@@ -121,3 +121,79 @@ func checkPreflight(t *testing.T, port int) {
 	checkMCP(t, port)
 	checkOAuth(t, port)
 }
+
+// subPathTree holds a protected resource's metadata at the sub-path
+// RFC 9728 §3.1 builds from a resource with a path
+// (https://www.fict.org/mcp), as an entry of well_known.files writes it.
+func subPathTree() tree.Tree {
+	return tree.Tree{
+		".well-known/oauth-protected-resource/mcp": {Data: []byte(`{"resource": "https://www.fict.org/mcp", "authorization_servers": ["https://auth.fict.org"]}`)},
+	}
+}
+
+// TestSubPathProtectedResource: the sub-path document is served as the
+// root one is, application/json with its CORS headers, not as a file
+// without an extension (application/octet-stream).
+func TestSubPathProtectedResource(t *testing.T) {
+	tr := subPathTree()
+	if got, err := ContentType(tr, ".well-known/oauth-protected-resource/mcp"); err != nil || got != appJSON {
+		t.Errorf("%q, %v; want %q", got, err, appJSON)
+	}
+	public, _, err := Render(tr, []Kind{Headers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\n/.well-known/oauth-protected-resource/mcp\n  Content-Type: application/json\n"; !strings.Contains(string(public["_headers"].Data), want) {
+		t.Errorf("_headers lacks %q:\n%s", want, public["_headers"].Data)
+	}
+}
+
+func TestLiveSubPathPreflightNginx(t *testing.T) {
+	checkSubPath(t, serveNginx(t, subPathTree(), Access{}))
+}
+
+func TestLiveSubPathPreflightApache(t *testing.T) {
+	dir, site, _ := liveSite(t, Htaccess, subPathTree(), Access{})
+	checkSubPath(t, livetest.Apache(t, dir, site, []string{"dir", "alias"}, "DirectoryIndex index.html\n"))
+}
+
+func TestLiveSubPathPreflightCaddy(t *testing.T) {
+	checkSubPath(t, serveCaddy(t, subPathTree(), Access{}))
+}
+
+// checkSubPath sends the sub-path document a preflight and a GET as a
+// browser-based MCP client does.
+func checkSubPath(t *testing.T, port int) {
+	t.Helper()
+	url := fmt.Sprintf("http://127.0.0.1:%d/.well-known/oauth-protected-resource/mcp", port)
+	for _, method := range []string{http.MethodOptions, http.MethodGet} {
+		req, err := http.NewRequest(method, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Origin", "https://client.example")
+		if method == http.MethodOptions {
+			req.Header.Set("Access-Control-Request-Method", "GET")
+			req.Header.Set("Access-Control-Request-Headers", "mcp-protocol-version")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		want, ct := http.StatusOK, appJSON
+		if method == http.MethodOptions {
+			want, ct = http.StatusNoContent, ""
+		}
+		if resp.StatusCode != want {
+			t.Errorf("%s %s: %s, want %d", method, url, resp.Status, want)
+			continue
+		}
+		if ct != "" && resp.Header.Get("Content-Type") != ct {
+			t.Errorf("%s %s: Content-Type %q, want %q", method, url, resp.Header.Get("Content-Type"), ct)
+		}
+		if got := resp.Header.Get("Access-Control-Allow-Headers"); !strings.Contains(strings.ToLower(got), "mcp-protocol-version") {
+			t.Errorf("%s %s: Access-Control-Allow-Headers %q", method, url, got)
+		}
+	}
+}

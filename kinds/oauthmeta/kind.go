@@ -41,12 +41,18 @@
 //     2.1 require PKCE.
 //
 // Sub-path metadata (RFC 9728 §3.1, RFC 8414 §3.1: an identifier with a
-// path has its document at /.well-known/<name>/<path>) is not published:
-// each kind has the one path of the origin. A protected resource with a
-// path is served at the root, the location MCP clients read after the
-// sub-path one (MCP, "Protected Resource Metadata Discovery"); an issuer
-// with a path is refused at /issuer, its message naming the sub-path URL a
-// client would read.
+// path has its document at /.well-known/<name>/<path>) is not published
+// by the keys: each kind writes the one path of the origin, and a build
+// cannot write both, as .well-known/oauth-protected-resource cannot be a
+// file and a directory at once in the tree each server serves as it is
+// (well_known.files refuses "a" beside "a/b" for the same reason). A
+// protected resource with a path is served at the root, the location MCP
+// clients read after the sub-path one; a site whose clients read the
+// sub-path alone gives the document as the well_known.files entry
+// "oauth-protected-resource/<path>", which Serving serves as the root
+// document (its members are not checked: the entry matches no kind's
+// path). An issuer with a path is refused at /issuer, its message naming
+// the sub-path URL a client would read.
 //
 // With both documents built, CheckInTree checks the protected resource's
 // authorization_servers against the site's own issuer: an identifier on
@@ -83,6 +89,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
@@ -176,9 +183,13 @@ const (
 	allowHeaders = "Content-Type, MCP-Protocol-Version"
 )
 
-// Serving gives the kind's document its headers.
+// Serving gives the kind's document its headers, at the origin's path
+// and at a sub-path (RFC 9728 §3.1, RFC 8414 §3.1: the metadata of an
+// identifier with a path, /.well-known/oauth-protected-resource/mcp for
+// https://www.example.com/mcp), which an entry of well_known.files can
+// publish.
 func (k Kind) Serving(p string) (kit.Serving, bool) {
-	if p != k.Path() {
+	if rest, sub := strings.CutPrefix(p, k.Path()+"/"); p != k.Path() && (!sub || rest == "") {
 		return kit.Serving{}, false
 	}
 	return kit.Serving{MediaType: k.MediaType(), CacheControl: cacheControl, AllowMethods: allowMethods, AllowHeaders: allowHeaders}, true
