@@ -3,6 +3,7 @@ package verify
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/discgen/discgen/serverconf"
@@ -20,7 +21,10 @@ func TestPreflight(t *testing.T) {
 		".well-known/mcp/catalog.json":         {Data: []byte(`{"specVersion": "draft", "entries": []}`)},
 		".well-known/gpc.json":                 {Data: []byte(`{"gpc": true}`)},
 	}
-	var asked []string
+	var (
+		mu    sync.Mutex // files are fetched a few at a time
+		asked []string
+	)
 	serve := func(preflight func(w http.ResponseWriter, r *http.Request)) func(w http.ResponseWriter, r *http.Request) bool {
 		return func(w http.ResponseWriter, r *http.Request) bool {
 			p := strings.TrimPrefix(r.URL.Path, "/")
@@ -30,7 +34,9 @@ func TestPreflight(t *testing.T) {
 			}
 			w.Header().Set("Access-Control-Allow-Origin", "*")
 			if r.Method == http.MethodOptions {
+				mu.Lock()
 				asked = append(asked, r.URL.Path+" "+r.Header.Get("Access-Control-Request-Method")+" "+r.Header.Get("Access-Control-Request-Headers"))
+				mu.Unlock()
 				preflight(w, r)
 				return true
 			}
