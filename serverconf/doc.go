@@ -51,11 +51,25 @@
 //	                                  Access-Control-Allow-Headers: Content-Type;
 //	                                  nginx sends this Cache-Control as written,
 //	                                  without expires and Expires)
+//	.well-known/oauth-protected-resource,
+//	  .well-known/oauth-authorization-server
+//	                                  application/json           max-age=86400
+//	                                  (kinds/oauthmeta, kit.Served: also
+//	                                  Access-Control-Allow-Methods: GET and
+//	                                  Access-Control-Allow-Headers: Content-Type,
+//	                                  MCP-Protocol-Version)
 //	any other file                    by extension, else
 //	                                  application/octet-stream   max-age=86400
 //
 //	X-Content-Type-Options: nosniff      on every file
 //	Access-Control-Allow-Origin: *       on every file
+//
+// A file with Access-Control-Allow-Methods (the MCP and OAuth files above)
+// also answers a CORS preflight, OPTIONS at its path, with 204 and
+// Access-Control-Allow-Origin, -Methods, -Headers and
+// Access-Control-Max-Age: 86400 in nginx, Apache and Caddy; _headers
+// sends the Max-Age with the file's headers but cannot set the status
+// (preflight.go).
 //
 // The reasons, with their sources:
 //

@@ -145,6 +145,9 @@ func renderHeaders(b *strings.Builder, files []file) {
 		for _, h := range f.fields() {
 			fmt.Fprintf(b, "  %s: %s\n", h[0], h[1])
 		}
+		if f.preflight() {
+			fmt.Fprintf(b, "  Access-Control-Max-Age: %s\n", preflightMaxAge)
+		}
 	}
 }
 
@@ -169,6 +172,7 @@ func renderHtaccess(b *strings.Builder, files []file) {
 		b.WriteString("    </IfModule>\n")
 		b.WriteString("</If>\n")
 	}
+	htaccessPreflight(b, files)
 }
 
 // renderNginx writes exact-match location blocks, one per file.
@@ -197,6 +201,7 @@ func renderNginx(b *strings.Builder, files []file, noindex, usage bool, rights R
 		}
 		nginxServerHeaders(b, noindex, usage)
 		nginxRightsHeaders(b, rights, "    ")
+		nginxPreflight(b, f)
 		b.WriteString("}\n")
 	}
 }
@@ -243,4 +248,5 @@ func renderCaddy(b *strings.Builder, files []file) {
 		}
 		b.WriteString("}\n")
 	}
+	caddyPreflight(b, files)
 }

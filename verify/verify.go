@@ -40,7 +40,10 @@
 //     oauth-authorization-server) served with Access-Control-Allow-Origin:
 //     *, which a browser-based client of another origin (an MCP client in
 //     a web page) needs to read them (a kind of the registry that says
-//     so, kit.CrossOrigin).
+//     so, kit.CrossOrigin), and, for a file whose kind names the CORS
+//     headers it is served with (kit.Served: the MCP catalogue and cards,
+//     the OAuth metadata), a CORS preflight answered with a 2xx that
+//     allows any origin and each of those headers (wellknownfiles.go).
 //
 // Files are fetched a few at a time; results keep the build's file order.
 package verify
@@ -272,7 +275,11 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 		return r
 	}
 	checkType(&r, j.want)
+	n := len(r.Problems)
 	checkCORS(&r, j.path, resp.Header)
+	if len(r.Problems) == n {
+		checkPreflight(ctx, c, &r, j.path) // after a GET a browser could read
+	}
 	checkUsageHeader(&r, opt.Usage, j.path, resp.Header)
 	checkRightsHeaders(&r, opt.Rights, j.path, resp.Header)
 	if len(j.links) > 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,4 +170,88 @@ func checkRedirects(ctx context.Context, c *http.Client, origin *url.URL, rs []s
 		}()
 	}
 	return out
+}
+
+// preflightOrigin is the Origin a preflight is sent from (RFC 2606's
+// reserved domain: no site trusts it).
+const preflightOrigin = "https://client.example"
+
+// preflightServing returns the headers of a file that scripts of other
+// origins read with a header of their own (kit.Served with
+// AllowMethods: the MCP catalogue and cards, the OAuth metadata), and its
+// reader.
+func preflightServing(path string) (kit.Serving, string, bool) {
+	for _, k := range registry.All() {
+		co, isCO := k.(kit.CrossOrigin)
+		sv, isServed := k.(kit.Served)
+		if !isCO || !isServed {
+			continue
+		}
+		if s, ok := sv.Serving(strings.TrimPrefix(path, "/")); ok && s.AllowMethods != "" {
+			return s, co.CrossOriginReader(), true
+		}
+	}
+	return kit.Serving{}, "", false
+}
+
+// checkPreflight sends the CORS preflight a browser sends before such a
+// reader's GET (OPTIONS, Access-Control-Request-Method: GET and
+// Access-Control-Request-Headers naming the headers the kind allows, as
+// a browser names them: lower case, sorted) and fails r unless the answer
+// is a 2xx, not a redirect (a browser follows none for a preflight), that
+// allows any origin and each header (Fetch standard, CORS-preflight
+// fetch). Access-Control-Max-Age is not required.
+func checkPreflight(ctx context.Context, c *http.Client, r *Result, path string) {
+	s, who, ok := preflightServing(path)
+	if !ok {
+		return
+	}
+	var want []string
+	for _, h := range strings.Split(s.AllowHeaders, ",") {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			want = append(want, h)
+		}
+	}
+	slices.Sort(want)
+	asked := strings.Join(want, ",")
+	req, err := http.NewRequestWithContext(ctx, http.MethodOptions, r.URL, nil)
+	if err != nil {
+		r.fail("%v", err)
+		return
+	}
+	req.Header.Set("Origin", preflightOrigin)
+	req.Header.Set("Access-Control-Request-Method", http.MethodGet)
+	if asked != "" {
+		req.Header.Set("Access-Control-Request-Headers", asked)
+	}
+	nc := *c
+	nc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := nc.Do(req)
+	if err != nil {
+		r.fail("CORS preflight (OPTIONS): %v", err)
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		r.fail("CORS preflight (OPTIONS with Access-Control-Request-Headers: %s) answers %s, want 204: %s does not send the GET after it", asked, resp.Status, who)
+		return
+	}
+	if got := resp.Header.Values("Access-Control-Allow-Origin"); len(got) != 1 || got[0] != "*" && got[0] != preflightOrigin {
+		r.fail("CORS preflight (OPTIONS): Access-Control-Allow-Origin %q, want *: %s does not send the GET after it", strings.Join(got, ", "), who)
+	}
+	allowed := map[string]bool{}
+	for _, v := range resp.Header.Values("Access-Control-Allow-Headers") {
+		for _, h := range strings.Split(v, ",") {
+			allowed[strings.ToLower(strings.TrimSpace(h))] = true
+		}
+	}
+	var missing []string
+	for _, h := range want {
+		if !allowed[h] && !allowed["*"] {
+			missing = append(missing, h)
+		}
+	}
+	if len(missing) > 0 {
+		r.fail("CORS preflight (OPTIONS): Access-Control-Allow-Headers %q does not allow %s: %s does not send the GET after it", strings.Join(resp.Header.Values("Access-Control-Allow-Headers"), ", "), strings.Join(missing, ", "), who)
+	}
 }

@@ -171,6 +171,11 @@ func TestOAuthCORS(t *testing.T) {
 			for _, v := range acao[r.URL.Path] {
 				w.Header().Add("Access-Control-Allow-Origin", v)
 			}
+			if r.Method == http.MethodOptions {
+				w.Header().Set("Access-Control-Allow-Headers", "Content-Type, MCP-Protocol-Version")
+				w.WriteHeader(http.StatusNoContent)
+				return true
+			}
 			w.Write(e.Data)
 			return true
 		}
@@ -212,6 +217,11 @@ func TestMCPCORS(t *testing.T) {
 			w.Header().Set("Content-Type", ct)
 			if cors {
 				w.Header().Set("Access-Control-Allow-Origin", "*")
+			}
+			if r.Method == http.MethodOptions {
+				w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+				w.WriteHeader(http.StatusNoContent)
+				return true
 			}
 			w.Write(e.Data)
 			return true

@@ -215,7 +215,10 @@ type Serving struct {
 
 // Served is a kind whose files (its own and its companions) are served
 // as Serving says: ok is false for a tree path that is not one of them.
-// serverconf asks it before the media type a kind declares.
+// serverconf asks it before the media type a kind declares. A file whose
+// Serving names AllowMethods is one a script of another origin reads with
+// a header of its own: every --server format that can set a status also
+// answers its CORS preflight (OPTIONS) with 204 and those headers.
 type Served interface {
 	Serving(path string) (s Serving, ok bool)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
@@ -33,6 +34,14 @@ func (k Kind) CheckInTree(site *manifest.Site, data []byte, file func(string) ([
 	if k.name != ProtectedResource.name {
 		return nil
 	}
+	return crossCheck(site, data, file, "")
+}
+
+// crossCheck is CheckInTree's check; unread, when not "", names the file
+// that holds the site's authorization server metadata but that the check
+// cannot read, which each identifier on the origin without a path is then
+// told instead of being compared.
+func crossCheck(site *manifest.Site, data []byte, file func(string) ([]byte, bool), unread string) []kit.JSONProblem {
 	origin := Origin(site.Site.URL)
 	c, m, bad := parse(data, origin)
 	if bad != nil || origin == "" {
@@ -68,6 +77,8 @@ func (k Kind) CheckInTree(site *manifest.Site, data []byte, file func(string) ([
 		}
 		root = true
 		switch {
+		case unread != "":
+			c.Add(p, true, "%s is this site's origin, but its authorization server metadata is a file (%s) that the check of a well_known.files entry does not read, so its issuer is not compared with this identifier (RFC 8414 §3.3); give this document as well_known.oauth_protected_resource, a file, to have it compared", kit.JSONText(s), unread)
 		case !published:
 			c.Add(p, true, "%s is this site's origin, but the site publishes no authorization server metadata (well_known.oauth_authorization_server): a client reads it at %s (RFC 8414 §3)", kit.JSONText(s), at)
 		case s != issuer:
@@ -75,8 +86,43 @@ func (k Kind) CheckInTree(site *manifest.Site, data []byte, file func(string) ([
 				kit.JSONText(s), at, kit.JSONText(issuer), kit.JSONText(issuer))
 		}
 	}
-	if published && !root {
+	if published && !root && unread == "" {
 		c.Add("/authorization_servers", true, "names no authorization server of this site, though it publishes the metadata of %s: a client of this resource will not use it (RFC 9728 §2)", kit.JSONText(issuer))
 	}
 	return c.Sorted()
+}
+
+// filesCrossCheck cross-checks a protected resource given as an entry of
+// well_known.files, whose check (CheckSiteShape) runs before the tree is
+// built: the site's authorization server metadata is then the entry of
+// well_known.files named oauth-authorization-server when its content is
+// inline (as import writes it). A source file, of that entry or of
+// well_known.oauth_authorization_server, is read by the build, not by a
+// kind, so it is named instead (crossCheck's unread). nil when the
+// document is the kind's own file, which CheckInTree checks.
+func filesCrossCheck(site *manifest.Site, data []byte) []kit.JSONProblem {
+	wk := site.WellKnown
+	if wk == nil || wk.OAuthProtectedResource != "" {
+		return nil
+	}
+	var as []byte
+	published, unread := false, ""
+	if wk.OAuthAuthorizationServer != "" {
+		unread = wk.OAuthAuthorizationServer + " (well_known.oauth_authorization_server)"
+	}
+	for _, f := range wk.Files {
+		if name, err := url.PathUnescape(strings.TrimPrefix(f.Name, "/.well-known/")); err != nil || name != AuthorizationServer.name {
+			continue
+		}
+		if f.Content == nil {
+			unread = f.Source
+			break
+		}
+		as, published = []byte(*f.Content), true
+		break
+	}
+	file := func(p string) ([]byte, bool) {
+		return as, published && p == AuthorizationServer.Path()
+	}
+	return crossCheck(site, data, file, unread)
 }

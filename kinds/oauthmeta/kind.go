@@ -41,19 +41,29 @@
 //     2.1 require PKCE.
 //
 // Sub-path metadata (RFC 9728 §3.1, RFC 8414 §3.1: an identifier with a
-// path has its document at /.well-known/<name>/<path>) is not published:
-// each kind has the one path of the origin. A protected resource with a
-// path is served at the root, the location MCP clients read after the
-// sub-path one (MCP, "Protected Resource Metadata Discovery"); an issuer
-// with a path is refused at /issuer, its message naming the sub-path URL a
-// client would read.
+// path has its document at /.well-known/<name>/<path>) is not published
+// by the keys: each kind writes the one path of the origin, and a build
+// cannot write both, as .well-known/oauth-protected-resource cannot be a
+// file and a directory at once in the tree each server serves as it is
+// (well_known.files refuses "a" beside "a/b" for the same reason). A
+// protected resource with a path is served at the root, the location MCP
+// clients read after the sub-path one; a site whose clients read the
+// sub-path alone gives the document as the well_known.files entry
+// "oauth-protected-resource/<path>", which Serving serves as the root
+// document (its members are not checked: the entry matches no kind's
+// path). An issuer with a path is refused at /issuer, its message naming
+// the sub-path URL a client would read.
 //
 // With both documents built, CheckInTree checks the protected resource's
 // authorization_servers against the site's own issuer: an identifier on
 // the origin that is not identical to it is an error (RFC 8414 §3.3: the
 // client rejects the metadata), the site's issuer left unnamed, an
 // identifier with a path on the site, or one on the site with no
-// authorization server metadata built, a warning.
+// authorization server metadata built, a warning. A protected resource
+// given as an entry of well_known.files is checked against the entry
+// oauth-authorization-server by CheckSiteShape when that entry's content
+// is inline; a file (its source, or the key oauth_authorization_server) is
+// the build's to read, not a kind's, and is named in a warning instead.
 //
 // A member the RFCs do not name is left as it is: both RFCs have clients
 // ignore one they do not understand. URLs are absolute; those a client
@@ -66,7 +76,10 @@
 // check; each problem is at its line and column in that file. Both are
 // served as application/json (RFC 9728 §3.2, RFC 8414 §3.2) with
 // Access-Control-Allow-Origin: *, as every file discgen serves: an MCP
-// client running in a browser reads them from another origin. lint checks
+// client running in a browser reads them from another origin. It sends
+// MCP-Protocol-Version with the request, so the browser first sends a
+// CORS preflight: Serving names GET and that header, and every --server
+// format that can set a status answers the preflight with 204. lint checks
 // a copy without knowing the site (the origin rules are then skipped);
 // import keeps a copy found in a tree or on a site as an entry of
 // well_known.files, which the build checks with the origin rules.
@@ -74,6 +87,9 @@ package oauthmeta
 
 import (
 	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
@@ -119,8 +135,18 @@ func (k Kind) CheckShape(data []byte) []kit.JSONProblem { return k.check(data, "
 
 // CheckSiteShape checks the copy site serves: resource or issuer on the
 // origin of site.url.
+// A protected resource given as an entry of well_known.files is also
+// checked against the site's authorization server metadata here
+// (filesCrossCheck), as the kind's own file is once the tree is built
+// (CheckInTree).
 func (k Kind) CheckSiteShape(site *manifest.Site, data []byte) []kit.JSONProblem {
-	return k.check(data, Origin(site.Site.URL))
+	ps := k.check(data, Origin(site.Site.URL))
+	if k.name != ProtectedResource.name || slices.ContainsFunc(ps, func(p kit.JSONProblem) bool { return !p.IsWarning() }) {
+		return ps
+	}
+	ps = append(ps, filesCrossCheck(site, data)...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Offset < ps[j].Offset })
+	return ps
 }
 
 // SiteURL returns the resource or issuer a copy names, which is on the
@@ -143,6 +169,30 @@ func (k Kind) SiteURL(data []byte) (string, bool) {
 // response without Access-Control-Allow-Origin: *.
 func (k Kind) CrossOriginReader() string {
 	return "a browser-based OAuth client (an MCP client in a web page)"
+}
+
+// The headers both documents are served with (kit.Served): the media
+// type of RFC 9728 §3.2 and RFC 8414 §3.2, a day's caching as every
+// well-known file, and the CORS a browser-based client's preflight asks
+// for: GET, and MCP-Protocol-Version, the header MCP clients send with
+// their discovery requests ("Authorization": "Server Metadata
+// Discovery"), which a browser does not send without a preflight.
+const (
+	cacheControl = "max-age=86400"
+	allowMethods = "GET"
+	allowHeaders = "Content-Type, MCP-Protocol-Version"
+)
+
+// Serving gives the kind's document its headers, at the origin's path
+// and at a sub-path (RFC 9728 §3.1, RFC 8414 §3.1: the metadata of an
+// identifier with a path, /.well-known/oauth-protected-resource/mcp for
+// https://www.example.com/mcp), which an entry of well_known.files can
+// publish.
+func (k Kind) Serving(p string) (kit.Serving, bool) {
+	if rest, sub := strings.CutPrefix(p, k.Path()+"/"); p != k.Path() && (!sub || rest == "") {
+		return kit.Serving{}, false
+	}
+	return kit.Serving{MediaType: k.MediaType(), CacheControl: cacheControl, AllowMethods: allowMethods, AllowHeaders: allowHeaders}, true
 }
 
 // Lint lints a hand-written copy by shape.
