@@ -425,7 +425,7 @@ func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
 	locks = append(locks, f)
 	if isRootState(c.opt.StateDir) {
 		dir := c.opt.StateDir
-		f, err := statedir.LockDir(dir, true, true, wait)
+		f, err := statedir.LockDirHeld(dir, true, wait)
 		if err != nil {
 			return fail(lockError(c.Root, dir, true, err))
 		}

@@ -4,6 +4,7 @@ package statedir
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -99,4 +100,14 @@ func LockKept(dir, name string, wait time.Duration) (*NameLock, error) {
 		return nil, err
 	}
 	return &NameLock{f: f}, nil
+}
+
+// LockDirHeld is LockDir, creating dir when missing, for a caller that
+// only holds the lock and releases it (Close).
+func LockDirHeld(dir string, exclusive bool, wait time.Duration) (io.Closer, error) {
+	f, err := LockDir(dir, exclusive, true, wait)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
