@@ -485,7 +485,11 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // root, which journals in its own state directory.
 func mergeIntent(stateDir string, in *record, opt Options) error {
 	if own := RootStateDir(stateDir, in.name); own != stateDir {
-		if st, err := statedir.Lstat(own); err == nil && st.Mode.IsDir() {
+		st, err := statedir.Lstat(own)
+		if errors.Is(err, fs.ErrNotExist) && prepareFromFormer(own, in.name) {
+			st, err = statedir.Lstat(own)
+		}
+		if err == nil && st.Mode.IsDir() {
 			// The record there is written by batches that hold its
 			// journal directory's lock (its owner's own build, or one
 			// of this state directory's): hold it while the record

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -99,6 +100,30 @@ func migrateFormer(dir, record string) (journals bool) {
 	}
 	statedir.Remove(old)
 	return journals
+}
+
+// prepareFromFormer makes the root's own state directory own, for the
+// record named name, when it is missing and the former layout holds
+// state for the root: a journal of root's batches naming the root (left
+// by a build from before the layout changed) is then merged into the
+// record moved there, not into the build's own state directory, which
+// the root no longer reads once it has its own. The directory is given
+// to the owner of the former record's directory, which the build that
+// made it gave the root's owner. It reports whether it made it.
+func prepareFromFormer(own, name string) bool {
+	if !hasFormerRoots(buildStateDir(own)) {
+		return false
+	}
+	st, err := statedir.Lstat(filepath.Join(formerRootStateDir(own), "records"))
+	if err != nil || !st.Mode.IsDir() {
+		return false
+	}
+	var owner *Owner
+	if o, ok := st.Owner(); ok && o.UID != os.Geteuid() {
+		owner = &Owner{UID: o.UID, GID: o.GID}
+	}
+	_, err = PrepareRootState(own, name, owner)
+	return err == nil
 }
 
 // formerNames lists up to maxOwnEntries names of the directory dir,
