@@ -27,8 +27,9 @@ import (
 // own/ and own/ab owned by root and mode 0711, and the root's directory
 // owned by the root's owner, mode 0700. A root's first build thus makes
 // one directory for its state (and own/ab for one root in 256 at most):
-// 65,536 directories own/ab/cd would each hold one or two roots up to a
-// few hundred thousand. The owner's own build (the control panel's
+// one level of 256 suffices, where a second (65,536 directories
+// own/ab/cd) would hold one or two roots each up to a few hundred
+// thousand. The owner's own build (the control panel's
 // --tenant build, run as that user) can then write its record and its
 // journals, and no other user can read, replace or remove them: a user
 // can neither rename nor replace a directory in a directory of root's,
