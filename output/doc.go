@@ -92,9 +92,8 @@
 // build runs. What they control:
 //
 //   - a tenant's owner: its manifest, its output root and all below it,
-//     the two directories of its own state directory root's build gives
-//     it (its record's and its journal directory, see RootStateDir) and
-//     every name in them, and its processes, which may hold any lock they
+//     its own state directory, which root's build gives it (its record,
+//     stat cache and journals, see RootStateDir), and every name in it, and its processes, which may hold any lock they
 //     can open for ever, or be killed at any moment;
 //   - any account: the flock of every file and directory it can open,
 //     which is all that is world-readable: a 0755 output root (a
@@ -106,14 +105,15 @@
 //   - Nothing they own or can open is waited on. Root's own locks are
 //     files (mode 0600) in a directory only root can open
 //     (STATE/journal, mode 0700, narrowed when an earlier build made it
-//     wider), never that directory itself, which an account may have
-//     opened before it was narrowed; the output root itself is never
+//     wider) and STATE/locks (mode 0700), never such a directory itself,
+//     which an account may have opened before it was narrowed; the output root itself is never
 //     locked (its lock is a file in a directory only root can open,
 //     /run/discgen: see Concurrency). Root's builds of one root (a full build, a save run as
 //     root) wait for each other, a bounded time, on root's lock of that
-//     root there (STATE/journal/<SHA-256 of its record's name>.lock);
-//     holding it, root's build then tries once the lock a tenant's owner
-//     can take too (its journal directory): held then, it is held by the
+//     root there (STATE/locks/<SHA-256 of its record's name>.lock, made
+//     on the root's first build and kept); holding it, root's build then
+//     tries once the lock a tenant's owner can take too (its own state
+//     directory): held then, it is held by the
 //     owner's build, and that root alone is deferred to the next build,
 //     in one line (DeferredError), and the batch goes on. The owner's
 //     own build may wait, a bounded time, for root's hold on its root: a
@@ -139,7 +139,7 @@
 //     (NotRecovered); that root is deferred or refused, every other is
 //     recovered and built in the same run.
 //   - The directories discgen makes are no more open than they must be:
-//     its locks' and verdicts' 0700, a tenant's own two 0700 and the
+//     its locks' and verdicts' 0700, a tenant's own 0700 and the
 //     tenant's, those on the way to them 0711 (passed through, listed by
 //     root alone), an output root's 0755 (a web server reads them).
 //
@@ -160,26 +160,27 @@
 //     chowned through a descriptor of what was made, never by name
 //     (TestMkdirOwnedGivesOnlyWhatItMade,
 //     TestSymlinkOwnedGivesOnlyWhatItMade);
-//   - its records directory: only fixed names are opened (the record,
-//     the stat cache), never listed; each read up to 16 MiB and within
+//   - its own state directory: only fixed names are opened as the
+//     record and the stat cache; each read up to 16 MiB and within
 //     Options.MaxPaths, written through a random temporary name
 //     (TestRootStateBounded, TestRecordMaxPaths, TestOwnStateLooksForNoFormat1);
-//   - its journal directory: every walk (Recover, ReadJournals for a
+//   - the same directory, as its journal directory: every walk (Recover, ReadJournals for a
 //     check or a dry run, the dead journals of a plan checked again)
 //     reads it in one read of at most maxOwnEntries (64) entries, so at
 //     most 64 journals are opened and 64 .new files removed, 16 MiB read
-//     together, 64 intents merged; past 64 entries the root is refused in
-//     one line (CrowdedError) until its owner empties it; the errors of a
+//     together, 64 intents merged; past 64 entries (its record and stat
+//     cache among them) the root is refused in one line (CrowdedError) until its owner empties it; the errors of a
 //     walk name two journals and count the rest in one line
 //     (TestOwnJournalPartsBounded, TestOwnJournalsReadBounded,
 //     TestOwnJournalIsOnlyAHint, publish's TestHostileJournalDirs);
-//   - every lock it can open (its journal directory, any file, its
+//   - every lock it can open (its own state directory, any file, its
 //     output root): tried once by root, never waited on; while it holds
-//     its journal directory's, root reads nothing there and the root is
+//     its state directory's, root reads nothing there and the root is
 //     deferred (TestOwnerLockDefersRootsRecovery, TestOutputRootIsNoLock,
 //     TestOldJournalDirDescriptorLocksNothing);
-//   - nothing else: root's own journal directory, verdicts and output
-//     roots' locks are in directories of mode 0700 only root can open
+//   - nothing else: root's own journal directory, locks of the roots,
+//     verdicts and output roots' locks are in directories of mode 0700
+//     only root can open
 //     (TestJournalDirIsRootsAlone, TestRootStateDirsNoMoreOpen,
 //     TestOutputLockDirIsPrivate).
 //
@@ -196,9 +197,10 @@
 // (root's are files in it, opened by root alone), and list the
 // directory's names until its process ends: the random names of
 // batches' journals, and the SHA-256 of the record names of the roots
-// root's builds have locked (STATE/journal/<SHA-256>.lock), which names
-// a root only to one who can guess its record's name. It can open none
-// of them.
+// root's builds had locked there before the locks of roots with state
+// directories of their own moved to STATE/locks (never made wider than
+// 0700), which names a root only to one who can guess its record's name.
+// It can open none of them.
 //
 // # Guarantees
 //
@@ -357,19 +359,22 @@
 //
 // A build of roots owned by different users (a shared host's tenants,
 // whose owners each run their own build) keeps each root's record, stat
-// cache and its owner's journals in a state directory of the root's own,
-// below the build's (RootStateDir):
+// cache and its owner's journals in one state directory of the root's
+// own, below the build's (RootStateDir), also its journal directory:
 //
-//	STATEDIR/roots/ab/abcd...ef/records/abcd...ef.rec
-//	STATEDIR/roots/ab/abcd...ef/journal/<random>.jnl
+//	STATEDIR/own/ab/abcd...ef/record.rec
+//	STATEDIR/own/ab/abcd...ef/record.stat
+//	STATEDIR/own/ab/abcd...ef/<random>.jnl
 //
 // named by the SHA-256 of the record's name, and passes it as StateDir
 // with the build's own as FormerStateDir, whose record is read until the
 // root's own directory has one. PrepareRootState, run by the build run as
 // root, creates every directory on the way owned by root, and gives the
-// two that hold files, the record's directory and journal/, to the
-// root's owner (Options.Owner), mode 0700; those on the way are mode
-// 0711. The owner's own build can then write the record and the journals
+// root's own to the root's owner (Options.Owner), mode 0700; those on the
+// way are mode 0711. What an earlier version kept in three directories
+// (STATEDIR/roots/ab/abcd...ef/records/ and journal/) is moved into it
+// when it is made: the record, the stat cache and the journals, which
+// that build recovers (rootstate_former.go). The owner's own build can then write the record and the journals
 // of its root, and of no other: no other user can read or replace them,
 // no user can rename or replace a directory of root's on the way, and
 // none but root can list them. Run by the owner before a build run
@@ -494,7 +499,7 @@
 // (journal/, refused/) are mode 0700, and one of this user's
 // found wider is narrowed to it (the locks in journal/ are files, mode
 // 0600, narrowed too); a root's own state directory is as
-// RootStateDir says (0711 on the way, the owner's two 0700); the records'
+// RootStateDir says (0711 on the way, the owner's own 0700); the records'
 // directories are 0755.
 //
 // # Descriptors
@@ -545,11 +550,11 @@
 // of one root with one state directory never interleave: the exclusive
 // flock of STATEDIR/journal/<SHA-256 of the record's name>.lock
 // (journal/ is mode 0700); for a root with a state directory of its
-// own, that file in the build's state directory (Options.JournalDir, the
-// build run as root), there only while it is held (so that a build of a
-// million tenants leaves no million files in journal/), and then the
-// root's own journal directory, whose lock is the only one its owner's
-// build takes. Apply waits up to Options.LockWait (10 seconds by
+// own, STATEDIR/locks/<SHA-256 of the record's name>.lock in the build's
+// state directory (Options.JournalDir, the build run as root; locks/ is
+// mode 0700 and no build lists it, so the file is made once and kept),
+// and then the root's own state directory, whose lock is the only one
+// its owner's build takes. Apply waits up to Options.LockWait (10 seconds by
 // default) and then fails with an error naming the root, but only for a
 // lock no other user can open: one another user can take (a tenant's
 // journal directory, for the build run as root) is tried once, and the

@@ -203,7 +203,7 @@ func lockStateDir(dir string, exclusive bool, wait time.Duration) (*os.File, err
 // other user can take.
 func lockJournal(stateDir string, wait time.Duration, exclusive bool, root string) *journalLock {
 	jl := &journalLock{stateDir: stateDir}
-	dir := filepath.Join(stateDir, journalDir)
+	dir := journalDirOf(stateDir)
 	var f, lock *os.File
 	var err error
 	if isRootState(stateDir) {
@@ -258,7 +258,7 @@ func (e *DeferredError) Error() string {
 // locked before it is written and renamed to its .jnl name only once
 // whole, so Recover never sees a journal of a running build unlocked.
 func (jl *journalLock) write(intents [][]byte, sync bool) error {
-	base := filepath.Join(jl.stateDir, journalDir, randomHex())
+	base := filepath.Join(journalDirOf(jl.stateDir), randomHex())
 	part, name := base+journalPartExt, base+journalExt
 	// Readable by this user only (statedir.CreateLocked): a batch's
 	// journal names what it writes for every root of the batch, whose
@@ -420,12 +420,12 @@ func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
 	}
 	f, err := rootLock(jdir, recordHash(c.name), isRootState(c.opt.StateDir), wait)
 	if err != nil {
-		return fail(lockError(c.Root, filepath.Join(jdir, journalDir), true, err))
+		return fail(lockError(c.Root, rootLockDir(jdir, isRootState(c.opt.StateDir)), true, err))
 	}
 	locks = append(locks, f)
 	if isRootState(c.opt.StateDir) {
-		dir := filepath.Join(c.opt.StateDir, journalDir)
-		f, err := statedir.LockDir(dir, true, true, wait)
+		dir := c.opt.StateDir
+		f, err := statedir.LockDirHeld(dir, true, wait)
 		if err != nil {
 			return fail(lockError(c.Root, dir, true, err))
 		}
@@ -436,15 +436,30 @@ func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
 
 // rootLock takes the lock of the root whose record name has the SHA-256
 // hash (hex) among the builds journaling in stateDir: the file
-// journal/<hash>.lock there, exclusive, waiting up to wait when no other
+// <hash>.lock in rootLockDir, exclusive, waiting up to wait when no other
 // user can open it. For a root with a state directory of its own (own),
-// one of a shared host's many tenants, the file is there only while the
-// lock is held (statedir.LockName): a build of a million tenants leaves
-// no million files in the journal directory, which Recover lists. Any
-// other root's stays, and a build that changes nothing there leaves the
-// state directory as it was.
+// one of a shared host's many tenants, the file is made once and kept
+// (statedir.LockKept), in a directory of its own that no build lists
+// (locks/, mode 0700), so that the journal directory, which Recover
+// lists, holds no file a root. Any other root's is in the journal
+// directory, and stays too.
 func rootLock(stateDir, hash string, own bool, wait time.Duration) (*statedir.NameLock, error) {
-	return statedir.LockName(filepath.Join(stateDir, journalDir), hash+".lock", own, wait)
+	if own {
+		return statedir.LockKept(rootLockDir(stateDir, own), hash+".lock", wait)
+	}
+	return statedir.LockName(rootLockDir(stateDir, own), hash+".lock", false, wait)
+}
+
+// locksDir is the directory, in a build's state directory, of root's
+// locks of the roots with state directories of their own.
+const locksDir = "locks"
+
+// rootLockDir is the directory of rootLock's file in stateDir.
+func rootLockDir(stateDir string, own bool) string {
+	if own {
+		return filepath.Join(stateDir, locksDir)
+	}
+	return filepath.Join(stateDir, journalDir)
 }
 
 // recordHash is the SHA-256 of a record's name, in hex: the name of its

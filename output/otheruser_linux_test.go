@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/internal/testing/otheruser"
 )
@@ -156,7 +157,7 @@ func TestOwnJournalIsOnlyAHint(t *testing.T) {
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	jnl := filepath.Join(own, journalDir, "0123456789abcdef.jnl")
+	jnl := filepath.Join(journalDirOf(own), "0123456789abcdef.jnl")
 	if out, err := otheruser.Sh(t, otheruser.Nobody, `cp "$1" "$2"`, tmp, jnl); err != nil {
 		t.Fatalf("the owner's journal: %v\n%s", err, out)
 	}
@@ -184,32 +185,43 @@ func TestOwnJournalIsOnlyAHint(t *testing.T) {
 }
 
 // The directories a build run as root makes for a root's own state are
-// no more open than they must be: the owner's two are 0700 and the
+// no more open than they must be: the owner's own is 0700 and the
 // owner's, and those on the way 0711, which the owner passes through
-// and no user but root can list.
+// and no user but root can list; root's locks of the roots are in a
+// directory of mode 0700.
 func TestRootStateDirsNoMoreOpen(t *testing.T) {
 	otheruser.NeedRoot(t)
 	base := livetest.Dir(t)
 	state, name := filepath.Join(base, "state"), "users/alice/public_html"
 	own := RootStateDir(state, name)
-	if _, err := PrepareRootState(own, name, &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}); err != nil {
+	owner := &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}
+	if _, err := PrepareRootState(own, name, owner); err != nil {
 		t.Fatal(err)
 	}
-	rec := filepath.Dir(filepath.Join(own, filepath.FromSlash(stateRecordBase(own, name))))
+	opt := Options{StateDir: own, FormerStateDir: state, JournalDir: state, Record: name, Owner: owner, NoSync: true}
+	if _, _, err := Write(filepath.Join(base, name), files("a.txt", "a\n"), opt); err != nil {
+		t.Fatal(err)
+	}
 	want := map[string]os.FileMode{
-		filepath.Join(state, rootsDir): 0o711, filepath.Dir(own): 0o711, own: 0o711,
-		rec: 0o700, filepath.Join(own, journalDir): 0o700,
+		filepath.Join(state, rootsDir): 0o711, filepath.Dir(own): 0o711, own: 0o700,
+		filepath.Join(state, locksDir): 0o700,
 	}
 	for d, m := range want {
 		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != m {
 			t.Errorf("%s: %v %v, want mode %v", d, fi.Mode(), err, m)
 		}
 	}
+	if fi, err := os.Stat(own); err != nil || confined.StatOf(fi).UID != otheruser.Nobody {
+		t.Errorf("%s is not the owner's: %v", own, err)
+	}
 	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, rootsDir)); err == nil {
 		t.Errorf("uid %d listed the roots' state directories: %s", otheruser.Nobody, out)
 	}
-	if out, err := otheruser.Sh(t, otheruser.Nobody, `touch "$1/x" && ls "$2"`, rec, filepath.Join(own, journalDir)); err != nil {
-		t.Errorf("the owner could not reach its own directories: %v\n%s", err, out)
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, locksDir)); err == nil {
+		t.Errorf("uid %d listed root's locks of the roots: %s", otheruser.Nobody, out)
+	}
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `touch "$1/x" && ls "$1"`, own); err != nil {
+		t.Errorf("the owner could not reach its own directory: %v\n%s", err, out)
 	}
 }
 

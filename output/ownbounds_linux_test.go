@@ -28,7 +28,7 @@ func ownJournalDir(t *testing.T, base, name string, owner *Owner, n int, entry f
 	if _, err := PrepareRootState(own, name, owner); err != nil {
 		t.Fatal(err)
 	}
-	dir = filepath.Join(own, journalDir)
+	dir = journalDirOf(own)
 	for i := range n {
 		if err := mk(filepath.Join(dir, entry(i))); err != nil {
 			t.Fatal(err)

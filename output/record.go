@@ -432,7 +432,7 @@ func (c *Changes) recordFile(ext string) string {
 // stateIgnore is written into a state directory discgen creates, so that
 // committing the directory commits the records and not the machine-local
 // stat caches or temporary files.
-const stateIgnore = "# Written by discgen. Commit the .rec ownership records; the .stat caches\n# are machine-local and rebuilt when missing or stale, and journal/ holds\n# only what a build in progress may leave.\n*.stat\n*.tmp\njournal/\n"
+const stateIgnore = "# Written by discgen. Commit the .rec ownership records; the .stat caches\n# are machine-local and rebuilt when missing or stale, and journal/ and\n# locks/ hold only what builds in progress use.\n*.stat\n*.tmp\njournal/\nlocks/\n"
 
 // writeState writes data to the state file name (an OS path), creating
 // the directories on the way when missing. A record is replaced

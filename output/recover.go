@@ -50,7 +50,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 // that root alone: its intent stays in the journal, as for a record that
 // cannot be written (NotRecovered), and the record is left as it is.
 func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
-	dir := filepath.Join(stateDir, journalDir)
+	dir := journalDirOf(stateDir)
 	f, err := statedir.OpenDir(dir, false)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		// Missing, or another user's that this one may not even list
@@ -87,7 +87,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 			l, err := rootLock(state, filepath.Base(stateDir), true, 0)
 			var be *statedir.BusyError
 			if busy = errors.As(err, &be); err != nil && !busy {
-				return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", filepath.Join(state, journalDir), confined.UnwrapPath(err))
+				return 0, nil, fmt.Errorf("state directory: cannot lock %s: %w", rootLockDir(state, true), confined.UnwrapPath(err))
 			}
 			if l != nil {
 				defer l.Close()
@@ -131,7 +131,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	// either: it owns what the dead journals name, and the next build
 	// that may write recovers them.
 	if busy || !statedir.Writable(dir) {
-		j, err := readJournals(dir, names, true, opt.hooks)
+		j, err := readJournals(stateDir, dir, names, true, opt.hooks)
 		if more {
 			return 0, j, &CrowdedError{Dir: dir}
 		}
@@ -270,9 +270,14 @@ func journalNames(f *os.File, own bool) (names []string, more bool, err error) {
 		err = nil
 	}
 	if len(names) > maxOwnEntries {
-		return names[:maxOwnEntries], true, err
+		names, more = names[:maxOwnEntries], true
 	}
-	return names, false, err
+	// A root's own state directory is also where its record, stat cache
+	// and their temporary files are: only journals are a walk's.
+	names = slices.DeleteFunc(names, func(n string) bool {
+		return !strings.HasSuffix(n, journalExt) && !strings.HasSuffix(n, journalPartExt)
+	})
+	return names, more, err
 }
 
 // listJournals lists the journal directory dir of the state directory
@@ -474,7 +479,11 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // root, which journals in its own state directory.
 func mergeIntent(stateDir string, in *record, opt Options) error {
 	if own := RootStateDir(stateDir, in.name); own != stateDir {
-		if st, err := statedir.Lstat(own); err == nil && st.Mode.IsDir() {
+		st, err := statedir.Lstat(own)
+		if errors.Is(err, fs.ErrNotExist) && prepareFromFormer(own, in.name) {
+			st, err = statedir.Lstat(own)
+		}
+		if err == nil && st.Mode.IsDir() {
 			// The record there is written by batches that hold its
 			// journal directory's lock (its owner's own build, or one
 			// of this state directory's): hold it while the record
@@ -530,14 +539,11 @@ func mergeInto(stateDir, name string, ins []*record, opt Options) error {
 // whose journal is being recovered) is taken first, waiting for it, as
 // root's batches take it before the root's own.
 func lockOwn(own, name string) (func(), error) {
-	dir := filepath.Join(own, journalDir)
-	if _, err := statedir.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		return func() {}, nil // no batch can hold it
-	}
+	dir := own
 	state := buildStateDir(own)
 	l, err := rootLock(state, filepath.Base(own), true, defaultWait)
 	if err != nil {
-		return nil, lockError(name, filepath.Join(state, journalDir), true, err)
+		return nil, lockError(name, rootLockDir(state, true), true, err)
 	}
 	f, err := statedir.LockDir(dir, true, false, defaultWait)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -590,7 +596,7 @@ func ReadJournals(stateDir string) (*Journals, error) {
 
 // readJournalsOf is ReadJournals calling a test's hooks h.
 func readJournalsOf(stateDir string, h *hooks) (*Journals, error) {
-	dir := filepath.Join(stateDir, journalDir)
+	dir := journalDirOf(stateDir)
 	names, more, err := listJournals(stateDir, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !statedir.Writable(dir) {
 		return nil, nil // as for Recover: another user's
@@ -598,18 +604,18 @@ func readJournalsOf(stateDir string, h *hooks) (*Journals, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %s: %w", dir, err)
 	}
-	j, err := readJournals(dir, names, false, h)
+	j, err := readJournals(stateDir, dir, names, false, h)
 	if more {
 		return j, &CrowdedError{Dir: dir}
 	}
 	return j, err
 }
 
-// readJournals reads the journals among names in dir, or only the dead
-// ones.
-func readJournals(dir string, names []string, dead bool, h *hooks) (*Journals, error) {
+// readJournals reads the journals among names in dir, the journal
+// directory of stateDir, or only the dead ones.
+func readJournals(stateDir, dir string, names []string, dead bool, h *hooks) (*Journals, error) {
 	var j *Journals
-	err := eachJournal(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), dead, h, func(_ string, intents []*record) error {
+	err := eachJournal(dir, names, stateLimit(stateDir, maxJournalSize), dead, h, func(_ string, intents []*record) error {
 		if j == nil {
 			j = &Journals{intents: map[string][]*record{}}
 		}
@@ -657,7 +663,7 @@ func (j *Journals) within(m *record, file string, maxPaths int) error {
 // stateDir that name the root name and are not among them, or nil when
 // there is none more: a build killed after this one's Recover left them.
 func deadIntents(stateDir, name string, given *Journals, h *hooks) *Journals {
-	dir := filepath.Join(stateDir, journalDir)
+	dir := journalDirOf(stateDir)
 	names, _, err := listJournals(stateDir, dir)
 	if err != nil {
 		// By intent: these are journals beyond those Recover read, a
@@ -665,7 +671,7 @@ func deadIntents(stateDir, name string, given *Journals, h *hooks) *Journals {
 		return nil
 	}
 	var more []*record
-	eachJournalOf(dir, names, stateLimit(filepath.Dir(dir), maxJournalSize), true, func(n string) bool { return n == name }, h, func(_ string, intents []*record) error {
+	eachJournalOf(dir, names, stateLimit(stateDir, maxJournalSize), true, func(n string) bool { return n == name }, h, func(_ string, intents []*record) error {
 		for _, in := range intents {
 			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
 				more = append(more, in)

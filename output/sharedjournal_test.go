@@ -81,7 +81,7 @@ func TestOwnStateDirsShareOneJournal(t *testing.T) {
 		if _, err := readRecordNamed(d, fmt.Sprintf("r%d", i)); err != nil {
 			t.Errorf("r%d's record in its own state directory: %v", i, err)
 		}
-		if lockedByOther(t, filepath.Join(d, journalDir)) {
+		if lockedByOther(t, journalDirOf(d)) {
 			t.Errorf("%s still locked after the batch", d)
 		}
 	}
@@ -106,7 +106,7 @@ func lookMidBatch(t *testing.T, e env, own []string) {
 		if js := journals(t, d); len(js) != 0 {
 			t.Errorf("journals in a root's own state directory: %v", js)
 		}
-		if !lockedByOther(t, filepath.Join(d, journalDir)) {
+		if !lockedByOther(t, journalDirOf(d)) {
 			t.Errorf("%s is not locked while the batch writes its record", d)
 		}
 	}
@@ -125,7 +125,7 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 	c.Close()
 	leaveJournal(t, e, [][]byte{in.marshal()})
 
-	f, err := os.Open(filepath.Join(own[0], journalDir))
+	f, err := os.Open(journalDirOf(own[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 }
 
 // A root's own state directory is made on its first build, and costs a
-// later build nothing but two lstat calls: made says whether its journal
+// later build nothing but one lstat: made says whether its journal
 // directory is new (and so holds nothing to recover).
 func TestPrepareRootStateMadeOnce(t *testing.T) {
 	state := t.TempDir()
@@ -176,20 +176,17 @@ func TestPrepareRootStateMadeOnce(t *testing.T) {
 		}
 		return nil
 	})
-	base := filepath.Dir(filepath.Join(dir, filepath.FromSlash(stateRecordBase(dir, "r"))))
-	for _, want := range []string{base, filepath.Join(dir, journalDir)} {
-		rel, _ := filepath.Rel(state, want)
-		if !slices.Contains(names, rel) {
-			t.Errorf("%s not made (made %v)", rel, names)
-		}
+	rel, _ := filepath.Rel(state, dir)
+	if want := []string{".", rootsDir, filepath.Dir(rel), rel}; !slices.Equal(names, want) {
+		t.Errorf("made %v, want %v", names, want)
 	}
 	made, err = PrepareRootState(dir, "r", nil)
 	if err != nil || made {
 		t.Errorf("second: made %v, %v", made, err)
 	}
 	var st syscall.Stat_t
-	if err := syscall.Stat(base, &st); err != nil || st.Mode&0o777 != 0o755 {
-		t.Errorf("record directory mode %o, %v", st.Mode&0o777, err)
+	if err := syscall.Stat(dir, &st); err != nil || st.Mode&0o777 != 0o700 {
+		t.Errorf("the root's state directory's mode %o, %v", st.Mode&0o777, err)
 	}
 }
 

@@ -38,7 +38,7 @@ func TestHostileJournalDirs(t *testing.T) {
 		t.Fatalf("first build: built %v: %v", o.with(Built), o.diags)
 	}
 	journal := func(u string) string {
-		return filepath.Join(output.RootStateDir(filepath.Join(dir, ".state"), "users/"+u+"/public_html"), "journal")
+		return output.RootStateDir(filepath.Join(dir, ".state"), "users/"+u+"/public_html") // its journal directory too
 	}
 	for i := range 2000 {
 		name := fmt.Sprintf("%08d%s.new", i, strings.Repeat("x", 188))

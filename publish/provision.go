@@ -203,7 +203,6 @@ func unprovisionOne(dels []*delegation, stateParent, stateDir, file string) Prov
 	fi, err := statedir.Lstat(r.StateDir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return r
 	case err != nil:
 		r.Err = err
 	case !fi.Mode.IsDir():
@@ -213,6 +212,10 @@ func unprovisionOne(dels []*delegation, stateParent, stateDir, file string) Prov
 		// anything it made) is unlinked, never followed.
 		r.Err = statedir.RemoveAll(r.StateDir)
 		r.Removed = r.Err == nil
+	}
+	if r.Err == nil {
+		// And what an earlier layout kept for it.
+		r.Err = output.RemoveFormerRootState(r.StateDir)
 	}
 	return r
 }

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,9 +22,7 @@ import (
 // is named record (its directory relative to the state directory's
 // parent) in its own state directory, ext ".rec" or ".stat".
 func tenantStateFile(stateDir, record, ext string) string {
-	h := sha256.Sum256([]byte(record))
-	x := hex.EncodeToString(h[:])
-	return filepath.Join(output.RootStateDir(stateDir, record), "records", x+ext)
+	return filepath.Join(output.RootStateDir(stateDir, record), "record"+ext)
 }
 
 // padState rewrites file with head, then lines made by line(k) up to size

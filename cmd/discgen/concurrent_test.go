@@ -197,7 +197,7 @@ func concurrentSaves(t *testing.T, more []string) {
 	// Nothing is left for a recovery: every journal went with its build
 	// (the site's lock file stays).
 	js, _ := filepath.Glob(filepath.Join(dir, ".discgen", "journal", "*"))
-	own, _ := filepath.Glob(filepath.Join(dir, ".discgen", "roots", "*", "*", "journal", "*"))
+	own, _ := filepath.Glob(filepath.Join(dir, ".discgen", "own", "*", "*", "*.jnl"))
 	js = slices.DeleteFunc(append(js, own...), func(p string) bool { return strings.HasSuffix(p, ".lock") })
 	if len(js) > 0 {
 		t.Errorf("journals left: %v", js)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 )
 
 // A tenant's owner controls what root's build gave it in the state
-// directory (its record's directory and its journal directory) and its
+// directory (its own directory: its record, stat cache and journals) and its
 // public_html, and any account can open what is world-readable. None of
 // it is a lock root's build waits on, nor a command it follows: what a
 // tenant plants there defers or refuses that tenant alone, and the site
@@ -24,8 +25,7 @@ import (
 // ownState is the tenant's own state directory (relative to dir).
 func ownState(t *testing.T, dir, tenant string) string {
 	t.Helper()
-	own, _, _ := strings.Cut(recordOf(t, dir, tenant), "/records/")
-	return own
+	return path.Dir(recordOf(t, dir, tenant))
 }
 
 // killedRootBatch writes the journal root's batch leaves when killed
@@ -71,7 +71,7 @@ func timedRun(t *testing.T, exe, dir string, args ...string) (int, string, strin
 func TestRootBuildDefersTenantHoldingItsLock(t *testing.T) {
 	dir, exe, full := rootBuiltTree(t)
 	alice := "users/alice/public_html"
-	release := otheruser.HoldUntil(t, aliceUID, filepath.Join(dir, ownState(t, dir, alice), "journal"), false)
+	release := otheruser.HoldUntil(t, aliceUID, filepath.Join(dir, ownState(t, dir, alice)), false)
 	if release == nil {
 		t.Fatal("alice could not lock her own journal directory")
 	}
@@ -114,7 +114,7 @@ func TestRootBuildDefersTenantHoldingItsLock(t *testing.T) {
 	}
 }
 
-// Whatever a tenant puts at a name in its records directory (a directory
+// Whatever a tenant puts at a name in its state directory (a directory
 // where root's build writes a temporary file, or where her record goes)
 // refuses that tenant at most, never the build: not in the run, and not
 // at the start-up recovery of a killed build's journal.
@@ -251,7 +251,7 @@ func TestRootBuildBesideHostileTenants(t *testing.T) {
 
 	// alice holds her journal directory's lock and her public_html's.
 	alice := "users/alice/public_html"
-	if !otheruser.Hold(t, aliceUID, filepath.Join(dir, ownState(t, dir, alice), "journal"), false) ||
+	if !otheruser.Hold(t, aliceUID, filepath.Join(dir, ownState(t, dir, alice)), false) ||
 		!otheruser.Hold(t, aliceUID, filepath.Join(dir, alice), false) {
 		t.Fatal("alice could not lock what is hers")
 	}
@@ -274,7 +274,7 @@ func TestRootBuildBesideHostileTenants(t *testing.T) {
 	}
 	hint := filepath.Join(dir, "hint.jnl")
 	mustDo(t, os.WriteFile(hint, []byte(b.String()), 0o644))
-	daveJournal := filepath.Join(dir, ownState(t, dir, "users/dave/public_html"), "journal")
+	daveJournal := filepath.Join(dir, ownState(t, dir, "users/dave/public_html"))
 	sh("dave", `cp "$1" "$2/0123456789abcdef.jnl"`, hint, daveJournal)
 	// erin makes her record a directory.
 	erinRec := filepath.Join(dir, recordOf(t, dir, "users/erin/public_html"))
@@ -324,19 +324,19 @@ func TestRootBuildBesideHostileTenants(t *testing.T) {
 	// dave's journal created nothing of root's in his state.
 	var made []string
 	filepath.WalkDir(filepath.Join(dir, ownState(t, dir, "users/dave/public_html")), func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.Contains(p, "/records/") && !strings.HasSuffix(p, ".rec") && !strings.HasSuffix(p, ".stat") && !d.IsDir() {
+		if err == nil && !strings.HasSuffix(p, ".rec") && !strings.HasSuffix(p, ".stat") && !strings.HasSuffix(p, ".jnl") && !d.IsDir() {
 			made = append(made, p)
 		}
 		return nil
 	})
 	var dirs []string
-	entries, _ := os.ReadDir(filepath.Join(dir, ownState(t, dir, "users/dave/public_html"), "records"))
+	entries, _ := os.ReadDir(filepath.Join(dir, ownState(t, dir, "users/dave/public_html")))
 	for _, e := range entries {
 		if e.IsDir() {
 			dirs = append(dirs, e.Name())
 		}
 	}
 	if len(entries) == 0 || len(dirs) != 0 || len(made) != 0 {
-		t.Errorf("dave's journal made %v and %v (records/ holds %d names)", dirs, made, len(entries))
+		t.Errorf("dave's journal made %v and %v (his state directory holds %d names)", dirs, made, len(entries))
 	}
 }

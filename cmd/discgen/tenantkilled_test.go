@@ -83,8 +83,7 @@ func TestRootRecoversKilledTenantBuild(t *testing.T) {
 	rec := readFile(t, dir, recFile)
 	intent := strings.Replace(rec, "\nstate complete\n", "\nstate incomplete\n", 1) +
 		fmt.Sprintf("f %x autodisc/description.txt\n", sha256.Sum256([]byte(killed)))
-	own, _, _ := strings.Cut(recFile, "/records/")
-	journal := filepath.Join(dir, own, "journal", "0123456789abcdef.jnl")
+	journal := filepath.Join(dir, filepath.Dir(recFile), "0123456789abcdef.jnl")
 	mustDo(t, os.WriteFile(journal, fmt.Appendf(nil, "discgen output journal 1\nrecord %d\n%s", len(intent), intent), 0o600))
 	mustDo(t, os.Chown(journal, aliceUID, aliceUID))
 	mustDo(t, os.WriteFile(filepath.Join(dir, desc), []byte(killed), 0o644))
@@ -129,8 +128,7 @@ func TestRootRecoveryKeepsTenantRecordWithinBound(t *testing.T) {
 	for i := range 8100 { // the default delegation's records hold 8,064 paths
 		fmt.Fprintf(&intent, "f %x p%05d.txt\n", sha256.Sum256([]byte("p\n")), i)
 	}
-	own, _, _ := strings.Cut(recFile, "/records/")
-	journal := filepath.Join(dir, own, "journal", "0123456789abcdef.jnl")
+	journal := filepath.Join(dir, filepath.Dir(recFile), "0123456789abcdef.jnl")
 	mustDo(t, os.WriteFile(journal, fmt.Appendf(nil, "discgen output journal 1\nrecord %d\n%s", intent.Len(), intent.String()), 0o600))
 	mustDo(t, os.Chown(journal, aliceUID, aliceUID))
 	writeTenant(t, dir, "alice", aliceUID, "alice, saved") // her tenant is built, not fresh

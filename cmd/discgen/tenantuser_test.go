@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -71,10 +72,10 @@ func TestTenantBuildAsItsUser(t *testing.T) {
 	}
 	after := snapshot(t, dir)
 	aliceRec := recordOf(t, dir, "users/alice/public_html")
-	aliceState, _, _ := strings.Cut(aliceRec, "/records/")
+	aliceState := path.Dir(aliceRec)
 	for p, v := range after {
 		changed := before[p] != v
-		mine := strings.HasPrefix(p, "users/alice/") || strings.HasPrefix(p, aliceState+"/")
+		mine := strings.HasPrefix(p, "users/alice/") || p == aliceState || strings.HasPrefix(p, aliceState+"/")
 		if changed && !mine {
 			t.Errorf("alice's build changed %s, which is not hers", p)
 		}
@@ -264,7 +265,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // recordOf finds the record named name under dir/state.
 func recordOf(t *testing.T, dir, name string) string {
 	t.Helper()
-	recs, _ := filepath.Glob(filepath.Join(dir, "state", "roots", "*", "*", "records", "*.rec"))
+	recs, _ := filepath.Glob(filepath.Join(dir, "state", "own", "*", "*", "*.rec"))
 	for _, r := range recs {
 		data, err := os.ReadFile(r)
 		if err == nil && bytes.Contains(data, []byte("\nname "+name+"\n")) {
@@ -272,7 +273,7 @@ func recordOf(t *testing.T, dir, name string) string {
 			return filepath.ToSlash(rel)
 		}
 	}
-	t.Fatalf("no record named %s in %s/state/roots (found %v)", name, dir, recs)
+	t.Fatalf("no record named %s in %s/state/own (found %v)", name, dir, recs)
 	return ""
 }
 

@@ -24,13 +24,17 @@ func WaitLock(f *os.File, try func(*os.File) (bool, error), wait time.Duration) 
 
 // NameLock is an exclusive lock LockName took.
 type NameLock struct {
-	f    *os.File
-	name string // the file to remove on release, if any
+	f     *os.File
+	name  string       // the file to remove on release, if any
+	close func() error // closes a lock LockKept took without an *os.File
 }
 
 // Close releases the lock, having removed its file first when LockName
 // was asked to.
 func (l *NameLock) Close() error {
+	if l.close != nil {
+		return l.close()
+	}
 	if l.name != "" {
 		os.Remove(l.name)
 	}

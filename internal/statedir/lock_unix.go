@@ -5,6 +5,7 @@ package statedir
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -87,6 +88,59 @@ func LockDir(dir string, exclusive, create bool, wait time.Duration) (*os.File, 
 	return lockOpened(f, dir, private, exclusive, wait, err)
 }
 
+// LockDirHeld is LockDir, creating dir when missing, for a caller that
+// only holds the lock and releases it (Close): the directory is opened as
+// a raw descriptor, with no poller registration.
+func LockDirHeld(dir string, exclusive bool, wait time.Duration) (io.Closer, error) {
+	fd, err := eintr.Retry(func() (int, error) {
+		return unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err == unix.ENOENT {
+		f, err := LockDir(dir, exclusive, true, wait)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	private, err := narrowFD(fd, dir)
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	if !private {
+		wait = 0
+	}
+	how := unix.LOCK_SH
+	if exclusive {
+		how = unix.LOCK_EX
+	}
+	deadline := time.Now().Add(wait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		err := unix.Flock(fd, how|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return fdCloser(fd), nil
+		case err == unix.EINTR:
+			continue
+		case err != unix.EWOULDBLOCK:
+			unix.Close(fd)
+			return nil, &fs.PathError{Op: "flock", Path: dir, Err: err}
+		case time.Now().After(deadline):
+			unix.Close(fd)
+			return nil, &BusyError{Dir: dir, Waited: wait, Foreign: !private}
+		}
+		time.Sleep(delay)
+	}
+}
+
+// fdCloser is a raw descriptor closed by Close.
+type fdCloser int
+
+func (fd fdCloser) Close() error { return unix.Close(int(fd)) }
+
 // lockOpened takes the lock of f, opened at name, once err (from opening
 // and checking it) is nil: waiting up to wait when private (no other user
 // can open it), trying once otherwise. It closes f on any error, a
@@ -129,18 +183,23 @@ func PrivateDir(dir string) (bool, error) {
 // narrow reports whether no user but this process's (and root) can open
 // the directory f: it is this user's and mode 0700, once narrowed to it.
 func narrow(f *os.File) (bool, error) {
+	return narrowFD(int(f.Fd()), f.Name())
+}
+
+// narrowFD is narrow of the directory open as fd, at name.
+func narrowFD(fd int, name string) (bool, error) {
 	var st unix.Stat_t
-	if err := eintr.Retry0(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
-		return false, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
+	if err := eintr.Retry0(func() error { return unix.Fstat(fd, &st) }); err != nil {
+		return false, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return false, &fs.PathError{Op: "open", Path: f.Name(), Err: syscall.ENOTDIR}
+		return false, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
 	}
 	if int(st.Uid) != euid() {
 		return false, nil
 	}
 	if st.Mode&0o077 != 0 {
-		if err := eintr.Retry0(func() error { return unix.Fchmod(int(f.Fd()), 0o700) }); err != nil {
+		if err := eintr.Retry0(func() error { return unix.Fchmod(fd, 0o700) }); err != nil {
 			return false, nil
 		}
 	}
@@ -222,6 +281,55 @@ func lockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, l
 	}
 	f, err = lockOpened(f, file, private, exclusive, wait, err)
 	return f, lockID{uint64(st.Dev), st.Ino}, err
+}
+
+// LockKept locks, exclusive, the file name in the directory dir, both
+// created when missing (dir mode 0700, the file 0600) and never removed:
+// the lock of one of many names a build takes again at each build (one
+// for each of a shared host's roots), made once and kept rather than
+// created and removed each time. It waits as LockFile does: up to wait
+// only when no other user can open the file.
+//
+// Once this process has found dir private (this user's, mode 0700,
+// narrowed to it when wider, as LockFile narrows it), no other user can
+// have made or opened a file in it since, so the file is opened (without
+// following a symlink or waiting on a FIFO) and locked, and nothing
+// more: no stat, no registration with the runtime's poller. A directory
+// holding such locks is one no build lists.
+func LockKept(dir, name string, wait time.Duration) (*NameLock, error) {
+	if !privateDirs.has(dir) {
+		f, err := LockFile(dir, name, true, wait)
+		if err != nil {
+			return nil, err
+		}
+		return &NameLock{f: f}, nil
+	}
+	file := filepath.Join(dir, name)
+	var fd int
+	err := eintr.Retry0(func() (err error) {
+		fd, err = unix.Open(file, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0o600)
+		return err
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: file, Err: err}
+	}
+	deadline := time.Now().Add(wait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return &NameLock{close: func() error { return unix.Close(fd) }}, nil
+		case err == unix.EINTR:
+			continue
+		case err != unix.EWOULDBLOCK:
+			unix.Close(fd)
+			return nil, &fs.PathError{Op: "flock", Path: file, Err: err}
+		case time.Now().After(deadline):
+			unix.Close(fd)
+			return nil, &BusyError{Dir: file, Waited: wait}
+		}
+		time.Sleep(delay)
+	}
 }
 
 // privateDirs are the directories of locks LockFile found private (this

@@ -87,3 +87,53 @@ func TestLockNameRemovedAndExclusive(t *testing.T) {
 		t.Errorf("left in the directory: %v %v", names, err)
 	}
 }
+
+// LockKept and LockDirHeld exclude each other's holders as LockFile and
+// LockDir do: a held lock in a private directory is waited for up to
+// wait and then reported busy, and taken once released; LockKept leaves
+// its file, and LockDirHeld narrows a directory of this user's to 0700.
+func TestLockKeptAndDirHeld(t *testing.T) {
+	base := t.TempDir()
+	locks := filepath.Join(base, "locks")
+	for range 2 { // the second finds the directory private
+		a, err := LockKept(locks, "r.lock", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := LockKept(locks, "r.lock", 30*time.Millisecond); !isBusy(err) || time.Since(start) < 30*time.Millisecond {
+			t.Errorf("a held kept lock: %v after %v, want busy after the wait", err, time.Since(start))
+		}
+		a.Close()
+		if _, err := os.Lstat(filepath.Join(locks, "r.lock")); err != nil {
+			t.Errorf("the kept lock's file: %v", err)
+		}
+	}
+	own := filepath.Join(base, "own")
+	if err := os.Mkdir(own, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(own, 0o755)
+	a, err := LockDirHeld(own, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(own); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s: %v %v, want mode 0700", own, fi.Mode(), err)
+	}
+	if _, err := LockDirHeld(own, true, 20*time.Millisecond); !isBusy(err) {
+		t.Errorf("a held directory lock: %v, want busy", err)
+	}
+	a.Close()
+	b, err := LockDirHeld(own, true, 0)
+	if err != nil {
+		t.Errorf("the released directory lock: %v", err)
+	} else {
+		b.Close()
+	}
+}
+
+func isBusy(err error) bool {
+	var be *BusyError
+	return errors.As(err, &be)
+}

@@ -35,19 +35,6 @@ func CreateDirs(dir string, made func(string)) error {
 	return err
 }
 
-// SyncDir flushes the directory at the OS path dir.
-func SyncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // The state directory. discgen keeps its records, stat caches and
 // journals in a directory the operator names (--state), not in the
 // published tree, so it is reached by path: these functions take OS paths.

@@ -153,3 +153,21 @@ func writeAll(fd int, data []byte) error {
 	}
 	return nil
 }
+
+// SyncDir flushes the directory at the OS path dir, through a raw
+// descriptor: an open, an fsync and a close, with no poller registration
+// and no change of the descriptor's flags (a save flushes a few of them).
+func SyncDir(dir string) error {
+	fd, err := eintr.Retry(func() (int, error) {
+		return unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	err = eintr.Retry0(func() error { return unix.Fsync(fd) })
+	unix.Close(fd)
+	if err != nil {
+		return &fs.PathError{Op: "sync", Path: dir, Err: err}
+	}
+	return nil
+}

@@ -71,3 +71,16 @@ func ReadFile(name string, limit int64) ([]byte, confined.Info, error) {
 	}
 	return data[:n], confined.StatOf(fi), err
 }
+
+// SyncDir flushes the directory at the OS path dir.
+func SyncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
