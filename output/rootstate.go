@@ -44,8 +44,8 @@ import (
 // counts only for the root's own record (recoverOwn). The directory's
 // lock is the root's lock, which the owner can hold: the build run by
 // root takes its own lock of the root first, in the build's lock
-// directory, and then tries this one once (see output's doc, Threat
-// model).
+// directory, and then tries this one once (see docs/output-design.md,
+// Threat model).
 //
 // Earlier builds kept it in three directories (rootstate_former.go),
 // which a build run as root moves into the root's directory as it makes

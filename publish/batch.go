@@ -18,7 +18,7 @@ import (
 // output.Writer.ApplyAll, which flushes once per batch on Linux: every root's
 // temporary files, one flush (which also completes the batch before),
 // every root's renames and records. The renames of the last batch are
-// flushed by the Writer's Flush at the end of the build (output/doc.go,
+// flushed by the Writer's Flush at the end of the build (docs/output-design.md,
 // "Durability, in batches or file by file"). A batch of a few dozen files
 // or fewer (a --tenant save, a partial batch of a slow walk) is made
 // durable by an fsync of each file and directory it changed instead,

@@ -45,7 +45,7 @@ type Options struct {
 	// the thread and memory limits). In Write mode the workers plan, and
 	// their plans are applied in batches of up to 64 with one flush to
 	// disk (syncfs) per batch on Linux; a batch of few files, and every
-	// batch elsewhere, fsyncs what it wrote instead (output/doc.go).
+	// batch elsewhere, fsyncs what it wrote instead (docs/output-design.md).
 	Jobs int
 	// Memory is the budget, in bytes, of what the manifests in work may
 	// hold (default 256 MiB, or less where the host's limits or the Go

@@ -25,7 +25,7 @@ import (
 // wdirs is the write path's state for one root: the root's descriptor and
 // the identity of each directory below it, as first opened by this Apply.
 // No directory below the root stays open beyond the piece of work that
-// opened it (see "Descriptors" in output's package doc).
+// opened it (see "Descriptors" in docs/output-design.md).
 type wdirs struct {
 	root int      // the root's descriptor (the lock's); 0 until set
 	pins *dirPins // what each directory opened was, by slash path

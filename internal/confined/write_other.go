@@ -15,7 +15,7 @@ import (
 // wdirs is the write path's state for one root: the identity of each
 // directory below it, as first opened since SetWriteRoot. No directory
 // below the root stays open beyond the piece of work that opened it (see
-// "Descriptors" in output's package doc).
+// "Descriptors" in docs/output-design.md).
 type wdirs struct{ pins *dirPins }
 
 // KeepOpen: files are closed once written (an open file cannot always be
