@@ -69,7 +69,10 @@
 //     problems.
 //   - record.go: the ownership record, its format, location and writing;
 //     cache.go: the machine-local stat cache beside it (Fresh), and the
-//     refusal cache; rootstate.go: a root's own state directory.
+//     refusal cache; rootstate.go: a root's own state directory. Two files
+//     hold only the compatibility with earlier versions, and say what
+//     deleting them takes: record_format1.go (format 1 records) and
+//     rootstate_former.go (the former layout of a root's own state).
 //   - apply.go: Apply and ApplyAll, a batch's phases; recheck.go: a plan
 //     checked again under the root's lock; stage.go: temporary files;
 //     publish.go: the renames that publish them and the removals; prune.go:

@@ -21,17 +21,15 @@ import (
 
 // The ownership record: what discgen wrote under one root, in the state
 // directory. This file holds its format (record, marshal, parseRecord),
-// where it lives (recordBase, the format 1 location), and how it is
-// loaded and written (loadRecord, writeState). The machine-local stat
+// where it lives (recordBase), and how it is loaded and written
+// (loadRecord, writeState). What remains of format 1 is
+// record_format1.go's. The machine-local stat
 // cache beside it is cache.go's; the journal that makes a record's
 // intent durable before a batch changes anything is journal.go's.
 
-// recordMagic is the first line of every ownership record; recordMagic1 that
-// of the first format, which named the root by its absolute path.
-const (
-	recordMagic  = "discgen output record 2"
-	recordMagic1 = "discgen output record 1"
-)
+// recordMagic is the first line of every ownership record (format 2;
+// format 1's is record_format1.go's).
+const recordMagic = "discgen output record 2"
 
 // sum identifies the content discgen wrote at a path: a regular file's bytes
 // ('f') or a symlink's target ('l').
@@ -116,7 +114,7 @@ func (r *record) marshal() []byte {
 }
 
 // parseRecord reads a record of format 2, or of format 1 (whose second
-// line, "root /abs/path", is returned as root).
+// line, "root /abs/path", is returned as root: see format1Root).
 func parseRecord(data []byte, name string) (r *record, root string, err error) {
 	return parseRecordMax(data, name, 0)
 }
@@ -140,17 +138,17 @@ func parseRecordMax(data []byte, name string, maxPaths int) (r *record, root str
 		line := sc.Text()
 		switch {
 		case n == 1:
-			switch line {
-			case recordMagic:
-			case recordMagic1:
+			switch {
+			case line == recordMagic:
+			case line == recordMagic1:
 				v1 = true
 			default:
 				return nil, "", bad(n, "unknown header")
 			}
 		case n == 2 && v1:
-			var ok bool
-			if root, ok = strings.CutPrefix(line, "root "); !ok {
-				return nil, "", bad(n, "missing root line")
+			var msg string
+			if root, msg = format1Root(line); msg != "" {
+				return nil, "", bad(n, msg)
 			}
 		case n == 2:
 			var ok bool
@@ -221,24 +219,6 @@ func recordBase(name string) string {
 	h := sha256.Sum256([]byte(name))
 	x := hex.EncodeToString(h[:])
 	return "records/" + x[:2] + "/" + x[2:4] + "/" + x
-}
-
-// recordBase1 is where format 1 kept the record of the absolute root path
-// abs, plus ".rec".
-func recordBase1(abs string) string {
-	h := sha256.Sum256([]byte(abs))
-	x := hex.EncodeToString(h[:])
-	return "outputs/" + x[:2] + "/" + x[2:4] + "/" + x
-}
-
-// format1In reports whether stateDir holds format 1 records (an outputs/
-// directory): one stat, asked only for a root without a format 2 record,
-// so that a state directory without any costs a stat per new root, not
-// an open. Nothing is remembered past the call: a record restored into
-// the directory meanwhile is found.
-func format1In(stateDir string) bool {
-	_, err := statedir.Lstat(filepath.Join(stateDir, "outputs"))
-	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // checkRecordName refuses record names that are not portable: absolute,
@@ -345,9 +325,11 @@ func (c *Changes) readState(dir, file string, limit int64) (data []byte, st conf
 const smallState = 64 << 10
 
 // loadRecord reads the record stored under c.name. A missing record is an
-// empty one (exists false): discgen owns nothing there yet, unless a
-// format 1 record keyed by the root's absolute path exists, which is read
-// and migrated (c.v1 names it, and Apply replaces it by a format 2 record).
+// empty one (exists false): discgen owns nothing there yet, unless the
+// former state directory holds it (loadFormer) or a format 1 record keyed
+// by the root's absolute path exists, which is read and migrated
+// (loadRecord1: c.v1 names it, and Apply replaces it by a format 2
+// record).
 func (c *Changes) loadRecord() error {
 	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(stateRecordBase(c.opt.StateDir, c.name)+".rec"))
 	data, st, release, err := c.readState(c.opt.StateDir, name, maxRecordSize)
@@ -398,29 +380,6 @@ func (c *Changes) loadFormer() (bool, error) {
 	}
 	c.rec = r
 	return true, nil
-}
-
-// loadRecord1 looks for a format 1 record of the root, keyed by its
-// absolute path, and takes it over when its root line matches. A root's
-// own state directory (one with a FormerStateDir) is newer than format 1
-// and never held one.
-func (c *Changes) loadRecord1() error {
-	if c.opt.FormerStateDir != "" || !format1In(c.opt.StateDir) || c.setAbs() != nil {
-		return nil
-	}
-	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase1(c.abs)+".rec"))
-	data, _, release, err := c.readState(c.opt.StateDir, name, maxRecordSize)
-	defer release()
-	if err != nil {
-		return nil
-	}
-	r, root, err := parseRecordMax(data, name, c.opt.MaxPaths)
-	if err != nil || root != c.abs {
-		return nil // not this root's: left alone
-	}
-	r.name, r.temps = c.name, nil
-	c.rec, c.v1 = r, name
-	return nil
 }
 
 // recordFile returns the OS path of the record (ext ".rec") or stat cache

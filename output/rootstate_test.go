@@ -40,27 +40,3 @@ func TestRootStateBounded(t *testing.T) {
 		}
 	}
 }
-
-// A root given a state directory of its own (FormerStateDir set) looks
-// there for no format 1 record, which only a build's own state directory
-// ever held: a first build of many new roots costs no stat for it per
-// root. A format 1 record put there for the root is not taken.
-func TestOwnStateLooksForNoFormat1(t *testing.T) {
-	e := newEnv(t)
-	opt := e.opt()
-	opt.Record = "users/alice/public_html"
-	opt.StateDir, opt.FormerStateDir = RootStateDir(e.state, opt.Record), e.state
-	if _, err := PrepareRootState(opt.StateDir, opt.Record, nil); err != nil {
-		t.Fatal(err)
-	}
-	mustWrite(t, e.path("a.txt"), "old\n")
-	v1 := filepath.Join(opt.StateDir, recordBase1(e.root)+".rec")
-	mustWrite(t, v1, "discgen output record 1\nroot "+e.root+"\nstate complete\nf "+hexSum("old\n")+" a.txt\n")
-	c, err := Plan(e.root, files("a.txt", "a\n"), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Err() == nil {
-		t.Errorf("a format 1 record in the root's own state directory %s was taken", opt.StateDir)
-	}
-}
