@@ -31,7 +31,11 @@ import (
 // there (more names, a directory where a file was) is never read again.
 //
 // This file is all there is of the former layout, and can go once no
-// host holds it.
+// host holds it. Deleting it takes: this file and rootstate_former_test.go;
+// PrepareRootState's call of migrateFormer (rootstate.go, which then
+// returns true for a directory it made: nothing to recover); mergeIntent's call
+// of prepareFromFormer (recover.go); and publish's Unprovision's call of
+// RemoveFormerRootState (publish/provision.go), an exported name.
 
 // formerRootsDir is the former layout's directory of the roots' own
 // state directories.
