@@ -72,8 +72,9 @@ func (w *Writer) Close() error {
 }
 
 type retiredJournal struct {
-	file string   // OS path
-	f    *os.File // the journal, open and locked until removed
+	file  string   // OS path
+	f     *os.File // the journal, open and locked until removed
+	hooks hookSet  // its roots' hooks, told of the flushes it waits for
 	// needs holds, for each filesystem still to flush, the number of
 	// flushes started there when the journal was retired: a later one
 	// covers it.
@@ -85,7 +86,7 @@ type retiredJournal struct {
 func (w *Writer) retire(jl *journalLock, devs map[uint64]*os.File) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	r := &retiredJournal{file: jl.file, f: jl.jf, needs: map[uint64]uint64{}}
+	r := &retiredJournal{file: jl.file, f: jl.jf, hooks: jl.hooks, needs: map[uint64]uint64{}}
 	jl.jf = nil
 	for dev, f := range devs {
 		r.needs[dev] = w.started[dev]
@@ -138,10 +139,14 @@ func (w *Writer) flushDone(dev, n uint64) {
 func (w *Writer) Flush() error {
 	w.mu.Lock()
 	var devs []uint64
+	hs := map[uint64]hookSet{}
 	for _, r := range w.waiting {
 		for dev := range r.needs {
 			if !slices.Contains(devs, dev) {
 				devs = append(devs, dev)
+			}
+			for _, h := range r.hooks {
+				hs[dev] = hs[dev].add(h)
 			}
 		}
 	}
@@ -156,7 +161,7 @@ func (w *Writer) Flush() error {
 			continue
 		}
 		n := w.flushStarting(dev)
-		if err := flushFS([]*os.File{f}); err != nil {
+		if err := flushFS(hs[dev], []*os.File{f}); err != nil {
 			errs = append(errs, fmt.Errorf("%s: cannot flush to disk: %w", f.Name(), err))
 			continue
 		}
@@ -186,11 +191,13 @@ func (w *Writer) flushAll(as []*applying, need func(*applying) bool) {
 	for _, dev := range devs {
 		g := groups[dev]
 		var locks []*os.File
+		var hs hookSet
 		for _, a := range g {
 			locks = append(locks, a.dir)
+			hs = hs.add(a.c.opt.hooks)
 		}
 		n := w.flushStarting(dev)
-		err := flushFS(locks)
+		err := flushFS(hs, locks)
 		if err == nil && dev != 0 {
 			w.flushDone(dev, n)
 		}
@@ -203,7 +210,8 @@ func (w *Writer) flushAll(as []*applying, need func(*applying) bool) {
 }
 
 // syncEachMax is the most files and directories a batch may write and
-// still be made durable file by file (syncEach). An fsync costs about as
+// still be made durable file by file (syncEach), unless a test's hooks
+// ask for a syncfs. An fsync costs about as
 // much as writing the file it flushes, whatever else the filesystem
 // holds; a syncfs costs a few milliseconds on a quiet filesystem, and on
 // a busy one as much as every other process's unwritten data (a second
@@ -211,7 +219,7 @@ func (w *Writer) flushAll(as []*applying, need func(*applying) bool) {
 // thus made durable in a few milliseconds however busy the disk, and a
 // full build's batches of tens of tenants, hundreds of files, share one
 // syncfs each, which costs less than their fsyncs (see BENCHMARKS.md).
-var syncEachMax = 64
+const syncEachMax = 64
 
 // syncEach reports whether the batch as, planned, is made durable file
 // by file: an fsync of each file written, before its rename, and of each
@@ -227,6 +235,9 @@ func syncEach(as []*applying) bool {
 	n := 0
 	for _, a := range as {
 		if !a.done && a.mutate && !a.c.opt.NoSync {
+			if h := a.c.opt.hooks; h != nil && h.syncfs {
+				return false
+			}
 			n += len(a.todo) + len(a.c.mkdirs)
 		}
 	}
@@ -296,10 +307,10 @@ func syncBefore(as []*applying, jls []*journalLock) {
 			continue
 		}
 		jobs = append(jobs, syncJob{jl: jl, do: func() error {
-			flushed("fsync", jl.file)
+			jl.hooks.flushed("fsync", jl.file)
 			return jl.jf.Sync()
 		}}, syncJob{jl: jl, do: func() error {
-			flushed("fsync", jl.f.Name())
+			jl.hooks.flushed("fsync", jl.f.Name())
 			return jl.f.Sync()
 		}})
 	}
@@ -310,7 +321,7 @@ func syncBefore(as []*applying, jls []*journalLock) {
 		for _, pd := range a.todo {
 			if pd.ch.New.Link == "" {
 				jobs = append(jobs, syncJob{a: a, do: func() error {
-					flushed("fsync", a.c.file(pd.ch.Path))
+					a.c.opt.hooks.flushed("fsync", a.c.file(pd.ch.Path))
 					return a.c.syncTemp(pd)
 				}})
 			}
@@ -338,7 +349,7 @@ func syncAfter(as []*applying) {
 		}
 		for _, d := range c.stateDirs {
 			jobs = append(jobs, syncJob{a: a, do: func() error {
-				flushed("fsync", d)
+				c.opt.hooks.flushed("fsync", d)
 				return statedir.SyncDir(d)
 			}})
 		}
@@ -386,34 +397,33 @@ func (c *Changes) syncDir(d string) error {
 	if err != nil {
 		return nil
 	}
-	flushed("fsync", c.file(d))
+	c.opt.hooks.flushed("fsync", c.file(d))
 	err = dr.Sync()
 	c.r.Done(dr)
 	return err
 }
 
-// flushHook, when set (by tests), is told of every flush to disk before
-// it is made: "syncfs" of a whole filesystem, named by a directory on it,
-// or "fsync" of one file or directory, named by its path (an output's
-// joined to its root as given to Plan, a state file's OS path).
-var flushHook func(kind, name string)
-
-// flushed tells flushHook of a flush.
-func flushed(kind, name string) {
-	if flushHook != nil {
-		flushHook(kind, name)
+// journalHooks is the hooks of the roots of as whose intents the
+// journal jl holds.
+func journalHooks(as []*applying, jl *journalLock) hookSet {
+	var hs hookSet
+	for _, a := range as {
+		if a.jl == jl && a.intent != nil {
+			hs = hs.add(a.c.opt.hooks)
+		}
 	}
+	return hs
 }
 
-// flushFS is confined.FlushFS, told to flushHook: one syncfs of the
+// flushFS is confined.FlushFS, told to hs: one syncfs of the
 // filesystem of locks on Linux, an fsync of each of them elsewhere.
-func flushFS(locks []*os.File) error {
+func flushFS(hs hookSet, locks []*os.File) error {
 	for _, l := range locks {
 		if !confined.SyncDirs {
-			flushed("syncfs", l.Name())
+			hs.flushed("syncfs", l.Name())
 			break
 		}
-		flushed("fsync", l.Name())
+		hs.flushed("fsync", l.Name())
 	}
 	return confined.FlushFS(locks, nil)
 }

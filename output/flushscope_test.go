@@ -12,31 +12,28 @@ import (
 	"github.com/discgen/discgen/internal/testing/testenv"
 )
 
-// syncfsBatches makes every batch of t flushed by syncfs, however few
-// files it writes, for the tests of the journals that wait for it.
-func syncfsBatches(t *testing.T) {
+// syncfsBatches makes every batch holding a plan made with opt flushed
+// by syncfs, however few files it writes, for the tests of the journals
+// that wait for it.
+func syncfsBatches(t *testing.T, opt *Options) {
 	if confined.SyncDirs {
 		testenv.Unsupported(t, "records are fsynced one by one on this system: no journal waits")
 	}
-	saved := syncEachMax
-	syncEachMax = -1
-	t.Cleanup(func() { syncEachMax = saved })
+	if opt.hooks == nil {
+		opt.hooks = &hooks{}
+	}
+	opt.hooks.syncfs = true
 }
 
-// flushLog records, in order, every flush (flushHook) and every rename
+// flushLog records, in order, every flush (hooks.flush) and every rename
 // (hooks.step) while a test applies c.
 type flushLog struct {
 	mu     sync.Mutex
 	events []string // "syncfs NAME", "fsync NAME", "rename PATH"
 }
 
-func logFlushes(t *testing.T, c *Changes) *flushLog {
+func logFlushes(c *Changes) *flushLog {
 	l := &flushLog{}
-	flushHook = func(kind, name string) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.events = append(l.events, kind+" "+name)
-	}
 	c.opt.hooks = &hooks{step: func(step, p string) error {
 		if step == "rename" {
 			l.mu.Lock()
@@ -44,8 +41,11 @@ func logFlushes(t *testing.T, c *Changes) *flushLog {
 			l.events = append(l.events, "rename "+p)
 		}
 		return nil
+	}, flush: func(kind, name string) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.events = append(l.events, kind+" "+name)
 	}}
-	t.Cleanup(func() { flushHook = nil })
 	return l
 }
 
@@ -75,13 +75,16 @@ func (l *flushLog) matching(f func(string) bool) []string {
 // the filesystem. Its journal is gone when it returns: nothing waits for
 // a later flush.
 func TestSmallApplyFsyncsWhatItWrote(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
+	w := NewWriter() // its own: another test's flush would complete its journal
+	defer w.Close()
 	opt := e.opt()
 	c, err := Plan(e.root, files("a.txt", "1\n", "sub/b.txt", "b\n", "gone/c.txt", "c\n"), opt)
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
-	if _, err := c.Apply(); err != nil {
+	if _, err := w.Apply(c); err != nil {
 		t.Fatal(err)
 	}
 	opt.NoSync = false
@@ -89,14 +92,14 @@ func TestSmallApplyFsyncsWhatItWrote(t *testing.T) {
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
-	l := logFlushes(t, c)
-	if _, err := c.Apply(); err != nil {
+	l := logFlushes(c)
+	if _, err := w.Apply(c); err != nil {
 		t.Fatal(err)
 	}
 	if js := journals(t, e.state); len(js) != 0 {
 		t.Errorf("journals left after a small Apply: %v", js)
 	}
-	if err := Flush(); err != nil {
+	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	if s := l.matching(func(e string) bool { return strings.HasPrefix(e, "syncfs ") }); len(s) != 0 {
@@ -139,10 +142,13 @@ func TestSmallApplyFsyncsWhatItWrote(t *testing.T) {
 // of tenants) shares one syncfs of the filesystem before its renames,
 // and fsyncs none of them; its journal waits for the next one (Flush).
 func TestLargeBatchFlushesFilesystem(t *testing.T) {
+	t.Parallel()
 	if confined.SyncDirs {
 		testenv.Unsupported(t, "no syncfs on this system")
 	}
 	e := newEnv(t)
+	w := NewWriter() // its own: another test's flush would complete its journal
+	defer w.Close()
 	opt := e.opt()
 	opt.NoSync = false
 	var kv []string
@@ -153,14 +159,14 @@ func TestLargeBatchFlushesFilesystem(t *testing.T) {
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
-	l := logFlushes(t, c)
-	if _, err := c.Apply(); err != nil {
+	l := logFlushes(c)
+	if _, err := w.Apply(c); err != nil {
 		t.Fatal(err)
 	}
 	if js := journals(t, e.state); len(js) != 1 {
 		t.Errorf("journals waiting after a large Apply: %v, want one", js)
 	}
-	if err := Flush(); err != nil {
+	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	s := l.matching(func(e string) bool { return strings.HasPrefix(e, "syncfs ") })

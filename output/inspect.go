@@ -11,11 +11,6 @@ import (
 	"github.com/discgen/discgen/tree"
 )
 
-// planHook, when set by a test, is called once Plan has opened an
-// existing directory below the root to inspect its paths; an error it
-// returns fails the plan, as a failure to open the directory does.
-var planHook func(d string) error
-
 // inspectGroup plans the paths of one directory group: tree paths, or
 // stale paths of the record that the tree no longer has.
 func (c *Changes) inspectGroup(w *walker, g []string) error {
@@ -27,8 +22,8 @@ func (c *Changes) inspectGroup(w *walker, g []string) error {
 	exists := st == dirOK
 	if exists {
 		err := c.r.Reach(d)
-		if err == nil && planHook != nil {
-			err = planHook(d)
+		if err == nil {
+			err = c.opt.hooks.planning(d)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.file(d), confined.UnwrapPath(err))

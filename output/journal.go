@@ -177,6 +177,7 @@ type journalLock struct {
 	jf       *os.File // the journal file, open and locked, until retired
 	dev      uint64   // the journal directory's filesystem
 	err      error    // the directory could not be opened or locked
+	hooks    hookSet  // the hooks of the roots whose intents it holds
 }
 
 // journalLockName is the file in a state directory's journal directory
@@ -273,7 +274,7 @@ func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	}
 	_, err = f.Write(marshalJournal(intents))
 	if err == nil && sync {
-		flushed("fsync", name)
+		jl.hooks.flushed("fsync", name)
 		err = f.Sync()
 	}
 	if err == nil {
@@ -286,7 +287,7 @@ func (jl *journalLock) write(intents [][]byte, sync bool) error {
 	}
 	jl.file, jl.jf = name, f
 	if sync {
-		flushed("fsync", jl.f.Name())
+		jl.hooks.flushed("fsync", jl.f.Name())
 		if err := jl.f.Sync(); err != nil {
 			return fmt.Errorf("state directory: %s: %w", name, err)
 		}
@@ -490,6 +491,7 @@ func writeJournals(as []*applying, jls []*journalLock) {
 		if len(intents) == 0 {
 			continue
 		}
+		jl.hooks = journalHooks(as, jl)
 		if err := jl.write(intents, sync); err != nil {
 			for _, a := range as {
 				if a.jl == jl && a.intent != nil {

@@ -11,7 +11,6 @@ import (
 // With the state directory on another filesystem than the root, the
 // journal waits for a flush of both; Flush does both.
 func TestJournalOnAnotherFilesystem(t *testing.T) {
-	syncfsBatches(t)
 	e := newEnv(t)
 	shm, err := os.MkdirTemp("/dev/shm", "discgen-state-")
 	if err != nil {
@@ -23,6 +22,7 @@ func TestJournalOnAnotherFilesystem(t *testing.T) {
 		testenv.Missing(t, "/dev/shm is on the test directory's filesystem: no second filesystem")
 	}
 	opt := e.opt()
+	syncfsBatches(t, &opt)
 	opt.NoSync, opt.StateDir = false, shm
 	apply(t, e, files("a.txt", "1\n"), opt)
 	waiting := func() map[uint64]bool {

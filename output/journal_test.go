@@ -256,9 +256,9 @@ func TestFailedRootKeepsIntent(t *testing.T) {
 // A durable batch's journal stays until a flush has put its records on
 // disk: the next batch's, or Flush at the end of a build.
 func TestJournalWaitsForFlush(t *testing.T) {
-	syncfsBatches(t)
 	e := newEnv(t)
 	opt := e.opt()
+	syncfsBatches(t, &opt)
 	opt.NoSync = false
 	apply(t, e, files("a.txt", "1\n"), opt)
 	if js := journals(t, e.state); len(js) != 1 {
@@ -347,9 +347,9 @@ func TestKeptHandleHoldsNoLock(t *testing.T) {
 // same state directory, leaves it and the records alone, and the build's
 // Flush removes it.
 func TestRecoverLeavesRetiredJournal(t *testing.T) {
-	syncfsBatches(t)
 	e := newEnv(t)
 	opt := e.opt()
+	syncfsBatches(t, &opt)
 	opt.NoSync = false
 	apply(t, e, files("a.txt", "1\n"), opt)
 	apply(t, e, files("a.txt", "2\n"), opt)

@@ -412,7 +412,7 @@ func (c *Changes) writeState(name string, data []byte, sync, inPlace, wantStat b
 		tmp = statedir.RandomTemp(name)
 	}
 	if sync {
-		flushed("fsync", name)
+		c.opt.hooks.flushed("fsync", name)
 	}
 	st, err := statedir.WriteFile(tmp, name, data, sync, wantStat)
 	if errors.Is(err, fs.ErrNotExist) {

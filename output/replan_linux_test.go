@@ -42,15 +42,14 @@ func TestReplanFailureLeaksNoHandle(t *testing.T) {
 			apply(t, e, files("d/a.txt", "2\n", "e/b.txt", "2\n"), e.opt())
 			injected := errors.New("injected failure")
 			planned := 0
-			planHook = func(d string) error {
+			c.opt.hooks = &hooks{plan: func(d string) error {
 				planned++
 				if d == "e" {
 					return injected
 				}
 				return nil
-			}
+			}}
 			_, err = c.Apply()
-			planHook = nil
 			if err == nil || !strings.Contains(err.Error(), "injected failure") || planned < 2 {
 				t.Fatalf("Apply with its plan made again failing: %v (directories planned: %d)", err, planned)
 			}

@@ -43,7 +43,12 @@ const formerRootsDir = "roots"
 
 // formerRoots memoizes, per build state directory, whether it holds the
 // former layout (STATEDIR/roots): a host that never had it looks once a
-// process, not once a root.
+// process, not once a root. It is the package's one process-wide memo,
+// and safe as one: no version since the layout changed makes
+// STATEDIR/roots, so one found missing stays missing (but for an earlier
+// version run beside this process, whose roots are then moved by the
+// next process), and one found present is looked into again for each
+// root (migrateFormer, prepareFromFormer); it goes with this file.
 var formerRoots sync.Map // string -> bool
 
 // hasFormerRoots reports whether the build state directory state holds

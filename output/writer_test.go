@@ -17,9 +17,10 @@ func Flush() error                               { return testWriter.Flush() }
 // Flush, not the other's, and one closed without a flush leaves its
 // journal for Recover.
 func TestWritersAreIndependent(t *testing.T) {
-	syncfsBatches(t)
+	t.Parallel()
 	e := newEnv(t)
 	opt := e.opt()
+	syncfsBatches(t, &opt)
 	opt.NoSync = false
 	a, b := NewWriter(), NewWriter()
 	defer b.Close()
