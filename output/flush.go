@@ -41,6 +41,10 @@ type Writer struct {
 	// name after its rename.
 	held    atomic.Int64
 	heldMax int64
+
+	// privateDirs holds the directories of output-root locks found this
+	// user's alone in this Writer's life (lockOutputRoot).
+	privateDirs sync.Map
 }
 
 // NewWriter returns a Writer; the caller closes it.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/discgen/discgen/internal/statedir"
@@ -26,19 +25,12 @@ import (
 // tenant owner's save of its own root) do not exclude each other by it,
 // but by the root's own state (lockState), which they share.
 
-// testOutputLockDir, set by a test, replaces statedir.UserLockDir.
-var testOutputLockDir string
-
-// privateDirs remembers the lock directories found this user's own:
-// nobody else can make one of them another's afterwards.
-var privateDirs sync.Map
-
 // lockOutput takes the lock of the root being applied, opened with device
 // dev and inode ino: one writer per output root, whatever its state
 // directory. It is held, as the root's other locks, until its record is
 // written.
 func (a *applying) lockOutput(dev, ino uint64) {
-	l, err := lockOutputRoot(a.c.Root, dev, ino, cmp.Or(a.c.opt.LockWait, defaultWait))
+	l, err := a.c.w.lockOutputRoot(a.c.Root, a.c.opt.hooks.outputLockDir(), dev, ino, cmp.Or(a.c.opt.LockWait, defaultWait))
 	if err != nil {
 		a.err, a.done = err, true
 		return
@@ -47,13 +39,14 @@ func (a *applying) lockOutput(dev, ino uint64) {
 }
 
 // lockOutputRoot takes the lock of the output root root, whose device and
-// inode are dev and ino, waiting up to wait.
-func lockOutputRoot(root string, dev, ino uint64, wait time.Duration) (io.Closer, error) {
-	dir := statedir.UserLockDir()
-	if testOutputLockDir != "" {
-		dir = testOutputLockDir
-	}
-	if _, ok := privateDirs.Load(dir); !ok {
+// inode are dev and ino, in the directory dir, waiting up to wait. The
+// directory is checked to be this user's alone once per Writer (a build),
+// not once per root: a long-running process (a control panel's, a Writer
+// for each save) checks it again in each build, and so finds one removed
+// meanwhile (a runtime directory removed at logout, /tmp cleaned) and
+// made by another account since.
+func (w *Writer) lockOutputRoot(root, dir string, dev, ino uint64, wait time.Duration) (io.Closer, error) {
+	if _, ok := w.privateDirs.Load(dir); !ok {
 		private, err := statedir.PrivateDir(dir)
 		if err != nil {
 			return nil, fmt.Errorf("%s: cannot lock the output root: %w", root, err)
@@ -61,7 +54,7 @@ func lockOutputRoot(root string, dev, ino uint64, wait time.Duration) (io.Closer
 		if !private {
 			return nil, fmt.Errorf("%s: cannot lock the output root: %s, where this user's builds lock their output roots, is not this user's alone (mode 0700): remove it", root, dir)
 		}
-		privateDirs.Store(dir, true)
+		w.privateDirs.Store(dir, true)
 	}
 	l, err := statedir.LockName(dir, fmt.Sprintf("%d.%d.lock", dev, ino), true, wait)
 	var be *statedir.BusyError

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/internal/testing/testenv"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -103,10 +104,8 @@ func TestTwoStatesOneRootNeverInterleave(t *testing.T) {
 func TestOutputLockDirIsPrivate(t *testing.T) {
 	base := t.TempDir()
 	locks := filepath.Join(base, "locks")
-	testOutputLockDir = locks
-	t.Cleanup(func() { testOutputLockDir = "" })
 	root := filepath.Join(base, "public")
-	if _, _, err := Write(root, files("a.txt", "a\n"), Options{StateDir: filepath.Join(base, "state"), NoSync: true}); err != nil {
+	if _, _, err := Write(root, files("a.txt", "a\n"), Options{StateDir: filepath.Join(base, "state"), NoSync: true, hooks: &hooks{lockDir: locks}}); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(locks)
@@ -131,12 +130,54 @@ func TestOutputLockDirIsPrivate(t *testing.T) {
 	if err := os.Chown(theirs, 4321, 4321); err != nil {
 		t.Fatal(err)
 	}
-	testOutputLockDir = theirs
-	_, _, err = Write(root, files("a.txt", "b\n"), Options{StateDir: filepath.Join(base, "state"), NoSync: true})
+	_, _, err = Write(root, files("a.txt", "b\n"), Options{StateDir: filepath.Join(base, "state"), NoSync: true, hooks: &hooks{lockDir: theirs}})
 	if err == nil || !strings.Contains(err.Error(), "is not this user's alone") {
 		t.Errorf("a build locking in another account's directory: %v", err)
 	}
 	if got := mustRead(t, filepath.Join(root, "a.txt")); got != "a\n" {
 		t.Errorf("a.txt = %q, written without the root's lock", got)
+	}
+}
+
+// The lock directory is found this user's alone once per Writer, not once
+// per process: a build of a long-running process (a Writer for each save)
+// whose directory was removed since an earlier build, and made by another
+// account meanwhile, refuses the root.
+func TestOutputLockDirCheckedEachBuild(t *testing.T) {
+	if os.Geteuid() != 0 {
+		testenv.Unsupported(t, "making a directory another account's takes root")
+	}
+	base := t.TempDir()
+	locks := filepath.Join(base, "locks")
+	root := filepath.Join(base, "public")
+	opt := Options{StateDir: filepath.Join(base, "state"), NoSync: true, hooks: &hooks{lockDir: locks}}
+	build := func(data string) error {
+		w := NewWriter()
+		defer w.Close()
+		c, err := Plan(root, files("a.txt", data), opt)
+		if err != nil {
+			return err
+		}
+		_, err = w.Apply(c)
+		return err
+	}
+	if err := build("a\n"); err != nil {
+		t.Fatal(err)
+	}
+	// Removed, and made first by another account (uid 4321).
+	if err := os.Remove(locks); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(locks, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(locks, 4321, 4321); err != nil {
+		t.Fatal(err)
+	}
+	if err := build("b\n"); err == nil || !strings.Contains(err.Error(), "is not this user's alone") {
+		t.Errorf("a later build locking in the directory another account made since: %v", err)
+	}
+	if got := mustRead(t, filepath.Join(root, "a.txt")); got != "a\n" {
+		t.Errorf("a.txt = %q, written with its lock in another account's directory", got)
 	}
 }

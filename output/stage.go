@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/internal/statedir"
 )
 
 // Staging: the first half of Apply's writes, before the flush. A root's
@@ -99,6 +100,9 @@ type hooks struct {
 	// syncfs makes a batch holding the plan flushed by syncfs, however
 	// few files it writes (not made durable file by file: syncEach).
 	syncfs bool
+	// lockDir replaces statedir.UserLockDir as the directory of the
+	// output root's lock (outlock.go).
+	lockDir string
 }
 
 func (h *hooks) hook(step, p string) error {
@@ -119,6 +123,14 @@ func (h *hooks) planning(d string) error {
 		return nil
 	}
 	return h.plan(d)
+}
+
+// outputLockDir is the directory of the output root's lock.
+func (h *hooks) outputLockDir() string {
+	if h != nil && h.lockDir != "" {
+		return h.lockDir
+	}
+	return statedir.UserLockDir()
 }
 
 // flushed tells h of a flush.
