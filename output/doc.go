@@ -61,26 +61,31 @@
 //
 // # Where things are
 //
-// One file a concern, in the order a build meets them:
+// One file a concern, grouped by idea:
 //
-//   - plan.go: Options, Changes and Plan; inspect.go and confine.go look
-//     at the disk (each output path, the directories on the way); root.go
-//     names the root and opens it; diff.go prints a plan; problem.go its
-//     problems.
-//   - record.go: the ownership record, its format, location and writing;
-//     cache.go: the machine-local stat cache beside it (Fresh), and the
-//     refusal cache; rootstate.go: a root's own state directory. Two files
-//     hold only the compatibility with earlier versions, and say what
-//     deleting them takes: record_format1.go (format 1 records) and
-//     rootstate_former.go (the former layout of a root's own state).
-//   - apply.go: Apply and ApplyAll, a batch's phases; recheck.go: a plan
-//     checked again under the root's lock; stage.go: temporary files;
-//     publish.go: the renames that publish them and the removals; prune.go:
-//     the directories no longer needed.
-//   - journal.go: the journal of a batch's intents, written and locked;
-//     recover.go: what a killed build left, merged or read; flush.go: the
-//     Writer, its flushes and the journals that wait for them; bug.go: a panic made
-//     one root's error.
+//   - Plan, apply and diff. plan.go: Options, Changes and Plan; inspect.go
+//     and confine.go look at the disk (each output path, the directories
+//     on the way); root.go names the root and opens it; diff.go prints a
+//     plan; problem.go its problems; apply.go: Apply and ApplyAll, a
+//     batch's phases; recheck.go: a plan checked again under the root's
+//     lock; stage.go: temporary files; publish.go: the renames that
+//     publish them and the removals; prune.go: the directories no longer
+//     needed; bug.go: a panic made one root's error; hooks.go: what a
+//     test asks a plan to call, which travels with its Options.
+//   - The journal and crash recovery. journal.go: the journal of a
+//     batch's intents, written and locked, and the locks of a root's
+//     state; recover.go: what a killed build left, merged or read;
+//     flush.go: the Writer, its flushes and the journals that wait for
+//     them.
+//   - Ownership records and the stat cache. record.go: the ownership
+//     record, its format, location and writing; cache.go: the
+//     machine-local stat cache beside it (Fresh), and the refusal cache;
+//     rootstate.go: a root's own state directory. Two files hold only the
+//     compatibility with earlier versions, and say what deleting them
+//     takes: record_format1.go (format 1 records) and rootstate_former.go
+//     (the former layout of a root's own state).
+//   - The output root's lock. outlock.go: one writer per output root,
+//     whatever its state directory.
 //
 // None of them touches the filesystem itself: every open, create, rename,
 // removal, lock and flush is package confined's, whose doc states what it

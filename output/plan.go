@@ -113,7 +113,7 @@ type Options struct {
 	// old plan, root then unset, and closes the root as the old plan
 	// would have.
 	root *confined.Root
-	// hooks are a test's (stage.go).
+	// hooks are a test's (hooks.go).
 	hooks *hooks
 }
 
