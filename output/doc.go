@@ -46,18 +46,19 @@
 //
 // The Writer holds what outlives one Apply (the journals that wait for a
 // flush, the files held open): the library keeps no state of its own
-// between calls. Apply is ApplyAll of one root (see Durability in
-// docs/output-design.md for its flushes). A pipeline writing many roots passes the plans of a batch (say
-// 64, from its workers) to ApplyAll instead, which writes one journal and
-// every root's temporary files, flushes once per filesystem, then
-// publishes every root and writes its record: one flush per batch (when
-// the batch writes more than a few dozen files; a smaller one, like
-// Apply, is made durable file by file, with a
-// second round of fsyncs after the renames). Results and errors come back by
-// index; one root's failure does not stop the others, nor does a panic
-// while ApplyAll works on one root, which is that root's error ("ROOT:
-// internal error (a bug in discgen; please report it): ... (at
-// output/FILE.go:LINE)").
+// between calls, but for one memo of whether a build's state directory
+// holds the former layout of the roots' own (rootstate_former.go). Apply is ApplyAll of one root (see Durability in
+// docs/output-design.md for its flushes). A pipeline writing many roots
+// passes the plans of a batch (say 64, from its workers) to ApplyAll
+// instead, which writes one journal and every root's temporary files,
+// flushes once per filesystem, then publishes every root and writes its
+// record: one flush per batch (when the batch writes more than a few
+// dozen files; a smaller one, like Apply, is made durable file by file,
+// with a second round of fsyncs after the renames). Results and errors
+// come back by index; one root's failure does not stop the others, nor
+// does a panic while ApplyAll works on one root, which is that root's
+// error ("ROOT: internal error (a bug in discgen; please report it): ...
+// (at output/FILE.go:LINE)").
 //
 // # Where things are
 //
@@ -99,8 +100,9 @@
 //   - Confinement: every path is reached below the root without following
 //     a symlink; a planted symlink is a problem, never followed.
 //   - Ownership: discgen overwrites or removes only bytes its record says
-//     it wrote (Options.Replace takes over the others); the record lives in
-//     the state directory, never in the published tree.
+//     it wrote, and adopts a file that already holds the output
+//     (Options.Replace takes over the others); the record lives in the
+//     state directory, never in the published tree.
 //   - Atomicity and durability: each file is renamed into place from a
 //     temporary file; a journal names every root's intent before anything
 //     changes, and Recover merges what a killed build left into the record.
