@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 
@@ -175,11 +176,54 @@ func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 		publishRoot(opt, u, opt.Out, t)
 	})
 	emit(u)
-	if ok && len(sep) > 0 {
+	switch {
+	case !ok:
+	case len(sep) > 0:
 		v := &Unit{Kind: Server, Dir: opt.ServerDir}
 		guarded(v, func() { publishRoot(opt, v, opt.ServerDir, sep) })
 		emit(v)
+	default:
+		if v := leftServer(opt); v != nil {
+			emit(v)
+		}
 	}
+}
+
+// leftServer removes, when this build writes nothing into
+// opt.ServerDir, the server configuration an earlier build with other
+// --server kinds wrote there: a web server that includes it would
+// otherwise go on sending headers, refusals and redirects for files the
+// manifest no longer has, and the same manifest and flags would leave
+// different files depending on the builds before. Only what the
+// directory's ownership record names goes, as in the output (a file
+// edited since is refused, not removed); a directory discgen never wrote
+// into, or one it holds nothing of any more, gets no unit and no record.
+func leftServer(opt Options) *Unit {
+	if opt.Mode == Render || opt.ServerDir == "" {
+		return nil
+	}
+	if _, err := os.Lstat(opt.ServerDir); err != nil {
+		return nil // nothing there to serve
+	}
+	v := &Unit{Kind: Server, Dir: opt.ServerDir}
+	owned := true
+	guarded(v, func() {
+		none := tree.Tree{}
+		key := treeKey(opt, none)
+		ch, err := output.Plan(opt.ServerDir, none, output.Options{StateDir: opt.StateDir, Replace: opt.Replace, Journals: opt.journals, Key: key})
+		if err != nil || !ch.Owned() {
+			if ch != nil {
+				ch.Close()
+			}
+			owned = false
+			return
+		}
+		finish(opt, v, none, func(output.Options) (*output.Changes, error) { return ch, nil })
+	})
+	if !owned {
+		return nil
+	}
+	return v
 }
 
 // guarded runs fn, which builds u, and reports whether it returned: a
