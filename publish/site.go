@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 
@@ -197,13 +196,10 @@ func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 // different files depending on the builds before. Only what the
 // directory's ownership record names goes, as in the output (a file
 // edited since is refused, not removed); a directory discgen never wrote
-// into, or one it holds nothing of any more, gets no unit and no record.
+// into, or one where nothing of its is left, gets no unit and no record.
 func leftServer(opt Options) *Unit {
 	if opt.Mode == Render || opt.ServerDir == "" {
 		return nil
-	}
-	if _, err := os.Lstat(opt.ServerDir); err != nil {
-		return nil // nothing there to serve
 	}
 	v := &Unit{Kind: Server, Dir: opt.ServerDir}
 	owned := true
@@ -211,7 +207,9 @@ func leftServer(opt Options) *Unit {
 		none := tree.Tree{}
 		key := treeKey(opt, none)
 		ch, err := output.Plan(opt.ServerDir, none, output.Options{StateDir: opt.StateDir, Replace: opt.Replace, Journals: opt.journals, Key: key})
-		if err != nil || !ch.Owned() {
+		// Nothing to remove (a record naming files since deleted, or a
+		// directory gone) is no unit either, and creates nothing.
+		if err != nil || !ch.Owned() || ch.Empty() && ch.Err() == nil {
 			if ch != nil {
 				ch.Close()
 			}
