@@ -105,9 +105,11 @@ if [[ $command == build || $command == check ]] && [[ $planned -gt 0 || $unplann
 fi
 written=0
 if [[ $command == build ]]; then
-  # "public: 2 added, 1 updated, 0 removed, 5 unchanged", one per root.
-  written=$(sed -nE 's/^.*: ([0-9]+) added, ([0-9]+) updated, ([0-9]+) removed, [0-9]+ unchanged$/\1 \2 \3/p' "$tmp/stdout" |
-    awk '{ n += $1 + $2 + $3 } END { print n + 0 }')
+  # "public: 2 added, 1 updated, 0 removed, 5 unchanged", one per root,
+  # and ", 3 adopted" after it when files already there were taken over
+  # (their records are written: a change to commit).
+  written=$(sed -nE 's/^.*: ([0-9]+) added, ([0-9]+) updated, ([0-9]+) removed, [0-9]+ unchanged(, ([0-9]+) adopted)?$/\1 \2 \3 \5/p' "$tmp/stdout" |
+    awk '{ n += $1 + $2 + $3 + $4 } END { print n + 0 }')
   [[ $written -gt 0 ]] && changed=true
 fi
 # A build that failed and wrote nothing: its plan is what a build that

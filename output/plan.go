@@ -198,6 +198,10 @@ func (c *Changes) Empty() bool {
 	return true
 }
 
+// Owned reports whether the root's ownership record, as Plan found it,
+// names a file discgen wrote there: false for a root it never wrote.
+func (c *Changes) Owned() bool { return len(c.rec.files) > 0 }
+
 // Err returns a *ProblemError listing every problem, or nil.
 func (c *Changes) Err() error {
 	if len(c.Problems) == 0 {

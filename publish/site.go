@@ -175,11 +175,53 @@ func (s *SiteDoc) publish(opt Options, diags diag.List, emit func(*Unit)) {
 		publishRoot(opt, u, opt.Out, t)
 	})
 	emit(u)
-	if ok && len(sep) > 0 {
+	switch {
+	case !ok:
+	case len(sep) > 0:
 		v := &Unit{Kind: Server, Dir: opt.ServerDir}
 		guarded(v, func() { publishRoot(opt, v, opt.ServerDir, sep) })
 		emit(v)
+	default:
+		if v := leftServer(opt); v != nil {
+			emit(v)
+		}
 	}
+}
+
+// leftServer removes, when this build writes nothing into
+// opt.ServerDir, the server configuration an earlier build with other
+// --server kinds wrote there: a web server that includes it would
+// otherwise go on sending headers, refusals and redirects for files the
+// manifest no longer has, and the same manifest and flags would leave
+// different files depending on the builds before. Only what the
+// directory's ownership record names goes, as in the output (a file
+// edited since is refused, not removed); a directory discgen never wrote
+// into, or one where nothing of its is left, gets no unit and no record.
+func leftServer(opt Options) *Unit {
+	if opt.Mode == Render || opt.ServerDir == "" {
+		return nil
+	}
+	v := &Unit{Kind: Server, Dir: opt.ServerDir}
+	owned := true
+	guarded(v, func() {
+		none := tree.Tree{}
+		key := treeKey(opt, none)
+		ch, err := output.Plan(opt.ServerDir, none, output.Options{StateDir: opt.StateDir, Replace: opt.Replace, Journals: opt.journals, Key: key})
+		// Nothing to remove (a record naming files since deleted, or a
+		// directory gone) is no unit either, and creates nothing.
+		if err != nil || !ch.Owned() || ch.Empty() && ch.Err() == nil {
+			if ch != nil {
+				ch.Close()
+			}
+			owned = false
+			return
+		}
+		finish(opt, v, none, func(output.Options) (*output.Changes, error) { return ch, nil })
+	})
+	if !owned {
+		return nil
+	}
+	return v
 }
 
 // guarded runs fn, which builds u, and reports whether it returned: a

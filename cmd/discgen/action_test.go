@@ -203,6 +203,16 @@ func TestActionScript(t *testing.T) {
 		t.Fatalf("second build: status %d, outputs %q\n%s\n%s", r.status, r.outputs, r.log, r.summary)
 	}
 
+	// A clone without the state directory: the files are adopted, not
+	// written, and the records the build writes are a change to commit.
+	if err := os.RemoveAll(filepath.Join(dir, ".discgen")); err != nil {
+		t.Fatal(err)
+	}
+	r = runAction(t, dir, discgen, "DISCGEN_COMMAND=build")
+	if r.status != 0 || r.outputs != "changed=true\nstale=false\n" || !strings.Contains(r.log, " adopted\n") {
+		t.Fatalf("build without state: status %d, outputs %q\n%s\n%s", r.status, r.outputs, r.log, r.summary)
+	}
+
 	// check after a manifest change: one annotation per stale file, on
 	// its path (and first line that differs); the summary lists them and
 	// shows the diff.

@@ -285,8 +285,15 @@ func (p *unitPrinter) textUnit(u *publish.Unit) {
 		}
 		if u.Status == publish.Built || (u.Kind != publish.Tenant && u.Status == publish.Unchanged) {
 			r := u.Result
-			fmt.Fprintf(p.stdout, "%s: %d added, %d updated, %d removed, %d unchanged\n",
-				diag.OneLine(u.Dir), r.Added+r.Adopted, r.Updated, r.Removed, r.Unchanged)
+			// An adopted file was already there with the bytes discgen
+			// writes (a clone without its state directory): the build
+			// only recorded it, so it is counted apart from the added.
+			adopted := ""
+			if r.Adopted > 0 {
+				adopted = fmt.Sprintf(", %d adopted", r.Adopted)
+			}
+			fmt.Fprintf(p.stdout, "%s: %d added, %d updated, %d removed, %d unchanged%s\n",
+				diag.OneLine(u.Dir), r.Added, r.Updated, r.Removed, r.Unchanged, adopted)
 		}
 	}
 }
