@@ -5,15 +5,11 @@ import (
 	"fmt"
 	"github.com/discgen/discgen/internal/cli"
 	"io"
-	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/internal/gcpolicy"
-	"github.com/discgen/discgen/output"
 	"github.com/discgen/discgen/publish"
 	"github.com/discgen/discgen/serverconf"
 	"github.com/spf13/pflag"
@@ -123,14 +119,14 @@ func (f *buildFlags) run(e *call, fs *pflag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	p := &unitPrinter{format: f.format, mode: mode, out: f.out, named: len(f.tenants) > 0, stdout: stdout, stderr: stderr}
+	p := &publish.Printer{Format: f.format, Mode: mode, Out: f.out, Named: len(f.tenants) > 0, Stdout: stdout, Stderr: stderr}
 	if bar {
-		p.bar = newProgressBar(stderr)
-		opt.Found = p.bar.Found
+		p.Bar = newProgressBar(stderr)
+		opt.Found = p.Bar.Found
 	}
-	p.begin()
-	sum := publish.Run(opt, p.unit)
-	p.end(sum)
+	p.Begin()
+	sum := publish.Run(opt, p.Unit)
+	p.End(sum)
 	switch {
 	case !sum.SiteOK:
 		hintMissingManifest(stderr, f.file)
@@ -168,229 +164,6 @@ func parseShardIndex(s string) (k, n int, err error) {
 		return 0, 0, usagef("--shard-index %q: want I/N with 0 <= I < N, such as 0/4", s)
 	}
 	return i + 1, n, nil
-}
-
-// unitPrinter prints each unit of a build as it ends: its diagnostics and
-// what was written on stderr and stdout in text and github formats, or one
-// element of a JSON array on stdout, streamed, in json format. Refused and
-// skipped tenants are named on stderr in every format.
-type unitPrinter struct {
-	format         string
-	mode           publish.Mode
-	out            string // the output directory, for the check's line
-	stdout, stderr io.Writer
-	json           *publish.JSONStream // in json format
-	tenants        bool
-	// counts are the tenants' statuses; failed lists the refused and the
-	// skipped tenants, for the end of a build at scale.
-	counts [4]int
-	failed [4][]string
-	// named is set for a --tenant build. Without it, the tenants refused
-	// because they belong to other users (a build not run as root) are
-	// counted in notOwner and said once, at the end.
-	named    bool
-	notOwner []string
-	notOpen  []string // skipped: this user may not open their directories
-	// bar, when set, stands for the built and unchanged tenants
-	// (--progress bar): only what needs attention is printed, above it.
-	bar *publish.Progress
-}
-
-func (p *unitPrinter) begin() {
-	if p.format == "json" {
-		p.json = publish.NewJSONStream(p.stdout)
-	}
-}
-
-func (p *unitPrinter) unit(u *publish.Unit) {
-	if u.Kind == publish.Tenant && (u.NotOwner || u.NotOpen) && !p.named && p.format != "json" {
-		p.tenants = true
-		p.counts[u.Status]++
-		if u.NotOpen {
-			p.notOpen = append(p.notOpen, diag.OneLine(u.Dir))
-		} else {
-			p.notOwner = append(p.notOwner, diag.OneLine(u.Dir))
-		}
-		if p.bar != nil {
-			p.bar.Count(u.Status)
-		}
-		return
-	}
-	if u.Kind == publish.Tenant {
-		p.tenants = true
-		p.counts[u.Status]++
-		if u.Status >= publish.Refused {
-			p.failed[u.Status] = append(p.failed[u.Status], diag.OneLine(u.Dir)+diag.OneLine(spaceNote(u.Space)))
-		}
-	}
-	if p.bar == nil {
-		p.print(u)
-		return
-	}
-	quiet := u.Kind == publish.Tenant && u.Status <= publish.Unchanged && len(u.Diags) == 0 &&
-		len(u.Notes) == 0 && u.Problem == nil && (u.Changes == nil || u.Changes.Empty())
-	if !quiet {
-		p.bar.Above(func() { p.print(u) })
-	}
-	if u.Kind == publish.Tenant {
-		p.bar.Count(u.Status)
-	}
-}
-
-// print prints one unit as it ended.
-func (p *unitPrinter) print(u *publish.Unit) {
-	if p.format == "json" {
-		p.jsonUnit(u)
-	} else {
-		u.Diags.Write(p.stderr, p.format)
-		for _, n := range u.Notes {
-			fmt.Fprintf(p.stderr, "discgen: warning: %s\n", diag.OneLine(n))
-		}
-		if u.Problem != nil {
-			reportProblem(p.stderr, p.format, u.Problem)
-		}
-		if p.format == "github" && p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
-			publish.StaleDiags(u.Dir, u.Changes).WriteGitHub(p.stderr)
-		}
-		p.textUnit(u)
-	}
-	if u.Kind == publish.Tenant && u.Status >= publish.Refused {
-		fmt.Fprintf(p.stderr, "discgen: error: tenant %s%s %s\n", diag.OneLine(u.Dir), diag.OneLine(spaceNote(u.Space)), u.StatusText())
-	}
-}
-
-func spaceNote(s string) string {
-	if s == "" {
-		return ""
-	}
-	return " (" + s + ")"
-}
-
-func (p *unitPrinter) textUnit(u *publish.Unit) {
-	ch := u.Changes
-	switch p.mode {
-	case publish.Check:
-		// The diff shows files a build would refuse to take over too.
-		if ch != nil && (!ch.Empty() || len(ch.Problems) > 0) {
-			fmt.Fprintf(p.stdout, "== %s\n", diag.OneLine(u.Dir))
-			ch.UnifiedDiff(p.stdout)
-		}
-	case publish.DryRun:
-		if ch != nil {
-			ch.WriteList(p.stdout, diag.OneLine(u.Dir))
-		}
-	case publish.Write:
-		if p.bar != nil && u.Kind == publish.Tenant {
-			break // the status line counts it
-		}
-		if u.Status == publish.Built || (u.Kind != publish.Tenant && u.Status == publish.Unchanged) {
-			r := u.Result
-			// An adopted file was already there with the bytes discgen
-			// writes (a clone without its state directory): the build
-			// only recorded it, so it is counted apart from the added.
-			adopted := ""
-			if r.Adopted > 0 {
-				adopted = fmt.Sprintf(", %d adopted", r.Adopted)
-			}
-			fmt.Fprintf(p.stdout, "%s: %d added, %d updated, %d removed, %d unchanged%s\n",
-				diag.OneLine(u.Dir), r.Added, r.Updated, r.Removed, r.Unchanged, adopted)
-		}
-	}
-}
-
-func (p *unitPrinter) jsonUnit(u *publish.Unit) {
-	p.json.Unit(u)
-	if p.mode == publish.Check && u.Changes != nil && !u.Changes.Empty() {
-		// The diff is a result too; in json it goes to stderr, so that
-		// stdout stays one document.
-		fmt.Fprintf(p.stderr, "== %s\n", u.Dir)
-		u.Changes.UnifiedDiff(p.stderr)
-	}
-}
-
-func (p *unitPrinter) end(sum publish.Summary) {
-	if p.json != nil {
-		p.json.End(sum)
-		return
-	}
-	if p.bar != nil {
-		p.bar.Finish()
-	}
-	if p.tenants && p.mode == publish.Write {
-		t := p.counts
-		fmt.Fprintf(p.stdout, "tenants: %s built, %s unchanged, %s refused, %s skipped\n",
-			publish.Thousands(t[publish.Built]), publish.Thousands(t[publish.Unchanged]), publish.Thousands(t[publish.Refused]), publish.Thousands(t[publish.Skipped]))
-	}
-	if n := len(p.notOwner); n > 0 {
-		slices.Sort(p.notOwner)
-		whose := "their directories belong to other users"
-		if n == 1 {
-			whose = "its directory belongs to another user"
-		}
-		fmt.Fprintf(p.stderr, "discgen: error: %s refused: %s (%s), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n",
-			plural(n, "tenant"), whose, listSome(p.notOwner, 3), os.Geteuid())
-	}
-	if n := len(p.notOpen); n > 0 {
-		slices.Sort(p.notOpen)
-		whose := "their directories (%s): they belong to other users"
-		if n == 1 {
-			whose = "its directory (%s): it belongs to another user"
-		}
-		fmt.Fprintf(p.stderr, "discgen: error: %s skipped: this user (uid %d) may not open "+whose+", and a build not run as root writes only its own user's tenants; run the full build as root with --tenant-owner\n",
-			plural(n, "tenant"), os.Geteuid(), listSome(p.notOpen, 3))
-	}
-	// At scale the refused and skipped tenants scrolled away (or sat above
-	// the status line): they are named again where the build ends.
-	if p.bar != nil || p.counts[publish.Built]+p.counts[publish.Unchanged]+p.counts[publish.Refused]+p.counts[publish.Skipped] > listAgainAbove {
-		for _, st := range []publish.Status{publish.Refused, publish.Skipped} {
-			if names := p.failed[st]; len(names) > 0 {
-				fmt.Fprintf(p.stderr, "discgen: error: %s %s: %s\n", plural(len(names), "tenant"), st, listSome(names, maxListed))
-			}
-		}
-	}
-	// A check that finds nothing to change says so.
-	if p.format == "text" && p.mode == publish.Check && sum.SiteOK && !sum.Stale && !sum.Failed {
-		fmt.Fprintf(p.stdout, "%s: up to date\n", diag.OneLine(p.out))
-	}
-}
-
-// listAgainAbove is the number of tenants past which the refused and
-// skipped ones are listed again at the end; maxListed bounds that list.
-const listAgainAbove, maxListed = 50, 20
-
-// plural writes "1 tenant" or "2 tenants", with commas.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return publish.Thousands(n) + " " + noun + "s"
-}
-
-// listSome joins the first max names, and says how many more there are.
-func listSome(names []string, max int) string {
-	if len(names) <= max {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %s more", publish.Thousands(len(names)-max))
-}
-
-// reportProblem prints why an output root cannot be written.
-func reportProblem(stderr io.Writer, format string, err error) {
-	var pe *output.ProblemError
-	if !errors.As(err, &pe) {
-		report(stderr, err)
-		return
-	}
-	if format == "github" {
-		publish.ProblemDiags(pe).WriteGitHub(stderr)
-		return
-	}
-	for _, p := range pe.Problems {
-		fmt.Fprintf(stderr, "discgen: error: %s\n", diag.OneLine(fmt.Sprint(p)))
-	}
-	for _, h := range append(publish.SiteGeneratorHints(pe), pe.Hints()...) {
-		fmt.Fprintf(stderr, "discgen: hint: %s\n", h)
-	}
 }
 
 // runProvision is build --provision: each tenant's state made and given

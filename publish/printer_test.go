@@ -1,12 +1,10 @@
-package main
+package publish
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/discgen/discgen/publish"
 )
 
 // The summary counts tenants only (not the site or the server
@@ -14,25 +12,25 @@ import (
 // scale lists the refused and skipped tenants again at the end.
 func TestBuildSummary(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	p := &unitPrinter{format: "text", mode: publish.Write, stdout: &stdout, stderr: &stderr}
-	p.begin()
-	var sum publish.Summary
-	add := func(u *publish.Unit) {
-		p.unit(u)
+	p := &Printer{Format: "text", Mode: Write, Stdout: &stdout, Stderr: &stderr}
+	p.Begin()
+	var sum Summary
+	add := func(u *Unit) {
+		p.Unit(u)
 		sum.Count[u.Status]++
 	}
-	add(&publish.Unit{Kind: publish.Site, Dir: "public", Status: publish.Built})
+	add(&Unit{Kind: Site, Dir: "public", Status: Built})
 	for i := range 1234 {
-		st := publish.Unchanged
+		st := Unchanged
 		switch i {
 		case 5, 6:
-			st = publish.Refused
+			st = Refused
 		case 9:
-			st = publish.Skipped
+			st = Skipped
 		}
-		add(&publish.Unit{Kind: publish.Tenant, Dir: fmt.Sprintf("home/u%d", i), Status: st})
+		add(&Unit{Kind: Tenant, Dir: fmt.Sprintf("home/u%d", i), Status: st})
 	}
-	p.end(sum)
+	p.End(sum)
 	if want := "tenants: 0 built, 1,231 unchanged, 2 refused, 1 skipped\n"; !strings.HasSuffix(stdout.String(), want) {
 		t.Errorf("stdout ends %q, want %q", tailLines(stdout.String()), want)
 	}
