@@ -2,8 +2,8 @@ package crawlers
 
 import (
 	"fmt"
-	"strings"
 	"io"
+	"strings"
 
 	"github.com/discgen/discgen/internal/atomicfile"
 	"github.com/discgen/discgen/internal/limited"
