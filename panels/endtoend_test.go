@@ -14,6 +14,7 @@ import (
 
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/internal/testing/testenv"
+	"github.com/discgen/discgen/output"
 )
 
 // e2eUID is the account of the end-to-end tests: nobody, a user runuser
@@ -211,7 +212,8 @@ func (e *e2e) refused(what, panel string, code int, out string, calls []string, 
 
 // stateRoots returns the tenants' own state directories.
 func (e *e2e) stateRoots() []string {
-	roots, _ := filepath.Glob(filepath.Join(e.state, "roots", "*", "*"))
+	own := filepath.Dir(filepath.Dir(output.RootStateDir(e.state, "any")))
+	roots, _ := filepath.Glob(filepath.Join(own, "*", "*"))
 	return roots
 }
 
