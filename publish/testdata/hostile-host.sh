@@ -45,9 +45,10 @@ touchbenign() { # tree run
   local i
   for i in $(seq 1 $benign); do manifest "b$i" "benign $i, run $2" > "$1/users/b$i/public_html/autodisc.yaml"; done
 }
-recdir() { # tree tenant -> the tenant's own records directory (root reads it)
+recdir() { # tree tenant -> the tenant's own state directory (root reads it),
+  # which holds its record and is its journal directory too
   local rec
-  rec=$(grep -rl "^name users/$2/public_html\$" "$1/state/roots" 2>/dev/null | head -1)
+  rec=$(grep -rl "^name users/$2/public_html\$" "$1/state/own" 2>/dev/null | head -1)
   dirname "$rec"
 }
 as() { local u=$1; shift; setpriv --reuid "$u" --regid "$u" --clear-groups "$@"; }
@@ -71,7 +72,7 @@ import os; os.rename(p + ".pad", p)
 PY
   done
   # One crafted 16 MiB journal of intents naming other records.
-  jd=$(dirname "$(recdir "$t" h10)"); jd=$(dirname "$(dirname "$jd")")/journal
+  jd=$(recdir "$t" h10)
   as $((uid0+1010)) /usr/bin/python3 - "$jd/0123456789abcdef.jnl" <<'PY'
 import sys
 out = ["discgen output journal 1\n"]
@@ -93,14 +94,14 @@ holdlocks() { # tree
   # 8 tenants hold every lock they can take, after saving.
   for i in $(seq 12 19); do
     manifest "h$i" "saved again" > "$t/users/h$i/public_html/autodisc.yaml"
-    rd=$(recdir "$t" "h$i"); jd=$(dirname "$(dirname "$(dirname "$rd")")")/journal
+    rd=$(recdir "$t" "h$i"); jd=$rd
     for f in "$jd" "$rd" "$t/users/h$i/public_html" "$t/users/h$i/public_html/autodisc" "$jd"/*; do
       [ -e "$f" ] || continue
       as $((uid0+1000+i)) flock -x -n "$f" sleep 100000 &
     done
   done
   # Another account holds every lock it can open.
-  for f in "$t" "$t/public" "$t/public/autodisc" "$t/state" "$t/state/journal" "$t/state/roots" "$t"/users/*/public_html "$t"/users/*/public_html/autodisc; do
+  for f in "$t" "$t/public" "$t/public/autodisc" "$t/state" "$t/state/journal" "$t/state/own" "$t/state/locks" "$t"/users/*/public_html "$t"/users/*/public_html/autodisc; do
     as $other flock -x -n "$f" sleep 100000 2>/dev/null &
   done
   sleep 1

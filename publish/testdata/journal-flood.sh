@@ -45,8 +45,10 @@ touchall() { # run
   manifest h "hostile, $1" > "$t/users/h/public_html/autodisc.yaml"
 }
 hash=$(printf %s users/h/public_html | sha256sum | cut -c1-64)
-jd="$t/state/roots/${hash:0:2}/$hash/journal"
-emptyjd() { rm -rf "$jd"; mkdir "$jd"; chown $huid:$huid "$jd"; chmod 700 "$jd"; }
+# The tenant's own state directory is its journal directory too: its
+# record and stat cache stay, what a flood put beside them goes.
+jd="$t/state/own/${hash:0:2}/$hash"
+emptyjd() { mkdir -p "$jd"; find "$jd" -mindepth 1 -maxdepth 1 ! -name 'record.*' -delete; chown $huid:$huid "$jd"; chmod 700 "$jd"; }
 build() { # label [--check]
   touchall "$1"
   (cd "$t" && /usr/bin/time -f '%e %U %S %M' -o "$t/.time" \
