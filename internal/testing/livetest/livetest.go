@@ -9,10 +9,12 @@ package livetest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,15 +39,46 @@ func Dir(t testing.TB) string {
 	return dir
 }
 
-// FreePort returns a TCP port on 127.0.0.1 that nothing listens on.
+// FreePort returns a TCP port on 127.0.0.1 that nothing listens on, for
+// a server the test starts. It is taken below the kernel's ephemeral
+// range (net.ipv4.ip_local_port_range), from which the tests' own
+// outgoing connections take their local ports: a port the kernel hands
+// out for listen(":0") may be a connection's local port by the time the
+// server binds it ("bind: address already in use"). Ports are tried at
+// random from firstPort up to that range, each checked by listening on
+// it, as a server on the port would, on every address.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	low := ephemeralLow()
+	for range 200 {
+		port := firstPort + rand.IntN(low-firstPort)
+		l, err := net.Listen("tcp", fmt.Sprintf(":%d", port))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return port
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	t.Fatalf("no free TCP port between %d and %d after 200 tries", firstPort, low)
+	return 0
+}
+
+// firstPort is the lowest port FreePort hands out: above the ports
+// services on the machine are configured with.
+const firstPort = 20000
+
+// ephemeralLow returns the first port of the kernel's ephemeral range,
+// 32768 (Linux's default) where it cannot be read or leaves no room.
+func ephemeralLow() int {
+	data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err == nil {
+		if f := strings.Fields(string(data)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > firstPort+1000 {
+				return n
+			}
+		}
+	}
+	return 32768
 }
 
 // Start runs cmd until the test ends and waits until the port answers.
