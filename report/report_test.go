@@ -218,11 +218,12 @@ func chromium(t *testing.T) string {
 }
 
 // dumpDOM loads page in headless Chromium and returns the DOM it builds.
-func dumpDOM(ctx context.Context, t *testing.T, bin, dir, page string) string {
+// Flags such as --window-size go before --dump-dom.
+func dumpDOM(ctx context.Context, t *testing.T, bin, dir, page string, flags ...string) string {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--dump-dom", "file://"+page)
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + filepath.Join(dir, "profile")}, flags...)
+	cmd := exec.CommandContext(ctx, bin, append(args, "--dump-dom", "file://"+page)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	dom, err := cmd.Output()
@@ -490,6 +491,25 @@ func TestVerifiedColumn(t *testing.T) {
 	}
 }
 
+// probedDOM lays a copy of page out in headless Chromium at 1,440 px, as
+// a laptop shows it, with probe (a script that marks the body with what
+// it measured) put in before </body>, and returns the DOM.
+func probedDOM(t *testing.T, bin string, page []byte, probe string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.html")
+	probed := bytes.Replace(page, []byte("</body>"), []byte(probe+"</body>"), 1)
+	if bytes.Equal(probed, page) {
+		t.Fatal("the page has no </body>")
+	}
+	if err := os.WriteFile(file, probed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	return []byte(dumpDOM(ctx, t, bin, dir, file, "--window-size=1440,900"))
+}
+
 // wrapProbe, put into a copy of the page, marks the body with the rule
 // lines Chromium breaks inside a word: for each character of a rule, the
 // line it is laid out on, and a break between two characters of a word.
@@ -523,26 +543,7 @@ addEventListener("load", () => {
 func TestChromiumWraps(t *testing.T) {
 	bin := chromium(t)
 	_, html := examplePage(t, "/private/x.html")
-	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	probed := bytes.Replace(html, []byte("</body>"), []byte(wrapProbe+"</body>"), 1)
-	if bytes.Equal(probed, html) {
-		t.Fatal("the page has no </body>")
-	}
-	if err := os.WriteFile(page, probed, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--window-size=1440,900", "--dump-dom", "file://"+page)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
+	dom := probedDOM(t, bin, html, wrapProbe)
 	m := regexp.MustCompile(`data-midword="(\d+)" data-midword-first="([^"]*)" data-rules="(\d+)"`).FindSubmatch(dom)
 	if m == nil {
 		t.Fatalf("the probe did not run:\n%.2000s", dom)
@@ -572,26 +573,7 @@ addEventListener("load", () => {
 func TestChromiumFits(t *testing.T) {
 	bin := chromium(t)
 	_, html := examplePage(t, "/private/x.html")
-	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	probed := bytes.Replace(html, []byte("</body>"), []byte(fitProbe+"</body>"), 1)
-	if bytes.Equal(probed, html) {
-		t.Fatal("the page has no </body>")
-	}
-	if err := os.WriteFile(page, probed, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--window-size=1440,900", "--dump-dom", "file://"+page)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
+	dom := probedDOM(t, bin, html, fitProbe)
 	m := regexp.MustCompile(`data-matrix="(-?\d+)" data-room="(-?\d+)"`).FindSubmatch(dom)
 	if m == nil {
 		t.Fatalf("the probe did not run:\n%.2000s", dom)
