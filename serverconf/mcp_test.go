@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -68,8 +67,7 @@ func TestLiveMCPNginx(t *testing.T) {
 }
 
 func TestLiveMCPApache(t *testing.T) {
-	dir, site, _ := liveSite(t, Htaccess, mcpTree(), Access{})
-	checkMCP(t, livetest.Apache(t, dir, site, []string{"dir", "alias"}, "DirectoryIndex index.html\n"))
+	checkMCP(t, serveApache(t, mcpTree(), Access{}))
 }
 
 func TestLiveMCPCaddy(t *testing.T) {

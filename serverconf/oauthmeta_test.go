@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -35,8 +34,7 @@ func TestLiveOAuthNginx(t *testing.T) {
 }
 
 func TestLiveOAuthApache(t *testing.T) {
-	dir, site, _ := liveSite(t, Htaccess, oauthTree(), Access{})
-	checkOAuth(t, livetest.Apache(t, dir, site, []string{"dir", "alias"}, "DirectoryIndex index.html\n"))
+	checkOAuth(t, serveApache(t, oauthTree(), Access{}))
 }
 
 func TestLiveOAuthCaddy(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -65,8 +64,7 @@ func TestLivePreflightNginx(t *testing.T) {
 }
 
 func TestLivePreflightApache(t *testing.T) {
-	dir, site, _ := liveSite(t, Htaccess, preflightTree(), Access{})
-	checkPreflight(t, livetest.Apache(t, dir, site, []string{"dir", "alias"}, "DirectoryIndex index.html\n"))
+	checkPreflight(t, serveApache(t, preflightTree(), Access{}))
 }
 
 func TestLivePreflightCaddy(t *testing.T) {
@@ -153,8 +151,7 @@ func TestLiveSubPathPreflightNginx(t *testing.T) {
 }
 
 func TestLiveSubPathPreflightApache(t *testing.T) {
-	dir, site, _ := liveSite(t, Htaccess, subPathTree(), Access{})
-	checkSubPath(t, livetest.Apache(t, dir, site, []string{"dir", "alias"}, "DirectoryIndex index.html\n"))
+	checkSubPath(t, serveApache(t, subPathTree(), Access{}))
 }
 
 func TestLiveSubPathPreflightCaddy(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -122,9 +121,7 @@ func TestLiveSectionNginx(t *testing.T) {
 }
 
 func TestLiveSectionApache(t *testing.T) {
-	dir, site, _ := liveSite(t, Htaccess, sectionTree(), Access{Redirects: changePassword})
-	port := livetest.Apache(t, dir, site, []string{"dir", "alias"}, "DirectoryIndex index.html\n")
-	checkSection(t, port)
+	checkSection(t, serveApache(t, sectionTree(), Access{Redirects: changePassword}))
 }
 
 func TestLiveSectionCaddy(t *testing.T) {
