@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/discgen/discgen/internal/statedir"
@@ -13,10 +14,12 @@ import (
 // The output root's lock. Two builds of one root never write it at once,
 // whatever state directory each uses: Apply holds, from before it checks
 // the root against its plan until the root's record is written, the
-// lock of the root itself, a file named by the root's device and inode
-// (<dev>.<ino>.lock, removed on release) in a directory only the build's
-// user can open (statedir.UserLockDir, checked to be its own, mode
-// 0700), so that no other account can create or hold it. A build waits
+// lock of the root itself, named by the root's device and inode
+// ("<dev>.<ino>", statedir.LockKey: on Linux one byte of one file a
+// build keeps, elsewhere a file of its own removed on release) in a
+// directory only the build's user can open (statedir.UserLockDir, checked
+// to be its own, mode 0700), so that no other account can create or hold
+// it. A build waits
 // for it up to Options.LockWait, then plans the root again from what the
 // other build left (a plan made meanwhile is stale), refusing its files
 // as not its own unless Options.Replace.
@@ -56,7 +59,7 @@ func (w *Writer) lockOutputRoot(root, dir string, dev, ino uint64, wait time.Dur
 		}
 		w.privateDirs.Store(dir, true)
 	}
-	l, err := statedir.LockName(dir, fmt.Sprintf("%d.%d.lock", dev, ino), true, wait)
+	l, err := statedir.LockKey(dir, strconv.FormatUint(dev, 10)+"."+strconv.FormatUint(ino, 10), wait)
 	var be *statedir.BusyError
 	if errors.As(err, &be) {
 		return nil, fmt.Errorf("%s: another build is writing this output root (still locked after %v); run the build again when it has finished", root, wait)

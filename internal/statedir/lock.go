@@ -22,6 +22,10 @@ func WaitLock(f *os.File, try func(*os.File) (bool, error), wait time.Duration) 
 	}
 }
 
+// KeysFile is the file of a lock directory that holds, on Linux, the
+// locks LockKey takes, one byte a key.
+const KeysFile = "keys.lock"
+
 // NameLock is an exclusive lock LockName took.
 type NameLock struct {
 	f     *os.File
