@@ -18,6 +18,7 @@ type UnitJSON struct {
 	Added       int         `json:"added"`
 	Updated     int         `json:"updated"`
 	Removed     int         `json:"removed"`
+	Adopted     int         `json:"adopted"`
 	Problems    []string    `json:"problems,omitempty"`
 	Notes       []string    `json:"notes,omitempty"`
 	Diagnostics []diag.JSON `json:"diagnostics"`
@@ -25,17 +26,20 @@ type UnitJSON struct {
 
 // JSON returns the unit's JSON form. The counts are what Apply did in
 // Write mode, or what the plan would do in Check and DryRun modes; an
-// adopted file counts as added.
+// adopted file (already the bytes discgen writes, taken over without
+// writing it) counts as adopted, not added, as in the text summary.
 func (u *Unit) JSON() UnitJSON {
 	j := UnitJSON{Kind: u.Kind.String(), Manifest: u.Manifest, Directory: u.Dir, Space: u.Space,
 		Status: u.StatusText(), Notes: u.Notes, Diagnostics: u.Diags.JSON()}
 	r := u.Result
-	j.Added, j.Updated, j.Removed = r.Added+r.Adopted, r.Updated, r.Removed
+	j.Added, j.Updated, j.Removed, j.Adopted = r.Added, r.Updated, r.Removed, r.Adopted
 	if ch := u.Changes; ch != nil {
 		for _, c := range ch.List {
 			switch c.Kind {
-			case output.Add, output.Adopt:
+			case output.Add:
 				j.Added++
+			case output.Adopt:
+				j.Adopted++
 			case output.Update:
 				j.Updated++
 			case output.Remove:
