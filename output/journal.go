@@ -436,17 +436,17 @@ func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
 }
 
 // rootLock takes the lock of the root whose record name has the SHA-256
-// hash (hex) among the builds journaling in stateDir: the file
-// <hash>.lock in rootLockDir, exclusive, waiting up to wait when no other
-// user can open it. For a root with a state directory of its own (own),
-// one of a shared host's many tenants, the file is made once and kept
-// (statedir.LockKept), in a directory of its own that no build lists
-// (locks/, mode 0700), so that the journal directory, which Recover
-// lists, holds no file a root. Any other root's is in the journal
-// directory, and stays too.
-func rootLock(stateDir, hash string, own bool, wait time.Duration) (*statedir.NameLock, error) {
+// hash (hex) among the builds journaling in stateDir, exclusive, waiting
+// up to wait when no other user can open it. For a root with a state
+// directory of its own (own), one of a shared host's many tenants, it is
+// the key hash in a directory of its own that no build lists (locks/,
+// mode 0700; statedir.LockKey: on Linux one byte of one kept file, so
+// that no file is made, kept or removed a tenant), and the journal
+// directory, which Recover lists, holds no file a root. Any other root's
+// is the file <hash>.lock in the journal directory, which stays.
+func rootLock(stateDir, hash string, own bool, wait time.Duration) (io.Closer, error) {
 	if own {
-		return statedir.LockKept(rootLockDir(stateDir, own), hash+".lock", wait)
+		return statedir.LockKey(rootLockDir(stateDir, own), hash, wait)
 	}
 	return statedir.LockName(rootLockDir(stateDir, own), hash+".lock", false, wait)
 }

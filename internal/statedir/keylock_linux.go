@@ -11,8 +11,9 @@ import (
 	"github.com/discgen/discgen/internal/eintr"
 )
 
-// LockKey locks, exclusive, the name key in the directory dir, which the
-// caller has found private (this user's, mode 0700: PrivateDir): the
+// LockKey locks, exclusive, the name key in the directory dir, made mode
+// 0700 when missing and refused unless it is this user's alone (mode
+// 0700, narrowed to it when wider; once a process, see PrivateDir): the
 // lock of one of many names a build takes (an output root's, by its
 // device and inode) without a file of its own. Here it is an open file
 // description lock (F_OFD_SETLK) on one byte of dir's KeysFile, at an
@@ -26,6 +27,9 @@ import (
 // other too, which only makes one wait. The kernel releases the lock when
 // its holder closes it or dies. It waits for a held key up to wait.
 func LockKey(dir, key string, wait time.Duration) (io.Closer, error) {
+	if err := privateKeyDir(dir); err != nil {
+		return nil, err
+	}
 	file := filepath.Join(dir, KeysFile)
 	var fd int
 	err := eintr.Retry0(func() (err error) {

@@ -2,9 +2,11 @@ package statedir
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -26,19 +28,44 @@ func WaitLock(f *os.File, try func(*os.File) (bool, error), wait time.Duration) 
 // locks LockKey takes, one byte a key.
 const KeysFile = "keys.lock"
 
+// privateDirs are the directories of locks LockFile found private (this
+// user's, mode 0700, narrowed to it when wider) in this process: no other
+// user can widen them again, so the locks of a build's many roots in one
+// directory check it once, not once a root.
+var privateDirs dirSet
+
+type dirSet struct{ m sync.Map }
+
+func (s *dirSet) has(dir string) bool { _, ok := s.m.Load(dir); return ok }
+func (s *dirSet) add(dir string)      { s.m.Store(dir, true) }
+
+// privateKeyDir makes dir (mode 0700) when missing and checks that it is
+// this user's alone (PrivateDir) the first time this process locks a key
+// there: no other user can widen it again once it is.
+func privateKeyDir(dir string) error {
+	if privateDirs.has(dir) {
+		return nil
+	}
+	ok, err := PrivateDir(dir)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%s is not this user's alone (mode 0700): remove it", dir)
+	}
+	privateDirs.add(dir)
+	return nil
+}
+
 // NameLock is an exclusive lock LockName took.
 type NameLock struct {
-	f     *os.File
-	name  string       // the file to remove on release, if any
-	close func() error // closes a lock LockKept took without an *os.File
+	f    *os.File
+	name string // the file to remove on release, if any
 }
 
 // Close releases the lock, having removed its file first when LockName
 // was asked to.
 func (l *NameLock) Close() error {
-	if l.close != nil {
-		return l.close()
-	}
 	if l.name != "" {
 		os.Remove(l.name)
 	}

@@ -92,16 +92,6 @@ type BusyError struct {
 
 func (e *BusyError) Error() string { return e.Dir + " is locked by another process" }
 
-// LockKept locks the file name in dir as LockFile does, and leaves it
-// there when released.
-func LockKept(dir, name string, wait time.Duration) (*NameLock, error) {
-	f, err := LockFile(dir, name, true, wait)
-	if err != nil {
-		return nil, err
-	}
-	return &NameLock{f: f}, nil
-}
-
 // LockDirHeld is LockDir, creating dir when missing, for a caller that
 // only holds the lock and releases it (Close).
 func LockDirHeld(dir string, exclusive bool, wait time.Duration) (io.Closer, error) {

@@ -283,66 +283,6 @@ func lockFile(dir, name string, exclusive bool, wait time.Duration) (*os.File, l
 	return f, lockID{uint64(st.Dev), st.Ino}, err
 }
 
-// LockKept locks, exclusive, the file name in the directory dir, both
-// created when missing (dir mode 0700, the file 0600) and never removed:
-// the lock of one of many names a build takes again at each build (one
-// for each of a shared host's roots), made once and kept rather than
-// created and removed each time. It waits as LockFile does: up to wait
-// only when no other user can open the file.
-//
-// Once this process has found dir private (this user's, mode 0700,
-// narrowed to it when wider, as LockFile narrows it), no other user can
-// have made or opened a file in it since, so the file is opened (without
-// following a symlink or waiting on a FIFO) and locked, and nothing
-// more: no stat, no registration with the runtime's poller. A directory
-// holding such locks is one no build lists.
-func LockKept(dir, name string, wait time.Duration) (*NameLock, error) {
-	if !privateDirs.has(dir) {
-		f, err := LockFile(dir, name, true, wait)
-		if err != nil {
-			return nil, err
-		}
-		return &NameLock{f: f}, nil
-	}
-	file := filepath.Join(dir, name)
-	var fd int
-	err := eintr.Retry0(func() (err error) {
-		fd, err = unix.Open(file, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0o600)
-		return err
-	})
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: file, Err: err}
-	}
-	deadline := time.Now().Add(wait)
-	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
-		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-		switch {
-		case err == nil:
-			return &NameLock{close: func() error { return unix.Close(fd) }}, nil
-		case err == unix.EINTR:
-			continue
-		case err != unix.EWOULDBLOCK:
-			unix.Close(fd)
-			return nil, &fs.PathError{Op: "flock", Path: file, Err: err}
-		case time.Now().After(deadline):
-			unix.Close(fd)
-			return nil, &BusyError{Dir: file, Waited: wait}
-		}
-		time.Sleep(delay)
-	}
-}
-
-// privateDirs are the directories of locks LockFile found private (this
-// user's, mode 0700, narrowed to it when wider) in this process: no other
-// user can widen them again, so the locks of a build's many roots in one
-// directory check it once, not once a root.
-var privateDirs dirSet
-
-type dirSet struct{ m sync.Map }
-
-func (s *dirSet) has(dir string) bool { _, ok := s.m.Load(dir); return ok }
-func (s *dirSet) add(dir string)      { s.m.Store(dir, true) }
-
 // sameLocked reports whether the file at the OS path file is the one
 // lockFile locked, id.
 func sameLocked(id lockID, file string) (bool, error) {

@@ -88,27 +88,11 @@ func TestLockNameRemovedAndExclusive(t *testing.T) {
 	}
 }
 
-// LockKept and LockDirHeld exclude each other's holders as LockFile and
-// LockDir do: a held lock in a private directory is waited for up to
-// wait and then reported busy, and taken once released; LockKept leaves
-// its file, and LockDirHeld narrows a directory of this user's to 0700.
-func TestLockKeptAndDirHeld(t *testing.T) {
+// LockDirHeld excludes its holders as LockDir does: a held lock is
+// reported busy, and taken once released; it narrows a directory of this
+// user's to 0700.
+func TestLockDirHeld(t *testing.T) {
 	base := t.TempDir()
-	locks := filepath.Join(base, "locks")
-	for range 2 { // the second finds the directory private
-		a, err := LockKept(locks, "r.lock", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		start := time.Now()
-		if _, err := LockKept(locks, "r.lock", 30*time.Millisecond); !isBusy(err) || time.Since(start) < 30*time.Millisecond {
-			t.Errorf("a held kept lock: %v after %v, want busy after the wait", err, time.Since(start))
-		}
-		a.Close()
-		if _, err := os.Lstat(filepath.Join(locks, "r.lock")); err != nil {
-			t.Errorf("the kept lock's file: %v", err)
-		}
-	}
 	own := filepath.Join(base, "own")
 	if err := os.Mkdir(own, 0o755); err != nil {
 		t.Fatal(err)
