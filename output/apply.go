@@ -344,7 +344,7 @@ func (a *applying) count() {
 		}
 	}
 	a.mutate = a.mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
-	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.marshal(), c.rec.marshal()) {
+	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.Marshal(), c.rec.Marshal()) {
 		a.err, a.done, a.recorded = c.finish(false, nil), true, true
 	}
 }
@@ -427,7 +427,7 @@ func (a *applying) prepare() {
 // finish writes the complete record, when it changed, and the stat cache.
 func (c *Changes) finish(mutate bool, todo []*pending) error {
 	recStat := c.recStat
-	if next := c.next.marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.marshal()) {
+	if next := c.next.Marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.Marshal()) {
 		st, err := c.writeState(c.recordFile(".rec"), next, c.syncEach && mutate && !c.opt.NoSync, false, true)
 		if err != nil {
 			return err
@@ -445,7 +445,7 @@ func (c *Changes) finish(mutate bool, todo []*pending) error {
 			stats[pd.ch.Path] = pd.stat
 		}
 	}
-	for p := range c.next.files {
+	for p := range c.next.Files {
 		if _, ok := stats[p]; !ok {
 			st, ok := c.stats[p]
 			if !ok {

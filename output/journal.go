@@ -3,8 +3,6 @@ package output
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/discgen/discgen/output/internal/record"
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
@@ -67,8 +67,6 @@ import (
 
 const (
 	journalMagic = journalFormat + "1"
-	journalDir   = "journal"
-	journalExt   = ".jnl"
 	// journalPartExt names a journal being written, not yet locked and
 	// renamed.
 	journalPartExt = ".new"
@@ -113,7 +111,7 @@ func firstLine(data []byte) string {
 // parseJournal returns the records of a journal, in order. A journal cut
 // short (by a power loss before it reached the disk whole) yields the
 // records before the cut, with an error naming it.
-func parseJournal(data []byte, name string) ([]*record, error) {
+func parseJournal(data []byte, name string) ([]*record.Record, error) {
 	return parseJournalOf(data, name, nil)
 }
 
@@ -122,12 +120,12 @@ func parseJournal(data []byte, name string) ([]*record, error) {
 // is passed over by its name line alone, unparsed: a journal its owner
 // filled with intents naming other records costs a scan, not a parse of
 // each.
-func parseJournalOf(data []byte, name string, keep func(recName string) bool) ([]*record, error) {
+func parseJournalOf(data []byte, name string, keep func(recName string) bool) ([]*record.Record, error) {
 	rest, ok := bytes.CutPrefix(data, []byte(journalMagic+"\n"))
 	if !ok {
 		return nil, fmt.Errorf("%s: not a discgen journal", name)
 	}
-	var recs []*record
+	var recs []*record.Record
 	for len(rest) > 0 {
 		line, after, ok := bytes.Cut(rest, []byte("\n"))
 		n, err := strconv.Atoi(strings.TrimPrefix(string(line), "record "))
@@ -138,11 +136,11 @@ func parseJournalOf(data []byte, name string, keep func(recName string) bool) ([
 			rest = after[n:]
 			continue
 		}
-		r, _, err := parseRecord(after[:n], name)
+		r, _, err := record.Parse(after[:n], name)
 		if err != nil {
 			return recs, err
 		}
-		if err := checkRecordName(r.name); err != nil {
+		if err := record.CheckName(r.Name); err != nil {
 			return recs, fmt.Errorf("%s: %v", name, err)
 		}
 		recs = append(recs, r)
@@ -204,10 +202,10 @@ func lockStateDir(dir string, exclusive bool, wait time.Duration) (*os.File, err
 // other user can take.
 func lockJournal(stateDir string, wait time.Duration, exclusive bool, root string) *journalLock {
 	jl := &journalLock{stateDir: stateDir}
-	dir := journalDirOf(stateDir)
+	dir := record.JournalDirOf(stateDir)
 	var f, lock *os.File
 	var err error
-	if isRootState(stateDir) {
+	if record.IsRootState(stateDir) {
 		f, err = statedir.LockDir(dir, exclusive, true, wait)
 	} else if lock, err = lockStateDir(dir, exclusive, wait); err == nil {
 		if f, err = statedir.OpenDir(dir, false); err != nil {
@@ -259,8 +257,8 @@ func (e *DeferredError) Error() string {
 // locked before it is written and renamed to its .jnl name only once
 // whole, so Recover never sees a journal of a running build unlocked.
 func (jl *journalLock) write(intents [][]byte, sync bool) error {
-	base := filepath.Join(journalDirOf(jl.stateDir), randomHex())
-	part, name := base+journalPartExt, base+journalExt
+	base := filepath.Join(record.JournalDirOf(jl.stateDir), randomHex())
+	part, name := base+journalPartExt, base+record.JournalExt
 	// Readable by this user only (statedir.CreateLocked): a batch's
 	// journal names what it writes for every root of the batch, whose
 	// owners may differ.
@@ -337,7 +335,7 @@ func lockJournals(as []*applying) []*journalLock {
 		}
 		wait := cmp.Or(a.c.opt.LockWait, defaultWait)
 		jdir := cmp.Or(a.c.opt.JournalDir, a.c.opt.StateDir)
-		if isRootState(a.c.opt.StateDir) && jdir == a.c.opt.StateDir {
+		if record.IsRootState(a.c.opt.StateDir) && jdir == a.c.opt.StateDir {
 			// The owner's build: its journal directory is the
 			// root's own, and its exclusive lock the root's.
 			a.jl = lockJournal(jdir, wait, true, a.c.Root)
@@ -407,24 +405,24 @@ func (c *Changes) lockState(wait time.Duration) ([]io.Closer, error) {
 		return nil, err
 	}
 	jdir := c.opt.StateDir
-	if isRootState(c.opt.StateDir) {
+	if record.IsRootState(c.opt.StateDir) {
 		jdir = c.opt.JournalDir // not the root's own: see lockJournals
 	} else if c.opt.JournalDir != "" && c.opt.JournalDir != c.opt.StateDir {
 		// The record's state directory is not the batch's: its
 		// journal directory is held shared too, as the batch's is.
-		dir := filepath.Join(c.opt.StateDir, journalDir)
+		dir := filepath.Join(c.opt.StateDir, record.JournalDir)
 		f, err := lockStateDir(dir, false, wait)
 		if err != nil {
 			return fail(lockError(c.Root, dir, false, err))
 		}
 		locks = append(locks, f)
 	}
-	f, err := rootLock(jdir, recordHash(c.name), isRootState(c.opt.StateDir), wait)
+	f, err := rootLock(jdir, record.NameHash(c.name), record.IsRootState(c.opt.StateDir), wait)
 	if err != nil {
-		return fail(lockError(c.Root, rootLockDir(jdir, isRootState(c.opt.StateDir)), true, err))
+		return fail(lockError(c.Root, rootLockDir(jdir, record.IsRootState(c.opt.StateDir)), true, err))
 	}
 	locks = append(locks, f)
-	if isRootState(c.opt.StateDir) {
+	if record.IsRootState(c.opt.StateDir) {
 		dir := c.opt.StateDir
 		f, err := statedir.LockDirHeld(dir, true, wait)
 		if err != nil {
@@ -460,14 +458,7 @@ func rootLockDir(stateDir string, own bool) string {
 	if own {
 		return filepath.Join(stateDir, locksDir)
 	}
-	return filepath.Join(stateDir, journalDir)
-}
-
-// recordHash is the SHA-256 of a record's name, in hex: the name of its
-// root's lock, and of its own state directory (RootStateDir).
-func recordHash(name string) string {
-	h := sha256.Sum256([]byte(name))
-	return hex.EncodeToString(h[:])
+	return filepath.Join(stateDir, record.JournalDir)
 }
 
 // writeJournals writes, for each state directory, the intents of the
@@ -484,7 +475,7 @@ func writeJournals(as []*applying, jls []*journalLock) {
 			if a.jl != jl || a.done || !a.mutate {
 				continue
 			}
-			a.intent = a.c.intent(a.todo).marshal()
+			a.intent = a.c.intent(a.todo).Marshal()
 			intents = append(intents, a.intent)
 			sync = sync || !a.c.opt.NoSync && !a.c.syncEach && (a.dev == 0 || a.dev != jl.dev)
 		}
@@ -506,31 +497,31 @@ func writeJournals(as []*applying, jls []*journalLock) {
 // intent is the record written before the first change: everything the old
 // record owns, every directory about to be created, for each path about to
 // be written its current and its new content, and the temporary files.
-func (c *Changes) intent(todo []*pending) *record {
-	in := newRecord(c.name)
-	in.complete = false
-	for p, ss := range c.rec.files {
-		in.files[p] = slices.Clone(ss)
+func (c *Changes) intent(todo []*pending) *record.Record {
+	in := record.New(c.name)
+	in.Complete = false
+	for p, ss := range c.rec.Files {
+		in.Files[p] = slices.Clone(ss)
 	}
-	for d := range c.rec.dirs {
-		in.dirs[d] = true
+	for d := range c.rec.Dirs {
+		in.Dirs[d] = true
 	}
 	for _, d := range c.mkdirs {
-		in.dirs[d] = true
+		in.Dirs[d] = true
 	}
 	for _, ch := range c.List {
 		if ch.New != nil {
-			in.addSum(ch.Path, entrySum(*ch.New))
+			in.AddSum(ch.Path, entrySum(*ch.New))
 		}
 		if s, ok := c.cur[ch.Path]; ok {
-			in.addSum(ch.Path, s)
+			in.AddSum(ch.Path, s)
 		}
 	}
 	// Temporary files an earlier interrupted build left stay listed
 	// until this build has removed them.
-	in.temps = slices.Clone(c.temps)
+	in.Temps = slices.Clone(c.temps)
 	for _, pd := range todo {
-		in.temps = append(in.temps, path.Join(parent(pd.ch.Path), pd.tmp))
+		in.Temps = append(in.Temps, path.Join(parent(pd.ch.Path), pd.tmp))
 	}
 	return in
 }

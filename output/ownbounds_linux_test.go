@@ -11,12 +11,14 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/record"
+
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/internal/testing/otheruser"
 )
 
 // A root's own journal directory is its owner's to fill: every walk of
-// it reads a bounded number of its entries (maxOwnEntries), and removes,
+// it reads a bounded number of its entries (record.MaxOwnEntries), and removes,
 // opens and reports no more than that, whatever it holds.
 
 // ownJournalDir makes the own state directory of the root name in
@@ -28,7 +30,7 @@ func ownJournalDir(t *testing.T, base, name string, owner *Owner, n int, entry f
 	if _, err := PrepareRootState(own, name, owner); err != nil {
 		t.Fatal(err)
 	}
-	dir = journalDirOf(own)
+	dir = record.JournalDirOf(own)
 	for i := range n {
 		if err := mk(filepath.Join(dir, entry(i))); err != nil {
 			t.Fatal(err)
@@ -62,7 +64,7 @@ func countSuffix(t *testing.T, dir, ext string) int {
 }
 
 // A killed build's .new files, of which its owner may make any number:
-// one recovery removes at most maxOwnEntries of them, and refuses the
+// one recovery removes at most record.MaxOwnEntries of them, and refuses the
 // root in one line while more are there.
 func TestOwnJournalPartsBounded(t *testing.T) {
 	base := livetest.Dir(t)
@@ -71,8 +73,8 @@ func TestOwnJournalPartsBounded(t *testing.T) {
 
 	_, _, err := Recover(own)
 	left := countSuffix(t, dir, journalPartExt)
-	if removed := n - left; removed > maxOwnEntries || removed == 0 {
-		t.Errorf("one recovery removed %d of %d .new files, want 1 to %d", removed, n, maxOwnEntries)
+	if removed := n - left; removed > record.MaxOwnEntries || removed == 0 {
+		t.Errorf("one recovery removed %d of %d .new files, want 1 to %d", removed, n, record.MaxOwnEntries)
 	}
 	var ce *CrowdedError
 	if !errors.As(err, &ce) {
@@ -97,20 +99,20 @@ func TestOwnJournalPartsBounded(t *testing.T) {
 
 // Journals that cannot be read (FIFOs, as many as the owner likes):
 // Recover, ReadJournals (a check, a dry run) and deadIntents (a plan
-// rechecked) open at most maxOwnEntries of them, and report them in a
+// rechecked) open at most record.MaxOwnEntries of them, and report them in a
 // few lines.
 func TestOwnJournalsReadBounded(t *testing.T) {
 	base := livetest.Dir(t)
 	const n = 1000
 	name := "users/alice/public_html"
-	own, _ := ownJournalDir(t, base, name, nil, n, func(i int) string { return longName(i, journalExt) }, fifo)
+	own, _ := ownJournalDir(t, base, name, nil, n, func(i int) string { return longName(i, record.JournalExt) }, fifo)
 	opened := 0
 	h := &hooks{journalOpen: func(string) { opened++ }}
 
 	check := func(what string, err error, wantErr bool) {
 		t.Helper()
-		if opened > maxOwnEntries {
-			t.Errorf("%s opened %d of %d journals, want at most %d", what, opened, n, maxOwnEntries)
+		if opened > record.MaxOwnEntries {
+			t.Errorf("%s opened %d of %d journals, want at most %d", what, opened, n, record.MaxOwnEntries)
 		}
 		if wantErr && err == nil {
 			t.Errorf("%s of %d FIFOs: no error", what, n)
@@ -137,7 +139,7 @@ func TestOwnerLockDefersRootsRecovery(t *testing.T) {
 	otheruser.NeedRoot(t)
 	base := livetest.Dir(t)
 	owner := &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}
-	own, dir := ownJournalDir(t, base, "users/alice/public_html", owner, 500, func(i int) string { return longName(i, journalExt) }, fifo)
+	own, dir := ownJournalDir(t, base, "users/alice/public_html", owner, 500, func(i int) string { return longName(i, record.JournalExt) }, fifo)
 	if !otheruser.Hold(t, otheruser.Nobody, dir, false) {
 		t.Fatalf("uid %d could not lock its own journal directory %s", otheruser.Nobody, dir)
 	}

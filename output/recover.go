@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/discgen/discgen/output/internal/record"
+
 	"io"
 
 	"github.com/discgen/discgen/internal/confined"
@@ -50,7 +52,7 @@ func Recover(stateDir string) (int, *Journals, error) {
 // that root alone: its intent stays in the journal, as for a record that
 // cannot be written (NotRecovered), and the record is left as it is.
 func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
-	dir := journalDirOf(stateDir)
+	dir := record.JournalDirOf(stateDir)
 	f, err := statedir.OpenDir(dir, false)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		// Missing, or another user's that this one may not even list
@@ -68,8 +70,8 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	// journal created meanwhile is a running build's. A build of many
 	// roots, each with a state directory of its own, recovers each of
 	// them this way. A root's own, which its owner may fill, is read
-	// up to maxOwnEntries.
-	own := isRootState(stateDir)
+	// up to record.MaxOwnEntries.
+	own := record.IsRootState(stateDir)
 	names, _, err := journalNames(f, own)
 	if err != nil {
 		return 0, nil, fmt.Errorf("state directory: %s: %w", dir, err)
@@ -78,12 +80,12 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 		return 0, nil, nil
 	}
 	busy := false
-	if isRootState(stateDir) {
+	if record.IsRootState(stateDir) {
 		// A build that journals in the build's own state directory
 		// (root's) takes the root's lock there first, as its batches
 		// do, trying it once: the root's own journal directory is
 		// then held only by its owner's build, never by root's.
-		if state := buildStateDir(stateDir); SharedJournal(state) {
+		if state := record.BuildStateDir(stateDir); SharedJournal(state) {
 			l, err := rootLock(state, filepath.Base(stateDir), true, 0)
 			var be *statedir.BusyError
 			if busy = errors.As(err, &be); err != nil && !busy {
@@ -138,7 +140,7 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 		return 0, j, err
 	}
 	if own {
-		// What was read is recovered (and up to maxOwnEntries .new
+		// What was read is recovered (and up to record.MaxOwnEntries .new
 		// files removed) even when there is more: an owner's
 		// directory crowded by killed builds empties in a few.
 		n, err := recoverOwn(stateDir, dir, names, opt)
@@ -151,8 +153,8 @@ func RecoverWithin(stateDir string, opt Options) (int, *Journals, error) {
 	n := 0
 	var left *Journals
 	var roots []error
-	errs := eachJournal(dir, names, maxJournalSize, true, opt.hooks, func(file string, intents []*record) error {
-		var keep []*record
+	errs := eachJournal(dir, names, maxJournalSize, true, opt.hooks, func(file string, intents []*record.Record) error {
+		var keep []*record.Record
 		for _, in := range intents {
 			if err := mergeIntent(stateDir, in, opt); err != nil {
 				roots = append(roots, err)
@@ -198,10 +200,10 @@ type NotRecovered struct {
 func (e *NotRecovered) Error() string { return errors.Join(e.Errs...).Error() }
 
 // byName groups intents by the root they name.
-func byName(ins []*record) map[string][]*record {
-	m := map[string][]*record{}
+func byName(ins []*record.Record) map[string][]*record.Record {
+	m := map[string][]*record.Record{}
 	for _, in := range ins {
-		m[in.name] = append(m[in.name], in)
+		m[in.Name] = append(m[in.Name], in)
 	}
 	return m
 }
@@ -210,10 +212,10 @@ func byName(ins []*record) map[string][]*record {
 // by one holding only the intents keep: a new journal, written whole
 // and renamed before the old one is removed (a build killed in between
 // leaves both, and merging an intent twice owns no more than once).
-func keepOnly(dir *os.File, file string, keep []*record) error {
+func keepOnly(dir *os.File, file string, keep []*record.Record) error {
 	var ins [][]byte
 	for _, in := range keep {
-		ins = append(ins, in.marshal())
+		ins = append(ins, in.Marshal())
 	}
 	jl := &journalLock{stateDir: filepath.Dir(filepath.Dir(file)), f: dir}
 	if err := jl.write(ins, true); err != nil {
@@ -234,7 +236,6 @@ func keepOnly(dir *os.File, file string, keep []*record) error {
 const (
 	maxOwnJournals = 64
 	maxOwnIntents  = 64
-	maxOwnEntries  = 64
 )
 
 // maxReportedJournals bounds the journals a walk names in its error:
@@ -242,7 +243,7 @@ const (
 const maxReportedJournals = 2
 
 // CrowdedError is a root's own journal directory, which its owner may
-// fill, holding more than maxOwnEntries entries: a build leaves at most
+// fill, holding more than record.MaxOwnEntries entries: a build leaves at most
 // one each time it is killed. Each recovery reads that many of them,
 // recovers and removes what it can among those, and refuses the root
 // with this error until the directory holds no more.
@@ -251,31 +252,31 @@ type CrowdedError struct {
 }
 
 func (e *CrowdedError) Error() string {
-	return fmt.Sprintf("state directory: %s holds more than %d entries, where a build leaves at most a few: refused until they are removed", e.Dir, maxOwnEntries)
+	return fmt.Sprintf("state directory: %s holds more than %d entries, where a build leaves at most a few: refused until they are removed", e.Dir, record.MaxOwnEntries)
 }
 
 // journalNames lists the names in the journal directory f: all of them
 // when own is false (a state directory no other user may write), up to
-// maxOwnEntries, in the order the directory lists them, when it is a
+// record.MaxOwnEntries, in the order the directory lists them, when it is a
 // root's own (RootStateDir), which its owner may fill; more then reports
-// that it holds others. One read of maxOwnEntries+1 names, never the
+// that it holds others. One read of record.MaxOwnEntries+1 names, never the
 // whole directory.
 func journalNames(f *os.File, own bool) (names []string, more bool, err error) {
 	if !own {
 		names, err = f.Readdirnames(-1)
 		return names, false, err
 	}
-	names, err = f.Readdirnames(maxOwnEntries + 1)
+	names, err = f.Readdirnames(record.MaxOwnEntries + 1)
 	if err == io.EOF {
 		err = nil
 	}
-	if len(names) > maxOwnEntries {
-		names, more = names[:maxOwnEntries], true
+	if len(names) > record.MaxOwnEntries {
+		names, more = names[:record.MaxOwnEntries], true
 	}
 	// A root's own state directory is also where its record, stat cache
 	// and their temporary files are: only journals are a walk's.
 	names = slices.DeleteFunc(names, func(n string) bool {
-		return !strings.HasSuffix(n, journalExt) && !strings.HasSuffix(n, journalPartExt)
+		return !strings.HasSuffix(n, record.JournalExt) && !strings.HasSuffix(n, journalPartExt)
 	})
 	return names, more, err
 }
@@ -288,7 +289,7 @@ func listJournals(stateDir, dir string) (names []string, more bool, err error) {
 		return nil, false, err
 	}
 	defer f.Close()
-	return journalNames(f, isRootState(stateDir))
+	return journalNames(f, record.IsRootState(stateDir))
 }
 
 // ownedByOther reports whether the directory f belongs to another user
@@ -310,22 +311,22 @@ func recoverOwn(stateDir, dir string, names []string, opt Options) (int, error) 
 	slices.Sort(names)
 	var jnls []string
 	for _, name := range names {
-		if strings.HasSuffix(name, journalExt) && len(jnls) < maxOwnJournals {
+		if strings.HasSuffix(name, record.JournalExt) && len(jnls) < maxOwnJournals {
 			jnls = append(jnls, name)
 		}
 	}
 	self := filepath.Base(stateDir) // the SHA-256 of the record's name
 	var name string
-	var ins []*record
+	var ins []*record.Record
 	var files []string
 	mine := func(recName string) bool {
 		h := sha256.Sum256([]byte(recName))
 		return hex.EncodeToString(h[:]) == self
 	}
-	errs := eachJournalOf(dir, jnls, stateLimit(stateDir, maxJournalSize), true, mine, opt.hooks, func(file string, intents []*record) error {
+	errs := eachJournalOf(dir, jnls, record.StateLimit(stateDir, maxJournalSize), true, mine, opt.hooks, func(file string, intents []*record.Record) error {
 		for _, in := range intents {
 			if len(ins) < maxOwnIntents {
-				name = in.name
+				name = in.Name
 				ins = append(ins, in)
 			}
 		}
@@ -381,17 +382,17 @@ func openDead(file string) (*os.File, error) {
 // the journals of builds no longer running are read, and each stays
 // locked while fn runs. A journal removed meanwhile is skipped; one that
 // cannot be read is reported and skipped, as are fn's errors.
-func eachJournal(dir string, names []string, limit int64, dead bool, h *hooks, fn func(file string, intents []*record) error) error {
+func eachJournal(dir string, names []string, limit int64, dead bool, h *hooks, fn func(file string, intents []*record.Record) error) error {
 	return eachJournalOf(dir, names, limit, dead, nil, h, fn)
 }
 
 // eachJournalOf is eachJournal passing fn only the intents whose record
 // name keep accepts (see parseJournalOf).
-func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func(recName string) bool, h *hooks, fn func(file string, intents []*record) error) error {
+func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func(recName string) bool, h *hooks, fn func(file string, intents []*record.Record) error) error {
 	slices.Sort(names)
 	var errs []error
 	for _, name := range names {
-		if !strings.HasSuffix(name, journalExt) {
+		if !strings.HasSuffix(name, record.JournalExt) {
 			continue
 		}
 		file := filepath.Join(dir, name)
@@ -477,10 +478,10 @@ func readDead(file string, limit int64) (*os.File, []byte, error) {
 // (RootStateDir) goes to the record there: the journal was left by a
 // build from before the root had one, or by a batch of a build run as
 // root, which journals in its own state directory.
-func mergeIntent(stateDir string, in *record, opt Options) error {
-	if own := RootStateDir(stateDir, in.name); own != stateDir {
+func mergeIntent(stateDir string, in *record.Record, opt Options) error {
+	if own := RootStateDir(stateDir, in.Name); own != stateDir {
 		st, err := statedir.Lstat(own)
-		if errors.Is(err, fs.ErrNotExist) && prepareFromFormer(own, in.name) {
+		if errors.Is(err, fs.ErrNotExist) && record.PrepareFromFormer(own, in.Name) {
 			st, err = statedir.Lstat(own)
 		}
 		if err == nil && st.Mode.IsDir() {
@@ -488,7 +489,7 @@ func mergeIntent(stateDir string, in *record, opt Options) error {
 			// journal directory's lock (its owner's own build, or one
 			// of this state directory's): hold it while the record
 			// changes, trying once when its owner can take it.
-			unlock, err := lockOwn(own, in.name)
+			unlock, err := lockOwn(own, in.Name)
 			if err != nil {
 				return err
 			}
@@ -496,7 +497,7 @@ func mergeIntent(stateDir string, in *record, opt Options) error {
 			stateDir = own
 		}
 	}
-	return mergeInto(stateDir, in.name, []*record{in}, opt)
+	return mergeInto(stateDir, in.Name, []*record.Record{in}, opt)
 }
 
 // mergeInto adds what the intent records ins, of the root whose record is
@@ -504,26 +505,26 @@ func mergeIntent(stateDir string, in *record, opt Options) error {
 // record is read within opt.MaxPaths and opt.Reserve, and the merged
 // record must hold no more lines than opt.MaxPaths: past them, nothing is
 // written, and the intents stay where they are.
-func mergeInto(stateDir, name string, ins []*record, opt Options) error {
+func mergeInto(stateDir, name string, ins []*record.Record, opt Options) error {
 	c := &Changes{name: name, opt: Options{StateDir: stateDir, MaxPaths: opt.MaxPaths, Reserve: opt.Reserve}}
 	err := c.loadRecord()
-	if _, ok := errors.AsType[boundError](err); ok {
+	if _, ok := errors.AsType[record.BoundError](err); ok {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err != nil || c.v1 != "" {
 		// Unreadable: the intent, made from the record the killed
 		// build read, owns all of it and more.
-		c.rec = newRecord(name)
+		c.rec = record.New(name)
 	}
 	for _, in := range ins {
-		c.rec.absorb(in)
+		c.rec.Absorb(in)
 	}
-	data := c.rec.marshal()
+	data := c.rec.Marshal()
 	file := c.recordFile(".rec")
 	if n := bytes.Count(data, []byte("\n")); opt.MaxPaths > 0 && n > 3+opt.MaxPaths {
-		// The same bound as parseRecordMax's, refused at the same line
+		// The same bound as record.ParseMax's, refused at the same line
 		// (and by a plan given the intent, Journals.within).
-		return fmt.Errorf("%s: merged with the journal's intent: %w; the intent stays in the journal", name, pastPaths(file, 4+opt.MaxPaths, opt.MaxPaths))
+		return fmt.Errorf("%s: merged with the journal's intent: %w; the intent stays in the journal", name, record.PastPaths(file, 4+opt.MaxPaths, opt.MaxPaths))
 	}
 	if _, err := c.writeState(file, data, true, false, false); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -540,7 +541,7 @@ func mergeInto(stateDir, name string, ins []*record, opt Options) error {
 // root's batches take it before the root's own.
 func lockOwn(own, name string) (func(), error) {
 	dir := own
-	state := buildStateDir(own)
+	state := record.BuildStateDir(own)
 	l, err := rootLock(state, filepath.Base(own), true, defaultWait)
 	if err != nil {
 		return nil, lockError(name, rootLockDir(state, true), true, err)
@@ -557,29 +558,10 @@ func lockOwn(own, name string) (func(), error) {
 	return func() { f.Close(); l.Close() }, nil
 }
 
-// absorb adds what the intent record in owns to m, which becomes
-// incomplete.
-func (m *record) absorb(in *record) {
-	m.complete = false
-	for p, ss := range in.files {
-		for _, s := range ss {
-			m.addSum(p, s)
-		}
-	}
-	for d := range in.dirs {
-		m.dirs[d] = true
-	}
-	for _, t := range in.temps {
-		if !slices.Contains(m.temps, t) {
-			m.temps = append(m.temps, t)
-		}
-	}
-}
-
 // Journals is what the journals of a state directory name, read without
 // recovering them: each root's intent records.
 type Journals struct {
-	intents map[string][]*record
+	intents map[string][]*record.Record
 }
 
 // ReadJournals reads the journals in stateDir, of builds running or
@@ -596,7 +578,7 @@ func ReadJournals(stateDir string) (*Journals, error) {
 
 // readJournalsOf is ReadJournals calling a test's hooks h.
 func readJournalsOf(stateDir string, h *hooks) (*Journals, error) {
-	dir := journalDirOf(stateDir)
+	dir := record.JournalDirOf(stateDir)
 	names, more, err := listJournals(stateDir, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && !statedir.Writable(dir) {
 		return nil, nil // as for Recover: another user's
@@ -615,12 +597,12 @@ func readJournalsOf(stateDir string, h *hooks) (*Journals, error) {
 // directory of stateDir, or only the dead ones.
 func readJournals(stateDir, dir string, names []string, dead bool, h *hooks) (*Journals, error) {
 	var j *Journals
-	err := eachJournal(dir, names, stateLimit(stateDir, maxJournalSize), dead, h, func(_ string, intents []*record) error {
+	err := eachJournal(dir, names, record.StateLimit(stateDir, maxJournalSize), dead, h, func(_ string, intents []*record.Record) error {
 		if j == nil {
-			j = &Journals{intents: map[string][]*record{}}
+			j = &Journals{intents: map[string][]*record.Record{}}
 		}
 		for _, in := range intents {
-			j.intents[in.name] = append(j.intents[in.name], in)
+			j.intents[in.Name] = append(j.intents[in.Name], in)
 		}
 		return nil
 	})
@@ -636,12 +618,12 @@ func (j *Journals) Roots() int {
 }
 
 // apply adds what the journals name for the root of m to m.
-func (j *Journals) apply(m *record) {
+func (j *Journals) apply(m *record.Record) {
 	if j == nil {
 		return
 	}
-	for _, in := range j.intents[m.name] {
-		m.absorb(in)
+	for _, in := range j.intents[m.Name] {
+		m.Absorb(in)
 	}
 }
 
@@ -649,12 +631,12 @@ func (j *Journals) apply(m *record) {
 // they were applied to, and m, whose record file is file, now holds more
 // lines than maxPaths (when positive): the error Recover gives for such
 // a merge.
-func (j *Journals) within(m *record, file string, maxPaths int) error {
-	if j == nil || maxPaths <= 0 || len(j.intents[m.name]) == 0 {
+func (j *Journals) within(m *record.Record, file string, maxPaths int) error {
+	if j == nil || maxPaths <= 0 || len(j.intents[m.Name]) == 0 {
 		return nil
 	}
-	if n := bytes.Count(m.marshal(), []byte("\n")); n > 3+maxPaths {
-		return fmt.Errorf("merged with the journal's intent: %w", pastPaths(file, 4+maxPaths, maxPaths))
+	if n := bytes.Count(m.Marshal(), []byte("\n")); n > 3+maxPaths {
+		return fmt.Errorf("merged with the journal's intent: %w", record.PastPaths(file, 4+maxPaths, maxPaths))
 	}
 	return nil
 }
@@ -663,17 +645,17 @@ func (j *Journals) within(m *record, file string, maxPaths int) error {
 // stateDir that name the root name and are not among them, or nil when
 // there is none more: a build killed after this one's Recover left them.
 func deadIntents(stateDir, name string, given *Journals, h *hooks) *Journals {
-	dir := journalDirOf(stateDir)
+	dir := record.JournalDirOf(stateDir)
 	names, _, err := listJournals(stateDir, dir)
 	if err != nil {
 		// By intent: these are journals beyond those Recover read, a
 		// hint for this plan; without them it plans as Recover left it.
 		return nil
 	}
-	var more []*record
-	eachJournalOf(dir, names, stateLimit(stateDir, maxJournalSize), true, func(n string) bool { return n == name }, h, func(_ string, intents []*record) error {
+	var more []*record.Record
+	eachJournalOf(dir, names, record.StateLimit(stateDir, maxJournalSize), true, func(n string) bool { return n == name }, h, func(_ string, intents []*record.Record) error {
 		for _, in := range intents {
-			if in.name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record) bool { return bytes.Equal(g.marshal(), in.marshal()) })) {
+			if in.Name == name && (given == nil || !slices.ContainsFunc(given.intents[name], func(g *record.Record) bool { return bytes.Equal(g.Marshal(), in.Marshal()) })) {
 				more = append(more, in)
 			}
 		}
@@ -682,7 +664,7 @@ func deadIntents(stateDir, name string, given *Journals, h *hooks) *Journals {
 	if len(more) == 0 {
 		return nil
 	}
-	j := &Journals{intents: map[string][]*record{}}
+	j := &Journals{intents: map[string][]*record.Record{}}
 	if given != nil {
 		maps.Copy(j.intents, given.intents)
 	}

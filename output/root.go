@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/discgen/discgen/output/internal/record"
+
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
 )
@@ -29,11 +31,11 @@ func (c *Changes) setName() error {
 		if err != nil {
 			return fmt.Errorf("output: state directory %s: %w", c.opt.StateDir, err)
 		}
-		if c.name, err = defaultRecordName(stateAbs, c.abs); err != nil {
+		if c.name, err = record.DefaultName(stateAbs, c.abs); err != nil {
 			return err
 		}
 	}
-	if err := checkRecordName(c.name); err != nil {
+	if err := record.CheckName(c.name); err != nil {
 		return fmt.Errorf("output: %s: %w", c.Root, err)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/record"
+
 	"github.com/discgen/discgen/internal/confined"
 )
 
@@ -19,7 +21,7 @@ func TestRootStateFirstBuildDirs(t *testing.T) {
 	state := t.TempDir()
 	name := "users/alice/public_html"
 	own := RootStateDir(state, name)
-	if !isRootState(own) || buildStateDir(own) != state {
+	if !record.IsRootState(own) || record.BuildStateDir(own) != state {
 		t.Fatalf("RootStateDir gave %s, which is not a root's state directory of %s", own, state)
 	}
 	made, err := PrepareRootState(own, name, nil)
@@ -36,7 +38,7 @@ func TestRootStateFirstBuildDirs(t *testing.T) {
 	})
 	rel, _ := filepath.Rel(state, own)
 	rel = filepath.ToSlash(rel)
-	want := []string{rootsDir, filepath.ToSlash(filepath.Dir(rel)), rel}
+	want := []string{record.RootsDir, filepath.ToSlash(filepath.Dir(rel)), rel}
 	slices.Sort(want)
 	if !slices.Equal(dirs, want) {
 		t.Errorf("a root's first state made\n\t%q\nwant\n\t%q", dirs, want)
@@ -46,8 +48,8 @@ func TestRootStateFirstBuildDirs(t *testing.T) {
 	if filepath.Dir(rec) != own || filepath.Dir(c.recordFile(".stat")) != own {
 		t.Errorf("the record is at %s, not in %s", rec, own)
 	}
-	if journalDirOf(own) != own {
-		t.Errorf("the journal directory is %s, not %s", journalDirOf(own), own)
+	if record.JournalDirOf(own) != own {
+		t.Errorf("the journal directory is %s, not %s", record.JournalDirOf(own), own)
 	}
 }
 
@@ -64,7 +66,7 @@ func TestRootLockKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := Options{StateDir: own, FormerStateDir: state, JournalDir: state, Record: name, NoSync: true}
-	lock := filepath.Join(state, locksDir, recordHash(name)+".lock")
+	lock := filepath.Join(state, locksDir, record.NameHash(name)+".lock")
 	var inos []uint64
 	for i, body := range []string{"a\n", "b\n"} {
 		if _, _, err := Write(root, files("a.txt", body), opt); err != nil {
@@ -79,7 +81,7 @@ func TestRootLockKept(t *testing.T) {
 	if inos[0] != inos[1] {
 		t.Errorf("the second build made its lock again (inode %d, then %d)", inos[0], inos[1])
 	}
-	names, _ := os.ReadDir(filepath.Join(state, journalDir))
+	names, _ := os.ReadDir(filepath.Join(state, record.JournalDir))
 	for _, n := range names {
 		if strings.HasSuffix(n.Name(), ".lock") && n.Name() != journalLockName {
 			t.Errorf("a root's lock in the journal directory: %s", n.Name())

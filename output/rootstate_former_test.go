@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // A root whose state an earlier build kept in the former layout
@@ -26,7 +28,7 @@ func TestFormerRootStateMoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := recordHash(name)
+	x := record.NameHash(name)
 	old := filepath.Join(state, "roots", x[:2], x)
 	for _, d := range []string{"records", "journal"} {
 		if err := os.MkdirAll(filepath.Join(old, d), 0o700); err != nil {
@@ -63,7 +65,7 @@ func TestFormerRootStateMoved(t *testing.T) {
 	if _, err := os.Lstat(old); !os.IsNotExist(err) {
 		t.Errorf("the former directory is still there: %v", err)
 	}
-	if r, err := readRecordNamed(own, name); err != nil || !r.complete {
+	if r, err := readRecordNamed(own, name); err != nil || !r.Complete {
 		t.Errorf("the record in the root's own directory: %+v, %v", r, err)
 	}
 }
@@ -84,7 +86,7 @@ func TestFormerRootStateJournalOfRootsBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := recordHash(name)
+	x := record.NameHash(name)
 	old := filepath.Join(state, "roots", x[:2], x)
 	for _, d := range []string{filepath.Join(old, "records"), filepath.Join(old, "journal"), filepath.Join(state, "journal")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/record"
+
 	"github.com/discgen/discgen/internal/testing/livetest"
 )
 
@@ -35,7 +37,7 @@ func leftTemp(t *testing.T, root, state string, seen func(name string, fi os.Fil
 			return err
 		}
 		for _, d := range ents {
-			if isTempName(d.Name()) {
+			if record.IsTempName(d.Name()) {
 				fi, err := os.Lstat(filepath.Join(root, d.Name()))
 				if err != nil {
 					return err
