@@ -73,11 +73,13 @@
 //     publish them and the removals; prune.go: the directories no longer
 //     needed; bug.go: a panic made one root's error; hooks.go: what a
 //     test asks a plan to call, which travels with its Options.
-//   - The journal and crash recovery. journal.go: the journal of a
-//     batch's intents, written and locked, and the locks of a root's
-//     state; recover.go: what a killed build left, merged or read;
-//     flush.go: the Writer, its flushes and the journals that wait for
-//     them.
+//   - The journal and crash recovery, in package output/internal/journal
+//     (its doc lists its files): the journal of a batch's intents, its
+//     format and locks, and Recover, which merges what a killed build
+//     left. Here, what a batch does with it: journal.go takes a batch's
+//     locks and writes its intents; recover.go: Recover, RecoverWithin
+//     and ReadJournals for callers; flush.go: the Writer, its flushes
+//     and the journals that wait for them.
 //   - Ownership records and the stat cache, in package
 //     output/internal/record (its doc lists its files): the record, its
 //     formats and where it lives, the stat and refusal caches' formats,

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/output/internal/journal"
+
 	"github.com/discgen/discgen/output/internal/record"
 
 	"github.com/discgen/discgen/internal/confined"
@@ -58,7 +60,7 @@ func TestJournalRemovedAfterBatch(t *testing.T) {
 // rename: a.txt holds the new bytes, which the complete record does not
 // own, and a temporary file is half written. The batch's journal lock is
 // returned still held.
-func killedBatch(t *testing.T, e env) *journalLock {
+func killedBatch(t *testing.T, e env) *journal.Lock {
 	t.Helper()
 	apply(t, e, files("a.txt", "1\n"), e.opt())
 	c, err := Plan(e.root, files("a.txt", "2\n", "d/b.txt", "b\n"), e.opt())
@@ -67,11 +69,11 @@ func killedBatch(t *testing.T, e env) *journalLock {
 	}
 	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
 	c.Close()
-	jl := lockJournal(e.state, 0, false, e.root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
+	jl := journal.Open(e.state, 0, false, e.root)
+	if jl.Err != nil {
+		t.Fatal(jl.Err)
 	}
-	if err := jl.write([][]byte{in.Marshal()}, false); err != nil {
+	if err := jl.Write([][]byte{in.Marshal()}, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	mustWrite(t, e.path("a.txt"), "2\n")
@@ -86,7 +88,7 @@ func TestRecoverMergesJournal(t *testing.T) {
 	if n, _, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
 		t.Fatalf("recovered a live journal: %d %v", n, err)
 	}
-	jl.close(true) // the process dies: its locks go, its journal stays
+	jl.Close(true) // the process dies: its locks go, its journal stays
 
 	if n, _, err := Recover(e.state); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v", n, err)
@@ -114,7 +116,7 @@ func TestRecoverMergesJournal(t *testing.T) {
 // build will do, and changes nothing.
 func TestPlanCountsJournals(t *testing.T) {
 	e := newEnv(t)
-	killedBatch(t, e).f.Close()
+	killedBatch(t, e).Dir.Close()
 	want := files("a.txt", "3\n")
 	if c, err := Plan(e.root, want, e.opt()); err != nil || c.Err() == nil {
 		t.Fatalf("plan without the journals: %v; want a.txt reported as not discgen's", err)
@@ -173,7 +175,7 @@ func TestRecoverCutShortJournal(t *testing.T) {
 	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
 	c.Close()
 	other := record.New("elsewhere")
-	whole := marshalJournal([][]byte{in.Marshal(), other.Marshal()})
+	whole := journal.Marshal([][]byte{in.Marshal(), other.Marshal()})
 	dir := filepath.Join(e.state, record.JournalDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -188,43 +190,6 @@ func TestRecoverCutShortJournal(t *testing.T) {
 	}
 	if rec, err := readRecord(e.state, e.root); err != nil || rec.Complete || !slices.Equal(rec.Temps, []string{".discgen-0123456789abcdef.tmp"}) {
 		t.Errorf("record after recovery: %+v %v", rec, err)
-	}
-}
-
-// A journal cut short keeps the records before the cut.
-func TestParseJournalCutShort(t *testing.T) {
-	a, b := record.New("a"), record.New("b")
-	a.Complete, b.Complete = false, false
-	a.AddSum("x.txt", record.FileSum([]byte("x")))
-	data := marshalJournal([][]byte{a.Marshal(), b.Marshal()})
-	recs, err := parseJournal(data, "j")
-	if err != nil || len(recs) != 2 || recs[0].Name != "a" || recs[1].Name != "b" || !recs[0].Owns("x.txt", record.FileSum([]byte("x"))) {
-		t.Fatalf("whole journal: %v %v", recs, err)
-	}
-	recs, err = parseJournal(data[:len(data)-5], "j")
-	if err == nil || len(recs) != 1 || recs[0].Name != "a" {
-		t.Errorf("cut journal: %v %v", recs, err)
-	}
-	if _, err := parseJournal([]byte("something else\n"), "j"); err == nil {
-		t.Error("not a journal: accepted")
-	}
-}
-
-// A journal read for one record passes over the others by their name
-// line, unparsed: a tenant's journal of intents naming other records costs
-// a scan of it, and a body that would not parse is never looked at.
-func TestParseJournalOfPassesOverOthers(t *testing.T) {
-	own := record.New("users/alice/public_html")
-	own.Complete = false
-	own.AddSum("autodisc/index.txt", record.FileSum([]byte("x")))
-	other := []byte("discgen output record 2\nname users/bob/public_html\nstate incomplete\nnot a record line\n")
-	data := marshalJournal([][]byte{other, own.Marshal(), other})
-	if _, err := parseJournal(data, "j"); err == nil {
-		t.Fatal("the whole journal parsed: the other record's body is not what this test needs")
-	}
-	recs, err := parseJournalOf(data, "j", func(name string) bool { return name == own.Name })
-	if err != nil || len(recs) != 1 || recs[0].Name != own.Name || !recs[0].Owns("autodisc/index.txt", record.FileSum([]byte("x"))) {
-		t.Errorf("own record: %v %v", recs, err)
 	}
 }
 
@@ -290,7 +255,7 @@ func TestBatchWaitsForRecovery(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(e.state, record.JournalDir), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(filepath.Join(e.state, record.JournalDir, journalLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(e.state, record.JournalDir, journal.LockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,21 +345,21 @@ func TestRecoverLeavesRetiredJournal(t *testing.T) {
 func TestJournalLockedForItsLife(t *testing.T) {
 	e := newEnv(t)
 	jl := killedBatch(t, e)
-	if f, err := openDead(jl.file); f != nil || err != nil {
+	if f, err := journal.OpenDead(jl.Name); f != nil || err != nil {
 		t.Fatalf("a running build's journal opened as dead: %v", err)
 	}
-	jl.close(true)
-	f, err := openDead(jl.file)
+	jl.Close(true)
+	f, err := journal.OpenDead(jl.Name)
 	if f == nil || err != nil {
 		t.Fatalf("a dead journal not opened as dead: %v", err)
 	}
 	f.Close()
 	// Removed by another build's recovery between the listing and the
 	// open: skipped.
-	os.Remove(jl.file)
+	os.Remove(jl.Name)
 	dir := filepath.Join(e.state, record.JournalDir)
 	n := 0
-	err = eachJournal(dir, []string{filepath.Base(jl.file)}, maxJournalSize, true, nil, func(string, []*record.Record) error { n++; return nil })
+	err = journal.Each(dir, []string{filepath.Base(jl.Name)}, journal.MaxSize, true, nil, func(string, []*record.Record) error { n++; return nil })
 	if n != 0 || err != nil {
 		t.Errorf("a removed journal: read %d, %v", n, err)
 	}
@@ -408,12 +373,12 @@ func TestJournalLockedForItsLife(t *testing.T) {
 func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 	e := newEnv(t)
 	jl := killedBatch(t, e)
-	jl.close(true) // the killed build's locks go
-	part := filepath.Join(e.state, record.JournalDir, "2222222222222222"+journalPartExt)
+	jl.Close(true) // the killed build's locks go
+	part := filepath.Join(e.state, record.JournalDir, "2222222222222222"+journal.PartExt)
 	mustWrite(t, part, "discgen output journal 1\nrec")
-	batch := lockJournal(e.state, 0, false, e.root)
-	if batch.err != nil {
-		t.Fatal(batch.err)
+	batch := journal.Open(e.state, 0, false, e.root)
+	if batch.Err != nil {
+		t.Fatal(batch.Err)
 	}
 	n, j, err := Recover(e.state)
 	if n != 0 || j.Roots() != 1 || err != nil || len(journals(t, e.state)) != 1 {
@@ -428,7 +393,7 @@ func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 	if err != nil || res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
 		t.Fatalf("build with the dead journals beside a batch: %+v %v", res, err)
 	}
-	batch.close(false)
+	batch.Close(false)
 	if n, j, err := Recover(e.state); n != 1 || j != nil || err != nil {
 		t.Errorf("Recover after the batch = %d, %v, %v", n, j, err)
 	}
@@ -452,7 +417,7 @@ func TestApplyOwnsWhatABuildKilledSinceRecoverLeft(t *testing.T) {
 		t.Fatal(err)
 	}
 	jl := killedBatch(t, e)
-	jl.close(true) // killed: its locks go
+	jl.Close(true) // killed: its locks go
 	c, err := Plan(e.root, files("a.txt", "3\n"), e.opt())
 	if err != nil {
 		t.Fatal(err)
@@ -487,7 +452,7 @@ func TestRecoverLeavesOtherVersionsJournal(t *testing.T) {
 	newer := filepath.Join(dir, "2222222222222222"+record.JournalExt)
 	torn := filepath.Join(dir, "3333333333333333"+record.JournalExt)
 	mustWrite(t, newer, "discgen output journal 2\nrecord 3\nabc")
-	mustWrite(t, torn, journalMagic[:7])
+	mustWrite(t, torn, journal.Magic[:7])
 	_, _, err := Recover(e.state)
 	if err == nil || !strings.Contains(err.Error(), "another version") {
 		t.Errorf("Recover = %v; want the other version's journal reported", err)

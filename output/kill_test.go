@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/output/internal/journal"
+
 	"github.com/discgen/discgen/output/internal/record"
 
 	"github.com/discgen/discgen/internal/testing/testenv"
@@ -199,7 +201,7 @@ func killJournals(t *testing.T, e env) (n, intents int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, _ := parseJournal(data, name)
+		recs, _ := journal.Parse(data, name)
 		intents += len(recs)
 	}
 	return len(names), intents

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/output/internal/journal"
+
 	"github.com/discgen/discgen/output/internal/record"
 
 	"github.com/discgen/discgen/internal/confined"
@@ -81,14 +83,14 @@ func TestOldJournalDirDescriptorLocksNothing(t *testing.T) {
 	}
 	in := c.intent(nil)
 	c.Close()
-	jl := lockJournal(state, 0, false, root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
+	jl := journal.Open(state, 0, false, root)
+	if jl.Err != nil {
+		t.Fatal(jl.Err)
 	}
-	if err := jl.write([][]byte{in.Marshal()}, false); err != nil {
+	if err := jl.Write([][]byte{in.Marshal()}, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	jl.close(true) // killed: the journal stays, unlocked
+	jl.Close(true) // killed: the journal stays, unlocked
 	if n, _, err := Recover(state); n != 1 || err != nil {
 		t.Errorf("Recover beside the old descriptor's lock = %d, %v; want 1 root recovered", n, err)
 	}
@@ -147,7 +149,7 @@ func TestOwnJournalIsOnlyAHint(t *testing.T) {
 	// The owner's journal: 5,000 minimal intents naming other records,
 	// and one naming its own, claiming b.txt.
 	var b strings.Builder
-	b.WriteString(journalMagic + "\n")
+	b.WriteString(journal.Magic + "\n")
 	add := func(rec string) {
 		fmt.Fprintf(&b, "record %d\n%s", len(rec), rec)
 	}
@@ -206,7 +208,7 @@ func TestRootStateDirsNoMoreOpen(t *testing.T) {
 	}
 	want := map[string]os.FileMode{
 		filepath.Join(state, record.RootsDir): 0o711, filepath.Dir(own): 0o711, own: 0o700,
-		filepath.Join(state, locksDir): 0o700,
+		filepath.Join(state, journal.LocksDir): 0o700,
 	}
 	for d, m := range want {
 		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != m {
@@ -219,7 +221,7 @@ func TestRootStateDirsNoMoreOpen(t *testing.T) {
 	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, record.RootsDir)); err == nil {
 		t.Errorf("uid %d listed the roots' state directories: %s", otheruser.Nobody, out)
 	}
-	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, locksDir)); err == nil {
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, journal.LocksDir)); err == nil {
 		t.Errorf("uid %d listed root's locks of the roots: %s", otheruser.Nobody, out)
 	}
 	if out, err := otheruser.Sh(t, otheruser.Nobody, `touch "$1/x" && ls "$1"`, own); err != nil {

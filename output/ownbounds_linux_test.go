@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/journal"
+
 	"github.com/discgen/discgen/output/internal/record"
 
 	"github.com/discgen/discgen/internal/testing/livetest"
@@ -69,10 +71,10 @@ func countSuffix(t *testing.T, dir, ext string) int {
 func TestOwnJournalPartsBounded(t *testing.T) {
 	base := livetest.Dir(t)
 	const n = 2000
-	own, dir := ownJournalDir(t, base, "users/alice/public_html", nil, n, func(i int) string { return longName(i, journalPartExt) }, emptyFile)
+	own, dir := ownJournalDir(t, base, "users/alice/public_html", nil, n, func(i int) string { return longName(i, journal.PartExt) }, emptyFile)
 
 	_, _, err := Recover(own)
-	left := countSuffix(t, dir, journalPartExt)
+	left := countSuffix(t, dir, journal.PartExt)
 	if removed := n - left; removed > record.MaxOwnEntries || removed == 0 {
 		t.Errorf("one recovery removed %d of %d .new files, want 1 to %d", removed, n, record.MaxOwnEntries)
 	}
@@ -87,18 +89,18 @@ func TestOwnJournalPartsBounded(t *testing.T) {
 	// Emptied to a few, the directory recovers and the root is not
 	// refused.
 	for i := range n - 3 {
-		os.Remove(filepath.Join(dir, longName(i, journalPartExt)))
+		os.Remove(filepath.Join(dir, longName(i, journal.PartExt)))
 	}
 	if _, _, err := Recover(own); err != nil {
 		t.Errorf("Recover of 3 .new files: %v", err)
 	}
-	if left := countSuffix(t, dir, journalPartExt); left != 0 {
+	if left := countSuffix(t, dir, journal.PartExt); left != 0 {
 		t.Errorf("%d .new files left after a recovery of 3", left)
 	}
 }
 
 // Journals that cannot be read (FIFOs, as many as the owner likes):
-// Recover, ReadJournals (a check, a dry run) and deadIntents (a plan
+// Recover, ReadJournals (a check, a dry run) and journal.DeadIntents (a plan
 // rechecked) open at most record.MaxOwnEntries of them, and report them in a
 // few lines.
 func TestOwnJournalsReadBounded(t *testing.T) {
@@ -118,17 +120,17 @@ func TestOwnJournalsReadBounded(t *testing.T) {
 			t.Errorf("%s of %d FIFOs: no error", what, n)
 		}
 		if err != nil {
-			if lines := strings.Count(err.Error(), "\n") + 1; lines > maxReportedJournals+1 {
-				t.Errorf("%s: %d lines of error, want at most %d", what, lines, maxReportedJournals+1)
+			if lines := strings.Count(err.Error(), "\n") + 1; lines > journal.MaxReported+1 {
+				t.Errorf("%s: %d lines of error, want at most %d", what, lines, journal.MaxReported+1)
 			}
 		}
 		opened = 0
 	}
 	_, _, err := RecoverWithin(own, Options{hooks: h})
 	check("Recover", err, true)
-	_, err = readJournalsOf(own, h)
+	_, err = journal.Read(own, h.opening)
 	check("ReadJournals", err, true)
-	deadIntents(own, name, nil, h)
+	journal.DeadIntents(own, name, nil, h.opening)
 	check("deadIntents", nil, false)
 }
 

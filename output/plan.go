@@ -265,8 +265,8 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")
 		c.rec, c.recExists = record.New(c.name), false
 	}
-	opt.Journals.apply(c.rec)
-	if err := opt.Journals.within(c.rec, c.recordFile(".rec"), opt.MaxPaths); err != nil {
+	opt.Journals.Apply(c.rec)
+	if err := opt.Journals.Within(c.rec, c.recordFile(".rec"), opt.MaxPaths); err != nil {
 		// What the journals leave for the root would take its record
 		// past its bound, as Recover refused to merge it.
 		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")

@@ -1,9 +1,6 @@
 package output
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/discgen/discgen/output/internal/record"
@@ -22,7 +19,13 @@ import (
 // readState is record.ReadState within the bounds of c's options
 // (MaxPaths, Reserve).
 func (c *Changes) readState(dir, file string, limit int64) (data []byte, st confined.Info, release func(), err error) {
-	return record.ReadState(dir, file, limit, record.Bounds{MaxPaths: c.opt.MaxPaths, Reserve: c.opt.Reserve})
+	return record.ReadState(dir, file, limit, c.bounds())
+}
+
+// bounds are the bounds of c's options a record or stat cache is read
+// within.
+func (c *Changes) bounds() record.Bounds {
+	return record.Bounds{MaxPaths: c.opt.MaxPaths, Reserve: c.opt.Reserve}
 }
 
 // loadRecord reads the record stored under c.name. A missing record is an
@@ -32,25 +35,16 @@ func (c *Changes) readState(dir, file string, limit int64) (data []byte, st conf
 // (loadRecord1: c.v1 names it, and Apply replaces it by a format 2
 // record).
 func (c *Changes) loadRecord() error {
-	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(record.StateBase(c.opt.StateDir, c.name)+".rec"))
-	data, st, release, err := c.readState(c.opt.StateDir, name, record.MaxSize)
-	defer release()
-	if errors.Is(err, fs.ErrNotExist) {
+	r, st, err := record.Load(c.opt.StateDir, c.recordFile(".rec"), c.name, c.bounds())
+	switch {
+	case err != nil:
+		return err
+	case r == nil:
 		c.rec = record.New(c.name)
 		if ok, err := c.loadFormer(); ok || err != nil {
 			return err
 		}
 		return c.loadRecord1()
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, confined.UnwrapPath(err))
-	}
-	r, _, err := record.ParseMax(data, name, c.opt.MaxPaths)
-	switch {
-	case err != nil:
-		return err
-	case r.Name != c.name:
-		return fmt.Errorf("%s: ownership record belongs to %s, not %s", name, r.Name, c.name)
 	}
 	c.rec, c.recExists, c.recStat = r, true, st
 	return nil
@@ -64,20 +58,9 @@ func (c *Changes) loadFormer() (bool, error) {
 		return false, nil
 	}
 	name := filepath.Join(c.opt.FormerStateDir, filepath.FromSlash(record.Base(c.name)+".rec"))
-	data, _, release, err := c.readState(c.opt.FormerStateDir, name, record.MaxSize)
-	defer release()
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", name, confined.UnwrapPath(err))
-	}
-	r, _, err := record.ParseMax(data, name, c.opt.MaxPaths)
-	switch {
-	case err != nil:
+	r, _, err := record.Load(c.opt.FormerStateDir, name, c.name, c.bounds())
+	if r == nil || err != nil {
 		return false, err
-	case r.Name != c.name:
-		return false, fmt.Errorf("%s: ownership record belongs to %s, not %s", name, r.Name, c.name)
 	}
 	c.rec = r
 	return true, nil
@@ -86,7 +69,7 @@ func (c *Changes) loadFormer() (bool, error) {
 // recordFile returns the OS path of the record (ext ".rec") or stat cache
 // (ext ".stat") of c.
 func (c *Changes) recordFile(ext string) string {
-	return filepath.Join(c.opt.StateDir, filepath.FromSlash(record.StateBase(c.opt.StateDir, c.name)+ext))
+	return record.File(c.opt.StateDir, c.name, ext)
 }
 
 // writeState is record.WriteState in c's state directory: with sync, the

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/journal"
+
 	"github.com/discgen/discgen/output/internal/record"
 
 	"github.com/discgen/discgen/internal/confined"
@@ -66,7 +68,7 @@ func TestRootLockKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := Options{StateDir: own, FormerStateDir: state, JournalDir: state, Record: name, NoSync: true}
-	lock := filepath.Join(state, locksDir, record.NameHash(name)+".lock")
+	lock := filepath.Join(state, journal.LocksDir, record.NameHash(name)+".lock")
 	var inos []uint64
 	for i, body := range []string{"a\n", "b\n"} {
 		if _, _, err := Write(root, files("a.txt", body), opt); err != nil {
@@ -83,7 +85,7 @@ func TestRootLockKept(t *testing.T) {
 	}
 	names, _ := os.ReadDir(filepath.Join(state, record.JournalDir))
 	for _, n := range names {
-		if strings.HasSuffix(n.Name(), ".lock") && n.Name() != journalLockName {
+		if strings.HasSuffix(n.Name(), ".lock") && n.Name() != journal.LockName {
 			t.Errorf("a root's lock in the journal directory: %s", n.Name())
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/journal"
+
 	"github.com/discgen/discgen/output/internal/record"
 )
 
@@ -40,7 +42,7 @@ func TestFormerRootStateMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := fmt.Sprintf("discgen output record 2\nname %s\nstate incomplete\nf %x b.txt\n", name, sha256.Sum256([]byte("old b\n")))
-	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journalMagic, len(in), in)
+	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journal.Magic, len(in), in)
 	if err := os.WriteFile(filepath.Join(old, "journal", "0123456789abcdef.jnl"), []byte(jnl), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func TestFormerRootStateJournalOfRootsBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := fmt.Sprintf("discgen output record 2\nname %s\nstate incomplete\nf %x b.txt\n", name, sha256.Sum256([]byte("old b\n")))
-	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journalMagic, len(in), in)
+	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journal.Magic, len(in), in)
 	if err := os.WriteFile(filepath.Join(state, "journal", "0123456789abcdef.jnl"), []byte(jnl), 0o600); err != nil {
 		t.Fatal(err)
 	}

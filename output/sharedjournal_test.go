@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discgen/discgen/output/internal/journal"
+
 	"github.com/discgen/discgen/output/internal/record"
 
 	"github.com/discgen/discgen/internal/statedir"
@@ -215,7 +217,7 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 	if n != 2 || !errors.As(err, &nr) || len(nr.Errs) != 1 || !strings.HasPrefix(nr.Errs[0].Error(), "r1: ") {
 		t.Fatalf("Recover = %d, %v; want r0 and r2 recovered, r1 not", n, err)
 	}
-	if j.Roots() != 1 || len(j.intents["r1"]) != 1 {
+	if j.Roots() != 1 || len(j.Intents("r1")) != 1 {
 		t.Errorf("the intents left to own: %+v", j)
 	}
 	for _, i := range []int{0, 2} {
@@ -232,7 +234,7 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := parseJournal(data, js[0])
+	recs, err := journal.Parse(data, js[0])
 	if err != nil || len(recs) != 1 || recs[0].Name != "r1" {
 		t.Errorf("the journal kept %d intents (%v), want r1's alone", len(recs), err)
 	}
@@ -257,8 +259,8 @@ func TestRootLocksLeaveNoFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Sort(names); !slices.Equal(names, []string{journalLockName}) {
-		t.Errorf("the journal directory after the batch: %v, want only %s", names, journalLockName)
+	if slices.Sort(names); !slices.Equal(names, []string{journal.LockName}) {
+		t.Errorf("the journal directory after the batch: %v, want only %s", names, journal.LockName)
 	}
 }
 
@@ -312,7 +314,7 @@ func TestRecoverWithinBounds(t *testing.T) {
 			t.Errorf("error %d: %v, want %q refused past its bound", i, e, want)
 		}
 	}
-	if j.Roots() != 2 || len(j.intents["r1"]) != 1 || len(j.intents["r2"]) != 1 {
+	if j.Roots() != 2 || len(j.Intents("r1")) != 1 || len(j.Intents("r2")) != 1 {
 		t.Errorf("the intents left to own: %+v", j)
 	}
 	if rec, err := readRecordNamed(own[0], "r0"); err != nil || !rec.Owns("b.txt", record.FileSum([]byte("b\n"))) {
@@ -355,12 +357,12 @@ func TestRecoverWithinBounds(t *testing.T) {
 // the journal stays, unlocked.
 func leaveJournal(t *testing.T, e env, ins [][]byte) {
 	t.Helper()
-	jl := lockJournal(e.state, 0, false, e.root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
+	jl := journal.Open(e.state, 0, false, e.root)
+	if jl.Err != nil {
+		t.Fatal(jl.Err)
 	}
-	if err := jl.write(ins, false); err != nil {
+	if err := jl.Write(ins, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	jl.close(true)
+	jl.Close(true)
 }

@@ -1,8 +1,6 @@
 package output
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -45,14 +43,7 @@ import (
 // the same way. Both forms are record's (record.TempPrefix,
 // record.IsTempName): a record lists a build's temporary files.
 
-func tempName() string { return record.TempPrefix + randomHex() + record.TempSuffix }
-
-// randomHex is 16 random hex digits.
-func randomHex() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func tempName() string { return record.TempPrefix + record.RandomHex() + record.TempSuffix }
 
 // pending is one file written to its temporary name and not yet published.
 type pending struct {

@@ -33,9 +33,8 @@ import (
 // takes: this file; in record.go the Magic1 and "n == 2 && v1" cases of
 // ParseMax (and its root result); and in package output its
 // record_format1.go and record_format1_test.go, loadRecord's call of
-// loadRecord1, the Changes field v1 (plan.go) and its two readers,
-// Apply's removal of the format 1 record (apply.go) and mergeInto's
-// (recover.go).
+// loadRecord1, and the Changes field v1 (plan.go) and its readers in
+// apply.go (Apply keeps and removes the format 1 record).
 
 // Magic1 is the first line of a format 1 record.
 const Magic1 = "discgen output record 1"

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -309,6 +310,14 @@ const (
 	oldTempPrefix = ".discgen-"
 	TempSuffix    = ".tmp"
 )
+
+// RandomHex is 16 random hex digits: the unique part of a temporary
+// file's name, and of a journal's.
+func RandomHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
 
 // IsTempName reports whether name has the form of discgen's temporary
 // files. Only those listed in an interrupted build's record are removed.

@@ -43,7 +43,7 @@ import (
 // statedir.RandomTemp). What such a file can make a build do is confined
 // to that root: a record or journal names paths inside the root, every
 // path is reached through the root, opened confined, and a journal there
-// counts only for the root's own record (recoverOwn). The directory's
+// counts only for the root's own record (package journal's recoverOwn). The directory's
 // lock is the root's lock, which the owner can hold: the build run by
 // root takes its own lock of the root first, in the build's lock
 // directory, and then tries this one once (see docs/output-design.md,

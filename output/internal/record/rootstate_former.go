@@ -34,10 +34,11 @@ import (
 // This file is all there is of the former layout, and can go once no
 // host holds it. Deleting it takes: this file; PrepareRootState's call
 // of migrateFormer (rootstate.go, which then returns true for a
-// directory it made: nothing to recover); in package output,
-// rootstate_former_test.go, mergeIntent's call of PrepareFromFormer
-// (recover.go) and RemoveFormerRootState (rootstate.go), an exported
-// name, with publish's Unprovision's call of it (publish/provision.go).
+// directory it made: nothing to recover); package journal's call of
+// PrepareFromFormer (mergeIntent, recover.go); in package output,
+// rootstate_former_test.go and RemoveFormerRootState (rootstate.go), an
+// exported name, with publish's Unprovision's call of it
+// (publish/provision.go).
 
 // formerRootsDir is the former layout's directory of the roots' own
 // state directories.

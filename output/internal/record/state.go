@@ -135,3 +135,31 @@ func ParseCacheMax(data []byte, maxPaths int) *StatCache {
 	}
 	return sc
 }
+
+// File is the OS path, in the state directory stateDir, of the record
+// named name (ext ".rec") or of its stat cache (".stat").
+func File(stateDir, name, ext string) string {
+	return filepath.Join(stateDir, filepath.FromSlash(StateBase(stateDir, name)+ext))
+}
+
+// Load reads the record named name from file (an OS path) in the state
+// directory dir, within b. It returns nil, and no error, when there is
+// none.
+func Load(dir, file, name string, b Bounds) (*Record, confined.Info, error) {
+	data, st, release, err := ReadState(dir, file, MaxSize, b)
+	defer release()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, confined.Info{}, nil
+	}
+	if err != nil {
+		return nil, confined.Info{}, fmt.Errorf("%s: %w", file, confined.UnwrapPath(err))
+	}
+	r, _, err := ParseMax(data, file, b.MaxPaths)
+	switch {
+	case err != nil:
+		return nil, confined.Info{}, err
+	case r.Name != name:
+		return nil, confined.Info{}, fmt.Errorf("%s: ownership record belongs to %s, not %s", file, r.Name, name)
+	}
+	return r, st, nil
+}
