@@ -14,7 +14,7 @@ import (
 // directory), and the state files Apply writes (writeState). Format 1's
 // record is record_format1.go's; the stat cache is cache.go's; the
 // journal that makes a record's intent durable before a batch changes
-// anything is journal.go's.
+// anything is package journal's (written by journal.go).
 
 // readState is record.ReadState within the bounds of c's options
 // (MaxPaths, Reserve).

@@ -109,15 +109,15 @@ func firstLine(data []byte) string {
 // short (by a power loss before it reached the disk whole) yields the
 // records before the cut, with an error naming it.
 func Parse(data []byte, name string) ([]*record.Record, error) {
-	return ParseOf(data, name, nil)
+	return parseOf(data, name, nil)
 }
 
-// ParseOf is Parse returning only the records whose name
+// parseOf is Parse returning only the records whose name
 // keep accepts (all of them when keep is nil). A record of another name
 // is passed over by its name line alone, unparsed: a journal its owner
 // filled with intents naming other records costs a scan, not a parse of
 // each.
-func ParseOf(data []byte, name string, keep func(recName string) bool) ([]*record.Record, error) {
+func parseOf(data []byte, name string, keep func(recName string) bool) ([]*record.Record, error) {
 	rest, ok := bytes.CutPrefix(data, []byte(Magic+"\n"))
 	if !ok {
 		return nil, fmt.Errorf("%s: not a discgen journal", name)

@@ -37,7 +37,7 @@ func TestParseJournalOfPassesOverOthers(t *testing.T) {
 	if _, err := Parse(data, "j"); err == nil {
 		t.Fatal("the whole journal parsed: the other record's body is not what this test needs")
 	}
-	recs, err := ParseOf(data, "j", func(name string) bool { return name == own.Name })
+	recs, err := parseOf(data, "j", func(name string) bool { return name == own.Name })
 	if err != nil || len(recs) != 1 || recs[0].Name != own.Name || !recs[0].Owns("autodisc/index.txt", record.FileSum([]byte("x"))) {
 		t.Errorf("own record: %v %v", recs, err)
 	}

@@ -391,7 +391,7 @@ func Each(dir string, names []string, limit int64, dead bool, opening func(file 
 }
 
 // eachJournalOf is Each passing fn only the intents whose record
-// name keep accepts (see ParseOf).
+// name keep accepts (see parseOf).
 func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func(recName string) bool, opening func(file string), fn func(file string, intents []*record.Record) error) error {
 	slices.Sort(names)
 	var errs []error
@@ -441,7 +441,7 @@ func eachJournalOf(dir string, names []string, limit int64, dead bool, keep func
 		// names in full the roots whose intents come before the cut (the
 		// rest of its batch had not started), and one cut before its
 		// first line, or empty, names none; fn handles and removes it.
-		recs, _ := ParseOf(data, file, keep)
+		recs, _ := parseOf(data, file, keep)
 		err = fn(file, recs)
 		if lock != nil {
 			lock.Close()

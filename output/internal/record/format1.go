@@ -30,14 +30,14 @@ import (
 //
 // This file is all there is of format 1 but for a few lines elsewhere.
 // Deleting it, once no state directory holds an outputs/ directory,
-// takes: this file; in record.go the Magic1 and "n == 2 && v1" cases of
+// takes: this file; in record.go the magic1 and "n == 2 && v1" cases of
 // ParseMax (and its root result); and in package output its
 // record_format1.go and record_format1_test.go, loadRecord's call of
 // loadRecord1, and the Changes field v1 (plan.go) and its readers in
 // apply.go (Apply keeps and removes the format 1 record).
 
-// Magic1 is the first line of a format 1 record.
-const Magic1 = "discgen output record 1"
+// magic1 is the first line of a format 1 record.
+const magic1 = "discgen output record 1"
 
 // format1Root is the root a format 1 record's second line names, or why
 // that line is not one.

@@ -23,9 +23,9 @@ import (
 // reads and writes it. What remains of format 1 is format1.go's; the
 // machine-local stat cache beside it is cache.go's.
 
-// Magic is the first line of every ownership record (format 2;
+// magic is the first line of every ownership record (format 2;
 // format 1's is format1.go's).
-const Magic = "discgen output record 2"
+const magic = "discgen output record 2"
 
 // Sum identifies the content discgen wrote at a path: a regular file's bytes
 // ('f') or a symlink's target ('l').
@@ -105,7 +105,7 @@ func (r *Record) Marshal() []byte {
 	if !r.Complete {
 		state = "incomplete"
 	}
-	fmt.Fprintf(&b, "%s\nname %s\nstate %s\n", Magic, r.Name, state)
+	fmt.Fprintf(&b, "%s\nname %s\nstate %s\n", magic, r.Name, state)
 	paths := slices.Collect(maps.Keys(r.Dirs))
 	for p := range r.Files {
 		if !r.Dirs[p] {
@@ -158,8 +158,8 @@ func ParseMax(data []byte, name string, maxPaths int) (r *Record, root string, e
 		switch {
 		case n == 1:
 			switch {
-			case line == Magic:
-			case line == Magic1:
+			case line == magic:
+			case line == magic1:
 				v1 = true
 			default:
 				return nil, "", bad(n, "unknown header")
@@ -182,9 +182,9 @@ func ParseMax(data []byte, name string, maxPaths int) (r *Record, root string, e
 			default:
 				return nil, "", bad(n, "missing state line")
 			}
-		case strings.HasPrefix(line, "d ") && !ValidPath(line[2:]),
-			strings.HasPrefix(line, "t ") && !ValidPath(line[2:]):
-			return nil, "", bad(n, OutsideRoot)
+		case strings.HasPrefix(line, "d ") && !validPath(line[2:]),
+			strings.HasPrefix(line, "t ") && !validPath(line[2:]):
+			return nil, "", bad(n, outsideRoot)
 		case strings.HasPrefix(line, "d "):
 			r.Dirs[line[2:]] = true
 		case strings.HasPrefix(line, "t ") && !v1:
@@ -198,8 +198,8 @@ func ParseMax(data []byte, name string, maxPaths int) (r *Record, root string, e
 			s.Kind = line[0]
 			if h, err := hex.DecodeString(hexsum); !ok || err != nil || len(h) != len(s.Hash) || p == "" {
 				return nil, "", bad(n, "malformed file line")
-			} else if !ValidPath(p) {
-				return nil, "", bad(n, OutsideRoot)
+			} else if !validPath(p) {
+				return nil, "", bad(n, outsideRoot)
 			} else {
 				copy(s.Hash[:], h)
 			}
@@ -217,16 +217,16 @@ func ParseMax(data []byte, name string, maxPaths int) (r *Record, root string, e
 	return r, root, nil
 }
 
-// ValidPath reports whether p, a path a record names, lies below the
+// validPath reports whether p, a path a record names, lies below the
 // root: relative, clean, without "." or ".." components. A record a
 // root's owner may write (RootStateDir) names nothing else.
-func ValidPath(p string) bool {
+func validPath(p string) bool {
 	return p != "." && fs.ValidPath(p) && !strings.ContainsRune(p, 0)
 }
 
-// OutsideRoot is what a record naming a path outside its root is refused
+// outsideRoot is what a record naming a path outside its root is refused
 // for.
-const OutsideRoot = "path not below the output root"
+const outsideRoot = "path not below the output root"
 
 // Base is the slash path, inside the state directory and without
 // extension, of the files kept for the record named name:

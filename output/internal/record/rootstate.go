@@ -56,9 +56,9 @@ import (
 // RootsDir is the directory of the roots' own state directories.
 const RootsDir = "own"
 
-// OwnBase is the base name, in a root's own state directory, of
+// ownBase is the base name, in a root's own state directory, of
 // the files kept for its record: record.rec, record.stat.
-const OwnBase = "record"
+const ownBase = "record"
 
 // RootStateDir returns the state directory of its own, below stateDir,
 // of the root whose record is named record.
@@ -74,7 +74,7 @@ func StateBase(stateDir, name string) string {
 	if !IsRootState(stateDir) {
 		return Base(name)
 	}
-	return OwnBase
+	return ownBase
 }
 
 // JournalDirOf is the journal directory of the state directory stateDir:
@@ -205,16 +205,16 @@ func stateDenied(dir string, err error) error {
 	return fmt.Errorf("state directory: %s: %w", dir, confined.UnwrapPath(err))
 }
 
-// MaxRootState bounds what is read from a root's own state directory, all
+// maxRootState bounds what is read from a root's own state directory, all
 // journals together and each record or stat cache: its owner may fill it.
 // A tenant's record is a few lines for each of its outputs.
-const MaxRootState = 16 << 20
+const maxRootState = 16 << 20
 
-// StateLimit is limit, or MaxRootState for a root's own state directory
+// StateLimit is limit, or maxRootState for a root's own state directory
 // (a path RootStateDir returns).
 func StateLimit(stateDir string, limit int64) int64 {
 	if IsRootState(stateDir) {
-		return min(limit, MaxRootState)
+		return min(limit, maxRootState)
 	}
 	return limit
 }

@@ -35,7 +35,7 @@ import (
 // host holds it. Deleting it takes: this file; PrepareRootState's call
 // of migrateFormer (rootstate.go, which then returns true for a
 // directory it made: nothing to recover); package journal's call of
-// PrepareFromFormer (mergeIntent, recover.go); in package output,
+// PrepareFromFormer (mergeIntent, its recover.go); in package output,
 // rootstate_former_test.go and RemoveFormerRootState (rootstate.go), an
 // exported name, with publish's Unprovision's call of it
 // (publish/provision.go).
@@ -91,7 +91,7 @@ func migrateFormer(dir, record string) (journals bool) {
 	x := NameHash(record)
 	recs := filepath.Join(old, "records")
 	for _, ext := range []string{".rec", ".stat"} {
-		statedir.Rename(filepath.Join(recs, x+ext), filepath.Join(dir, OwnBase+ext))
+		statedir.Rename(filepath.Join(recs, x+ext), filepath.Join(dir, ownBase+ext))
 	}
 	jdir := filepath.Join(old, JournalDir)
 	for _, name := range formerNames(jdir) {

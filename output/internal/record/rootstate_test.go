@@ -9,8 +9,8 @@ import (
 // the build's own state directory, since the root's owner may fill it.
 func TestRootStateBounded(t *testing.T) {
 	own := RootStateDir(filepath.Join("var", "state"), "users/alice/public_html")
-	if got := StateLimit(own, bigLimit); got != MaxRootState {
-		t.Errorf("a root's own state directory %s: limit %d, want %d", own, got, MaxRootState)
+	if got := StateLimit(own, bigLimit); got != maxRootState {
+		t.Errorf("a root's own state directory %s: limit %d, want %d", own, got, maxRootState)
 	}
 	for _, d := range []string{filepath.Join("var", "state"), filepath.Join(own, "x"), filepath.Dir(own)} {
 		if got := StateLimit(d, bigLimit); got != bigLimit {
@@ -19,5 +19,5 @@ func TestRootStateBounded(t *testing.T) {
 	}
 }
 
-// bigLimit is a bound past MaxRootState, as output's of a journal is.
+// bigLimit is a bound past maxRootState, as output's of a journal is.
 const bigLimit = 1 << 30
