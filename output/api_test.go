@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/output/internal/record"
 	"github.com/discgen/discgen/tree"
 )
 

@@ -13,10 +13,9 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // The stat cache, beside each ownership record, as a plan reads and

@@ -9,11 +9,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/discgen/discgen/output/internal/journal"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/hostlimits"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/journal"
 )
 
 // A Writer applies plans (Apply, ApplyAll) and keeps what outlives one

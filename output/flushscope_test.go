@@ -8,10 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/testing/testenv"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // syncfsBatches makes every batch holding a plan made with opt flushed

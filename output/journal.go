@@ -9,11 +9,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/discgen/discgen/output/internal/journal"
-
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // A batch's journal and locks (package journal holds the journal, its

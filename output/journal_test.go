@@ -11,13 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/output/internal/journal"
-
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
 	"github.com/discgen/discgen/internal/testing/testenv"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 func journals(t *testing.T, state string) []string {

@@ -12,13 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/output/internal/journal"
-
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/internal/testing/otheruser"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // What another local account can open, it can lock: nothing a build run

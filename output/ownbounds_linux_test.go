@@ -11,12 +11,10 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/discgen/discgen/output/internal/journal"
-
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/internal/testing/otheruser"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // A root's own journal directory is its owner's to fill: every walk of

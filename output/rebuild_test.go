@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/tree"
 )
 

@@ -3,9 +3,8 @@ package output
 import (
 	"path/filepath"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // The ownership record of a plan's root, loaded and written through

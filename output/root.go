@@ -7,10 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // setName sets c.name, the portable name of the root's ownership record:

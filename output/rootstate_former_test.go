@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/output/internal/journal"
-
 	"github.com/discgen/discgen/output/internal/record"
 )
 

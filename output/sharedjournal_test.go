@@ -14,11 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/discgen/discgen/output/internal/journal"
-
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // ownRoots plans n roots, each keeping its record in a state directory of

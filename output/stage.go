@@ -7,9 +7,8 @@ import (
 	"path"
 	"sync"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // Staging: the first half of Apply's writes, before the flush. A root's

@@ -13,9 +13,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/testing/livetest"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // leftTemp applies a new a.txt to root and calls seen with the temporary

@@ -11,10 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/output/internal/record"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // The journal. Before output's Apply changes anything under a root, the state

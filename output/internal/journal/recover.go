@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -15,12 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/discgen/discgen/output/internal/record"
-
-	"io"
-
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // Recovery: what a build killed mid-batch left in the state directory.
