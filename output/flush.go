@@ -312,11 +312,12 @@ func syncBefore(as []*applying, jls []*journal.Lock) {
 		if jl.Handle == nil || !slices.ContainsFunc(as, func(a *applying) bool { return a.jl == jl && a.intent != nil && !a.c.opt.NoSync }) {
 			continue
 		}
+		hs := journalHooks(as, jl)
 		jobs = append(jobs, syncJob{jl: jl, do: func() error {
-			journalHooks(as, jl).flushed("fsync", jl.Name)
+			hs.flushed("fsync", jl.Name)
 			return jl.Handle.Sync()
 		}}, syncJob{jl: jl, do: func() error {
-			journalHooks(as, jl).flushed("fsync", jl.Dir.Name())
+			hs.flushed("fsync", jl.Dir.Name())
 			return jl.Dir.Sync()
 		}})
 	}
