@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/output/internal/record"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -44,7 +45,7 @@ func TestDirOptionWritesThroughOpenedRoot(t *testing.T) {
 	if _, err := r.Stat("robots.txt"); err != nil {
 		t.Errorf("Dir closed by Apply: %v", err)
 	}
-	if got, err := readRecordNamed(e.state, "alice"); err != nil || len(got.files) != 2 {
+	if got, err := readRecordNamed(e.state, "alice"); err != nil || len(got.Files) != 2 {
 		t.Errorf("record: %+v %v", got, err)
 	}
 	// Problems and errors name the root as given.
@@ -55,7 +56,7 @@ func TestDirOptionWritesThroughOpenedRoot(t *testing.T) {
 	}
 }
 
-func readRecordNamed(state, name string) (*record, error) {
+func readRecordNamed(state, name string) (*record.Record, error) {
 	c := &Changes{Root: "x", name: name, opt: Options{StateDir: state}}
 	if err := c.loadRecord(); err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func TestRecordNames(t *testing.T) {
 	opt := e.opt()
 	opt.Record = "home/alice/public_html"
 	apply(t, e, files("a.txt", "a\n"), opt)
-	data := mustRead(t, filepath.Join(e.state, recordBase(opt.Record)+".rec"))
+	data := mustRead(t, filepath.Join(e.state, record.Base(opt.Record)+".rec"))
 	if !strings.HasPrefix(data, "discgen output record 2\nname home/alice/public_html\n") || strings.Contains(data, e.base) {
 		t.Errorf("record:\n%s", data)
 	}
@@ -83,7 +84,7 @@ func TestRecordNames(t *testing.T) {
 	opt.Record = ""
 	opt.StateDir = filepath.Join(e.base, "x", "state")
 	apply(t, e, files("a.txt", "a\n"), opt)
-	if got, err := readRecordNamed(opt.StateDir, "../public"); err != nil || !got.owns("a.txt", fileSum([]byte("a\n"))) {
+	if got, err := readRecordNamed(opt.StateDir, "../public"); err != nil || !got.Owns("a.txt", record.FileSum([]byte("a\n"))) {
 		t.Errorf("default record name: %+v %v", got, err)
 	}
 }
@@ -158,7 +159,7 @@ func TestFresh(t *testing.T) {
 	}
 	apply(t, e, tr, other)
 	// A torn cache (a kill while it was rewritten in place) is ignored.
-	cache := filepath.Join(e.state, recordBase("public")+".stat")
+	cache := filepath.Join(e.state, record.Base("public")+".stat")
 	full := mustRead(t, cache)
 	if !fresh(other) || !strings.HasSuffix(full, "\nend\n") {
 		t.Fatalf("cache:\n%s", full)
@@ -169,7 +170,7 @@ func TestFresh(t *testing.T) {
 	}
 	os.WriteFile(cache, []byte(full), 0o644)
 	// A record replaced (a checkout of another commit) voids the cache.
-	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	rec := filepath.Join(e.state, record.Base("public")+".rec")
 	data := mustRead(t, rec)
 	os.Remove(rec)
 	mustWrite(t, rec, data)

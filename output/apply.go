@@ -13,6 +13,7 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/journal"
 )
 
 // Result counts what Apply did.
@@ -160,19 +161,19 @@ func (w *Writer) ApplyAll(cs []*Changes) ([]Result, []error) {
 				durable = durable || !a.c.opt.NoSync
 			}
 		}
-		if durable && !keep && !each && jl.file != "" {
+		if durable && !keep && !each && jl.Name != "" {
 			// Renames and records are not flushed yet: the journal
 			// stays until a flush of every filesystem they are on.
-			devs := map[uint64]*os.File{jl.dev: jl.f}
+			devs := map[uint64]*os.File{jl.Dev: jl.Dir}
 			for _, a := range as {
 				if _, ok := devs[a.dev]; !ok && a.jl == jl && a.intent != nil && a.dir != nil {
 					devs[a.dev] = a.dir
 				}
 			}
-			w.retire(jl, devs)
+			w.retire(jl, devs, journalHooks(as, jl))
 			keep = true
 		}
-		jl.close(keep)
+		jl.Close(keep)
 	}
 	// The roots go last: a retired journal keeps a handle on their
 	// filesystems.
@@ -287,7 +288,7 @@ type applying struct {
 	touched map[string]bool // directories whose entries change
 	mutate  bool            // the plan changes something on disk (see above)
 	recheck bool            // the plan's problems are checked again under the lock (see above)
-	jl      *journalLock    // the state directory's journal, locked by lockJournals
+	jl      *journal.Lock   // the state directory's journal, locked by lockJournals
 	// locks are the root's own lock (lockState), when its journal is
 	// not in the root's own journal directory, and any other state
 	// directory's lock it holds until its record is written.
@@ -344,7 +345,7 @@ func (a *applying) count() {
 		}
 	}
 	a.mutate = a.mutate || len(c.mkdirs) > 0 || len(c.temps) > 0 || c.rootMissing
-	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.marshal(), c.rec.marshal()) {
+	if !a.mutate && len(c.pruneCandidates()) == 0 && c.recExists && c.v1 == "" && bytes.Equal(c.next.Marshal(), c.rec.Marshal()) {
 		a.err, a.done, a.recorded = c.finish(false, nil), true, true
 	}
 }
@@ -396,7 +397,7 @@ func (a *applying) prepare() {
 		// No build wrote the root since the plan. A build killed since
 		// this one's Recover may have: what its journal names is owned
 		// as Recover would make it owned.
-		j := deadIntents(c.opt.StateDir, c.name, c.opt.Journals, c.opt.hooks)
+		j := journal.DeadIntents(c.opt.StateDir, c.name, c.opt.Journals, c.opt.hooks.opening)
 		if j == nil {
 			a.err, a.done = c.Err(), true // the problems stand
 			return
@@ -427,7 +428,7 @@ func (a *applying) prepare() {
 // finish writes the complete record, when it changed, and the stat cache.
 func (c *Changes) finish(mutate bool, todo []*pending) error {
 	recStat := c.recStat
-	if next := c.next.marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.marshal()) {
+	if next := c.next.Marshal(); mutate || !c.recExists || !bytes.Equal(next, c.rec.Marshal()) {
 		st, err := c.writeState(c.recordFile(".rec"), next, c.syncEach && mutate && !c.opt.NoSync, false, true)
 		if err != nil {
 			return err
@@ -445,7 +446,7 @@ func (c *Changes) finish(mutate bool, todo []*pending) error {
 			stats[pd.ch.Path] = pd.stat
 		}
 	}
-	for p := range c.next.files {
+	for p := range c.next.Files {
 		if _, ok := stats[p]; !ok {
 			st, ok := c.stats[p]
 			if !ok {

@@ -12,207 +12,17 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
-// The stat cache, beside each ownership record: how a build tells,
-// without reading them, that a root's outputs are as it left them (Fresh,
-// and Plan's skipped reads), and the refusal cache, which keeps why a
-// root's input was refused. What it compares is a confined.Info: a file
-// unchanged in its size, times, inode and mode (Info.Same) is taken to
-// hold the bytes discgen recorded, as make, ninja and git's index do.
-
-// statString renders s as the cache keeps it: "size mtime ctime inode
-// mode", the mode in octal.
-func statString(s confined.Info) string {
-	return fmt.Sprintf("%d %d %d %d %o", s.Size, s.Mtime, s.Ctime, s.Ino, uint32(s.Mode))
-}
-
-// cacheMagic is the first line of a stat cache.
-const cacheMagic = "discgen stat cache 2"
-
-// statCache is the machine-local part of what discgen keeps for a root,
-// beside its record (".stat" instead of ".rec"): the input key of the
-// build that wrote it, the stat of the record it belongs to, and the stat
-// of every output. It is valid only while the record still stats the same,
-// so a record replaced by a checkout or copied from another machine makes
-// it ignored, and it is rebuilt by the next Apply. Inodes and times are
-// meaningless elsewhere, which is why the cache is kept out of the record
-// and out of version control (the state directory's .gitignore).
-//
-//	discgen stat cache 2
-//	key 5f0c...9a
-//	record 812 1732300000123456789 1732300000123456789 1048601 644
-//	s 211 1732300000120000000 1732300000120000000 1048577 644 autodisc/index.txt
-//	end
-type statCache struct {
-	key   string // hex SHA-256 of Options.Key, "-" when none
-	rec   confined.Info
-	files map[string]confined.Info
-	order []string // files' paths in the cache's order (parseCache)
-}
-
-func keyHash(key string) string {
-	if key == "" {
-		return "-"
-	}
-	h := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(h[:])
-}
-
-func (sc *statCache) marshal() []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nkey %s\nrecord %s\n", cacheMagic, sc.key, statString(sc.rec))
-	for _, p := range slices.Sorted(maps.Keys(sc.files)) {
-		fmt.Fprintf(&b, "s %s %s\n", statString(sc.files[p]), p)
-	}
-	b.WriteString("end\n")
-	return b.Bytes()
-}
-
-// parseStat reads "size mtime ctime ino mode" from the fields f.
-func parseStat(f []string) (confined.Info, bool) {
-	if len(f) != 5 {
-		return confined.Info{}, false
-	}
-	var n [5]int64
-	for i, s := range f {
-		base := 10
-		if i == 4 {
-			base = 8
-		}
-		v, err := strconv.ParseInt(s, base, 64)
-		if err != nil {
-			return confined.Info{}, false
-		}
-		n[i] = v
-	}
-	return confined.Info{Size: n[0], Mtime: n[1], Ctime: n[2], Ino: uint64(n[3]), Mode: fs.FileMode(n[4])}, true
-}
-
-// parseCache returns nil for anything that is not a well-formed cache: a
-// cache is only ever an optimisation.
-func parseCache(data []byte) *statCache {
-	sc := &statCache{files: make(map[string]confined.Info, max(bytes.Count(data, []byte("\n"))-4, 0))}
-	end := false
-	n := 0
-	// The lines are read from data in place (a bufio.Scanner's 64 KiB
-	// buffer, zeroed for every tenant's cache, cost a no-change build a
-	// tenth of its CPU), and an output's line without a string or a
-	// slice of fields, which every unchanged tenant paid for each of its
-	// outputs; a line longer than maxCacheLine is refused as the scanner
-	// refused it.
-	for b := range bytes.Lines(data) {
-		n++
-		b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
-		if len(b) > maxCacheLine {
-			return nil
-		}
-		var ok bool
-		switch {
-		case end:
-			ok = false
-		case n > 3 && string(b) == "end":
-			end, ok = true, true
-		case n == 1:
-			ok = string(b) == cacheMagic
-		case n == 2:
-			var key []byte
-			if key, ok = bytes.CutPrefix(b, []byte("key ")); ok {
-				sc.key = string(key)
-			}
-		case n == 3:
-			var rest []byte
-			if rest, ok = bytes.CutPrefix(b, []byte("record ")); ok {
-				sc.rec, ok = parseStat(strings.Fields(string(rest)))
-			}
-		default:
-			var rest []byte
-			if rest, ok = bytes.CutPrefix(b, []byte("s ")); ok {
-				var st confined.Info
-				var name []byte
-				if st, name, ok = parseStatLine(rest); ok {
-					p := string(name)
-					sc.files[p] = st
-					sc.order = append(sc.order, p)
-				}
-			}
-		}
-		if !ok {
-			return nil
-		}
-	}
-	if sc.key == "" || !end {
-		return nil // torn, or not a cache
-	}
-	return sc
-}
-
-// parseStatLine reads "size mtime ctime ino mode name" (the fields
-// parted by single spaces, the name the rest of the line, not empty) as
-// parseStat reads the first five.
-func parseStatLine(b []byte) (confined.Info, []byte, bool) {
-	var n [5]int64
-	for i := range n {
-		f, rest, ok := bytes.Cut(b, []byte(" "))
-		if !ok {
-			return confined.Info{}, nil, false
-		}
-		base := 10
-		if i == 4 {
-			base = 8
-		}
-		if n[i], ok = parseInt(f, base); !ok {
-			return confined.Info{}, nil, false
-		}
-		b = rest
-	}
-	if len(b) == 0 {
-		return confined.Info{}, nil, false
-	}
-	return confined.Info{Size: n[0], Mtime: n[1], Ctime: n[2], Ino: uint64(n[3]), Mode: fs.FileMode(n[4])}, b, true
-}
-
-// parseInt is strconv.ParseInt(string(b), base, 64) for base 8 or 10,
-// without a string: an optional sign, then one digit or more, in range.
-func parseInt(b []byte, base int) (int64, bool) {
-	neg := false
-	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
-		neg, b = b[0] == '-', b[1:]
-	}
-	if len(b) == 0 {
-		return 0, false
-	}
-	var u uint64
-	for _, c := range b {
-		d := uint64(c) - '0'
-		if c < '0' || d >= uint64(base) {
-			return 0, false
-		}
-		if u > (1<<63)/uint64(base) {
-			return 0, false // u*base+d is past the range, and fits a uint64
-		}
-		u = u*uint64(base) + d
-		if u > 1<<63 {
-			return 0, false
-		}
-	}
-	if !neg && u == 1<<63 {
-		return 0, false
-	}
-	v := int64(u)
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
-// maxCacheLine is the longest line a stat cache may hold.
-const maxCacheLine = 64 * 1024
+// The stat cache, beside each ownership record, as a plan reads and
+// writes it (its format is package record's cache.go): how a build
+// tells, without reading them, that a root's outputs are as it left them
+// (Fresh, and Plan's skipped reads); and the refusal cache, which keeps
+// why a root's input was refused.
 
 // loadCache reads the stat cache of c's record; a missing, malformed or
 // stale one (its record stat differs) leaves c.cache nil.
@@ -220,12 +30,12 @@ func (c *Changes) loadCache() {
 	if !c.recExists {
 		return
 	}
-	data, _, release, err := c.readState(c.opt.StateDir, c.recordFile(".stat"), maxRecordSize)
+	data, _, release, err := c.readState(c.opt.StateDir, c.recordFile(".stat"), record.MaxSize)
 	defer release()
 	if err != nil {
 		return
 	}
-	if sc := c.parseCache(data); sc != nil && sc.rec.Same(c.recStat) {
+	if sc := c.parseCache(data); sc != nil && sc.Rec.Same(c.recStat) {
 		c.cache, c.cacheBytes = sc, data
 	}
 }
@@ -260,17 +70,17 @@ func fresh(root string, opt Options, dir *confined.Dir) (bool, error) {
 	if err := c.setName(); err != nil {
 		return false, err
 	}
-	data, _, release, err := c.readState(c.opt.StateDir, c.recordFile(".stat"), maxRecordSize)
+	data, _, release, err := c.readState(c.opt.StateDir, c.recordFile(".stat"), record.MaxSize)
 	defer release()
 	if err != nil {
 		return false, nil
 	}
 	sc := c.parseCache(data)
-	if sc == nil || sc.key != keyHash(opt.Key) {
+	if sc == nil || sc.Key != record.KeyHash(opt.Key) {
 		return false, nil
 	}
 	st, err := statedir.Lstat(c.recordFile(".rec"))
-	if err != nil || !st.Same(sc.rec) {
+	if err != nil || !st.Same(sc.Rec) {
 		return false, nil
 	}
 	if dir != nil {
@@ -281,7 +91,7 @@ func fresh(root string, opt Options, dir *confined.Dir) (bool, error) {
 		return false, nil
 	}
 	defer r.Close()
-	paths := slices.Sorted(maps.Keys(sc.files))
+	paths := slices.Sorted(maps.Keys(sc.Files))
 	for _, g := range groupByDir(paths) {
 		d := parent(g[0])
 		if !realDirs(r, d) {
@@ -293,7 +103,7 @@ func fresh(root string, opt Options, dir *confined.Dir) (bool, error) {
 		ok := true
 		for _, p := range g {
 			fi, err := r.Lstat(p)
-			if ok = err == nil && confined.StatOf(fi).Same(sc.files[p]); !ok {
+			if ok = err == nil && confined.StatOf(fi).Same(sc.Files[p]); !ok {
 				break
 			}
 		}
@@ -326,8 +136,8 @@ func realDirs(r *confined.Root, d string) bool {
 // recorded stat, reaching each directory once. A cache may be its root
 // owner's to write: grouping by directory stays n log n, however many
 // directories it names.
-func sameIn(dir *confined.Dir, sc *statCache) bool {
-	for _, g := range byParent(sc.order, func(p string) string { return p }, 0) {
+func sameIn(dir *confined.Dir, sc *record.StatCache) bool {
+	for _, g := range byParent(sc.Order, func(p string) string { return p }, 0) {
 		d, in := parent(g[0]), dir
 		if d != "" {
 			var err error
@@ -343,7 +153,7 @@ func sameIn(dir *confined.Dir, sc *statCache) bool {
 				break
 			}
 			st, err := in.Lstat(name)
-			if ok = err == nil && st.Same(sc.files[p]); !ok {
+			if ok = err == nil && st.Same(sc.Files[p]); !ok {
 				break
 			}
 		}
@@ -360,21 +170,14 @@ func sameIn(dir *confined.Dir, sc *statCache) bool {
 // saveCache writes the stat cache for the record whose stat is rec, with
 // the stats of the outputs in stats, unless the bytes are already there.
 func (c *Changes) saveCache(rec confined.Info, stats map[string]confined.Info) error {
-	sc := &statCache{key: keyHash(c.opt.Key), rec: rec, files: stats}
-	data := sc.marshal()
+	sc := &record.StatCache{Key: record.KeyHash(c.opt.Key), Rec: rec, Files: stats}
+	data := sc.Marshal()
 	if c.cacheBytes != nil && bytes.Equal(data, c.cacheBytes) {
 		return nil
 	}
 	_, err := c.writeState(c.recordFile(".stat"), data, false, true, false)
 	return err
 }
-
-// refusalMagic is the first line of a refusal cache.
-const refusalMagic = "discgen refusal cache 1"
-
-// maxRefusal bounds a refusal cache: what a caller keeps there is a
-// bounded list of diagnostics.
-const maxRefusal = 4 << 20
 
 // A refusal cache holds why a root's input was refused, under the same
 // key as the stat cache: while opt.Key is unchanged the input is, and so
@@ -396,17 +199,13 @@ const maxRefusal = 4 << 20
 // the stat cache, which the state directory's .gitignore keeps out of
 // version control.
 
-// refusedDir is the directory of the verdicts a build keeps in its own
-// state directory.
-const refusedDir = "refused"
-
 // refusalFile is where root's verdict is kept, and whether that is the
 // build's own refused/ directory.
 func (c *Changes) refusalFile() (string, bool) {
 	if d := c.opt.JournalDir; d != "" && d != c.opt.StateDir {
 		h := sha256.Sum256([]byte(c.name))
 		x := hex.EncodeToString(h[:])
-		return filepath.Join(d, refusedDir, x[:2], x[2:4], x+".stat"), true
+		return filepath.Join(d, record.RefusedDir, x[:2], x[2:4], x+".stat"), true
 	}
 	return c.recordFile(".refused.stat"), false
 }
@@ -426,7 +225,7 @@ func Refusal(root string, opt Options) (data []byte, ok, stale bool) {
 	}
 	file, shared := c.refusalFile()
 	if shared {
-		st, err := statedir.Lstat(filepath.Join(opt.JournalDir, refusedDir))
+		st, err := statedir.Lstat(filepath.Join(opt.JournalDir, record.RefusedDir))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, false, false
 		}
@@ -434,14 +233,14 @@ func Refusal(root string, opt Options) (data []byte, ok, stale bool) {
 			return nil, false, true
 		}
 	}
-	data, _, err := statedir.ReadFile(file, maxRefusal)
+	data, _, err := statedir.ReadFile(file, record.MaxRefusal)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, false
 	}
 	if err != nil {
 		return nil, false, true
 	}
-	head := refusalMagic + "\nkey " + keyHash(opt.Key) + "\n"
+	head := record.RefusalMagic + "\nkey " + record.KeyHash(opt.Key) + "\n"
 	rest, ok := bytes.CutPrefix(data, []byte(head))
 	return rest, ok, !ok
 }
@@ -449,7 +248,7 @@ func Refusal(root string, opt Options) (data []byte, ok, stale bool) {
 // SaveRefusal keeps data as root's verdict under opt.Key, replacing the
 // cache atomically (a temporary file and a rename).
 func SaveRefusal(root string, opt Options, data []byte) error {
-	if opt.Key == "" || opt.StateDir == "" || len(data) > maxRefusal-256 {
+	if opt.Key == "" || opt.StateDir == "" || len(data) > record.MaxRefusal-256 {
 		return nil
 	}
 	c := &Changes{Root: root, opt: opt}
@@ -458,11 +257,11 @@ func SaveRefusal(root string, opt Options, data []byte) error {
 	}
 	file, shared := c.refusalFile()
 	if shared {
-		if private, err := statedir.PrivateDir(filepath.Join(opt.JournalDir, refusedDir)); err != nil || !private {
+		if private, err := statedir.PrivateDir(filepath.Join(opt.JournalDir, record.RefusedDir)); err != nil || !private {
 			return err
 		}
 	}
-	out := append([]byte(refusalMagic+"\nkey "+keyHash(opt.Key)+"\n"), data...)
+	out := append([]byte(record.RefusalMagic+"\nkey "+record.KeyHash(opt.Key)+"\n"), data...)
 	_, err := c.writeState(file, out, false, false, false)
 	return err
 }

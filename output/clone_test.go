@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/record"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -105,7 +106,7 @@ func TestFreshClone(t *testing.T) {
 	if _, _, err := Write(filepath.Join(repo, "public"), v2, opt); err != nil {
 		t.Fatal(err)
 	}
-	name := filepath.FromSlash(recordBase("public") + ".rec")
+	name := filepath.FromSlash(record.Base("public") + ".rec")
 	if a, b := mustRead(t, filepath.Join(repo, ".discgen", name)), mustRead(t, filepath.Join(clone, ".discgen", name)); a != b {
 		t.Errorf("records differ between checkouts:\n%s\n%s", a, b)
 	}

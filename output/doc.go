@@ -47,7 +47,7 @@
 // The Writer holds what outlives one Apply (the journals that wait for a
 // flush, the files held open): the library keeps no state of its own
 // between calls, but for one memo of whether a build's state directory
-// holds the former layout of the roots' own (rootstate_former.go). Apply is ApplyAll of one root (see Durability in
+// holds the former layout of the roots' own (record's rootstate_former.go). Apply is ApplyAll of one root (see Durability in
 // docs/output-design.md for its flushes). A pipeline writing many roots
 // passes the plans of a batch (say 64, from its workers) to ApplyAll
 // instead, which writes one journal and every root's temporary files,
@@ -73,18 +73,23 @@
 //     publish them and the removals; prune.go: the directories no longer
 //     needed; bug.go: a panic made one root's error; hooks.go: what a
 //     test asks a plan to call, which travels with its Options.
-//   - The journal and crash recovery. journal.go: the journal of a
-//     batch's intents, written and locked, and the locks of a root's
-//     state; recover.go: what a killed build left, merged or read;
-//     flush.go: the Writer, its flushes and the journals that wait for
-//     them.
-//   - Ownership records and the stat cache. record.go: the ownership
-//     record, its format, location and writing; cache.go: the
-//     machine-local stat cache beside it (Fresh), and the refusal cache;
-//     rootstate.go: a root's own state directory. Two files hold only the
-//     compatibility with earlier versions, and say what deleting them
-//     takes: record_format1.go (format 1 records) and rootstate_former.go
-//     (the former layout of a root's own state).
+//   - The journal and crash recovery, in package output/internal/journal
+//     (its doc lists its files): the journal of a batch's intents, its
+//     format and locks, and Recover, which merges what a killed build
+//     left. Here, what a batch does with it: journal.go takes a batch's
+//     locks and writes its intents; recover.go: Recover, RecoverWithin
+//     and ReadJournals for callers; flush.go: the Writer, its flushes
+//     and the journals that wait for them.
+//   - Ownership records and the stat cache, in package
+//     output/internal/record (its doc lists its files): the record, its
+//     formats and where it lives, the stat and refusal caches' formats,
+//     a root's own state directory, and the compatibility with earlier
+//     versions (format1.go, rootstate_former.go there). Here, what a
+//     plan reads and writes of them: record.go loads a root's record and
+//     writes its state files; cache.go reads and writes its stat cache
+//     (Fresh) and its refusal cache; record_format1.go takes a format 1
+//     record over; rootstate.go names a root's own state directory for
+//     callers (RootStateDir, PrepareRootState).
 //   - The output root's lock. outlock.go: one writer per output root,
 //     whatever its state directory.
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/hostlimits"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/journal"
 )
 
 // A Writer applies plans (Apply, ApplyAll) and keeps what outlives one
@@ -86,12 +87,13 @@ type retiredJournal struct {
 }
 
 // retire hands a journal whose records are written to the next flushes
-// of the filesystems in devs, each with an open directory on it.
-func (w *Writer) retire(jl *journalLock, devs map[uint64]*os.File) {
+// of the filesystems in devs, each with an open directory on it; hs are
+// the hooks of the roots whose intents it holds (journalHooks).
+func (w *Writer) retire(jl *journal.Lock, devs map[uint64]*os.File, hs hookSet) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	r := &retiredJournal{file: jl.file, f: jl.jf, hooks: jl.hooks, needs: map[uint64]uint64{}}
-	jl.jf = nil
+	r := &retiredJournal{file: jl.Name, f: jl.Handle, hooks: hs, needs: map[uint64]uint64{}}
+	jl.Handle = nil
 	for dev, f := range devs {
 		r.needs[dev] = w.started[dev]
 		if w.handles[dev] == nil {
@@ -260,7 +262,7 @@ func syncEach(as []*applying) bool {
 // is in the journal jl.
 type syncJob struct {
 	a  *applying
-	jl *journalLock
+	jl *journal.Lock
 	do func() error
 }
 
@@ -304,18 +306,19 @@ func runSyncJobs(as []*applying, jobs []syncJob) map[*applying]error {
 // each regular file written (outside Linux, each was fsynced as written;
 // a symlink is its inode, which its directory's fsync covers). A root
 // whose fsync fails fails with nothing published.
-func syncBefore(as []*applying, jls []*journalLock) {
+func syncBefore(as []*applying, jls []*journal.Lock) {
 	var jobs []syncJob
 	for _, jl := range jls {
-		if jl.jf == nil || !slices.ContainsFunc(as, func(a *applying) bool { return a.jl == jl && a.intent != nil && !a.c.opt.NoSync }) {
+		if jl.Handle == nil || !slices.ContainsFunc(as, func(a *applying) bool { return a.jl == jl && a.intent != nil && !a.c.opt.NoSync }) {
 			continue
 		}
+		hs := journalHooks(as, jl)
 		jobs = append(jobs, syncJob{jl: jl, do: func() error {
-			jl.hooks.flushed("fsync", jl.file)
-			return jl.jf.Sync()
+			hs.flushed("fsync", jl.Name)
+			return jl.Handle.Sync()
 		}}, syncJob{jl: jl, do: func() error {
-			jl.hooks.flushed("fsync", jl.f.Name())
-			return jl.f.Sync()
+			hs.flushed("fsync", jl.Dir.Name())
+			return jl.Dir.Sync()
 		}})
 	}
 	for _, a := range as {
@@ -409,7 +412,7 @@ func (c *Changes) syncDir(d string) error {
 
 // journalHooks is the hooks of the roots of as whose intents the
 // journal jl holds.
-func journalHooks(as []*applying, jl *journalLock) hookSet {
+func journalHooks(as []*applying, jl *journal.Lock) hookSet {
 	var hs hookSet
 	for _, a := range as {
 		if a.jl == jl && a.intent != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/testing/testenv"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // syncfsBatches makes every batch holding a plan made with opt flushed
@@ -125,11 +126,11 @@ func TestSmallApplyFsyncsWhatItWrote(t *testing.T) {
 	if f := l.index("fsync " + e.path("sub")); f >= 0 {
 		t.Errorf("sub, whose entries did not change, was fsynced")
 	}
-	jnl := l.matching(func(e string) bool { return strings.HasPrefix(e, "fsync ") && strings.HasSuffix(e, journalExt) })
+	jnl := l.matching(func(e string) bool { return strings.HasPrefix(e, "fsync ") && strings.HasSuffix(e, record.JournalExt) })
 	if len(jnl) != 1 || l.index(jnl[0]) > l.index("rename a.txt") {
 		t.Errorf("journal fsyncs %v: want one, before the first rename\nall: %v", jnl, l.events)
 	}
-	if l.index("fsync "+filepath.Join(e.state, journalDir)) < 0 {
+	if l.index("fsync "+filepath.Join(e.state, record.JournalDir)) < 0 {
 		t.Errorf("the journal's directory was not fsynced\nall: %v", l.events)
 	}
 	rec := l.matching(func(e string) bool { return strings.HasPrefix(e, "fsync ") && strings.HasSuffix(e, ".rec") })

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // holdLock takes the lock of root (a root without a state directory of
@@ -159,7 +161,7 @@ func TestFailedWritePublishesNothing(t *testing.T) {
 		}
 		ents, _ := os.ReadDir(e.path("autodisc"))
 		for _, d := range ents {
-			if isTempName(d.Name()) {
+			if record.IsTempName(d.Name()) {
 				t.Errorf("%s failure: temporary file %s left", step, d.Name())
 			}
 		}

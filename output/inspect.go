@@ -8,6 +8,7 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/output/internal/record"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -42,16 +43,16 @@ func (c *Changes) inspectGroup(w *walker, g []string) error {
 			continue
 		}
 		c.List = append(c.List, ch)
-		c.next.files[p] = []sum{entrySum(e)}
+		c.next.Files[p] = []record.Sum{entrySum(e)}
 	}
 	return nil
 }
 
-func entrySum(e tree.Entry) sum {
+func entrySum(e tree.Entry) record.Sum {
 	if e.Link != "" {
-		return linkSum(e.Link)
+		return record.LinkSum(e.Link)
 	}
-	return fileSum(e.Data)
+	return record.FileSum(e.Data)
 }
 
 // checkTree reports invalid tree paths and link targets.
@@ -94,16 +95,16 @@ func (c *Changes) badPath(p string) bool {
 // readExisting returns what is at p, which Lstat found to be fi: its
 // entry, its sum, and whether the content was read at all (a file over
 // the limit is not).
-func (c *Changes) readExisting(p string, fi fs.FileInfo, limit int64) (tree.Entry, sum, bool, error) {
+func (c *Changes) readExisting(p string, fi fs.FileInfo, limit int64) (tree.Entry, record.Sum, bool, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		target, err := c.r.Readlink(p)
-		return tree.Entry{Link: target}, linkSum(target), true, err
+		return tree.Entry{Link: target}, record.LinkSum(target), true, err
 	}
 	data, read, err := c.r.ReadFile(p, fi.Size(), limit)
 	if !read || err != nil {
-		return tree.Entry{}, sum{}, false, err
+		return tree.Entry{}, record.Sum{}, false, err
 	}
-	return tree.Entry{Data: data}, fileSum(data), true, nil
+	return tree.Entry{Data: data}, record.FileSum(data), true, nil
 }
 
 // inspect plans a tree path, whose directory exists. It reports false
@@ -127,7 +128,7 @@ func (c *Changes) inspect(ch *Change) bool {
 	// The stat cache says the file holds what the record says discgen
 	// wrote: when that is the new content, it need not be read.
 	if c.cache != nil {
-		if cs, ok := c.cache.files[p]; ok && cs.Same(st) && len(c.rec.files[p]) == 1 && c.rec.files[p][0] == entrySum(e) {
+		if cs, ok := c.cache.Files[p]; ok && cs.Same(st) && len(c.rec.Files[p]) == 1 && c.rec.Files[p][0] == entrySum(e) {
 			ch.Kind, ch.Old, ch.oldPerm = Unchanged, &e, fi.Mode().Perm()
 			return true
 		}
@@ -138,7 +139,7 @@ func (c *Changes) inspect(ch *Change) bool {
 		return false
 	}
 	ch.Old, ch.oldLarge, ch.oldPerm = &old, !read, fi.Mode().Perm()
-	owned := read && c.rec.owns(p, s)
+	owned := read && c.rec.Owns(p, s)
 	switch {
 	case read && s == entrySum(e):
 		ch.Kind = Unchanged
@@ -164,7 +165,7 @@ func (c *Changes) inspect(ch *Change) bool {
 }
 
 func (c *Changes) foreignProblem(p string) {
-	if _, ok := c.rec.files[p]; ok {
+	if _, ok := c.rec.Files[p]; ok {
 		c.problem(p, Modified, "was changed since discgen wrote it",
 			"keep your change by removing it from the manifest, or pass --replace to overwrite it")
 		return
@@ -193,8 +194,8 @@ func (c *Changes) inspectStale(p string) {
 		c.problem(p, IOError, "cannot read: "+confined.UnwrapPath(err).Error(), "")
 		return
 	}
-	if !(read && c.rec.owns(p, s)) && !c.opt.Replace {
-		if _, ok := c.rec.files[p]; ok {
+	if !(read && c.rec.Owns(p, s)) && !c.opt.Replace {
+		if _, ok := c.rec.Files[p]; ok {
 			c.problem(p, Modified, "was changed since discgen wrote it, and discgen no longer produces it",
 				"delete it yourself, or pass --replace to let discgen remove it")
 			c.refused = append(c.refused, Change{Kind: Remove, Path: p, Old: &old, oldLarge: !read})

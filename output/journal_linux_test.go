@@ -48,7 +48,7 @@ func TestJournalOnAnotherFilesystem(t *testing.T) {
 	if js := journals(t, shm); len(js) != 0 {
 		t.Errorf("journals after Flush: %v", js)
 	}
-	if rec, err := readRecord(shm, e.root); err != nil || !rec.complete {
+	if rec, err := readRecord(shm, e.root); err != nil || !rec.Complete {
 		t.Errorf("record: %+v %v", rec, err)
 	}
 }

@@ -14,11 +14,13 @@ import (
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
 	"github.com/discgen/discgen/internal/testing/testenv"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 func journals(t *testing.T, state string) []string {
 	t.Helper()
-	js, err := filepath.Glob(filepath.Join(state, journalDir, "*"+journalExt))
+	js, err := filepath.Glob(filepath.Join(state, record.JournalDir, "*"+record.JournalExt))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestJournalRemovedAfterBatch(t *testing.T) {
 // rename: a.txt holds the new bytes, which the complete record does not
 // own, and a temporary file is half written. The batch's journal lock is
 // returned still held.
-func killedBatch(t *testing.T, e env) *journalLock {
+func killedBatch(t *testing.T, e env) *journal.Lock {
 	t.Helper()
 	apply(t, e, files("a.txt", "1\n"), e.opt())
 	c, err := Plan(e.root, files("a.txt", "2\n", "d/b.txt", "b\n"), e.opt())
@@ -65,11 +67,11 @@ func killedBatch(t *testing.T, e env) *journalLock {
 	}
 	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
 	c.Close()
-	jl := lockJournal(e.state, 0, false, e.root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
+	jl := journal.Open(e.state, 0, false, e.root)
+	if jl.Err != nil {
+		t.Fatal(jl.Err)
 	}
-	if err := jl.write([][]byte{in.marshal()}, false); err != nil {
+	if err := jl.Write([][]byte{in.Marshal()}, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	mustWrite(t, e.path("a.txt"), "2\n")
@@ -84,7 +86,7 @@ func TestRecoverMergesJournal(t *testing.T) {
 	if n, _, err := Recover(e.state); n != 0 || err != nil || len(journals(t, e.state)) != 1 {
 		t.Fatalf("recovered a live journal: %d %v", n, err)
 	}
-	jl.close(true) // the process dies: its locks go, its journal stays
+	jl.Close(true) // the process dies: its locks go, its journal stays
 
 	if n, _, err := Recover(e.state); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v", n, err)
@@ -93,8 +95,8 @@ func TestRecoverMergesJournal(t *testing.T) {
 		t.Errorf("journal left after recovery: %v", js)
 	}
 	rec, err := readRecord(e.state, e.root)
-	if err != nil || rec.complete || !rec.owns("a.txt", fileSum([]byte("1\n"))) || !rec.owns("a.txt", fileSum([]byte("2\n"))) ||
-		!slices.Equal(rec.temps, []string{".discgen-0123456789abcdef.tmp"}) || !rec.dirs["d"] {
+	if err != nil || rec.Complete || !rec.Owns("a.txt", record.FileSum([]byte("1\n"))) || !rec.Owns("a.txt", record.FileSum([]byte("2\n"))) ||
+		!slices.Equal(rec.Temps, []string{".discgen-0123456789abcdef.tmp"}) || !rec.Dirs["d"] {
 		t.Fatalf("record after recovery: %+v %v", rec, err)
 	}
 	// The next build owns what the killed one left, and completes.
@@ -102,7 +104,7 @@ func TestRecoverMergesJournal(t *testing.T) {
 	if res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
 		t.Errorf("build after recovery: %+v", res)
 	}
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Complete || len(rec.Files["a.txt"]) != 1 {
 		t.Errorf("record after the next build: %+v %v", rec, err)
 	}
 }
@@ -112,13 +114,13 @@ func TestRecoverMergesJournal(t *testing.T) {
 // build will do, and changes nothing.
 func TestPlanCountsJournals(t *testing.T) {
 	e := newEnv(t)
-	killedBatch(t, e).f.Close()
+	killedBatch(t, e).Dir.Close()
 	want := files("a.txt", "3\n")
 	if c, err := Plan(e.root, want, e.opt()); err != nil || c.Err() == nil {
 		t.Fatalf("plan without the journals: %v; want a.txt reported as not discgen's", err)
 	}
 	// A journal that cannot be read is named, and the others still count.
-	bad := filepath.Join(e.state, journalDir, "ffffffffffffffff"+journalExt)
+	bad := filepath.Join(e.state, record.JournalDir, "ffffffffffffffff"+record.JournalExt)
 	if err := os.Mkdir(bad, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +148,7 @@ func TestPlanCountsJournals(t *testing.T) {
 	if len(journals(t, e.state)) != 1 {
 		t.Error("reading the journals removed them")
 	}
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Complete {
 		t.Errorf("reading the journals changed the record: %+v %v", rec, err)
 	}
 	// A root the journals do not name plans as before.
@@ -170,59 +172,22 @@ func TestRecoverCutShortJournal(t *testing.T) {
 	}
 	in := c.intent([]*pending{{ch: &c.List[0], tmp: ".discgen-0123456789abcdef.tmp"}})
 	c.Close()
-	other := newRecord("elsewhere")
-	whole := marshalJournal([][]byte{in.marshal(), other.marshal()})
-	dir := filepath.Join(e.state, journalDir)
+	other := record.New("elsewhere")
+	whole := journal.Marshal([][]byte{in.Marshal(), other.Marshal()})
+	dir := filepath.Join(e.state, record.JournalDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mustWrite(t, filepath.Join(dir, "0000000000000000"+journalExt), "")
-	mustWrite(t, filepath.Join(dir, "1111111111111111"+journalExt), string(whole[:len(whole)-3]))
+	mustWrite(t, filepath.Join(dir, "0000000000000000"+record.JournalExt), "")
+	mustWrite(t, filepath.Join(dir, "1111111111111111"+record.JournalExt), string(whole[:len(whole)-3]))
 	if n, _, err := Recover(e.state); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v; want the one root named in full", n, err)
 	}
 	if js := journals(t, e.state); len(js) != 0 {
 		t.Errorf("journals left after recovery: %v", js)
 	}
-	if rec, err := readRecord(e.state, e.root); err != nil || rec.complete || !slices.Equal(rec.temps, []string{".discgen-0123456789abcdef.tmp"}) {
+	if rec, err := readRecord(e.state, e.root); err != nil || rec.Complete || !slices.Equal(rec.Temps, []string{".discgen-0123456789abcdef.tmp"}) {
 		t.Errorf("record after recovery: %+v %v", rec, err)
-	}
-}
-
-// A journal cut short keeps the records before the cut.
-func TestParseJournalCutShort(t *testing.T) {
-	a, b := newRecord("a"), newRecord("b")
-	a.complete, b.complete = false, false
-	a.addSum("x.txt", fileSum([]byte("x")))
-	data := marshalJournal([][]byte{a.marshal(), b.marshal()})
-	recs, err := parseJournal(data, "j")
-	if err != nil || len(recs) != 2 || recs[0].name != "a" || recs[1].name != "b" || !recs[0].owns("x.txt", fileSum([]byte("x"))) {
-		t.Fatalf("whole journal: %v %v", recs, err)
-	}
-	recs, err = parseJournal(data[:len(data)-5], "j")
-	if err == nil || len(recs) != 1 || recs[0].name != "a" {
-		t.Errorf("cut journal: %v %v", recs, err)
-	}
-	if _, err := parseJournal([]byte("something else\n"), "j"); err == nil {
-		t.Error("not a journal: accepted")
-	}
-}
-
-// A journal read for one record passes over the others by their name
-// line, unparsed: a tenant's journal of intents naming other records costs
-// a scan of it, and a body that would not parse is never looked at.
-func TestParseJournalOfPassesOverOthers(t *testing.T) {
-	own := newRecord("users/alice/public_html")
-	own.complete = false
-	own.addSum("autodisc/index.txt", fileSum([]byte("x")))
-	other := []byte("discgen output record 2\nname users/bob/public_html\nstate incomplete\nnot a record line\n")
-	data := marshalJournal([][]byte{other, own.marshal(), other})
-	if _, err := parseJournal(data, "j"); err == nil {
-		t.Fatal("the whole journal parsed: the other record's body is not what this test needs")
-	}
-	recs, err := parseJournalOf(data, "j", func(name string) bool { return name == own.name })
-	if err != nil || len(recs) != 1 || recs[0].name != own.name || !recs[0].owns("autodisc/index.txt", fileSum([]byte("x"))) {
-		t.Errorf("own record: %v %v", recs, err)
 	}
 }
 
@@ -245,7 +210,7 @@ func TestFailedRootKeepsIntent(t *testing.T) {
 		t.Errorf("journal left: %v", js)
 	}
 	rec, err := readRecord(e.state, e.root)
-	if err != nil || rec.complete || !rec.owns("a.txt", fileSum([]byte("2\n"))) || !rec.owns("b.txt", fileSum([]byte("1\n"))) {
+	if err != nil || rec.Complete || !rec.Owns("a.txt", record.FileSum([]byte("2\n"))) || !rec.Owns("b.txt", record.FileSum([]byte("1\n"))) {
 		t.Errorf("record after a failed root: %+v %v", rec, err)
 	}
 	if _, err := os.Stat(e.path("b.txt")); err != nil {
@@ -275,7 +240,7 @@ func TestJournalWaitsForFlush(t *testing.T) {
 	if js := journals(t, e.state); len(js) != 0 {
 		t.Errorf("journals after Flush: %v", js)
 	}
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Complete {
 		t.Errorf("record: %+v %v", rec, err)
 	}
 }
@@ -285,10 +250,10 @@ func TestJournalWaitsForFlush(t *testing.T) {
 // written.
 func TestBatchWaitsForRecovery(t *testing.T) {
 	e := newEnv(t)
-	if err := os.MkdirAll(filepath.Join(e.state, journalDir), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(e.state, record.JournalDir), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(filepath.Join(e.state, journalDir, journalLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(e.state, record.JournalDir, journal.LockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +325,7 @@ func TestRecoverLeavesRetiredJournal(t *testing.T) {
 	if n != 0 || j.Roots() != 0 || err != nil {
 		t.Errorf("Recover beside a running build = %d, %d roots, %v; want nothing recovered", n, j.Roots(), err)
 	}
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || rec.owns("a.txt", fileSum([]byte("1\n"))) {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Complete || rec.Owns("a.txt", record.FileSum([]byte("1\n"))) {
 		t.Errorf("record after a recovery beside the build: %+v %v", rec, err)
 	}
 	if err := Flush(); err != nil {
@@ -378,21 +343,21 @@ func TestRecoverLeavesRetiredJournal(t *testing.T) {
 func TestJournalLockedForItsLife(t *testing.T) {
 	e := newEnv(t)
 	jl := killedBatch(t, e)
-	if f, err := openDead(jl.file); f != nil || err != nil {
+	if f, err := journal.OpenDead(jl.Name); f != nil || err != nil {
 		t.Fatalf("a running build's journal opened as dead: %v", err)
 	}
-	jl.close(true)
-	f, err := openDead(jl.file)
+	jl.Close(true)
+	f, err := journal.OpenDead(jl.Name)
 	if f == nil || err != nil {
 		t.Fatalf("a dead journal not opened as dead: %v", err)
 	}
 	f.Close()
 	// Removed by another build's recovery between the listing and the
 	// open: skipped.
-	os.Remove(jl.file)
-	dir := filepath.Join(e.state, journalDir)
+	os.Remove(jl.Name)
+	dir := filepath.Join(e.state, record.JournalDir)
 	n := 0
-	err = eachJournal(dir, []string{filepath.Base(jl.file)}, maxJournalSize, true, nil, func(string, []*record) error { n++; return nil })
+	err = journal.Each(dir, []string{filepath.Base(jl.Name)}, journal.MaxSize, true, nil, func(string, []*record.Record) error { n++; return nil })
 	if n != 0 || err != nil {
 		t.Errorf("a removed journal: read %d, %v", n, err)
 	}
@@ -406,12 +371,12 @@ func TestJournalLockedForItsLife(t *testing.T) {
 func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 	e := newEnv(t)
 	jl := killedBatch(t, e)
-	jl.close(true) // the killed build's locks go
-	part := filepath.Join(e.state, journalDir, "2222222222222222"+journalPartExt)
+	jl.Close(true) // the killed build's locks go
+	part := filepath.Join(e.state, record.JournalDir, "2222222222222222"+journal.PartExt)
 	mustWrite(t, part, "discgen output journal 1\nrec")
-	batch := lockJournal(e.state, 0, false, e.root)
-	if batch.err != nil {
-		t.Fatal(batch.err)
+	batch := journal.Open(e.state, 0, false, e.root)
+	if batch.Err != nil {
+		t.Fatal(batch.Err)
 	}
 	n, j, err := Recover(e.state)
 	if n != 0 || j.Roots() != 1 || err != nil || len(journals(t, e.state)) != 1 {
@@ -426,7 +391,7 @@ func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 	if err != nil || res.TempsRemoved != 1 || mustRead(t, e.path("a.txt")) != "3\n" {
 		t.Fatalf("build with the dead journals beside a batch: %+v %v", res, err)
 	}
-	batch.close(false)
+	batch.Close(false)
 	if n, j, err := Recover(e.state); n != 1 || j != nil || err != nil {
 		t.Errorf("Recover after the batch = %d, %v, %v", n, j, err)
 	}
@@ -435,7 +400,7 @@ func TestRecoverBesideABatchReturnsDeadJournals(t *testing.T) {
 	}
 	// The build after owns all and leaves a complete record.
 	apply(t, e, files("a.txt", "4\n"), e.opt())
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Complete || len(rec.Files["a.txt"]) != 1 {
 		t.Errorf("record: %+v %v", rec, err)
 	}
 }
@@ -450,7 +415,7 @@ func TestApplyOwnsWhatABuildKilledSinceRecoverLeft(t *testing.T) {
 		t.Fatal(err)
 	}
 	jl := killedBatch(t, e)
-	jl.close(true) // killed: its locks go
+	jl.Close(true) // killed: its locks go
 	c, err := Plan(e.root, files("a.txt", "3\n"), e.opt())
 	if err != nil {
 		t.Fatal(err)
@@ -481,11 +446,11 @@ func TestApplyOwnsWhatABuildKilledSinceRecoverLeft(t *testing.T) {
 func TestRecoverLeavesOtherVersionsJournal(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("a.txt", "1\n"), e.opt())
-	dir := filepath.Join(e.state, journalDir)
-	newer := filepath.Join(dir, "2222222222222222"+journalExt)
-	torn := filepath.Join(dir, "3333333333333333"+journalExt)
+	dir := filepath.Join(e.state, record.JournalDir)
+	newer := filepath.Join(dir, "2222222222222222"+record.JournalExt)
+	torn := filepath.Join(dir, "3333333333333333"+record.JournalExt)
 	mustWrite(t, newer, "discgen output journal 2\nrecord 3\nabc")
-	mustWrite(t, torn, journalMagic[:7])
+	mustWrite(t, torn, journal.Magic[:7])
 	_, _, err := Recover(e.state)
 	if err == nil || !strings.Contains(err.Error(), "another version") {
 		t.Errorf("Recover = %v; want the other version's journal reported", err)

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/testing/testenv"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -177,7 +179,7 @@ func checkOldOrNew(t *testing.T, e env, round int) (temps int) {
 		}
 		rel, _ := filepath.Rel(e.root, name)
 		switch {
-		case isTempName(d.Name()):
+		case record.IsTempName(d.Name()):
 			temps++
 		case !seen[filepath.ToSlash(rel)]:
 			t.Fatalf("round %d: unexpected file %s", round, rel)
@@ -197,7 +199,7 @@ func killJournals(t *testing.T, e env) (n, intents int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, _ := parseJournal(data, name)
+		recs, _ := journal.Parse(data, name)
 		intents += len(recs)
 	}
 	return len(names), intents
@@ -265,7 +267,7 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 		}
 		if rec, err := readRecord(e.state, e.root); err != nil {
 			t.Fatalf("round %d: record after kill: %v", round, err)
-		} else if rec.complete && intents > 0 {
+		} else if rec.Complete && intents > 0 {
 			t.Fatalf("round %d: record complete after recovering %d intents", round, intents)
 		}
 		switch {
@@ -296,8 +298,8 @@ func TestKillLeavesOldOrNew(t *testing.T) {
 		}
 		return err
 	})
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete {
-		t.Errorf("record after a clean build: complete=%v, %v", rec != nil && rec.complete, err)
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Complete {
+		t.Errorf("record after a clean build: complete=%v, %v", rec != nil && rec.Complete, err)
 	}
 	for i := range killFiles {
 		got, err := os.ReadFile(e.path(killPath(i)))

@@ -15,6 +15,8 @@ import (
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/internal/testing/otheruser"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // What another local account can open, it can lock: nothing a build run
@@ -52,7 +54,7 @@ func TestJournalDirIsRootsAlone(t *testing.T) {
 	// A new state directory gets its journal directory 0700 at once.
 	state2 := filepath.Join(base, "state2")
 	writeBeside(t, filepath.Join(base, "public2"), state2)
-	if fi, err := os.Stat(filepath.Join(state2, journalDir)); err != nil || fi.Mode().Perm() != 0o700 {
+	if fi, err := os.Stat(filepath.Join(state2, record.JournalDir)); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("a new journal directory: %v %v, want mode 0700", fi.Mode(), err)
 	}
 }
@@ -79,14 +81,14 @@ func TestOldJournalDirDescriptorLocksNothing(t *testing.T) {
 	}
 	in := c.intent(nil)
 	c.Close()
-	jl := lockJournal(state, 0, false, root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
+	jl := journal.Open(state, 0, false, root)
+	if jl.Err != nil {
+		t.Fatal(jl.Err)
 	}
-	if err := jl.write([][]byte{in.marshal()}, false); err != nil {
+	if err := jl.Write([][]byte{in.Marshal()}, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	jl.close(true) // killed: the journal stays, unlocked
+	jl.Close(true) // killed: the journal stays, unlocked
 	if n, _, err := Recover(state); n != 1 || err != nil {
 		t.Errorf("Recover beside the old descriptor's lock = %d, %v; want 1 root recovered", n, err)
 	}
@@ -145,7 +147,7 @@ func TestOwnJournalIsOnlyAHint(t *testing.T) {
 	// The owner's journal: 5,000 minimal intents naming other records,
 	// and one naming its own, claiming b.txt.
 	var b strings.Builder
-	b.WriteString(journalMagic + "\n")
+	b.WriteString(journal.Magic + "\n")
 	add := func(rec string) {
 		fmt.Fprintf(&b, "record %d\n%s", len(rec), rec)
 	}
@@ -157,7 +159,7 @@ func TestOwnJournalIsOnlyAHint(t *testing.T) {
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	jnl := filepath.Join(journalDirOf(own), "0123456789abcdef.jnl")
+	jnl := filepath.Join(record.JournalDirOf(own), "0123456789abcdef.jnl")
 	if out, err := otheruser.Sh(t, otheruser.Nobody, `cp "$1" "$2"`, tmp, jnl); err != nil {
 		t.Fatalf("the owner's journal: %v\n%s", err, out)
 	}
@@ -179,7 +181,7 @@ func TestOwnJournalIsOnlyAHint(t *testing.T) {
 		t.Errorf("the owner's journal is still there: %v", err)
 	}
 	rec, err := readRecordNamed(own, name)
-	if err != nil || rec.complete || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+	if err != nil || rec.Complete || !rec.Owns("b.txt", record.FileSum([]byte("b\n"))) {
 		t.Errorf("the root's record after its owner's journal: %+v %v", rec, err)
 	}
 }
@@ -203,8 +205,8 @@ func TestRootStateDirsNoMoreOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]os.FileMode{
-		filepath.Join(state, rootsDir): 0o711, filepath.Dir(own): 0o711, own: 0o700,
-		filepath.Join(state, locksDir): 0o700,
+		filepath.Join(state, record.RootsDir): 0o711, filepath.Dir(own): 0o711, own: 0o700,
+		filepath.Join(state, journal.LocksDir): 0o700,
 	}
 	for d, m := range want {
 		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != m {
@@ -214,10 +216,10 @@ func TestRootStateDirsNoMoreOpen(t *testing.T) {
 	if fi, err := os.Stat(own); err != nil || confined.StatOf(fi).UID != otheruser.Nobody {
 		t.Errorf("%s is not the owner's: %v", own, err)
 	}
-	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, rootsDir)); err == nil {
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, record.RootsDir)); err == nil {
 		t.Errorf("uid %d listed the roots' state directories: %s", otheruser.Nobody, out)
 	}
-	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, locksDir)); err == nil {
+	if out, err := otheruser.Sh(t, otheruser.Nobody, `ls "$1"`, filepath.Join(state, journal.LocksDir)); err == nil {
 		t.Errorf("uid %d listed root's locks of the roots: %s", otheruser.Nobody, out)
 	}
 	if out, err := otheruser.Sh(t, otheruser.Nobody, `touch "$1/x" && ls "$1"`, own); err != nil {
@@ -297,7 +299,7 @@ func TestRootBuildsOfOneTenantWaitForEachOther(t *testing.T) {
 			t.Errorf("%s/description.txt = %q, want %q", name, got, want)
 		}
 		rec, err := readRecordNamed(RootStateDir(state, name), name)
-		if err != nil || !rec.complete || !rec.owns("description.txt", fileSum([]byte(want))) {
+		if err != nil || !rec.Complete || !rec.Owns("description.txt", record.FileSum([]byte(want))) {
 			t.Errorf("%s's record: %+v %v", name, rec, err)
 		}
 	}
@@ -313,7 +315,7 @@ func oldJournalDir(t *testing.T) (base, root, state, jdir string) {
 	otheruser.NeedRoot(t)
 	base = livetest.Dir(t)
 	root, state = filepath.Join(base, "public"), filepath.Join(base, "state")
-	jdir = filepath.Join(state, journalDir)
+	jdir = filepath.Join(state, record.JournalDir)
 	if err := os.MkdirAll(jdir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -13,10 +13,12 @@ import (
 
 	"github.com/discgen/discgen/internal/testing/livetest"
 	"github.com/discgen/discgen/internal/testing/otheruser"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // A root's own journal directory is its owner's to fill: every walk of
-// it reads a bounded number of its entries (maxOwnEntries), and removes,
+// it reads a bounded number of its entries (record.MaxOwnEntries), and removes,
 // opens and reports no more than that, whatever it holds.
 
 // ownJournalDir makes the own state directory of the root name in
@@ -28,7 +30,7 @@ func ownJournalDir(t *testing.T, base, name string, owner *Owner, n int, entry f
 	if _, err := PrepareRootState(own, name, owner); err != nil {
 		t.Fatal(err)
 	}
-	dir = journalDirOf(own)
+	dir = record.JournalDirOf(own)
 	for i := range n {
 		if err := mk(filepath.Join(dir, entry(i))); err != nil {
 			t.Fatal(err)
@@ -62,17 +64,17 @@ func countSuffix(t *testing.T, dir, ext string) int {
 }
 
 // A killed build's .new files, of which its owner may make any number:
-// one recovery removes at most maxOwnEntries of them, and refuses the
+// one recovery removes at most record.MaxOwnEntries of them, and refuses the
 // root in one line while more are there.
 func TestOwnJournalPartsBounded(t *testing.T) {
 	base := livetest.Dir(t)
 	const n = 2000
-	own, dir := ownJournalDir(t, base, "users/alice/public_html", nil, n, func(i int) string { return longName(i, journalPartExt) }, emptyFile)
+	own, dir := ownJournalDir(t, base, "users/alice/public_html", nil, n, func(i int) string { return longName(i, journal.PartExt) }, emptyFile)
 
 	_, _, err := Recover(own)
-	left := countSuffix(t, dir, journalPartExt)
-	if removed := n - left; removed > maxOwnEntries || removed == 0 {
-		t.Errorf("one recovery removed %d of %d .new files, want 1 to %d", removed, n, maxOwnEntries)
+	left := countSuffix(t, dir, journal.PartExt)
+	if removed := n - left; removed > record.MaxOwnEntries || removed == 0 {
+		t.Errorf("one recovery removed %d of %d .new files, want 1 to %d", removed, n, record.MaxOwnEntries)
 	}
 	var ce *CrowdedError
 	if !errors.As(err, &ce) {
@@ -85,48 +87,48 @@ func TestOwnJournalPartsBounded(t *testing.T) {
 	// Emptied to a few, the directory recovers and the root is not
 	// refused.
 	for i := range n - 3 {
-		os.Remove(filepath.Join(dir, longName(i, journalPartExt)))
+		os.Remove(filepath.Join(dir, longName(i, journal.PartExt)))
 	}
 	if _, _, err := Recover(own); err != nil {
 		t.Errorf("Recover of 3 .new files: %v", err)
 	}
-	if left := countSuffix(t, dir, journalPartExt); left != 0 {
+	if left := countSuffix(t, dir, journal.PartExt); left != 0 {
 		t.Errorf("%d .new files left after a recovery of 3", left)
 	}
 }
 
 // Journals that cannot be read (FIFOs, as many as the owner likes):
-// Recover, ReadJournals (a check, a dry run) and deadIntents (a plan
-// rechecked) open at most maxOwnEntries of them, and report them in a
+// Recover, ReadJournals (a check, a dry run) and journal.DeadIntents (a plan
+// rechecked) open at most record.MaxOwnEntries of them, and report them in a
 // few lines.
 func TestOwnJournalsReadBounded(t *testing.T) {
 	base := livetest.Dir(t)
 	const n = 1000
 	name := "users/alice/public_html"
-	own, _ := ownJournalDir(t, base, name, nil, n, func(i int) string { return longName(i, journalExt) }, fifo)
+	own, _ := ownJournalDir(t, base, name, nil, n, func(i int) string { return longName(i, record.JournalExt) }, fifo)
 	opened := 0
 	h := &hooks{journalOpen: func(string) { opened++ }}
 
 	check := func(what string, err error, wantErr bool) {
 		t.Helper()
-		if opened > maxOwnEntries {
-			t.Errorf("%s opened %d of %d journals, want at most %d", what, opened, n, maxOwnEntries)
+		if opened > record.MaxOwnEntries {
+			t.Errorf("%s opened %d of %d journals, want at most %d", what, opened, n, record.MaxOwnEntries)
 		}
 		if wantErr && err == nil {
 			t.Errorf("%s of %d FIFOs: no error", what, n)
 		}
 		if err != nil {
-			if lines := strings.Count(err.Error(), "\n") + 1; lines > maxReportedJournals+1 {
-				t.Errorf("%s: %d lines of error, want at most %d", what, lines, maxReportedJournals+1)
+			if lines := strings.Count(err.Error(), "\n") + 1; lines > journal.MaxReported+1 {
+				t.Errorf("%s: %d lines of error, want at most %d", what, lines, journal.MaxReported+1)
 			}
 		}
 		opened = 0
 	}
 	_, _, err := RecoverWithin(own, Options{hooks: h})
 	check("Recover", err, true)
-	_, err = readJournalsOf(own, h)
+	_, err = journal.Read(own, h.opening)
 	check("ReadJournals", err, true)
-	deadIntents(own, name, nil, h)
+	journal.DeadIntents(own, name, nil, h.opening)
 	check("deadIntents", nil, false)
 }
 
@@ -137,7 +139,7 @@ func TestOwnerLockDefersRootsRecovery(t *testing.T) {
 	otheruser.NeedRoot(t)
 	base := livetest.Dir(t)
 	owner := &Owner{UID: otheruser.Nobody, GID: otheruser.Nobody}
-	own, dir := ownJournalDir(t, base, "users/alice/public_html", owner, 500, func(i int) string { return longName(i, journalExt) }, fifo)
+	own, dir := ownJournalDir(t, base, "users/alice/public_html", owner, 500, func(i int) string { return longName(i, record.JournalExt) }, fifo)
 	if !otheruser.Hold(t, otheruser.Nobody, dir, false) {
 		t.Fatalf("uid %d could not lock its own journal directory %s", otheruser.Nobody, dir)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/record"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -161,14 +162,14 @@ type Changes struct {
 	name        string  // the record's portable name
 	opt         Options
 	t           tree.Tree
-	rec         *record       // the record as found
-	recExists   bool          // rec was read from a format 2 record
-	recStat     confined.Info // its stat when read
-	v1          string        // OS path of a format 1 record taken over, if any
-	cache       *statCache
+	rec         *record.Record // the record as found
+	recExists   bool           // rec was read from a format 2 record
+	recStat     confined.Info  // its stat when read
+	v1          string         // OS path of a format 1 record taken over, if any
+	cache       *record.StatCache
 	cacheBytes  []byte
-	next        *record // the record after Apply
-	cur         map[string]sum
+	next        *record.Record // the record after Apply
+	cur         map[string]record.Sum
 	stats       map[string]confined.Info // what Plan found at each inspected path
 	mkdirs      []string                 // directories to create, parents first
 	temps       []string                 // temporary files an interrupted build recorded
@@ -200,7 +201,7 @@ func (c *Changes) Empty() bool {
 
 // Owned reports whether the root's ownership record, as Plan found it,
 // names a file discgen wrote there: false for a root it never wrote.
-func (c *Changes) Owned() bool { return len(c.rec.files) > 0 }
+func (c *Changes) Owned() bool { return len(c.rec.Files) > 0 }
 
 // Err returns a *ProblemError listing every problem, or nil.
 func (c *Changes) Err() error {
@@ -238,7 +239,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	if opt.StateDir == "" {
 		return nil, errors.New("output: no state directory given")
 	}
-	c := &Changes{Root: root, opt: opt, t: t, cur: map[string]sum{}, stats: map[string]confined.Info{}}
+	c := &Changes{Root: root, opt: opt, t: t, cur: map[string]record.Sum{}, stats: map[string]confined.Info{}}
 	if err := c.setName(); err != nil {
 		return nil, err
 	}
@@ -261,10 +262,10 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	}
 	if err := c.loadRecord(); err != nil {
 		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")
-		c.rec, c.recExists = newRecord(c.name), false
+		c.rec, c.recExists = record.New(c.name), false
 	}
-	opt.Journals.apply(c.rec)
-	if err := opt.Journals.within(c.rec, c.recordFile(".rec"), opt.MaxPaths); err != nil {
+	opt.Journals.Apply(c.rec)
+	if err := opt.Journals.Within(c.rec, c.recordFile(".rec"), opt.MaxPaths); err != nil {
 		// What the journals leave for the root would take its record
 		// past its bound, as Recover refused to merge it.
 		c.problem("", BadState, err.Error(), "delete the record; discgen then adopts files with identical bytes and reports the others")
@@ -279,7 +280,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 	c.r = r
 	c.rootMissing = missing
 	w := &walker{r: r, c: c, dirs: map[string]dirState{}}
-	c.next = newRecord(c.name)
+	c.next = record.New(c.name)
 	needed := map[string]bool{}
 	var paths []string
 	for _, p := range t.Paths() {
@@ -298,7 +299,7 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 		}
 	}
 	var stale []string
-	for p := range c.rec.files {
+	for p := range c.rec.Files {
 		if _, ok := t[p]; !ok {
 			stale = append(stale, p)
 		}
@@ -321,16 +322,16 @@ func Plan(root string, t tree.Tree, opt Options) (*Changes, error) {
 		}
 	}
 	slices.Sort(c.mkdirs)
-	for d := range c.rec.dirs {
+	for d := range c.rec.Dirs {
 		if st, seen := w.dirs[d]; !seen || st == dirOK {
-			c.next.dirs[d] = true
+			c.next.Dirs[d] = true
 		}
 	}
 	for _, d := range c.mkdirs {
-		c.next.dirs[d] = true
+		c.next.Dirs[d] = true
 	}
-	if !c.rec.complete {
-		c.temps = slices.Sorted(slices.Values(c.rec.temps))
+	if !c.rec.Complete {
+		c.temps = slices.Sorted(slices.Values(c.rec.Temps))
 	}
 	c.Problems = sortProblems(c.Problems)
 	return c, nil

@@ -24,14 +24,14 @@ func (c *Changes) pruneDirs(touched map[string]bool) int {
 		fi, err := c.r.Lstat(d)
 		switch {
 		case errors.Is(err, fs.ErrNotExist), err == nil && !fi.IsDir():
-			delete(c.next.dirs, d)
+			delete(c.next.Dirs, d)
 			continue
 		case err != nil:
 			continue
 		}
 		c.r.Forget(d)
 		if c.r.Remove(d) == nil {
-			delete(c.next.dirs, d)
+			delete(c.next.Dirs, d)
 			touched[parent(d)] = true
 			n++
 		}
@@ -49,7 +49,7 @@ func (c *Changes) pruneCandidates() []string {
 		}
 	}
 	var cands []string
-	for d := range c.next.dirs {
+	for d := range c.next.Dirs {
 		if !needed[d] {
 			cands = append(cands, d)
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/discgen/discgen/output/internal/record"
 	"github.com/discgen/discgen/tree"
 )
 
@@ -21,8 +22,8 @@ func TestTempFilesRemovedAfterInterruptedBuild(t *testing.T) {
 	c, _ := Plan(e.root, files("a.txt", "2\n", "d/b.txt", "2\n"), e.opt())
 	in := c.intent(nil)
 	temps := []string{".discgen-0123456789abcdef.tmp", "d/.discgen-fedcba9876543210.tmp"}
-	in.temps = temps
-	if _, err := c.writeState(c.recordFile(".rec"), in.marshal(), false, false, false); err != nil {
+	in.Temps = temps
+	if _, err := c.writeState(c.recordFile(".rec"), in.Marshal(), false, false, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range temps {
@@ -49,7 +50,7 @@ func TestTempFilesRemovedAfterInterruptedBuild(t *testing.T) {
 		}
 	}
 	rec, err := readRecord(e.state, e.root)
-	if err != nil || !rec.complete || len(rec.files["a.txt"]) != 1 || len(rec.temps) != 0 {
+	if err != nil || !rec.Complete || len(rec.Files["a.txt"]) != 1 || len(rec.Temps) != 0 {
 		t.Errorf("record after clean build: %+v %v", rec, err)
 	}
 }
@@ -118,7 +119,7 @@ func TestApplyReplansPlanOutdatedByAnotherBuild(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("root holds %q, want %q", got, want)
 	}
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.complete || len(rec.files) != 2 || len(rec.files["a.txt"]) != 1 {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Complete || len(rec.Files) != 2 || len(rec.Files["a.txt"]) != 1 {
 		t.Errorf("record: %+v %v", rec, err)
 	}
 }
@@ -158,7 +159,7 @@ func Write(root string, t tree.Tree, opt Options) (*Changes, Result, error) {
 }
 
 // readRecord reads the ownership record of root in state.
-func readRecord(state, root string) (*record, error) {
+func readRecord(state, root string) (*record.Record, error) {
 	c := &Changes{Root: root, opt: Options{StateDir: state}}
 	if err := c.setName(); err != nil {
 		return nil, err
@@ -176,7 +177,7 @@ func readRecord(state, root string) (*record, error) {
 func TestApplyReplansFalseModified(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("a.txt", "1\n"), e.opt())
-	recFile := filepath.Join(e.state, filepath.FromSlash(recordBase("public")+".rec"))
+	recFile := filepath.Join(e.state, filepath.FromSlash(record.Base("public")+".rec"))
 	old := mustRead(t, recFile)
 	apply(t, e, files("a.txt", "2\n"), e.opt())
 	now := mustRead(t, recFile)

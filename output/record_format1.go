@@ -1,91 +1,37 @@
 package output
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"io/fs"
 	"path/filepath"
-	"strings"
 
-	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
-// Format 1 of the ownership record, which named its root by the root's
-// absolute path and was kept where that path's SHA-256 says:
-//
-//	STATEDIR/outputs/ab/cd/abcd...ef.rec
-//
-//	discgen output record 1
-//	root /abs/path/public
-//	state complete
-//	f <sha256 of the bytes> autodisc/index.txt
-//
-// Looked for only when STATEDIR/outputs exists (format1In), and only in
-// a build's own state directory, never in a root's own (which is newer);
-// read when no format 2 record exists, used if its root line is the root
-// being built, and replaced by a format 2 record at the next Apply. The
-// temporary files of an interrupted format 1 build are left for the user
-// to remove (format 1 named none).
-//
-// This file is all there is of format 1 but for a few lines elsewhere.
-// Deleting it, once no state directory holds an outputs/ directory,
-// takes: this file and record_format1_test.go; in record.go the
-// recordMagic1 and "n == 2 && v1" cases of parseRecordMax (and its root
-// result) and loadRecord's call of loadRecord1; the Changes field v1
-// (plan.go) and its two readers, Apply's removal of the format 1 record
-// (apply.go) and mergeInto's (recover.go).
-
-// recordMagic1 is the first line of a format 1 record.
-const recordMagic1 = "discgen output record 1"
-
-// format1Root is the root a format 1 record's second line names, or why
-// that line is not one.
-func format1Root(line string) (root, msg string) {
-	root, ok := strings.CutPrefix(line, "root ")
-	if !ok {
-		return "", "missing root line"
-	}
-	return root, ""
-}
-
-// recordBase1 is where format 1 kept the record of the absolute root path
-// abs, plus ".rec".
-func recordBase1(abs string) string {
-	h := sha256.Sum256([]byte(abs))
-	x := hex.EncodeToString(h[:])
-	return "outputs/" + x[:2] + "/" + x[2:4] + "/" + x
-}
-
-// format1In reports whether stateDir holds format 1 records (an outputs/
-// directory): one stat, asked only for a root without a format 2 record,
-// so that a state directory without any costs a stat per new root, not
-// an open. Nothing is remembered past the call: a record restored into
-// the directory meanwhile is found.
-func format1In(stateDir string) bool {
-	_, err := statedir.Lstat(filepath.Join(stateDir, "outputs"))
-	return !errors.Is(err, fs.ErrNotExist)
-}
+// A format 1 record taken over (its format, and what deleting format 1
+// takes, are package record's format1.go): looked for only when
+// STATEDIR/outputs exists (record.Format1In), only in a build's own state
+// directory, read when no format 2 record exists, used if its root line
+// is the root being built, and replaced by a format 2 record at the next
+// Apply.
 
 // loadRecord1 looks for a format 1 record of the root, keyed by its
 // absolute path, and takes it over when its root line matches. A root's
 // own state directory (one with a FormerStateDir) is newer than format 1
 // and never held one.
 func (c *Changes) loadRecord1() error {
-	if c.opt.FormerStateDir != "" || !format1In(c.opt.StateDir) || c.setAbs() != nil {
+	if c.opt.FormerStateDir != "" || !record.Format1In(c.opt.StateDir) || c.setAbs() != nil {
 		return nil
 	}
-	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(recordBase1(c.abs)+".rec"))
-	data, _, release, err := c.readState(c.opt.StateDir, name, maxRecordSize)
+	name := filepath.Join(c.opt.StateDir, filepath.FromSlash(record.Base1(c.abs)+".rec"))
+	data, _, release, err := c.readState(c.opt.StateDir, name, record.MaxSize)
 	defer release()
 	if err != nil {
 		return nil
 	}
-	r, root, err := parseRecordMax(data, name, c.opt.MaxPaths)
+	r, root, err := record.ParseMax(data, name, c.opt.MaxPaths)
 	if err != nil || root != c.abs {
 		return nil // not this root's: left alone
 	}
-	r.name, r.temps = c.name, nil
+	r.Name, r.Temps = c.name, nil
 	c.rec, c.v1 = r, name
 	return nil
 }

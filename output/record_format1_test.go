@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // The tests of format 1 records (record_format1.go), which go with it.
@@ -14,7 +16,7 @@ import (
 func TestRecordFormat1Migrated(t *testing.T) {
 	e := newEnv(t)
 	mustWrite(t, e.path("a.txt"), "old\n")
-	v1 := filepath.Join(e.state, recordBase1(e.root)+".rec")
+	v1 := filepath.Join(e.state, record.Base1(e.root)+".rec")
 	mustWrite(t, v1, "discgen output record 1\nroot "+e.root+"\nstate complete\nf "+hexSum("old\n")+" a.txt\n")
 	// Without the old record, a.txt would be foreign.
 	_, res := apply(t, e, files("a.txt", "new\n"), e.opt())
@@ -24,11 +26,11 @@ func TestRecordFormat1Migrated(t *testing.T) {
 	if _, err := os.Lstat(v1); !errors.Is(err, fs.ErrNotExist) {
 		t.Error("format 1 record kept after migration")
 	}
-	if got, err := readRecord(e.state, e.root); err != nil || !got.owns("a.txt", fileSum([]byte("new\n"))) {
+	if got, err := readRecord(e.state, e.root); err != nil || !got.Owns("a.txt", record.FileSum([]byte("new\n"))) {
 		t.Errorf("format 2 record: %+v %v", got, err)
 	}
 	// Another root's format 1 record is not taken.
-	other := filepath.Join(e.state, recordBase1(e.path("b"))+".rec")
+	other := filepath.Join(e.state, record.Base1(e.path("b"))+".rec")
 	mustWrite(t, other, "discgen output record 1\nroot /elsewhere\nstate complete\n")
 	opt := e.opt()
 	opt.Record = "b"
@@ -52,7 +54,7 @@ func TestRecordFormat1AfterLook(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustWrite(t, e.path("a.txt"), "old\n")
-	v1 := filepath.Join(e.state, recordBase1(e.root)+".rec")
+	v1 := filepath.Join(e.state, record.Base1(e.root)+".rec")
 	mustWrite(t, v1, "discgen output record 1\nroot "+e.root+"\nstate complete\nf "+hexSum("old\n")+" a.txt\n")
 	c, err := Plan(e.root, files("a.txt", "new\n"), e.opt())
 	if err != nil {
@@ -79,7 +81,7 @@ func TestOwnStateLooksForNoFormat1(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustWrite(t, e.path("a.txt"), "old\n")
-	v1 := filepath.Join(opt.StateDir, recordBase1(e.root)+".rec")
+	v1 := filepath.Join(opt.StateDir, record.Base1(e.root)+".rec")
 	mustWrite(t, v1, "discgen output record 1\nroot "+e.root+"\nstate complete\nf "+hexSum("old\n")+" a.txt\n")
 	c, err := Plan(e.root, files("a.txt", "a\n"), opt)
 	if err != nil {

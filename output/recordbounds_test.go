@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // With Options.MaxPaths, a record holding more lines than a root may
@@ -18,7 +20,7 @@ func TestRecordMaxPaths(t *testing.T) {
 	opt := e.opt()
 	opt.MaxPaths = 4
 	apply(t, e, files("a/x.txt", "x\n", "b.txt", "b\n"), opt)
-	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	rec := filepath.Join(e.state, record.Base("public")+".rec")
 	good, err := os.ReadFile(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +43,7 @@ func TestRecordMaxPaths(t *testing.T) {
 		name, data, want string
 	}{
 		{"lines", more.String(), rec + ":8: ownership record names more than 4 paths, more than this root may hold"},
-		{"bytes", string(good) + strings.Repeat("d "+strings.Repeat("a", 9000)+"\n", 1), fmt.Sprintf("bytes, more than the %d bytes this root's record may hold; it is not read", 4*maxPathBytes+4096)},
+		{"bytes", string(good) + strings.Repeat("d "+strings.Repeat("a", 9000)+"\n", 1), fmt.Sprintf("bytes, more than the %d bytes this root's record may hold; it is not read", 4*record.MaxPathBytes+4096)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if err := os.WriteFile(rec, []byte(c.data), 0o644); err != nil {
@@ -69,10 +71,10 @@ func TestRecordReserve(t *testing.T) {
 		tr[fmt.Sprintf("d/%s%04d.txt", strings.Repeat("n", 200), i)] = files("x", "x\n")["x"]
 	}
 	apply(t, e, tr, opt)
-	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	rec := filepath.Join(e.state, record.Base("public")+".rec")
 	fi, err := os.Stat(rec)
-	if err != nil || fi.Size() <= smallState {
-		t.Fatalf("the record: %v, %d bytes; want more than %d", err, fi.Size(), smallState)
+	if err != nil || fi.Size() <= record.SmallState {
+		t.Fatalf("the record: %v, %d bytes; want more than %d", err, fi.Size(), record.SmallState)
 	}
 	var got []int64
 	held := 0
@@ -87,8 +89,8 @@ func TestRecordReserve(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	if len(got) != 2 || got[0] != fi.Size()*stateCostPerByte {
-		t.Errorf("reserved %v, want the record's %d bytes × %d, then its stat cache's", got, fi.Size(), stateCostPerByte)
+	if len(got) != 2 || got[0] != fi.Size()*record.StateCostPerByte {
+		t.Errorf("reserved %v, want the record's %d bytes × %d, then its stat cache's", got, fi.Size(), record.StateCostPerByte)
 	}
 	if held != 0 {
 		t.Errorf("%d reservations not given back", held)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // A plan refused both for a state directory inside the root and for a
@@ -28,7 +30,7 @@ func TestReplanKeepsStateInsideRoot(t *testing.T) {
 	}
 	// Another build writes the record the plan found missing, owning
 	// a.txt: Apply plans the root again under the lock.
-	rec := recordBase("site") + ".rec"
+	rec := record.Base("site") + ".rec"
 	b, err := os.ReadFile(filepath.Join(e.state, filepath.FromSlash(rec)))
 	if err != nil {
 		t.Fatal(err)

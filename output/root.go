@@ -9,6 +9,7 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/limited"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // setName sets c.name, the portable name of the root's ownership record:
@@ -29,11 +30,11 @@ func (c *Changes) setName() error {
 		if err != nil {
 			return fmt.Errorf("output: state directory %s: %w", c.opt.StateDir, err)
 		}
-		if c.name, err = defaultRecordName(stateAbs, c.abs); err != nil {
+		if c.name, err = record.DefaultName(stateAbs, c.abs); err != nil {
 			return err
 		}
 	}
-	if err := checkRecordName(c.name); err != nil {
+	if err := record.CheckName(c.name); err != nil {
 		return fmt.Errorf("output: %s: %w", c.Root, err)
 	}
 	return nil

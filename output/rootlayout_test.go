@@ -11,6 +11,8 @@ import (
 
 	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // A root's first build makes one directory for its state, its own (and
@@ -21,7 +23,7 @@ func TestRootStateFirstBuildDirs(t *testing.T) {
 	state := t.TempDir()
 	name := "users/alice/public_html"
 	own := RootStateDir(state, name)
-	if !isRootState(own) || buildStateDir(own) != state {
+	if !record.IsRootState(own) || record.BuildStateDir(own) != state {
 		t.Fatalf("RootStateDir gave %s, which is not a root's state directory of %s", own, state)
 	}
 	made, err := PrepareRootState(own, name, nil)
@@ -38,7 +40,7 @@ func TestRootStateFirstBuildDirs(t *testing.T) {
 	})
 	rel, _ := filepath.Rel(state, own)
 	rel = filepath.ToSlash(rel)
-	want := []string{rootsDir, filepath.ToSlash(filepath.Dir(rel)), rel}
+	want := []string{record.RootsDir, filepath.ToSlash(filepath.Dir(rel)), rel}
 	slices.Sort(want)
 	if !slices.Equal(dirs, want) {
 		t.Errorf("a root's first state made\n\t%q\nwant\n\t%q", dirs, want)
@@ -48,8 +50,8 @@ func TestRootStateFirstBuildDirs(t *testing.T) {
 	if filepath.Dir(rec) != own || filepath.Dir(c.recordFile(".stat")) != own {
 		t.Errorf("the record is at %s, not in %s", rec, own)
 	}
-	if journalDirOf(own) != own {
-		t.Errorf("the journal directory is %s, not %s", journalDirOf(own), own)
+	if record.JournalDirOf(own) != own {
+		t.Errorf("the journal directory is %s, not %s", record.JournalDirOf(own), own)
 	}
 }
 
@@ -72,7 +74,7 @@ func TestRootLocksInOneFile(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ents, err := os.ReadDir(filepath.Join(state, locksDir))
+		ents, err := os.ReadDir(filepath.Join(state, journal.LocksDir))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +91,7 @@ func TestRootLocksInOneFile(t *testing.T) {
 		if !slices.Equal(names, []string{statedir.KeysFile}) {
 			t.Fatalf("build %d: locks/ holds %v, want [%s]", i+1, names, statedir.KeysFile)
 		}
-		fi, err := os.Lstat(filepath.Join(state, locksDir, statedir.KeysFile))
+		fi, err := os.Lstat(filepath.Join(state, journal.LocksDir, statedir.KeysFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,9 +100,9 @@ func TestRootLocksInOneFile(t *testing.T) {
 	if len(inos) == 2 && inos[0] != inos[1] {
 		t.Errorf("the second build made the locks' file again (inode %d, then %d)", inos[0], inos[1])
 	}
-	names, _ := os.ReadDir(filepath.Join(state, journalDir))
+	names, _ := os.ReadDir(filepath.Join(state, record.JournalDir))
 	for _, n := range names {
-		if strings.HasSuffix(n.Name(), ".lock") && n.Name() != journalLockName {
+		if strings.HasSuffix(n.Name(), ".lock") && n.Name() != journal.LockName {
 			t.Errorf("a root's lock in the journal directory: %s", n.Name())
 		}
 	}

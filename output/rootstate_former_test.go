@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // A root whose state an earlier build kept in the former layout
@@ -26,7 +29,7 @@ func TestFormerRootStateMoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := recordHash(name)
+	x := record.NameHash(name)
 	old := filepath.Join(state, "roots", x[:2], x)
 	for _, d := range []string{"records", "journal"} {
 		if err := os.MkdirAll(filepath.Join(old, d), 0o700); err != nil {
@@ -38,7 +41,7 @@ func TestFormerRootStateMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := fmt.Sprintf("discgen output record 2\nname %s\nstate incomplete\nf %x b.txt\n", name, sha256.Sum256([]byte("old b\n")))
-	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journalMagic, len(in), in)
+	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journal.Magic, len(in), in)
 	if err := os.WriteFile(filepath.Join(old, "journal", "0123456789abcdef.jnl"), []byte(jnl), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +66,7 @@ func TestFormerRootStateMoved(t *testing.T) {
 	if _, err := os.Lstat(old); !os.IsNotExist(err) {
 		t.Errorf("the former directory is still there: %v", err)
 	}
-	if r, err := readRecordNamed(own, name); err != nil || !r.complete {
+	if r, err := readRecordNamed(own, name); err != nil || !r.Complete {
 		t.Errorf("the record in the root's own directory: %+v, %v", r, err)
 	}
 }
@@ -84,7 +87,7 @@ func TestFormerRootStateJournalOfRootsBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := recordHash(name)
+	x := record.NameHash(name)
 	old := filepath.Join(state, "roots", x[:2], x)
 	for _, d := range []string{filepath.Join(old, "records"), filepath.Join(old, "journal"), filepath.Join(state, "journal")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -96,7 +99,7 @@ func TestFormerRootStateJournalOfRootsBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := fmt.Sprintf("discgen output record 2\nname %s\nstate incomplete\nf %x b.txt\n", name, sha256.Sum256([]byte("old b\n")))
-	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journalMagic, len(in), in)
+	jnl := fmt.Sprintf("%s\nrecord %d\n%s", journal.Magic, len(in), in)
 	if err := os.WriteFile(filepath.Join(state, "journal", "0123456789abcdef.jnl"), []byte(jnl), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/internal/statedir"
+	"github.com/discgen/discgen/output/internal/journal"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // ownRoots plans n roots, each keeping its record in a state directory of
@@ -81,7 +83,7 @@ func TestOwnStateDirsShareOneJournal(t *testing.T) {
 		if _, err := readRecordNamed(d, fmt.Sprintf("r%d", i)); err != nil {
 			t.Errorf("r%d's record in its own state directory: %v", i, err)
 		}
-		if lockedByOther(t, journalDirOf(d)) {
+		if lockedByOther(t, record.JournalDirOf(d)) {
 			t.Errorf("%s still locked after the batch", d)
 		}
 	}
@@ -106,7 +108,7 @@ func lookMidBatch(t *testing.T, e env, own []string) {
 		if js := journals(t, d); len(js) != 0 {
 			t.Errorf("journals in a root's own state directory: %v", js)
 		}
-		if !lockedByOther(t, journalDirOf(d)) {
+		if !lockedByOther(t, record.JournalDirOf(d)) {
 			t.Errorf("%s is not locked while the batch writes its record", d)
 		}
 	}
@@ -121,11 +123,11 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 	cs, own := ownRoots(t, e, 1)
 	c := cs[0]
 	in := c.intent(nil)
-	in.addSum("b.txt", fileSum([]byte("b\n")))
+	in.AddSum("b.txt", record.FileSum([]byte("b\n")))
 	c.Close()
-	leaveJournal(t, e, [][]byte{in.marshal()})
+	leaveJournal(t, e, [][]byte{in.Marshal()})
 
-	f, err := os.Open(journalDirOf(own[0]))
+	f, err := os.Open(record.JournalDirOf(own[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestRecoverWaitsForOwnStateLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec, err := readRecordNamed(own[0], "r0")
-	if err != nil || rec.complete || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+	if err != nil || rec.Complete || !rec.Owns("b.txt", record.FileSum([]byte("b\n"))) {
 		t.Errorf("the root's own record after recovery: %+v %v", rec, err)
 	}
 	if js := journals(t, e.state); len(js) != 0 {
@@ -177,7 +179,7 @@ func TestPrepareRootStateMadeOnce(t *testing.T) {
 		return nil
 	})
 	rel, _ := filepath.Rel(state, dir)
-	if want := []string{".", rootsDir, filepath.Dir(rel), rel}; !slices.Equal(names, want) {
+	if want := []string{".", record.RootsDir, filepath.Dir(rel), rel}; !slices.Equal(names, want) {
 		t.Errorf("made %v, want %v", names, want)
 	}
 	made, err = PrepareRootState(dir, "r", nil)
@@ -200,12 +202,12 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 	var ins [][]byte
 	for _, c := range cs {
 		in := c.intent(nil)
-		in.addSum("b.txt", fileSum([]byte("b\n")))
-		ins = append(ins, in.marshal())
+		in.AddSum("b.txt", record.FileSum([]byte("b\n")))
+		ins = append(ins, in.Marshal())
 		c.Close()
 	}
 	leaveJournal(t, e, ins)
-	bad := filepath.Join(own[1], filepath.FromSlash(stateRecordBase(own[1], "r1")+".rec"))
+	bad := filepath.Join(own[1], filepath.FromSlash(record.StateBase(own[1], "r1")+".rec"))
 	mustWrite(t, filepath.Join(bad, "x"), "x\n")
 
 	n, j, err := Recover(e.state)
@@ -213,12 +215,12 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 	if n != 2 || !errors.As(err, &nr) || len(nr.Errs) != 1 || !strings.HasPrefix(nr.Errs[0].Error(), "r1: ") {
 		t.Fatalf("Recover = %d, %v; want r0 and r2 recovered, r1 not", n, err)
 	}
-	if j.Roots() != 1 || len(j.intents["r1"]) != 1 {
+	if j.Roots() != 1 || len(j.Intents("r1")) != 1 {
 		t.Errorf("the intents left to own: %+v", j)
 	}
 	for _, i := range []int{0, 2} {
 		name := fmt.Sprintf("r%d", i)
-		if rec, err := readRecordNamed(own[i], name); err != nil || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+		if rec, err := readRecordNamed(own[i], name); err != nil || !rec.Owns("b.txt", record.FileSum([]byte("b\n"))) {
 			t.Errorf("%s's record: %+v %v", name, rec, err)
 		}
 	}
@@ -230,8 +232,8 @@ func TestRecoverKeepsOnlyWhatItCannotMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := parseJournal(data, js[0])
-	if err != nil || len(recs) != 1 || recs[0].name != "r1" {
+	recs, err := journal.Parse(data, js[0])
+	if err != nil || len(recs) != 1 || recs[0].Name != "r1" {
 		t.Errorf("the journal kept %d intents (%v), want r1's alone", len(recs), err)
 	}
 	// Once the record can be written, the next recovery merges it.
@@ -251,12 +253,12 @@ func TestRootLocksLeaveNoFiles(t *testing.T) {
 	if _, errs := ApplyAll(cs); errors.Join(errs...) != nil {
 		t.Fatal(errors.Join(errs...))
 	}
-	names, err := statedir.Names(filepath.Join(e.state, journalDir))
+	names, err := statedir.Names(filepath.Join(e.state, record.JournalDir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Sort(names); !slices.Equal(names, []string{journalLockName}) {
-		t.Errorf("the journal directory after the batch: %v, want only %s", names, journalLockName)
+	if slices.Sort(names); !slices.Equal(names, []string{journal.LockName}) {
+		t.Errorf("the journal directory after the batch: %v, want only %s", names, journal.LockName)
 	}
 }
 
@@ -272,22 +274,22 @@ func TestRecoverWithinBounds(t *testing.T) {
 	var ins [][]byte
 	for i, c := range cs {
 		in := c.intent(nil)
-		in.addSum("b.txt", fileSum([]byte("b\n")))
+		in.AddSum("b.txt", record.FileSum([]byte("b\n")))
 		if i == 1 {
 			for k := range 10 {
-				in.addSum(fmt.Sprintf("p%d.txt", k), fileSum([]byte("p\n")))
+				in.AddSum(fmt.Sprintf("p%d.txt", k), record.FileSum([]byte("p\n")))
 			}
 		}
-		ins = append(ins, in.marshal())
+		ins = append(ins, in.Marshal())
 		c.Close()
 	}
 	// r2's record is large, within its bound: read once reserved for.
-	big := newRecord("r2")
+	big := record.New("r2")
 	for k := range 1000 {
-		big.addSum(fmt.Sprintf("%s%04d.txt", strings.Repeat("n", 100), k), fileSum([]byte("n\n")))
+		big.AddSum(fmt.Sprintf("%s%04d.txt", strings.Repeat("n", 100), k), record.FileSum([]byte("n\n")))
 	}
-	bigFile := filepath.Join(own[2], filepath.FromSlash(stateRecordBase(own[2], "r2")+".rec"))
-	if err := os.WriteFile(bigFile, big.marshal(), 0o600); err != nil {
+	bigFile := filepath.Join(own[2], filepath.FromSlash(record.StateBase(own[2], "r2")+".rec"))
+	if err := os.WriteFile(bigFile, big.Marshal(), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	leaveJournal(t, e, ins)
@@ -310,16 +312,16 @@ func TestRecoverWithinBounds(t *testing.T) {
 			t.Errorf("error %d: %v, want %q refused past its bound", i, e, want)
 		}
 	}
-	if j.Roots() != 2 || len(j.intents["r1"]) != 1 || len(j.intents["r2"]) != 1 {
+	if j.Roots() != 2 || len(j.Intents("r1")) != 1 || len(j.Intents("r2")) != 1 {
 		t.Errorf("the intents left to own: %+v", j)
 	}
-	if rec, err := readRecordNamed(own[0], "r0"); err != nil || !rec.owns("b.txt", fileSum([]byte("b\n"))) {
+	if rec, err := readRecordNamed(own[0], "r0"); err != nil || !rec.Owns("b.txt", record.FileSum([]byte("b\n"))) {
 		t.Errorf("r0's record: %+v %v", rec, err)
 	}
-	if rec, err := readRecordNamed(own[1], "r1"); err != nil || rec.owns("b.txt", fileSum([]byte("b\n"))) {
+	if rec, err := readRecordNamed(own[1], "r1"); err != nil || rec.Owns("b.txt", record.FileSum([]byte("b\n"))) {
 		t.Errorf("r1's record, merged past its bound: %+v %v", rec, err)
 	}
-	if rec, err := readRecordNamed(own[2], "r2"); err != nil || len(rec.files) != 1000 {
+	if rec, err := readRecordNamed(own[2], "r2"); err != nil || len(rec.Files) != 1000 {
 		t.Errorf("r2's record, past its bound, was changed: %v", err)
 	}
 	if len(reserved) != 0 {
@@ -353,12 +355,12 @@ func TestRecoverWithinBounds(t *testing.T) {
 // the journal stays, unlocked.
 func leaveJournal(t *testing.T, e env, ins [][]byte) {
 	t.Helper()
-	jl := lockJournal(e.state, 0, false, e.root)
-	if jl.err != nil {
-		t.Fatal(jl.err)
+	jl := journal.Open(e.state, 0, false, e.root)
+	if jl.Err != nil {
+		t.Fatal(jl.Err)
 	}
-	if err := jl.write(ins, false); err != nil {
+	if err := jl.Write(ins, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	jl.close(true)
+	jl.Close(true)
 }

@@ -1,16 +1,14 @@
 package output
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
-	"strings"
 	"sync"
 
 	"github.com/discgen/discgen/internal/confined"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // Staging: the first half of Apply's writes, before the flush. A root's
@@ -41,38 +39,10 @@ import (
 //
 // Before this scheme they were named ".discgen-" + 16 hex digits + ".tmp";
 // records of earlier builds may still list such names, which are removed
-// the same way.
-const (
-	tempPrefix    = ".htdiscgen-"
-	oldTempPrefix = ".discgen-"
-	tempSuffix    = ".tmp"
-)
+// the same way. Both forms are record's (record.TempPrefix,
+// record.IsTempName): a record lists a build's temporary files.
 
-func tempName() string { return tempPrefix + randomHex() + tempSuffix }
-
-// randomHex is 16 random hex digits.
-func randomHex() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// isTempName reports whether name has the form of discgen's temporary
-// files. Only those listed in an interrupted build's record are removed.
-func isTempName(name string) bool {
-	x, ok := strings.CutPrefix(name, tempPrefix)
-	if !ok {
-		if x, ok = strings.CutPrefix(name, oldTempPrefix); !ok {
-			return false
-		}
-	}
-	x, ok = strings.CutSuffix(x, tempSuffix)
-	if !ok || len(x) != 16 {
-		return false
-	}
-	_, err := hex.DecodeString(x)
-	return err == nil
-}
+func tempName() string { return record.TempPrefix + record.RandomHex() + record.TempSuffix }
 
 // pending is one file written to its temporary name and not yet published.
 type pending struct {

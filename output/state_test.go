@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 func TestRecordLocationAndFormat(t *testing.T) {
@@ -17,7 +19,7 @@ func TestRecordLocationAndFormat(t *testing.T) {
 	apply(t, e, files("b.txt", "b\n", "a/x.txt", "x\n"), e.opt())
 	// The record is named by the root relative to the state directory's
 	// parent: "public", the same on any machine.
-	name := recordBase("public") + ".rec"
+	name := record.Base("public") + ".rec"
 	if !regexp.MustCompile(`^records/([0-9a-f]{2})/([0-9a-f]{2})/([0-9a-f]{64})\.rec$`).MatchString(name) ||
 		name[8:10] != name[14:16] || name[11:13] != name[16:18] {
 		t.Errorf("record name %q", name)
@@ -41,18 +43,18 @@ func TestRecordLocationAndFormat(t *testing.T) {
 	if strings.Contains(got, e.base) {
 		t.Errorf("record holds an absolute path:\n%s", got)
 	}
-	r, _, err := parseRecord([]byte(got), "rec")
-	if err != nil || !bytes.Equal(r.marshal(), []byte(got)) {
-		t.Errorf("round trip: %v\n%s", err, r.marshal())
+	r, _, err := record.Parse([]byte(got), "rec")
+	if err != nil || !bytes.Equal(r.Marshal(), []byte(got)) {
+		t.Errorf("round trip: %v\n%s", err, r.Marshal())
 	}
 }
 
-func hexSum(s string) string { return fileSum([]byte(s)).String()[2:] }
+func hexSum(s string) string { return record.FileSum([]byte(s)).String()[2:] }
 
 func TestCorruptRecordIsProblem(t *testing.T) {
 	e := newEnv(t)
 	apply(t, e, files("a.txt", "a\n"), e.opt())
-	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	rec := filepath.Join(e.state, record.Base("public")+".rec")
 	for _, bad := range []string{"", "garbage\n", "discgen output record 2\nname elsewhere\nstate complete\n",
 		"discgen output record 2\nname public\nstate complete\nf zz a.txt\n",
 		"discgen output record 2\nname public\nstate incomplete\nt a.txt\n"} {
@@ -70,18 +72,8 @@ func TestCorruptRecordIsProblem(t *testing.T) {
 
 func TestTempNames(t *testing.T) {
 	n := tempName()
-	if !isTempName(n) || !strings.HasPrefix(n, ".htdiscgen-") || n == tempName() {
+	if !record.IsTempName(n) || !strings.HasPrefix(n, ".htdiscgen-") || n == tempName() {
 		t.Errorf("tempName %q", n)
-	}
-	// Records of earlier builds name their temporary files the old way.
-	if !isTempName(".discgen-0123456789abcdef.tmp") {
-		t.Error("an earlier build's temporary file is not taken for one")
-	}
-	for _, s := range []string{".discgen-.tmp", ".discgen-0123456789abcdeg.tmp", "discgen-0123456789abcdef.tmp", ".discgen-0123456789abcdef.tmp.x",
-		".htdiscgen-.tmp", ".ht-0123456789abcdef.tmp", ".htdiscgen-0123456789abcdef.tmp.x", ".htaccess"} {
-		if isTempName(s) {
-			t.Errorf("%q taken for a temp name", s)
-		}
 	}
 }
 
@@ -90,13 +82,13 @@ func TestStateTempFilesReplaced(t *testing.T) {
 	apply(t, e, files("a.txt", "1\n"), e.opt())
 	// A killed build may leave the record's temporary file; the next
 	// record written reuses the name, so none accumulates.
-	rec := filepath.Join(e.state, recordBase("public")+".rec")
+	rec := filepath.Join(e.state, record.Base("public")+".rec")
 	mustWrite(t, rec+".tmp", "partial record")
 	apply(t, e, files("a.txt", "2\n"), e.opt())
 	if _, err := os.Lstat(rec + ".tmp"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("temporary record left: %v", err)
 	}
-	if got, err := readRecord(e.state, e.root); err != nil || !got.owns("a.txt", fileSum([]byte("2\n"))) {
+	if got, err := readRecord(e.state, e.root); err != nil || !got.Owns("a.txt", record.FileSum([]byte("2\n"))) {
 		t.Errorf("record %+v, %v", got, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/discgen/discgen/internal/testing/livetest"
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // leftTemp applies a new a.txt to root and calls seen with the temporary
@@ -35,7 +36,7 @@ func leftTemp(t *testing.T, root, state string, seen func(name string, fi os.Fil
 			return err
 		}
 		for _, d := range ents {
-			if isTempName(d.Name()) {
+			if record.IsTempName(d.Name()) {
 				fi, err := os.Lstat(filepath.Join(root, d.Name()))
 				if err != nil {
 					return err

@@ -3,6 +3,8 @@ package output
 import (
 	"os"
 	"testing"
+
+	"github.com/discgen/discgen/output/internal/record"
 )
 
 // The package's tests apply with one Writer for the test binary, through
@@ -53,7 +55,7 @@ func TestWritersAreIndependent(t *testing.T) {
 	}
 	// Recover cannot know whether the renames reached the disk: the
 	// root owns what its intent named, for the next build to settle.
-	if rec, err := readRecord(e.state, e.root); err != nil || !rec.owns("a.txt", fileSum([]byte("1\n"))) {
+	if rec, err := readRecord(e.state, e.root); err != nil || !rec.Owns("a.txt", record.FileSum([]byte("1\n"))) {
 		t.Errorf("record after Recover: %+v %v", rec, err)
 	}
 }

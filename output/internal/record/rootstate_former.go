@@ -1,4 +1,4 @@
-package output
+package record
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/discgen/discgen/internal/confined"
 	"github.com/discgen/discgen/internal/statedir"
 )
 
@@ -27,15 +28,17 @@ import (
 // directories when they hold nothing else. What the owner put there is
 // treated as it is in the root's own: renamed, never opened or followed
 // (a symlink moved in is refused there as it would be), and at most
-// maxOwnEntries names of each directory are looked at. What is left
+// MaxOwnEntries names of each directory are looked at. What is left
 // there (more names, a directory where a file was) is never read again.
 //
 // This file is all there is of the former layout, and can go once no
-// host holds it. Deleting it takes: this file and rootstate_former_test.go;
-// PrepareRootState's call of migrateFormer (rootstate.go, which then
-// returns true for a directory it made: nothing to recover); mergeIntent's call
-// of prepareFromFormer (recover.go); and publish's Unprovision's call of
-// RemoveFormerRootState (publish/provision.go), an exported name.
+// host holds it. Deleting it takes: this file; PrepareRootState's call
+// of migrateFormer (rootstate.go, which then returns true for a
+// directory it made: nothing to recover); package journal's call of
+// PrepareFromFormer (mergeIntent, its recover.go); in package output,
+// rootstate_former_test.go and RemoveFormerRootState (rootstate.go), an
+// exported name, with publish's Unprovision's call of it
+// (publish/provision.go).
 
 // formerRootsDir is the former layout's directory of the roots' own
 // state directories.
@@ -43,12 +46,12 @@ const formerRootsDir = "roots"
 
 // formerRoots memoizes, per build state directory, whether it holds the
 // former layout (STATEDIR/roots): a host that never had it looks once a
-// process, not once a root. It is the package's one process-wide memo,
+// process, not once a root. It is package output's one process-wide memo,
 // and safe as one: no version since the layout changed makes
 // STATEDIR/roots, so one found missing stays missing (but for an earlier
 // version run beside this process, whose roots are then moved by the
 // next process), and one found present is looked into again for each
-// root (migrateFormer, prepareFromFormer); it goes with this file.
+// root (migrateFormer, PrepareFromFormer); it goes with this file.
 var formerRoots sync.Map // string -> bool
 
 // hasFormerRoots reports whether the build state directory state holds
@@ -67,7 +70,7 @@ func hasFormerRoots(state string) bool {
 // whose own state directory (RootStateDir) is dir.
 func formerRootStateDir(dir string) string {
 	x := filepath.Base(dir)
-	return filepath.Join(buildStateDir(dir), formerRootsDir, x[:2], x)
+	return filepath.Join(BuildStateDir(dir), formerRootsDir, x[:2], x)
 }
 
 // migrateFormer moves what the former layout holds for the root whose
@@ -78,21 +81,21 @@ func formerRootStateDir(dir string) string {
 // one, whose root's files are refused as not discgen's until the
 // operator looks, as they would be had the record been lost.
 func migrateFormer(dir, record string) (journals bool) {
-	if !hasFormerRoots(buildStateDir(dir)) {
+	if !hasFormerRoots(BuildStateDir(dir)) {
 		return false
 	}
 	old := formerRootStateDir(dir)
 	if st, err := statedir.Lstat(old); err != nil || !st.Mode.IsDir() {
 		return false
 	}
-	x := recordHash(record)
+	x := NameHash(record)
 	recs := filepath.Join(old, "records")
 	for _, ext := range []string{".rec", ".stat"} {
-		statedir.Rename(filepath.Join(recs, x+ext), filepath.Join(dir, ownRecordBase+ext))
+		statedir.Rename(filepath.Join(recs, x+ext), filepath.Join(dir, ownBase+ext))
 	}
-	jdir := filepath.Join(old, journalDir)
+	jdir := filepath.Join(old, JournalDir)
 	for _, name := range formerNames(jdir) {
-		if strings.HasSuffix(name, journalExt) {
+		if strings.HasSuffix(name, JournalExt) {
 			if statedir.Rename(filepath.Join(jdir, name), filepath.Join(dir, name)) == nil {
 				journals = true
 			}
@@ -111,7 +114,7 @@ func migrateFormer(dir, record string) (journals bool) {
 	return journals
 }
 
-// prepareFromFormer makes the root's own state directory own, for the
+// PrepareFromFormer makes the root's own state directory own, for the
 // record named name, when it is missing and the former layout holds
 // state for the root: a journal of root's batches naming the root (left
 // by a build from before the layout changed) is then merged into the
@@ -119,23 +122,23 @@ func migrateFormer(dir, record string) (journals bool) {
 // the root no longer reads once it has its own. The directory is given
 // to the owner of the former record's directory, which the build that
 // made it gave the root's owner. It reports whether it made it.
-func prepareFromFormer(own, name string) bool {
-	if !hasFormerRoots(buildStateDir(own)) {
+func PrepareFromFormer(own, name string) bool {
+	if !hasFormerRoots(BuildStateDir(own)) {
 		return false
 	}
 	st, err := statedir.Lstat(filepath.Join(formerRootStateDir(own), "records"))
 	if err != nil || !st.Mode.IsDir() {
 		return false
 	}
-	var owner *Owner
+	var owner *confined.Owner
 	if o, ok := st.Owner(); ok && o.UID != os.Geteuid() {
-		owner = &Owner{UID: o.UID, GID: o.GID}
+		owner = &confined.Owner{UID: o.UID, GID: o.GID}
 	}
 	_, err = PrepareRootState(own, name, owner)
 	return err == nil
 }
 
-// formerNames lists up to maxOwnEntries names of the directory dir,
+// formerNames lists up to MaxOwnEntries names of the directory dir,
 // which its owner may fill (it is root's own directory's entry, which
 // the owner cannot replace by a symlink).
 func formerNames(dir string) []string {
@@ -144,7 +147,7 @@ func formerNames(dir string) []string {
 		return nil
 	}
 	defer f.Close()
-	names, err := f.Readdirnames(maxOwnEntries)
+	names, err := f.Readdirnames(MaxOwnEntries)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package output
+package record
 
 import (
 	"bytes"
@@ -13,20 +13,20 @@ import (
 // parseCache reads back what marshal writes, and refuses what is not a
 // whole, well-formed cache.
 func TestParseCache(t *testing.T) {
-	sc := &statCache{key: "k1", rec: confined.Info{Size: 10, Mtime: 2, Ctime: 3, Ino: 4, Mode: 0o644},
-		files: map[string]confined.Info{
+	sc := &StatCache{Key: "k1", Rec: confined.Info{Size: 10, Mtime: 2, Ctime: 3, Ino: 4, Mode: 0o644},
+		Files: map[string]confined.Info{
 			"robots.txt":       {Size: 1, Mtime: 5, Ctime: 6, Ino: 7, Mode: 0o644},
 			"autodisc/a b.txt": {Size: 2, Mtime: 8, Ctime: 9, Ino: 10, Mode: 0o600},
 		}}
-	data := sc.marshal()
-	got := parseCache(data)
-	if got == nil || got.key != sc.key || got.rec != sc.rec || !maps.Equal(got.files, sc.files) {
+	data := sc.Marshal()
+	got := ParseCache(data)
+	if got == nil || got.Key != sc.Key || got.Rec != sc.Rec || !maps.Equal(got.Files, sc.Files) {
 		t.Fatalf("parseCache(marshal()) = %+v, want %+v", got, sc)
 	}
-	if crlf := parseCache(bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))); crlf == nil || !maps.Equal(crlf.files, sc.files) {
+	if crlf := ParseCache(bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))); crlf == nil || !maps.Equal(crlf.Files, sc.Files) {
 		t.Errorf("CRLF lines: %+v, want the same cache", crlf)
 	}
-	if noEOL := parseCache(bytes.TrimSuffix(data, []byte("\n"))); noEOL == nil {
+	if noEOL := ParseCache(bytes.TrimSuffix(data, []byte("\n"))); noEOL == nil {
 		t.Error("a last line without its newline: refused")
 	}
 	long := bytes.Replace(data, []byte("a b.txt"), []byte(strings.Repeat("x", 64*1024)), 1)
@@ -40,21 +40,21 @@ func TestParseCache(t *testing.T) {
 		"long line":    long,
 		"missing name": bytes.Replace(data, []byte(" robots.txt\n"), []byte(" \n"), 1),
 	} {
-		if got := parseCache(d); got != nil {
+		if got := ParseCache(d); got != nil {
 			t.Errorf("%s: parsed as %+v, want nil", name, got)
 		}
 	}
 }
 
 func BenchmarkParseCache(b *testing.B) {
-	sc := &statCache{key: strings.Repeat("k", 64), files: map[string]confined.Info{}}
+	sc := &StatCache{Key: strings.Repeat("k", 64), Files: map[string]confined.Info{}}
 	for _, p := range []string{"robots.txt", "autodisc/description.txt", "autodisc/feeds.txt", "autodisc/icons.txt", "llms.txt", "x-contact.txt"} {
-		sc.files[p] = confined.Info{Size: 100, Mtime: 1764201600123456789, Ctime: 1764201600123456789, Ino: 123456, Mode: 0o644}
+		sc.Files[p] = confined.Info{Size: 100, Mtime: 1764201600123456789, Ctime: 1764201600123456789, Ino: 123456, Mode: 0o644}
 	}
-	data := sc.marshal()
+	data := sc.Marshal()
 	b.ReportAllocs()
 	for b.Loop() {
-		if parseCache(data) == nil {
+		if ParseCache(data) == nil {
 			b.Fatal("not parsed")
 		}
 	}
@@ -62,8 +62,8 @@ func BenchmarkParseCache(b *testing.B) {
 
 // parseCacheReference is parseCache as it was written first, a line at a
 // time through strings and strconv: what parseCache must agree with.
-func parseCacheReference(data []byte) *statCache {
-	sc := &statCache{files: map[string]confined.Info{}}
+func parseCacheReference(data []byte) *StatCache {
+	sc := &StatCache{Files: map[string]confined.Info{}}
 	end := false
 	n := 0
 	for b := range bytes.Lines(data) {
@@ -82,18 +82,18 @@ func parseCacheReference(data []byte) *statCache {
 		case n == 1:
 			ok = line == cacheMagic
 		case n == 2:
-			sc.key, ok = strings.CutPrefix(line, "key ")
+			sc.Key, ok = strings.CutPrefix(line, "key ")
 		case n == 3:
 			var rest string
 			if rest, ok = strings.CutPrefix(line, "record "); ok {
-				sc.rec, ok = parseStat(strings.Fields(rest))
+				sc.Rec, ok = parseStat(strings.Fields(rest))
 			}
 		default:
 			var rest string
 			if rest, ok = strings.CutPrefix(line, "s "); ok {
 				f := strings.SplitN(rest, " ", 6)
 				if ok = len(f) == 6 && f[5] != ""; ok {
-					sc.files[f[5]], ok = parseStat(f[:5])
+					sc.Files[f[5]], ok = parseStat(f[:5])
 				}
 			}
 		}
@@ -101,7 +101,7 @@ func parseCacheReference(data []byte) *statCache {
 			return nil
 		}
 	}
-	if sc.key == "" || !end {
+	if sc.Key == "" || !end {
 		return nil
 	}
 	return sc
@@ -115,9 +115,9 @@ func TestParseCacheAgainstReference(t *testing.T) {
 	pieces := []string{" ", "  ", "-", "+", "0", "9", "7", "8", "\n", "\r", "x", "s ", "end\n",
 		"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
 		"18446744073709551619", "777777777777777777777", "1000000000000000000000", "99999999999999999999"}
-	sc := &statCache{key: "k", rec: confined.Info{Size: 1, Mtime: 2, Ctime: 3, Ino: 4, Mode: 0o644},
-		files: map[string]confined.Info{"a": {Size: 5}, "d/b c": {Size: 6, Mode: 0o600}, "d/e/f": {Size: 7}}}
-	base := sc.marshal()
+	sc := &StatCache{Key: "k", Rec: confined.Info{Size: 1, Mtime: 2, Ctime: 3, Ino: 4, Mode: 0o644},
+		Files: map[string]confined.Info{"a": {Size: 5}, "d/b c": {Size: 6, Mode: 0o600}, "d/e/f": {Size: 7}}}
+	base := sc.Marshal()
 	for range 50000 {
 		data := bytes.Clone(base)
 		for range 1 + r.IntN(3) {
@@ -136,8 +136,8 @@ func TestParseCacheAgainstReference(t *testing.T) {
 				}
 			}
 		}
-		got, want := parseCache(data), parseCacheReference(data)
-		if (got == nil) != (want == nil) || got != nil && (got.key != want.key || got.rec != want.rec || !maps.Equal(got.files, want.files)) {
+		got, want := ParseCache(data), parseCacheReference(data)
+		if (got == nil) != (want == nil) || got != nil && (got.Key != want.Key || got.Rec != want.Rec || !maps.Equal(got.Files, want.Files)) {
 			t.Fatalf("%q:\nparsed %+v\nwant   %+v", data, got, want)
 		}
 	}
