@@ -105,7 +105,7 @@ func (d *dirImport) run(opt Options) error {
 		r.urls = append(r.urls, rp.sitemaps...)
 	}
 	body := &manifest.Delegatee{}
-	d.autodisc("", pathspace.Root, body, "", 0)
+	d.autodisc("", pathspace.Root(), body, "", 0)
 	r.Site.Site.Description = body.Description
 	r.Site.Icons, r.Site.Feeds, r.Site.Delegations, r.Site.Files = body.Icons, body.Feeds, body.Delegations, body.Files
 	if data := d.read("data.txt"); data != nil {

@@ -84,7 +84,7 @@ func Fetch(ctx context.Context, origin string, fo FetchOptions, opt Options) (*R
 		}
 		f.save(p, data)
 	}
-	if err := f.autodisc("", pathspace.Root, 0); err != nil {
+	if err := f.autodisc("", pathspace.Root(), 0); err != nil {
 		return nil, err
 	}
 	res, err := Dir(dir, opt)

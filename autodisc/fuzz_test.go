@@ -24,10 +24,10 @@ func FuzzParseSubdirectories(f *testing.F) {
 		f.Add("", s)
 	}
 	f.Fuzz(func(t *testing.T, base, data string) {
-		b := pathspace.Root
+		b := pathspace.Root()
 		if base != "" {
 			var err error
-			if b, err = pathspace.Parse(pathspace.Root, base); err != nil {
+			if b, err = pathspace.Parse(pathspace.Root(), base); err != nil {
 				return
 			}
 		}

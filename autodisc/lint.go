@@ -112,7 +112,7 @@ func Lint(name string, data []byte) []diag.Diagnostic {
 			}
 		}
 	case "subdirectories.txt":
-		_, problems := ParseSubdirectories(pathspace.Root, data)
+		_, problems := ParseSubdirectories(pathspace.Root(), data)
 		for _, p := range problems {
 			add(diag.Error, p.Line, CodeSubdirectory, "%s", p.Message)
 		}

@@ -112,7 +112,7 @@ func TestManyEntries(t *testing.T) {
 }
 
 func TestParseSubdirectories(t *testing.T) {
-	alice, err := pathspace.Parse(pathspace.Root, "~alice")
+	alice, err := pathspace.Parse(pathspace.Root(), "~alice")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,8 +129,8 @@ func (r *Reader) Resolve(p string) (*Result, error) {
 	default:
 		return nil, fmt.Errorf("autodisc: %s", missing)
 	}
-	root := &pathspace.Authority{Space: pathspace.Root, Files: d.files}
-	res.Chain = append(res.Chain, Level{Space: pathspace.Root, Dir: "autodisc", Read: true,
+	root := &pathspace.Authority{Space: pathspace.Root(), Files: d.files}
+	res.Chain = append(res.Chain, Level{Space: pathspace.Root(), Dir: "autodisc", Read: true,
 		Granted: pathspace.AllNames(), Files: d.files, Ignored: d.ignored})
 	auth, data := root, d.data
 	for auth != nil {
@@ -316,7 +316,7 @@ func notInherited(chain []Level, step int, name string) string {
 func instance(d pathspace.Space, canon string) (pathspace.Space, string, string) {
 	segs := strings.Split(canon[1:], "/")[:d.Depth()]
 	prefix := "/" + strings.Join(segs, "/") + "/"
-	inst, err := pathspace.Parse(pathspace.Root, prefix)
+	inst, err := pathspace.Parse(pathspace.Root(), prefix)
 	if err != nil {
 		return d, "", fmt.Sprintf("the path's %s cannot name a delegatee: %v", prefix, err)
 	}

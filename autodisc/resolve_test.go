@@ -244,15 +244,15 @@ func TestResolveAgreesWithPathspace(t *testing.T) {
 		}
 		return s
 	}
-	aliceSp := parse(pathspace.Root, "~alice")
+	aliceSp := parse(pathspace.Root(), "~alice")
 	blog := &pathspace.Authority{Space: parse(aliceSp, "blog"), Files: []string{"description.txt", "feeds.txt", "index.txt"}}
 	alice := &pathspace.Authority{Space: aliceSp, Files: []string{"description.txt", "feeds.txt", "index.txt", "robots.txt", "subdirectories.txt"},
 		Delegations: []*pathspace.Delegation{{Space: blog.Space, Grant: pathspace.Grant{Only: []string{"feeds.txt"}}, Delegatees: []*pathspace.Authority{blog}}}}
-	projects := &pathspace.Authority{Space: parse(pathspace.Root, "projects"), Files: []string{"description.txt", "feeds.txt", "index.txt", "robots.txt"}}
-	root := &pathspace.Authority{Space: pathspace.Root,
+	projects := &pathspace.Authority{Space: parse(pathspace.Root(), "projects"), Files: []string{"description.txt", "feeds.txt", "index.txt", "robots.txt"}}
+	root := &pathspace.Authority{Space: pathspace.Root(),
 		Files: []string{"description.txt", "feeds.txt", "icons.txt", "index.txt", "robots.txt", "subdirectories.txt", "x-contact.txt"},
 		Delegations: []*pathspace.Delegation{
-			{Space: parse(pathspace.Root, "~*"), Grant: pathspace.Grant{Only: []string{"icons.txt", "description.txt", "feeds.txt"}}, Delegatees: []*pathspace.Authority{alice}},
+			{Space: parse(pathspace.Root(), "~*"), Grant: pathspace.Grant{Only: []string{"icons.txt", "description.txt", "feeds.txt"}}, Delegatees: []*pathspace.Authority{alice}},
 			{Space: projects.Space, Grant: pathspace.Grant{Except: []string{"robots.txt"}}, Delegatees: []*pathspace.Authority{projects}},
 		}}
 	fsys := threeLevels().fs()

@@ -102,7 +102,7 @@ func (a *autodiscDir) subdirLine(d manifest.Delegation) string {
 		return d.Path // validation has refused it already
 	}
 	rel, _ := space.Relative(a.space)
-	if a.space != pathspace.Root {
+	if a.space != pathspace.Root() {
 		rel = rel[1:]
 	}
 	switch {

@@ -72,7 +72,7 @@ func Site(s *model.Site, opt Options) (tree.Tree, diag.List) {
 	if robotsTxt != nil {
 		put(t, "robots.txt", robotsTxt, &errs)
 	}
-	root := &autodiscDir{space: pathspace.Root, base: base, body: &manifest.Delegatee{
+	root := &autodiscDir{space: pathspace.Root(), base: base, body: &manifest.Delegatee{
 		Description: m.Site.Description,
 		Icons:       m.Icons,
 		Feeds:       m.Feeds,
@@ -83,7 +83,7 @@ func Site(s *model.Site, opt Options) (tree.Tree, diag.List) {
 		errs.Errorf(diag.Pos{File: doc.Pos.File}, "", "%v", err)
 	}
 	dirs := map[string]string{}
-	errs.Append(inlines(t, doc.Pos, "delegations", pathspace.Root, base, m.Delegations, dirs))
+	errs.Append(inlines(t, doc.Pos, "delegations", pathspace.Root(), base, m.Delegations, dirs))
 
 	data, err := dataTxt(m, base)
 	if err != nil {

@@ -123,7 +123,7 @@ delegations:
 
 func mustParse(t *testing.T, s string) pathspace.Space {
 	t.Helper()
-	sp, err := pathspace.Parse(pathspace.Root, s)
+	sp, err := pathspace.Parse(pathspace.Root(), s)
 	if err != nil {
 		t.Fatal(err)
 	}

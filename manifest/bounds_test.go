@@ -259,7 +259,7 @@ func run(data []byte, tenant bool) diag.List {
 		if doc == nil {
 			return errs
 		}
-		within, _ := pathspace.Parse(pathspace.Root, "/~*/")
+		within, _ := pathspace.Parse(pathspace.Root(), "/~*/")
 		m, list := validate.Tenant(doc, within, validate.AllFiles(), validate.Options{Now: now})
 		errs.Append(list)
 		if errs.HasErrors() || m == nil {

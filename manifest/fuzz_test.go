@@ -141,7 +141,7 @@ func FuzzLoadTenant(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	within, err := pathspace.Parse(pathspace.Root, "/~*/")
+	within, err := pathspace.Parse(pathspace.Root(), "/~*/")
 	if err != nil {
 		f.Fatal(err)
 	}

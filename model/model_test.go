@@ -39,7 +39,7 @@ func TestForgedKeyRefused(t *testing.T) {
 	if tdoc == nil || errs.HasErrors() {
 		t.Fatalf("load: %v", errs)
 	}
-	space, _ := pathspace.Parse(pathspace.Root, "/~alice/")
+	space, _ := pathspace.Parse(pathspace.Root(), "/~alice/")
 	panics("NewTenant", func() {
 		withZero(func(k seal.Key, d *manifest.Doc[manifest.Tenant]) *model.Tenant { return model.NewTenant(k, d, space) }, tdoc)
 	})

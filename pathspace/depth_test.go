@@ -8,16 +8,16 @@ import (
 
 func TestParseDepth(t *testing.T) {
 	deep := func(n int) string { return strings.Repeat("a/", n) }
-	if _, err := Parse(Root, deep(MaxDepth)); err != nil {
+	if _, err := Parse(Root(), deep(MaxDepth)); err != nil {
 		t.Errorf("%d segments: %v", MaxDepth, err)
 	}
-	_, err := Parse(Root, deep(MaxDepth+1))
+	_, err := Parse(Root(), deep(MaxDepth+1))
 	var pe *Error
 	if !errors.As(err, &pe) || pe.Kind != TooDeep {
 		t.Errorf("%d segments: got %v, want a TooDeep error", MaxDepth+1, err)
 	}
 	// The delegator's segments count.
-	base, err := Parse(Root, deep(10))
+	base, err := Parse(Root(), deep(10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestParseDepth(t *testing.T) {
 	}
 	// A path of thousands of segments is refused without reading it all
 	// into a space.
-	if _, err := Parse(Root, deep(4000)); !errors.As(err, &pe) || pe.Kind != TooDeep {
+	if _, err := Parse(Root(), deep(4000)); !errors.As(err, &pe) || pe.Kind != TooDeep {
 		t.Errorf("4000 segments: got %v", err)
 	}
 }

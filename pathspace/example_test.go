@@ -10,9 +10,9 @@ import (
 // it; the result is in canonical form, and what is wrong with a path is an
 // *Error that names it.
 func ExampleParse() {
-	users, err := pathspace.Parse(pathspace.Root, "~*")
+	users, err := pathspace.Parse(pathspace.Root(), "~*")
 	fmt.Println(users, err)
-	alice, err := pathspace.Parse(pathspace.Root, "/~alice/")
+	alice, err := pathspace.Parse(pathspace.Root(), "/~alice/")
 	fmt.Println(alice, err)
 	blog, err := pathspace.Parse(alice, "blog")
 	fmt.Println(blog, err, blog.Depth())
@@ -32,7 +32,7 @@ func ExampleParse() {
 // delegations share any path (which seed 000 forbids)?
 func ExampleWithin() {
 	parse := func(s string) pathspace.Space {
-		sp, err := pathspace.Parse(pathspace.Root, s)
+		sp, err := pathspace.Parse(pathspace.Root(), s)
 		if err != nil {
 			panic(err)
 		}

@@ -44,8 +44,8 @@ func TestOverlapDesignCases(t *testing.T) {
 		{"a%2A", "ab", false, false},
 	}
 	for _, tt := range tests {
-		a := mustParse(t, Root, tt.a)
-		b := mustParse(t, Root, tt.b)
+		a := mustParse(t, Root(), tt.a)
+		b := mustParse(t, Root(), tt.b)
 		if got := Overlap(a, b); got != tt.want {
 			t.Errorf("Overlap(%v, %v) = %v, want %v", a, b, got, tt.want)
 		}
@@ -56,8 +56,8 @@ func TestOverlapDesignCases(t *testing.T) {
 			t.Errorf("Within(%v, %v) = %v, want %v", a, b, got, tt.within)
 		}
 	}
-	alice := mustParse(t, Root, "/~alice/")
-	if !Overlap(Root, alice) || !Overlap(alice, Root) || !Within(Root, alice) || Within(alice, Root) {
+	alice := mustParse(t, Root(), "/~alice/")
+	if !Overlap(Root(), alice) || !Overlap(alice, Root()) || !Within(Root(), alice) || Within(alice, Root()) {
 		t.Errorf("the root is wrong against %v", alice)
 	}
 }
@@ -206,7 +206,7 @@ func TestSpaceAlgebraBruteForce(t *testing.T) {
 	var spaces []Space
 	for _, s := range seqs(segPats, 3, false) {
 		if len(s) > 0 {
-			spaces = append(spaces, mustParse(t, Root, strings.Join(s, "/")))
+			spaces = append(spaces, mustParse(t, Root(), strings.Join(s, "/")))
 		}
 	}
 	var paths []string

@@ -73,7 +73,7 @@ func TestParseErrors(t *testing.T) {
 		{"a b/..", Whitespace, `"a b/.." has whitespace (U+0020)`},
 	}
 	for _, tt := range tests {
-		s, err := Parse(Root, tt.raw)
+		s, err := Parse(Root(), tt.raw)
 		if err == nil {
 			t.Errorf("Parse(%q) = %v, want an error", tt.raw, s)
 			continue
@@ -136,7 +136,7 @@ func TestParseCanonical(t *testing.T) {
 		{"%2e%2e%2e", "/.../"},
 	}
 	for _, tt := range tests {
-		s, err := Parse(Root, tt.raw)
+		s, err := Parse(Root(), tt.raw)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tt.raw, err)
 			continue
@@ -145,15 +145,15 @@ func TestParseCanonical(t *testing.T) {
 			t.Errorf("Parse(%q) = %q, want %q", tt.raw, s, tt.want)
 		}
 	}
-	a := mustParse(t, Root, "/%7Ealice/")
-	b := mustParse(t, Root, "/~alice/")
+	a := mustParse(t, Root(), "/%7Ealice/")
+	b := mustParse(t, Root(), "/~alice/")
 	if a != b {
 		t.Errorf("%v and %v differ", a, b)
 	}
 }
 
 func TestParseBase(t *testing.T) {
-	alice := mustParse(t, Root, "/~alice/")
+	alice := mustParse(t, Root(), "/~alice/")
 	tests := []struct {
 		base      Space
 		raw, want string
@@ -161,12 +161,12 @@ func TestParseBase(t *testing.T) {
 		depth     int
 		literal   bool
 	}{
-		{Root, "~*", "/~*/", "/~*/", 1, false},
-		{Root, "docs/api", "/docs/api/", "/docs/api/", 2, true},
+		{Root(), "~*", "/~*/", "/~*/", 1, false},
+		{Root(), "docs/api", "/docs/api/", "/docs/api/", 2, true},
 		{alice, "blog/", "/~alice/blog/", "/blog/", 2, true},
 		{alice, "/blog", "/~alice/blog/", "/blog/", 2, true},
 		{alice, "x/y*", "/~alice/x/y*/", "/x/y*/", 3, false},
-		{mustParse(t, Root, "~*"), "blog", "/~*/blog/", "/blog/", 2, false},
+		{mustParse(t, Root(), "~*"), "blog", "/~*/blog/", "/blog/", 2, false},
 	}
 	for _, tt := range tests {
 		s := mustParse(t, tt.base, tt.raw)
@@ -189,17 +189,17 @@ func TestParseBase(t *testing.T) {
 	if _, ok := alice.Relative(alice); ok {
 		t.Errorf("a space is relative to itself")
 	}
-	if _, ok := mustParse(t, Root, "/~bob/x/").Relative(alice); ok {
+	if _, ok := mustParse(t, Root(), "/~bob/x/").Relative(alice); ok {
 		t.Errorf("/~bob/x/ is relative to /~alice/")
 	}
-	if _, ok := mustParse(t, Root, "/~alicex/").Relative(alice); ok {
+	if _, ok := mustParse(t, Root(), "/~alicex/").Relative(alice); ok {
 		t.Errorf("/~alicex/ is relative to /~alice/")
 	}
-	if rel, ok := alice.Relative(Root); !ok || rel != "/~alice/" {
+	if rel, ok := alice.Relative(Root()); !ok || rel != "/~alice/" {
 		t.Errorf("/~alice/ relative to the root = %q, %v", rel, ok)
 	}
-	if Root.String() != "/" || Root.Depth() != 0 || !Root.Literal() || Root.Segments() != nil {
-		t.Errorf("Root = %q depth %d literal %v segments %q", Root, Root.Depth(), Root.Literal(), Root.Segments())
+	if Root().String() != "/" || Root().Depth() != 0 || !Root().Literal() || Root().Segments() != nil {
+		t.Errorf("Root = %q depth %d literal %v segments %q", Root(), Root().Depth(), Root().Literal(), Root().Segments())
 	}
 	if got := mustParse(t, alice, "x/y*").Segments(); strings.Join(got, "|") != "~alice|x|y*" {
 		t.Errorf("Segments = %q", got)
@@ -256,12 +256,12 @@ func TestContains(t *testing.T) {
 		{"*", "/", false},
 	}
 	for _, tt := range tests {
-		s := mustParse(t, Root, tt.space)
+		s := mustParse(t, Root(), tt.space)
 		if got := s.Contains(tt.path); got != tt.want {
 			t.Errorf("%v.Contains(%q) = %v, want %v", s, tt.path, got, tt.want)
 		}
 	}
-	if !Root.Contains("/") || !Root.Contains("/a/b") || Root.Contains("a") {
+	if !Root().Contains("/") || !Root().Contains("/a/b") || Root().Contains("a") {
 		t.Errorf("Root.Contains is wrong")
 	}
 }
@@ -300,7 +300,7 @@ func TestIsInstance(t *testing.T) {
 		{"x/*/y", "/x/a/z/", false},
 	}
 	for _, tt := range tests {
-		p, s := mustParse(t, Root, tt.pattern), mustParse(t, Root, tt.s)
+		p, s := mustParse(t, Root(), tt.pattern), mustParse(t, Root(), tt.s)
 		if got := IsInstance(p, s); got != tt.want {
 			t.Errorf("IsInstance(%v, %v) = %v, want %v", p, s, got, tt.want)
 		}
@@ -333,7 +333,7 @@ func FuzzParse(f *testing.F) {
 	}
 	alice := Space{s: "/~alice/"}
 	f.Fuzz(func(t *testing.T, raw string) {
-		s, err := Parse(Root, raw)
+		s, err := Parse(Root(), raw)
 		if err != nil {
 			var pe *Error
 			if !errors.As(err, &pe) || pe.Path != raw || pe.Kind < WholeSpace || pe.Kind > BadUTF8 {
@@ -344,18 +344,18 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		again, err := Parse(Root, s.String())
+		again, err := Parse(Root(), s.String())
 		if err != nil || again != s {
 			t.Fatalf("Parse(%q) = %v, which re-parses to %v, %v", raw, s, again, err)
 		}
-		if rel, ok := s.Relative(Root); !ok || rel != s.String() {
+		if rel, ok := s.Relative(Root()); !ok || rel != s.String() {
 			t.Fatalf("%v.Relative(Root) = %q, %v", s, rel, ok)
 		}
 		under, err := Parse(alice, raw)
 		if err != nil || under.String() != "/~alice"+s.String() {
 			t.Fatalf("Parse(%v, %q) = %v, %v", alice, raw, under, err)
 		}
-		if !Within(s, s) || !Overlap(s, s) || !Within(Root, s) {
+		if !Within(s, s) || !Overlap(s, s) || !Within(Root(), s) {
 			t.Fatalf("%v is not within itself", s)
 		}
 		// Instances: every wildcard taking the empty run, or one letter.

@@ -110,18 +110,18 @@ func TestCheckGrant(t *testing.T) {
 // only robots.txt, which she has no authority for; "/projects/" is
 // delegated whole; bob has no manifest.
 func authorityTree(t *testing.T) (root, alice, blog, priv, projects *Authority) {
-	root = &Authority{Space: Root, Files: []string{"index.txt", "robots.txt", "description.txt", "icons.txt", "feeds.txt", Subdirectories}}
-	aliceSpace := mustParse(t, Root, "/~alice/")
+	root = &Authority{Space: Root(), Files: []string{"index.txt", "robots.txt", "description.txt", "icons.txt", "feeds.txt", Subdirectories}}
+	aliceSpace := mustParse(t, Root(), "/~alice/")
 	alice = &Authority{Space: aliceSpace, Files: []string{"description.txt", "feeds.txt", "robots.txt", Subdirectories, "x-contact.txt"}}
 	blog = &Authority{Space: mustParse(t, aliceSpace, "blog"), Files: []string{"feeds.txt", "description.txt"}}
 	priv = &Authority{Space: mustParse(t, aliceSpace, "priv"), Files: []string{"robots.txt"}}
-	projects = &Authority{Space: mustParse(t, Root, "projects"), Files: []string{"description.txt"}}
+	projects = &Authority{Space: mustParse(t, Root(), "projects"), Files: []string{"description.txt"}}
 	alice.Delegations = []*Delegation{
 		{Space: blog.Space, Grant: Grant{Only: []string{"feeds.txt"}}, Delegatees: []*Authority{blog}},
 		{Space: priv.Space, Grant: Grant{Only: []string{"robots.txt"}}, Delegatees: []*Authority{priv}},
 	}
 	root.Delegations = []*Delegation{
-		{Space: mustParse(t, Root, "~*"), Grant: Grant{Except: []string{"robots.txt"}}, Delegatees: []*Authority{alice}},
+		{Space: mustParse(t, Root(), "~*"), Grant: Grant{Except: []string{"robots.txt"}}, Delegatees: []*Authority{alice}},
 		{Space: projects.Space, Delegatees: []*Authority{projects}},
 	}
 	return

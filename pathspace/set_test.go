@@ -32,7 +32,7 @@ func parseAll(t testing.TB, base Space, raws ...string) []Space {
 }
 
 func TestCheckSetMix(t *testing.T) {
-	spaces := parseAll(t, Root,
+	spaces := parseAll(t, Root(),
 		"~*",            // 0
 		"/~alice/blog/", // 1: inside 0
 		"/projects/",    // 2
@@ -81,10 +81,10 @@ func TestCheckSetMix(t *testing.T) {
 	if got := CheckSet(nil); len(got) != 0 {
 		t.Errorf("CheckSet(nil) = %v", got)
 	}
-	if got := CheckSet(parseAll(t, Root, "a", "b", "c/d", "c/e")); len(got) != 0 {
+	if got := CheckSet(parseAll(t, Root(), "a", "b", "c/d", "c/e")); len(got) != 0 {
 		t.Errorf("disjoint set: %v", got)
 	}
-	if got := CheckSet([]Space{Root, spaces[2]}); !slices.Equal(got, []Conflict{{0, 1, Encloses}}) {
+	if got := CheckSet([]Space{Root(), spaces[2]}); !slices.Equal(got, []Conflict{{0, 1, Encloses}}) {
 		t.Errorf("root in a set: %v", got)
 	}
 }
@@ -108,7 +108,7 @@ func randomSpaces(t testing.TB, r *rand.Rand, n int) []Space {
 		for k := range parts {
 			parts[k] = segs[r.IntN(len(segs))]
 		}
-		out[i] = mustParse(t, Root, strings.Join(parts, "/"))
+		out[i] = mustParse(t, Root(), strings.Join(parts, "/"))
 	}
 	return out
 }
@@ -145,10 +145,10 @@ func scaleSet(b testing.TB, n int) []Space {
 		default:
 			raw = fmt.Sprintf("/sites/%c/%c/s%07d/www/", 'a'+i%26, 'a'+i/26%26, i)
 		}
-		spaces = append(spaces, mustParse(b, Root, raw))
+		spaces = append(spaces, mustParse(b, Root(), raw))
 	}
 	for _, raw := range []string{"/projects/*/", "/docs/v*/api/", "/~u000001*7/", "/static/*/", "/*.git/"} {
-		spaces = append(spaces, mustParse(b, Root, raw))
+		spaces = append(spaces, mustParse(b, Root(), raw))
 	}
 	return spaces
 }

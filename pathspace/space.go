@@ -11,8 +11,9 @@ type Space struct {
 	s string
 }
 
-// Root is the space of a site's root authority, "/".
-var Root = Space{}
+// Root returns the space of a site's root authority, "/": the zero
+// Space.
+func Root() Space { return Space{} }
 
 // String returns the canonical absolute form, such as "/~*/" or "/".
 func (s Space) String() string {

@@ -164,7 +164,7 @@ func bindSpace(delegPath string, caps []string) (pathspace.Space, error) {
 		}
 		b.WriteRune(c)
 	}
-	sp, err := pathspace.Parse(pathspace.Root, b.String())
+	sp, err := pathspace.Parse(pathspace.Root(), b.String())
 	if err != nil {
 		return pathspace.Space{}, fmt.Errorf("the directory names give the space %q: %v", b.String(), err)
 	}

@@ -120,7 +120,7 @@ func (f *Served) tenant(name string) (servedTenant, bool) {
 		if n == 0 || len(segs) < n || strings.ContainsAny(strings.Join(segs[:n], "/"), "*") {
 			continue
 		}
-		inst, err := pathspace.Parse(pathspace.Root, "/"+strings.Join(segs[:n], "/")+"/")
+		inst, err := pathspace.Parse(pathspace.Root(), "/"+strings.Join(segs[:n], "/")+"/")
 		if err != nil || !inst.Literal() || !pathspace.IsInstance(d.space, inst) {
 			continue
 		}

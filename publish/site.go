@@ -354,7 +354,7 @@ func (s *SiteDoc) delegations() ([]*delegation, diag.List) {
 		}
 		key := manifest.Key(manifest.Index("delegations", i), "tenants")
 		pos := doc.Pos.Of(key)
-		space, err := pathspace.Parse(pathspace.Root, d.Path)
+		space, err := pathspace.Parse(pathspace.Root(), d.Path)
 		if err != nil {
 			continue // validation has reported it
 		}

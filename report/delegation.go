@@ -46,7 +46,7 @@ const (
 // inline delegatees and the tenants found under each.
 func delegationTree(m *manifest.Site, t tree.Tree, tenants []Tenant) *Node {
 	root := &Node{Space: "/", Kind: "site", Description: m.Site.Description, Files: autodiscFiles(t, "")}
-	addDelegations(root, pathspace.Root, m.Delegations, t, tenants)
+	addDelegations(root, pathspace.Root(), m.Delegations, t, tenants)
 	return root
 }
 

@@ -381,7 +381,7 @@ func manyTenants(t *testing.T, n int) Input {
 	site.Site.URL = "https://example.org/"
 	in := Input{Manifest: "site.yaml", Site: site, Tree: tree.Tree{"autodisc/index.txt": {Data: []byte("subdirectories.txt\n")}}}
 	for i := range n {
-		sp, err := pathspace.Parse(pathspace.Root, fmt.Sprintf("/~u%04d/", i))
+		sp, err := pathspace.Parse(pathspace.Root(), fmt.Sprintf("/~u%04d/", i))
 		if err != nil {
 			t.Fatal(err)
 		}

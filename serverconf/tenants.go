@@ -185,7 +185,7 @@ func checkTenants(kinds []Kind, spaces []TenantSpace) []error {
 			bad := func(err error) {
 				errs = append(errs, fmt.Errorf("%s: cannot write the rule for the tenants of %s (%s): %v", k, ts.Space, ts.Glob, err))
 			}
-			if sp, err := pathspace.Parse(pathspace.Root, ts.Space); err != nil || sp.String() != ts.Space {
+			if sp, err := pathspace.Parse(pathspace.Root(), ts.Space); err != nil || sp.String() != ts.Space {
 				bad(fmt.Errorf("not a delegation space in canonical form"))
 				continue
 			}

@@ -73,7 +73,7 @@ func Build(opt Options) (*Site, diag.List) {
 		if u.Kind != publish.Tenant || u.Status != publish.Built || u.Tree == nil {
 			return
 		}
-		space, err := pathspace.Parse(pathspace.Root, u.Space)
+		space, err := pathspace.Parse(pathspace.Root(), u.Space)
 		if err != nil {
 			all.Errorf(diag.Pos{File: u.Manifest}, "", "tenant space %q: %v", u.Space, err)
 			return

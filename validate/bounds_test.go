@@ -148,7 +148,7 @@ func TestErrorsBeforeWarnings(t *testing.T) {
 	agents := "agents:\n  - names: [" + strings.Join(names, ", ") + "]\n    disallow: [/]\n"
 	bad := "  - names: [zbot]\n    disallow: [no-slash]\n"
 	now := validate.Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
-	within, err := pathspace.Parse(pathspace.Root, "/~alice/")
+	within, err := pathspace.Parse(pathspace.Root(), "/~alice/")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -301,7 +301,7 @@ func (v *checker) delegatee(p string, d *manifest.Delegatee, space pathspace.Spa
 // /~*/, not /~alice/blog/): consumers look for a tenant's autodisc
 // directory there and nowhere deeper.
 func (v *checker) tenantPath(p, raw string, within pathspace.Space) (pathspace.Space, bool) {
-	space, err := pathspace.Parse(pathspace.Root, raw)
+	space, err := pathspace.Parse(pathspace.Root(), raw)
 	switch {
 	case err != nil:
 		v.err(p, "%v", err)

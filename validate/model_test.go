@@ -50,7 +50,7 @@ func TestModelOnlyOfValid(t *testing.T) {
 		})
 	}
 
-	within, _ := pathspace.Parse(pathspace.Root, "/~*/")
+	within, _ := pathspace.Parse(pathspace.Root(), "/~*/")
 	for _, c := range []struct {
 		src, space string
 	}{

@@ -25,13 +25,13 @@ func (v *checker) policyPage(m *manifest.Site) {
 		v.err("policy_page", "%s is under /autodisc/, which the build writes: choose a path of the site's own, such as /crawler-policy.html", p)
 		return
 	}
-	page, err := pathspace.Parse(pathspace.Root, p)
+	page, err := pathspace.Parse(pathspace.Root(), p)
 	if err != nil {
 		v.err("policy_page", "%v", err)
 		return
 	}
 	for i, d := range m.Delegations {
-		space, err := pathspace.Parse(pathspace.Root, d.Path)
+		space, err := pathspace.Parse(pathspace.Root(), d.Path)
 		if err != nil {
 			continue
 		}

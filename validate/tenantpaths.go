@@ -155,7 +155,7 @@ func (v *checker) tenantDelegation(p string, base pathspace.Space, raw string) b
 	}
 	want, _ := rel.Relative(base)
 	want = strings.TrimPrefix(want, "/")
-	root, rerr := pathspace.Parse(pathspace.Root, raw)
+	root, rerr := pathspace.Parse(pathspace.Root(), raw)
 	if rerr == nil && root != base && pathspace.Within(base, root) {
 		fix, _ := root.Relative(base)
 		v.err(p, "%q starts with \"/\", and a tenant's delegation path is relative to its space %s: its files would go to %s; write %s for %s", raw, base, rel, strings.TrimPrefix(fix, "/"), root)

@@ -309,7 +309,7 @@ func (v *checker) site(m *manifest.Site) {
 	v.icons("icons", m.Icons)
 	v.feeds("feeds", m.Feeds)
 	v.files("files", m.Files)
-	v.delegations("delegations", pathspace.Root, m.Delegations, AllFiles(), true)
+	v.delegations("delegations", pathspace.Root(), m.Delegations, AllFiles(), true)
 	v.datasets(m)
 	if m.WellKnown != nil {
 		v.wellKnown("well_known", m.WellKnown)

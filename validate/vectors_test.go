@@ -122,7 +122,7 @@ func (v *vector) run(t *testing.T) diag.List {
 		doc, errs := manifest.LoadTenant(v.kind, v.manifest)
 		list.Append(errs)
 		if doc != nil {
-			within, err := pathspace.Parse(pathspace.Root, v.within)
+			within, err := pathspace.Parse(pathspace.Root(), v.within)
 			if err != nil {
 				t.Fatalf("within: %v", err)
 			}
