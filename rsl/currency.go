@@ -14,9 +14,9 @@ import (
 //go:embed iso4217.txt
 var iso4217 []byte
 
-// CurrencyListDate is the publication date of the ISO 4217 list Check
-// reads currencies against.
-var CurrencyListDate = currencyList().published
+// CurrencyListDate returns the publication date of the ISO 4217 list
+// Check reads currencies against.
+func CurrencyListDate() string { return currencyList().published }
 
 // Currencies returns the alphabetic codes of the shipped ISO 4217 list,
 // each with its name.

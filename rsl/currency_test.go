@@ -32,7 +32,7 @@ func TestCurrency(t *testing.T) {
 		{"usd", "5:9: error: amount currency \"usd\" is not an ISO 4217 code (three capital letters, such as USD or EUR)"},
 		{"US$", "5:9: error: amount currency \"US$\" is not an ISO 4217 code"},
 		{"", "5:9: error: amount currency \"\" is not an ISO 4217 code"},
-		{"QQQ", "5:9: warning: amount currency \"QQQ\" is not in the ISO 4217 list of " + rsl.CurrencyListDate},
+		{"QQQ", "5:9: warning: amount currency \"QQQ\" is not in the ISO 4217 list of " + rsl.CurrencyListDate()},
 	} {
 		var got []string
 		for _, p := range rsl.Check([]byte(doc(c.currency))) {

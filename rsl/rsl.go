@@ -174,7 +174,7 @@ func Check(data []byte) []Problem {
 						add(line, col, "amount currency %q is not an ISO 4217 code (three capital letters, such as USD or EUR)", short(v))
 					case Currencies()[v] == "" && len(out) < MaxProblems:
 						out = append(out, Problem{Line: line, Col: col, Warning: true,
-							Message: fmt.Sprintf("amount currency %q is not in the ISO 4217 list of %s discgen ships: a reader that knows the list may not know it", v, CurrencyListDate)})
+							Message: fmt.Sprintf("amount currency %q is not in the ISO 4217 list of %s discgen ships: a reader that knows the list may not know it", v, CurrencyListDate())})
 					}
 				}
 			case t.Name.Space == Namespace && t.Name.Local == "license":

@@ -14,8 +14,11 @@ import (
 // runtime directory ($XDG_RUNTIME_DIR, when that is an absolute path to
 // a directory of its own, mode 0700), or else discgen-<uid> in the
 // system's temporary directory. The caller makes it private
-// (PrivateDir), and refuses it when it is another user's.
-var UserLockDir = sync.OnceValue(func() string {
+// (PrivateDir), and refuses it when it is another user's. It is worked
+// out once a process.
+func UserLockDir() string { return userLockDir() }
+
+var userLockDir = sync.OnceValue(func() string {
 	uid := os.Geteuid()
 	if uid == 0 && runtime.GOOS != "windows" {
 		if fi, err := os.Lstat("/run"); err == nil && fi.IsDir() {

@@ -43,8 +43,11 @@ func (r *FieldRegistry) Field(name string) (RegistryField, bool) {
 	return RegistryField{}, false
 }
 
-// Registry returns the shipped copy of the registry.
-var Registry = sync.OnceValue(func() *FieldRegistry {
+// Registry returns the shipped copy of the registry, read the first time
+// it is asked for.
+func Registry() *FieldRegistry { return shippedRegistry() }
+
+var shippedRegistry = sync.OnceValue(func() *FieldRegistry {
 	r, err := parseRegistry(ianaFields)
 	if err != nil {
 		panic("securitytxt: the shipped security.txt fields registry is invalid: " + err.Error())
