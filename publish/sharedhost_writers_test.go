@@ -62,7 +62,7 @@ func busyRun(t *testing.T, bin string, wrap []string, uid int) (map[string]strin
 		}
 		rel, _ := filepath.Rel(dir, p)
 		switch {
-		case d.IsDir() && rel == ".discgen":
+		case d.IsDir() && (rel == ".discgen" || userLockDir(rel)):
 			return filepath.SkipDir
 		case d.Type().IsRegular():
 			data, err := os.ReadFile(p)
