@@ -125,15 +125,6 @@ func sectionNodes(root mapping, c comments, m *manifest.Site) {
 
 // sectionWellKnownNodes writes gpc, traffic_advice, atproto_did and mcp.
 func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
-	if g := wk.GPC; g != nil {
-		e := newMapping(c, "well_known.gpc")
-		e.n.Style = yaml.FlowStyle
-		if g.GPC != nil {
-			e.add("gpc", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"})
-		}
-		e.addStr("last_update", g.LastUpdate)
-		m.add("gpc", e.n)
-	}
 	if len(wk.TrafficAdvice) > 0 {
 		m.add("traffic_advice", seq(c, "well_known.traffic_advice", len(wk.TrafficAdvice), func(i int, p string) *yaml.Node {
 			t := wk.TrafficAdvice[i]

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/kinds/gpc"
 )
 
 // TestImportHandWrittenSection imports hand-written section 13 files: an
@@ -68,7 +70,7 @@ func TestImportHandWrittenSection(t *testing.T) {
 		t.Errorf("app-ads.txt, the placeholder alone, should draw only the warning that discgen's comment is added:\n%s", diags)
 	}
 	wk := res.Site.WellKnown
-	if wk == nil || wk.GPC != nil || wk.AtprotoDID != "" || len(wk.Files) != 2 {
+	if wk == nil || (gpc.Kind{}).Given(&res.Site) || wk.AtprotoDID != "" || len(wk.Files) != 2 {
 		t.Fatalf("well_known: %+v; want gpc.json and atproto-did kept as files", wk)
 	}
 	y := string(res.YAML)

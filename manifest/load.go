@@ -226,6 +226,7 @@ func (d *Doc[T]) decodeOver(base *T, block map[string]any, errs *diag.List) bool
 	v := *base
 	overlayFields(reflect.ValueOf(&v).Elem(), reflect.ValueOf(part.Value).Elem(), block)
 	d.Value = &v
+	d.attachSite()
 	return true
 }
 
@@ -235,6 +236,9 @@ func overlayFields(dst, src reflect.Value, keys map[string]any) {
 	t := dst.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue // the instance a site keeps for its kinds (attachSite)
+		}
 		if f.Anonymous && f.Type.Kind() == reflect.Struct {
 			overlayFields(dst.Field(i), src.Field(i), keys)
 			continue
@@ -259,6 +263,7 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 		if inst, changed := pruned(d.Raw, d.Invalid); changed {
 			d.Value = new(T)
 			if decodeValue(d.Value, inst) == nil {
+				d.attachSite()
 				return true
 			}
 		}
@@ -271,6 +276,7 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 		d.Value = nil
 		return false
 	}
+	d.attachSite()
 	return true
 }
 

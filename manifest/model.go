@@ -43,6 +43,12 @@ type Site struct {
 	// (license.go).
 	License *License `json:"license,omitempty"`
 	TDM     *TDM     `json:"tdm,omitempty"`
+
+	// raw is the instance the site was decoded from, and kinds the
+	// values of the kinds that have no field above, decoded from it
+	// (kinds.go).
+	raw   map[string]any
+	kinds *kindValues
 }
 
 // SiteInfo is the site block.
@@ -185,7 +191,6 @@ type WellKnown struct {
 	OAuthAuthorizationServer string `json:"oauth_authorization_server,omitempty"`
 	// The files of design section 13 (wellknownfiles.go).
 	AppLinks       *AppLinks       `json:"app_links,omitempty"`
-	GPC            *GPC            `json:"gpc,omitempty"`
 	TrafficAdvice  []TrafficAdvice `json:"traffic_advice,omitempty"`
 	ChangePassword string          `json:"change_password,omitempty"`
 	AtprotoDID     string          `json:"atproto_did,omitempty"`

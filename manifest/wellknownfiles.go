@@ -13,13 +13,6 @@ type AppLinks struct {
 	Android string `json:"android,omitempty"`
 }
 
-// GPC is /.well-known/gpc.json (W3C Global Privacy Control). GPC is nil
-// for the default, true.
-type GPC struct {
-	GPC        *bool  `json:"gpc,omitempty"`
-	LastUpdate string `json:"last_update,omitempty"`
-}
-
 // TrafficAdvice is one entry of /.well-known/traffic-advice.
 type TrafficAdvice struct {
 	UserAgent string       `json:"user_agent"`
