@@ -123,23 +123,8 @@ func sectionNodes(root mapping, c comments, m *manifest.Site) {
 	}
 }
 
-// sectionWellKnownNodes writes gpc, traffic_advice, atproto_did and mcp.
+// sectionWellKnownNodes writes atproto_did and mcp.
 func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
-	if len(wk.TrafficAdvice) > 0 {
-		m.add("traffic_advice", seq(c, "well_known.traffic_advice", len(wk.TrafficAdvice), func(i int, p string) *yaml.Node {
-			t := wk.TrafficAdvice[i]
-			x := newMapping(c, "")
-			x.n.Style = yaml.FlowStyle
-			x.add("user_agent", str(t.UserAgent))
-			if t.Fraction != nil {
-				x.add("fraction", num(*t.Fraction))
-			}
-			if t.Disallow {
-				x.add("disallow", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
-			}
-			return x.n
-		}))
-	}
 	m.addStr("atproto_did", wk.AtprotoDID)
 	if wk.MCP != nil {
 		e := newMapping(c, "well_known.mcp")

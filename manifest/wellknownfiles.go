@@ -1,7 +1,5 @@
 package manifest
 
-import "encoding/json"
-
 // The files of design section 13: small files that sites publish by hand,
 // each written from the manifest and checked against its specification.
 
@@ -11,13 +9,6 @@ import "encoding/json"
 type AppLinks struct {
 	Apple   string `json:"apple,omitempty"`
 	Android string `json:"android,omitempty"`
-}
-
-// TrafficAdvice is one entry of /.well-known/traffic-advice.
-type TrafficAdvice struct {
-	UserAgent string       `json:"user_agent"`
-	Fraction  *json.Number `json:"fraction,omitempty"`
-	Disallow  bool         `json:"disallow,omitempty"`
 }
 
 // AdsTxt is /ads.txt or /app-ads.txt (IAB Tech Lab ads.txt 1.1): its

@@ -24,7 +24,6 @@ var typedInManifest = map[string]string{
 	"well_known.oauth_protected_resource":   "not moved yet",
 	"well_known.oauth_authorization_server": "not moved yet",
 	"well_known.mcp":                        "not moved yet",
-	"well_known.traffic_advice":             "not moved yet",
 	"well_known.change_password":            "not moved yet",
 	"well_known.atproto_did":                "not moved yet",
 	"well_known.signatures_directory":       "not moved yet",
