@@ -123,9 +123,8 @@ func sectionNodes(root mapping, c comments, m *manifest.Site) {
 	}
 }
 
-// sectionWellKnownNodes writes atproto_did and mcp.
+// sectionWellKnownNodes writes mcp.
 func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
-	m.addStr("atproto_did", wk.AtprotoDID)
 	if wk.MCP != nil {
 		e := newMapping(c, "well_known.mcp")
 		e.add("servers", seq(c, "well_known.mcp.servers", len(wk.MCP.Servers), func(i int, p string) *yaml.Node {

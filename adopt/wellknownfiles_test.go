@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/kinds/atprotodid"
 	"github.com/discgen/discgen/kinds/gpc"
 )
 
@@ -70,7 +71,7 @@ func TestImportHandWrittenSection(t *testing.T) {
 		t.Errorf("app-ads.txt, the placeholder alone, should draw only the warning that discgen's comment is added:\n%s", diags)
 	}
 	wk := res.Site.WellKnown
-	if wk == nil || (gpc.Kind{}).Given(&res.Site) || wk.AtprotoDID != "" || len(wk.Files) != 2 {
+	if wk == nil || (gpc.Kind{}).Given(&res.Site) || (atprotodid.Kind{}).Given(&res.Site) || len(wk.Files) != 2 {
 		t.Fatalf("well_known: %+v; want gpc.json and atproto-did kept as files", wk)
 	}
 	y := string(res.YAML)

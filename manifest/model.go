@@ -192,7 +192,6 @@ type WellKnown struct {
 	// The files of design section 13 (wellknownfiles.go).
 	AppLinks       *AppLinks `json:"app_links,omitempty"`
 	ChangePassword string    `json:"change_password,omitempty"`
-	AtprotoDID     string    `json:"atproto_did,omitempty"`
 	// SignaturesDirectory names the Web Bot Auth key directory, a JWKS
 	// file relative to the manifest (kinds/sigdir).
 	SignaturesDirectory string `json:"signatures_directory,omitempty"`
