@@ -90,39 +90,6 @@ func (d *dirImport) siteURL(name string, data []byte) {
 	}
 }
 
-// sectionNodes writes ads_txt and app_ads_txt.
-func sectionNodes(root mapping, c comments, m *manifest.Site) {
-	for _, f := range []struct {
-		key string
-		a   *manifest.AdsTxt
-	}{{"ads_txt", m.AdsTxt}, {"app_ads_txt", m.AppAdsTxt}} {
-		if f.a == nil {
-			continue
-		}
-		e := newMapping(c, f.key)
-		recs := seq(c, manifest.Key(f.key, "records"), len(f.a.Records), func(i int, p string) *yaml.Node {
-			r := f.a.Records[i]
-			x := newMapping(c, "")
-			x.n.Style = yaml.FlowStyle
-			x.add("domain", str(r.Domain))
-			x.add("account", str(r.Account))
-			x.add("relationship", str(r.Relationship))
-			x.addStr("cert", r.Cert)
-			return x.n
-		})
-		if len(f.a.Records) == 0 {
-			recs.Style = yaml.FlowStyle
-		}
-		e.add("records", recs)
-		e.addList("contact", f.a.Contact)
-		e.addList("subdomain", f.a.Subdomain)
-		e.addList("inventorypartnerdomain", f.a.InventoryPartnerDomain)
-		e.addStr("ownerdomain", f.a.OwnerDomain)
-		e.addList("managerdomain", f.a.ManagerDomain)
-		root.add(f.key, e.n)
-	}
-}
-
 // sectionWellKnownNodes writes mcp.
 func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
 	if wk.MCP != nil {

@@ -190,7 +190,6 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 	if l := m.LlmsTxt; l != nil {
 		root.add("llms_txt", llmsNode(c, l))
 	}
-	sectionNodes(root, c, m)
 	kindNodes(root, c, m, "")
 	if m.License != nil {
 		root.add("license", licenseNode(c, m.License))

@@ -36,9 +36,6 @@ type Site struct {
 	// (verified.go).
 	VerifiedRanges map[string]string `json:"verified_ranges,omitempty"`
 	VerifiedCDN    *VerifiedCDN      `json:"verified_cdn,omitempty"`
-	// AdsTxt and AppAdsTxt are /ads.txt and /app-ads.txt (wellknownfiles.go).
-	AdsTxt    *AdsTxt `json:"ads_txt,omitempty"`
-	AppAdsTxt *AdsTxt `json:"app_ads_txt,omitempty"`
 	// License and TDM are the site's RSL licence and TDMRep reservation
 	// (license.go).
 	License *License `json:"license,omitempty"`

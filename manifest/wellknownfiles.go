@@ -11,27 +11,6 @@ type AppLinks struct {
 	Android string `json:"android,omitempty"`
 }
 
-// AdsTxt is /ads.txt or /app-ads.txt (IAB Tech Lab ads.txt 1.1): its
-// records and its variables.
-type AdsTxt struct {
-	Records                []AdsRecord `json:"records"`
-	Contact                Lines       `json:"contact,omitempty"`
-	Subdomain              Lines       `json:"subdomain,omitempty"`
-	InventoryPartnerDomain Lines       `json:"inventorypartnerdomain,omitempty"`
-	OwnerDomain            string      `json:"ownerdomain,omitempty"`
-	ManagerDomain          Lines       `json:"managerdomain,omitempty"`
-}
-
-// AdsRecord is one record of ads.txt: an advertising system, the
-// publisher's account in it, the relationship and the certification
-// authority ID.
-type AdsRecord struct {
-	Domain       string `json:"domain"`
-	Account      string `json:"account"`
-	Relationship string `json:"relationship"`
-	Cert         string `json:"cert,omitempty"`
-}
-
 // MCP is the catalogue of a site's MCP servers, /.well-known/mcp/catalog.json
 // (kinds/mcp). LegacyPaths also publishes the one local server card at
 // the paths earlier drafts named (/.well-known/mcp.json and

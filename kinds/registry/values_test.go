@@ -15,8 +15,6 @@ import (
 // decoded at its key, so that adding such a kind touches neither manifest
 // nor import's YAML writer.
 var typedInManifest = map[string]string{
-	"ads_txt":                               "not moved yet",
-	"app_ads_txt":                           "not moved yet",
 	"llms_txt":                              "not moved yet",
 	"well_known.security_txt":               "not moved yet",
 	"well_known.app_links.apple":            "not moved yet",
