@@ -1,15 +1,9 @@
 package manifest
 
-// The files of design section 13: small files that sites publish by hand,
-// each written from the manifest and checked against its specification.
-
-// AppLinks names the app association files, each a JSON file relative to
-// the manifest: Apple's apple-app-site-association and Android's Digital
-// Asset Links statement list (assetlinks.json).
-type AppLinks struct {
-	Apple   string `json:"apple,omitempty"`
-	Android string `json:"android,omitempty"`
-}
+// The files of design section 13 (ads.txt, gpc.json, traffic-advice,
+// atproto-did, change-password, the app association files) are kinds that
+// own their manifest values (kinds.go): their types are in their
+// packages under kinds/, not here.
 
 // MCP is the catalogue of a site's MCP servers, /.well-known/mcp/catalog.json
 // (kinds/mcp). LegacyPaths also publishes the one local server card at

@@ -161,8 +161,14 @@ func TestKindValuesMatchSchema(t *testing.T) {
 		if !ok {
 			continue
 		}
-		ptr := "/properties/" + strings.ReplaceAll(k.Key(), ".", "/properties/")
-		matchType(t, d, k.Name()+": "+ptr, at(t, d, ptr), reflect.TypeOf(o.NewValue()).Elem())
+		obj := d
+		for step := range strings.SplitSeq(k.Key(), ".") {
+			props, _ := resolve(t, d, obj)["properties"].(map[string]any)
+			if obj = resolve(t, d, props[step]); obj == nil {
+				t.Fatalf("%s: the schema has no %s", k.Name(), k.Key())
+			}
+		}
+		matchType(t, d, k.Name()+": "+k.Key(), obj, reflect.TypeOf(o.NewValue()).Elem())
 		n++
 	}
 	if n == 0 {

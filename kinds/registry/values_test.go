@@ -17,8 +17,6 @@ import (
 var typedInManifest = map[string]string{
 	"llms_txt":                              "not moved yet",
 	"well_known.security_txt":               "not moved yet",
-	"well_known.app_links.apple":            "not moved yet",
-	"well_known.app_links.android":          "not moved yet",
 	"well_known.oauth_protected_resource":   "not moved yet",
 	"well_known.oauth_authorization_server": "not moved yet",
 	"well_known.mcp":                        "not moved yet",
