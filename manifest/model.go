@@ -186,9 +186,6 @@ type WellKnown struct {
 	// relative to the manifest (RFC 9728, RFC 8414).
 	OAuthProtectedResource   string `json:"oauth_protected_resource,omitempty"`
 	OAuthAuthorizationServer string `json:"oauth_authorization_server,omitempty"`
-	// SignaturesDirectory names the Web Bot Auth key directory, a JWKS
-	// file relative to the manifest (kinds/sigdir).
-	SignaturesDirectory string `json:"signatures_directory,omitempty"`
 	// MCP is the catalogue of MCP servers (kinds/mcp).
 	MCP *MCP `json:"mcp,omitempty"`
 }

@@ -3,7 +3,6 @@ package applinks
 import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
-	"github.com/discgen/discgen/manifest"
 )
 
 // Kind is an app association file: Apple's or Android's, each at a key
@@ -18,19 +17,9 @@ type Kind struct {
 // well_known.app_links.apple; Android is /.well-known/assetlinks.json,
 // from well_known.app_links.android.
 var (
-	Apple   = Kind{appLink("well_known.app_links.apple"), "apple-app-site-association", "well_known.app_links.apple", "iOS", CheckApple}
-	Android = Kind{appLink("well_known.app_links.android"), "assetlinks.json", "well_known.app_links.android", "Android", CheckAssetLinks}
+	Apple   = Kind{kit.SourceAt("well_known.app_links.apple"), "apple-app-site-association", "well_known.app_links.apple", "iOS", CheckApple}
+	Android = Kind{kit.SourceAt("well_known.app_links.android"), "assetlinks.json", "well_known.app_links.android", "Android", CheckAssetLinks}
 )
-
-// appLink is the source key names, a JSON file relative to the manifest.
-func appLink(key string) kit.SourceFile {
-	return kit.SourceFile{Of: func(site *manifest.Site) string {
-		if s := kit.Value[string](site, key); s != nil {
-			return *s
-		}
-		return ""
-	}}
-}
 
 // NewValue returns a new empty source path (kit.Owner).
 func (Kind) NewValue() any { return new(string) }

@@ -244,3 +244,11 @@ func Value[V any](site *manifest.Site, key string) *V {
 func SetValue[V any](site *manifest.Site, key string, v *V) {
 	manifest.SetKindValue(site, key, v)
 }
+
+// Text returns the site's string value at key, "" for none (Value).
+func Text(site *manifest.Site, key string) string {
+	if s := Value[string](site, key); s != nil {
+		return *s
+	}
+	return ""
+}

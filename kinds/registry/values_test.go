@@ -20,7 +20,6 @@ var typedInManifest = map[string]string{
 	"well_known.oauth_protected_resource":   "not moved yet",
 	"well_known.oauth_authorization_server": "not moved yet",
 	"well_known.mcp":                        "not moved yet",
-	"well_known.signatures_directory":       "not moved yet",
 	"well_known.api_catalog":                "not moved yet",
 	"well_known.files":                      "the agent card is an entry of well_known.files, which is not its own (its Given is false)",
 }
