@@ -182,10 +182,6 @@ type WellKnown struct {
 	Files       []WellKnownFile `json:"files,omitempty"`
 	// APICatalog renders /.well-known/api-catalog (see llms.go).
 	APICatalog []APICatalogEntry `json:"api_catalog,omitempty"`
-	// The OAuth metadata documents (design section 15), each a JSON file
-	// relative to the manifest (RFC 9728, RFC 8414).
-	OAuthProtectedResource   string `json:"oauth_protected_resource,omitempty"`
-	OAuthAuthorizationServer string `json:"oauth_authorization_server,omitempty"`
 	// MCP is the catalogue of MCP servers (kinds/mcp).
 	MCP *MCP `json:"mcp,omitempty"`
 }

@@ -15,13 +15,11 @@ import (
 // decoded at its key, so that adding such a kind touches neither manifest
 // nor import's YAML writer.
 var typedInManifest = map[string]string{
-	"llms_txt":                              "not moved yet",
-	"well_known.security_txt":               "not moved yet",
-	"well_known.oauth_protected_resource":   "not moved yet",
-	"well_known.oauth_authorization_server": "not moved yet",
-	"well_known.mcp":                        "not moved yet",
-	"well_known.api_catalog":                "not moved yet",
-	"well_known.files":                      "the agent card is an entry of well_known.files, which is not its own (its Given is false)",
+	"llms_txt":                "not moved yet",
+	"well_known.security_txt": "not moved yet",
+	"well_known.mcp":          "not moved yet",
+	"well_known.api_catalog":  "not moved yet",
+	"well_known.files":        "the agent card is an entry of well_known.files, which is not its own (its Given is false)",
 }
 
 // manifestKeys returns the manifest paths of the typed model's fields
