@@ -6,8 +6,6 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
-	"github.com/discgen/discgen/manifest"
-	"go.yaml.in/yaml/v3"
 )
 
 // The files of design section 13. ads.txt and app-ads.txt become ads_txt
@@ -16,6 +14,7 @@ import (
 // well_known.gpc, traffic_advice and atproto_did when the manifest builds
 // them byte for byte (discgen's own output); any other is kept as a
 // well-known file, byte for byte, as the app association files are.
+// Each key a kind sets is written by kindNodes (kinds.go).
 
 // rootProbes are the files of the site's root Fetch asks for besides
 // robots.txt, data.txt and llms.txt: those of the registry's kinds that
@@ -87,23 +86,5 @@ func (d *dirImport) siteURL(name string, data []byte) {
 		if u, ok := on.SiteURL(data); ok {
 			d.r.urls = append(d.r.urls, u)
 		}
-	}
-}
-
-// sectionWellKnownNodes writes mcp.
-func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
-	if wk.MCP != nil {
-		e := newMapping(c, "well_known.mcp")
-		e.add("servers", seq(c, "well_known.mcp.servers", len(wk.MCP.Servers), func(i int, p string) *yaml.Node {
-			s := wk.MCP.Servers[i]
-			x := newMapping(c, "")
-			x.n.Style = yaml.FlowStyle
-			x.add("identifier", str(s.Identifier))
-			x.add("name", str(s.Name))
-			x.addStr("url", s.URL)
-			x.addStr("card", s.Card)
-			return x.n
-		}))
-		m.add("mcp", e.n)
 	}
 }

@@ -351,7 +351,6 @@ func wellKnown(c comments, site *manifest.Site, wk *manifest.WellKnown) *yaml.No
 		}))
 	}
 	kindNodes(m, c, site, "well_known")
-	sectionWellKnownNodes(m, c, wk)
 	return m.n
 }
 

@@ -182,8 +182,6 @@ type WellKnown struct {
 	Files       []WellKnownFile `json:"files,omitempty"`
 	// APICatalog renders /.well-known/api-catalog (see llms.go).
 	APICatalog []APICatalogEntry `json:"api_catalog,omitempty"`
-	// MCP is the catalogue of MCP servers (kinds/mcp).
-	MCP *MCP `json:"mcp,omitempty"`
 }
 
 // SecurityTxt is the RFC 9116 security.txt.
