@@ -27,22 +27,3 @@ type LlmsLink struct {
 	URL   string `json:"url"`
 	Notes string `json:"notes,omitempty"`
 }
-
-// APICatalogEntry is one link context object of /.well-known/api-catalog
-// (RFC 9727, an RFC 9264 linkset): an API, named by its anchor, and the
-// links that describe it, by relation.
-type APICatalogEntry struct {
-	Anchor      string       `json:"anchor"`
-	ServiceDesc []LinkTarget `json:"service_desc,omitempty"`
-	ServiceDoc  []LinkTarget `json:"service_doc,omitempty"`
-	ServiceMeta []LinkTarget `json:"service_meta,omitempty"`
-	Status      []LinkTarget `json:"status,omitempty"`
-	Item        []LinkTarget `json:"item,omitempty"`
-}
-
-// LinkTarget is one link target object of a linkset.
-type LinkTarget struct {
-	Href  string `json:"href"`
-	Type  string `json:"type,omitempty"`
-	Title string `json:"title,omitempty"`
-}

@@ -180,8 +180,6 @@ type DataTxt struct {
 type WellKnown struct {
 	SecurityTxt *SecurityTxt    `json:"security_txt,omitempty"`
 	Files       []WellKnownFile `json:"files,omitempty"`
-	// APICatalog renders /.well-known/api-catalog (see llms.go).
-	APICatalog []APICatalogEntry `json:"api_catalog,omitempty"`
 }
 
 // SecurityTxt is the RFC 9116 security.txt.

@@ -17,7 +17,6 @@ import (
 var typedInManifest = map[string]string{
 	"llms_txt":                "not moved yet",
 	"well_known.security_txt": "not moved yet",
-	"well_known.api_catalog":  "not moved yet",
 	"well_known.files":        "the agent card is an entry of well_known.files, which is not its own (its Given is false)",
 }
 
