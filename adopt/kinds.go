@@ -17,7 +17,10 @@ import (
 // the JSON names of its type, as encoding/json would write it (a field
 // with omitempty and an empty value left out). A mapping of scalars alone
 // and an empty list are written on one line ({gpc: false}, []); a list of
-// strings on one line when it reads well there (list).
+// strings on one line when it reads well there (list). A type says
+// otherwise with the tag manifest:"block" on a blank field (its mappings
+// are never on one line: llms_txt and its sections), and a string field
+// with manifest:"literal" is a literal block (llms_txt.details).
 
 // kindNodes adds to m, the mapping at manifest path under ("" for the
 // root, "well_known"), the value of each kind whose key is one step below
@@ -99,6 +102,9 @@ func valueNode(c comments, p string, v reflect.Value) *yaml.Node {
 		e := newMapping(c, p)
 		flow := true
 		for f := range v.Type().Fields() {
+			if f.Name == "_" && f.Tag.Get("manifest") == "block" {
+				flow = false
+			}
 			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if !f.IsExported() || name == "-" {
 				continue
@@ -110,6 +116,10 @@ func valueNode(c comments, p string, v reflect.Value) *yaml.Node {
 			n := valueNode(c, manifest.Key(p, name), fv)
 			if n == nil {
 				continue
+			}
+			if f.Tag.Get("manifest") == "literal" && n.Kind == yaml.ScalarNode {
+				n.Style = yaml.LiteralStyle
+				flow = false
 			}
 			flow = flow && n.Kind == yaml.ScalarNode
 			e.add(name, n)

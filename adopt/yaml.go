@@ -187,9 +187,6 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 		}
 		root.add("well_known", wellKnown(c, m, wk))
 	}
-	if l := m.LlmsTxt; l != nil {
-		root.add("llms_txt", llmsNode(c, l))
-	}
 	kindNodes(root, c, m, "")
 	if m.License != nil {
 		root.add("license", licenseNode(c, m.License))

@@ -22,7 +22,6 @@ type Site struct {
 	Datasets     []Dataset                  `json:"datasets,omitempty"`
 	DataTxt      *DataTxt                   `json:"data_txt,omitempty"`
 	WellKnown    *WellKnown                 `json:"well_known,omitempty"`
-	LlmsTxt      *LlmsTxt                   `json:"llms_txt,omitempty"`
 	Environments map[string]json.RawMessage `json:"environments,omitempty"`
 	// Noindex makes --server output send X-Robots-Tag: noindex for the
 	// whole site.

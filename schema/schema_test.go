@@ -196,6 +196,9 @@ func matchType(t *testing.T, d map[string]any, where string, obj map[string]any,
 			t.Errorf("%s: unknown keys are not refused", where)
 		}
 		for f := range typ.Fields() {
+			if !f.IsExported() {
+				continue
+			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			p := where + "/properties/" + name
 			matchType(t, d, p, resolve(t, d, props[name]), f.Type)

@@ -15,7 +15,6 @@ import (
 // decoded at its key, so that adding such a kind touches neither manifest
 // nor import's YAML writer.
 var typedInManifest = map[string]string{
-	"llms_txt":                "not moved yet",
 	"well_known.security_txt": "not moved yet",
 	"well_known.files":        "the agent card is an entry of well_known.files, which is not its own (its Given is false)",
 }
