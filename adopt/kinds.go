@@ -24,7 +24,9 @@ import (
 
 // kindNodes adds to m, the mapping at manifest path under ("" for the
 // root, "well_known"), the value of each kind whose key is one step below
-// it.
+// it. A key deeper still (well_known.app_links.apple) is not written: no
+// such kind imports (import keeps the app association files as
+// well-known files).
 func kindNodes(m mapping, c comments, site *manifest.Site, under string) {
 	for _, k := range registry.All() {
 		if _, ok := k.(kit.Owner); !ok {
