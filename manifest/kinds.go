@@ -27,19 +27,13 @@ func (s *Site) attach(inst any) {
 	s.kinds = &kindValues{}
 }
 
-// attachSite keeps the instance d's value was decoded from on it, when it
-// is a site. A value the schema refused is null there, as in the decoded
-// fields (decode).
-func (d *Doc[T]) attachSite() {
-	s, ok := any(d.Value).(*Site)
-	if !ok {
-		return
+// attachSite keeps inst, the instance d's value was decoded from, on it
+// when it is a site. A value the schema refused is null there, as in the
+// decoded fields (decodeRaw).
+func (d *Doc[T]) attachSite(inst any) {
+	if s, ok := any(d.Value).(*Site); ok {
+		s.attach(inst)
 	}
-	inst := d.Raw
-	if !d.schemaOK {
-		inst, _ = pruned(d.Raw, d.Invalid)
-	}
-	s.attach(inst)
 }
 
 // at returns the instance's value at key, a manifest path of keys only
