@@ -210,7 +210,7 @@ func (Kind) Import(site *manifest.Site, data []byte, warn func(line int, format 
 	for _, s := range doc.Sections {
 		sec := SectionValue{Name: s.Name}
 		for _, k := range s.Links {
-			sec.Links = append(sec.Links, LinkValue{Title: k.Title, URL: k.URL, Notes: k.Notes})
+			sec.Links = append(sec.Links, LinkValue(k))
 		}
 		l.Sections = append(l.Sections, sec)
 	}
