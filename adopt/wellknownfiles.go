@@ -6,8 +6,6 @@ import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/kinds/registry"
-	"github.com/discgen/discgen/manifest"
-	"go.yaml.in/yaml/v3"
 )
 
 // The files of design section 13. ads.txt and app-ads.txt become ads_txt
@@ -16,6 +14,7 @@ import (
 // well_known.gpc, traffic_advice and atproto_did when the manifest builds
 // them byte for byte (discgen's own output); any other is kept as a
 // well-known file, byte for byte, as the app association files are.
+// Each key a kind sets is written by kindNodes (kinds.go).
 
 // rootProbes are the files of the site's root Fetch asks for besides
 // robots.txt, data.txt and llms.txt: those of the registry's kinds that
@@ -87,81 +86,5 @@ func (d *dirImport) siteURL(name string, data []byte) {
 		if u, ok := on.SiteURL(data); ok {
 			d.r.urls = append(d.r.urls, u)
 		}
-	}
-}
-
-// sectionNodes writes ads_txt and app_ads_txt.
-func sectionNodes(root mapping, c comments, m *manifest.Site) {
-	for _, f := range []struct {
-		key string
-		a   *manifest.AdsTxt
-	}{{"ads_txt", m.AdsTxt}, {"app_ads_txt", m.AppAdsTxt}} {
-		if f.a == nil {
-			continue
-		}
-		e := newMapping(c, f.key)
-		recs := seq(c, manifest.Key(f.key, "records"), len(f.a.Records), func(i int, p string) *yaml.Node {
-			r := f.a.Records[i]
-			x := newMapping(c, "")
-			x.n.Style = yaml.FlowStyle
-			x.add("domain", str(r.Domain))
-			x.add("account", str(r.Account))
-			x.add("relationship", str(r.Relationship))
-			x.addStr("cert", r.Cert)
-			return x.n
-		})
-		if len(f.a.Records) == 0 {
-			recs.Style = yaml.FlowStyle
-		}
-		e.add("records", recs)
-		e.addList("contact", f.a.Contact)
-		e.addList("subdomain", f.a.Subdomain)
-		e.addList("inventorypartnerdomain", f.a.InventoryPartnerDomain)
-		e.addStr("ownerdomain", f.a.OwnerDomain)
-		e.addList("managerdomain", f.a.ManagerDomain)
-		root.add(f.key, e.n)
-	}
-}
-
-// sectionWellKnownNodes writes gpc, traffic_advice, atproto_did and mcp.
-func sectionWellKnownNodes(m mapping, c comments, wk *manifest.WellKnown) {
-	if g := wk.GPC; g != nil {
-		e := newMapping(c, "well_known.gpc")
-		e.n.Style = yaml.FlowStyle
-		if g.GPC != nil {
-			e.add("gpc", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"})
-		}
-		e.addStr("last_update", g.LastUpdate)
-		m.add("gpc", e.n)
-	}
-	if len(wk.TrafficAdvice) > 0 {
-		m.add("traffic_advice", seq(c, "well_known.traffic_advice", len(wk.TrafficAdvice), func(i int, p string) *yaml.Node {
-			t := wk.TrafficAdvice[i]
-			x := newMapping(c, "")
-			x.n.Style = yaml.FlowStyle
-			x.add("user_agent", str(t.UserAgent))
-			if t.Fraction != nil {
-				x.add("fraction", num(*t.Fraction))
-			}
-			if t.Disallow {
-				x.add("disallow", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
-			}
-			return x.n
-		}))
-	}
-	m.addStr("atproto_did", wk.AtprotoDID)
-	if wk.MCP != nil {
-		e := newMapping(c, "well_known.mcp")
-		e.add("servers", seq(c, "well_known.mcp.servers", len(wk.MCP.Servers), func(i int, p string) *yaml.Node {
-			s := wk.MCP.Servers[i]
-			x := newMapping(c, "")
-			x.n.Style = yaml.FlowStyle
-			x.add("identifier", str(s.Identifier))
-			x.add("name", str(s.Name))
-			x.addStr("url", s.URL)
-			x.addStr("card", s.Card)
-			return x.n
-		}))
-		m.add("mcp", e.n)
 	}
 }

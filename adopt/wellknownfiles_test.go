@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discgen/discgen/kinds/adstxt"
+	"github.com/discgen/discgen/kinds/atprotodid"
+	"github.com/discgen/discgen/kinds/gpc"
 )
 
 // TestImportHandWrittenSection imports hand-written section 13 files: an
@@ -40,12 +44,12 @@ func TestImportHandWrittenSection(t *testing.T) {
 	if res.Diags.HasErrors() {
 		t.Errorf("errors: %v", res.Diags.Errors())
 	}
-	a := res.Site.AdsTxt
+	a := adstxt.Ads.Value(&res.Site)
 	if a == nil || len(a.Records) != 2 || a.Records[0].Relationship != "DIRECT" || a.Records[1].Account != "1234" ||
 		a.OwnerDomain != "fict.org" || len(a.Contact) != 1 {
 		t.Errorf("ads_txt: %+v", a)
 	}
-	if aa := res.Site.AppAdsTxt; aa == nil || aa.Records == nil || len(aa.Records) != 0 {
+	if aa := adstxt.AppAds.Value(&res.Site); aa == nil || aa.Records == nil || len(aa.Records) != 0 {
 		t.Errorf("app_ads_txt: %+v, want an empty records list", aa)
 	}
 	var b strings.Builder
@@ -68,7 +72,7 @@ func TestImportHandWrittenSection(t *testing.T) {
 		t.Errorf("app-ads.txt, the placeholder alone, should draw only the warning that discgen's comment is added:\n%s", diags)
 	}
 	wk := res.Site.WellKnown
-	if wk == nil || wk.GPC != nil || wk.AtprotoDID != "" || len(wk.Files) != 2 {
+	if wk == nil || (gpc.Kind{}).Given(&res.Site) || (atprotodid.Kind{}).Given(&res.Site) || len(wk.Files) != 2 {
 		t.Fatalf("well_known: %+v; want gpc.json and atproto-did kept as files", wk)
 	}
 	y := string(res.YAML)

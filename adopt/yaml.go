@@ -181,13 +181,13 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 		e.addList("disallow", d.Disallow)
 		root.add("data_txt", e.n)
 	}
-	if wk := m.WellKnown; wk != nil {
-		root.add("well_known", wellKnown(c, wk))
+	if wk := m.WellKnown; wk != nil || kindsGiven(m, "well_known") {
+		if wk == nil {
+			wk = &manifest.WellKnown{}
+		}
+		root.add("well_known", wellKnown(c, m, wk))
 	}
-	if l := m.LlmsTxt; l != nil {
-		root.add("llms_txt", llmsNode(c, l))
-	}
-	sectionNodes(root, c, m)
+	kindNodes(root, c, m, "")
 	if m.License != nil {
 		root.add("license", licenseNode(c, m.License))
 	}
@@ -307,7 +307,7 @@ func usageNode(c comments, path string, u *manifest.Usage) *yaml.Node {
 	return m.n
 }
 
-func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {
+func wellKnown(c comments, site *manifest.Site, wk *manifest.WellKnown) *yaml.Node {
 	m := newMapping(c, "well_known")
 	if s := wk.SecurityTxt; s != nil {
 		e := newMapping(c, "well_known.security_txt")
@@ -347,7 +347,7 @@ func wellKnown(c comments, wk *manifest.WellKnown) *yaml.Node {
 			return e.n
 		}))
 	}
-	sectionWellKnownNodes(m, c, wk)
+	kindNodes(m, c, site, "well_known")
 	return m.n
 }
 

@@ -77,7 +77,7 @@ func (r referenceReading) text(t *testing.T) string {
 
 // manifestText describes a manifest's llms_txt as referenceText does,
 // URLs as the file writes them.
-func manifestText(l *manifest.LlmsTxt, base *url.URL) string {
+func manifestText(l *llmstxt.Value, base *url.URL) string {
 	var b strings.Builder
 	str := func(s string) string {
 		if s == "" {
@@ -164,7 +164,7 @@ func TestReferenceParserReadsBack(t *testing.T) {
 			continue
 		}
 		_, verrs := validate.Site(doc, validate.Options{Now: now})
-		l := doc.Value.LlmsTxt
+		l := kit.Value[llmstxt.Value](doc.Value, llmstxt.Kind{}.Key())
 		if l == nil {
 			continue
 		}

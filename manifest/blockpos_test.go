@@ -12,7 +12,9 @@ func TestInValue(t *testing.T) {
 	if errs.HasErrors() || doc == nil {
 		t.Fatalf("load: %v", errs)
 	}
-	det := doc.Value.LlmsTxt.Details
+	det := KindValue[struct {
+		Details string `json:"details"`
+	}](doc.Value, "llms_txt").Details
 	for _, c := range []struct {
 		path, value string
 		off         int

@@ -220,12 +220,17 @@ func (d *Doc[T]) WithEnv(env string) (*Doc[T], diag.List) {
 // from there instead. It reports whether it could.
 func (d *Doc[T]) decodeOver(base *T, block map[string]any, errs *diag.List) bool {
 	part := &Doc[T]{Pos: d.Pos, Raw: block, schemaOK: d.schemaOK}
-	if !part.decode(errs) {
+	if _, ok := part.decodeRaw(errs); !ok {
 		return false
 	}
 	v := *base
 	overlayFields(reflect.ValueOf(&v).Elem(), reflect.ValueOf(part.Value).Elem(), block)
 	d.Value = &v
+	inst := d.Raw
+	if !d.schemaOK {
+		inst, _ = pruned(d.Raw, d.Invalid)
+	}
+	d.attachSite(inst)
 	return true
 }
 
@@ -235,6 +240,9 @@ func overlayFields(dst, src reflect.Value, keys map[string]any) {
 	t := dst.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue // the instance a site keeps for its kinds (attachSite)
+		}
 		if f.Anonymous && f.Type.Kind() == reflect.Struct {
 			overlayFields(dst.Field(i), src.Field(i), keys)
 			continue
@@ -246,8 +254,20 @@ func overlayFields(dst, src reflect.Value, keys map[string]any) {
 	}
 }
 
-// decode fills d.Value from d.Raw. It reports whether it could.
+// decode fills d.Value from d.Raw, and keeps the instance it decoded on a
+// site for its kinds (attachSite). It reports whether it could.
 func (d *Doc[T]) decode(errs *diag.List) bool {
+	inst, ok := d.decodeRaw(errs)
+	if ok {
+		d.attachSite(inst)
+	}
+	return ok
+}
+
+// decodeRaw fills d.Value from d.Raw and returns the instance the kinds
+// decode their values from: d.Raw, with the values the schema refused
+// null when there are any. ok reports whether it could.
+func (d *Doc[T]) decodeRaw(errs *diag.List) (inst any, ok bool) {
 	d.Value = new(T)
 	err := decodeValue(d.Value, d.Raw)
 	switch {
@@ -259,19 +279,24 @@ func (d *Doc[T]) decode(errs *diag.List) bool {
 		if inst, changed := pruned(d.Raw, d.Invalid); changed {
 			d.Value = new(T)
 			if decodeValue(d.Value, inst) == nil {
-				return true
+				return inst, true
 			}
 		}
 		d.Value = nil
-		return false
+		return nil, false
 	case err != nil:
 		// The schema admits only what the types can hold; reaching this is
 		// a bug in one or the other.
 		errs.Errorf(diag.Pos{File: d.Pos.File}, "", "internal error: schema and manifest types disagree: %v", err)
 		d.Value = nil
-		return false
+		return nil, false
+	case !d.schemaOK:
+		// The typed fields decoded, but a kind's value may hold what the
+		// schema refused: the kinds decode theirs without it.
+		inst, _ := pruned(d.Raw, d.Invalid)
+		return inst, true
 	}
-	return true
+	return d.Raw, true
 }
 
 // pruned returns inst with each value whose manifest path is in invalid

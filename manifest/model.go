@@ -22,7 +22,6 @@ type Site struct {
 	Datasets     []Dataset                  `json:"datasets,omitempty"`
 	DataTxt      *DataTxt                   `json:"data_txt,omitempty"`
 	WellKnown    *WellKnown                 `json:"well_known,omitempty"`
-	LlmsTxt      *LlmsTxt                   `json:"llms_txt,omitempty"`
 	Environments map[string]json.RawMessage `json:"environments,omitempty"`
 	// Noindex makes --server output send X-Robots-Tag: noindex for the
 	// whole site.
@@ -36,13 +35,16 @@ type Site struct {
 	// (verified.go).
 	VerifiedRanges map[string]string `json:"verified_ranges,omitempty"`
 	VerifiedCDN    *VerifiedCDN      `json:"verified_cdn,omitempty"`
-	// AdsTxt and AppAdsTxt are /ads.txt and /app-ads.txt (wellknownfiles.go).
-	AdsTxt    *AdsTxt `json:"ads_txt,omitempty"`
-	AppAdsTxt *AdsTxt `json:"app_ads_txt,omitempty"`
 	// License and TDM are the site's RSL licence and TDMRep reservation
 	// (license.go).
 	License *License `json:"license,omitempty"`
 	TDM     *TDM     `json:"tdm,omitempty"`
+
+	// raw is the instance the site was decoded from, and kinds the
+	// values of the kinds that have no field above, decoded from it
+	// (kinds.go).
+	raw   map[string]any
+	kinds *kindValues
 }
 
 // SiteInfo is the site block.
@@ -177,23 +179,6 @@ type DataTxt struct {
 type WellKnown struct {
 	SecurityTxt *SecurityTxt    `json:"security_txt,omitempty"`
 	Files       []WellKnownFile `json:"files,omitempty"`
-	// APICatalog renders /.well-known/api-catalog (see llms.go).
-	APICatalog []APICatalogEntry `json:"api_catalog,omitempty"`
-	// The OAuth metadata documents (design section 15), each a JSON file
-	// relative to the manifest (RFC 9728, RFC 8414).
-	OAuthProtectedResource   string `json:"oauth_protected_resource,omitempty"`
-	OAuthAuthorizationServer string `json:"oauth_authorization_server,omitempty"`
-	// The files of design section 13 (wellknownfiles.go).
-	AppLinks       *AppLinks       `json:"app_links,omitempty"`
-	GPC            *GPC            `json:"gpc,omitempty"`
-	TrafficAdvice  []TrafficAdvice `json:"traffic_advice,omitempty"`
-	ChangePassword string          `json:"change_password,omitempty"`
-	AtprotoDID     string          `json:"atproto_did,omitempty"`
-	// SignaturesDirectory names the Web Bot Auth key directory, a JWKS
-	// file relative to the manifest (kinds/sigdir).
-	SignaturesDirectory string `json:"signatures_directory,omitempty"`
-	// MCP is the catalogue of MCP servers (kinds/mcp).
-	MCP *MCP `json:"mcp,omitempty"`
 }
 
 // SecurityTxt is the RFC 9116 security.txt.

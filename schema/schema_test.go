@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/schema"
 )
@@ -46,6 +48,9 @@ func at(t *testing.T, d map[string]any, ptr string) map[string]any {
 func jsonNames(t reflect.Type) []string {
 	var names []string
 	for f := range t.Fields() {
+		if !f.IsExported() && !f.Anonymous {
+			continue // a site's instance, kept for its kinds
+		}
 		if f.Anonymous {
 			names = append(names, jsonNames(f.Type)...)
 			continue
@@ -98,6 +103,14 @@ func TestModelMatchesSchema(t *testing.T) {
 		props, _ := obj["properties"].(map[string]any)
 		got := slices.Sorted(maps.Keys(props))
 		want := jsonNames(reflect.TypeOf(tc.typ))
+		switch tc.ptr {
+		case "":
+			want = slices.Concat(want, ownedKeys(""))
+		case "/properties/well_known":
+			want = slices.Concat(want, ownedKeys("well_known"))
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: schema has %v, %T has %v", tc.ptr, got, tc.typ, want)
 		}
@@ -108,12 +121,104 @@ func TestModelMatchesSchema(t *testing.T) {
 	// An environment may set every top-level key but these.
 	env := at(t, d, "/$defs/environment")
 	props, _ := env["properties"].(map[string]any)
-	for _, k := range jsonNames(reflect.TypeOf(manifest.Site{})) {
+	for _, k := range slices.Concat(jsonNames(reflect.TypeOf(manifest.Site{})), ownedKeys("")) {
 		_, ok := props[k]
 		if fixed := k == "version" || k == "environments"; ok == fixed {
 			t.Errorf("environment: key %s allowed %v", k, ok)
 		}
 	}
+}
+
+// ownedKeys returns the keys right under the manifest path under ("" for
+// the top level) that hold the value of a kind that owns it (kit.Owner),
+// which has no field in manifest's types.
+func ownedKeys(under string) []string {
+	var keys []string
+	for _, k := range registry.All() {
+		if _, ok := k.(kit.Owner); !ok {
+			continue
+		}
+		rest, ok := k.Key(), true
+		if under != "" {
+			rest, ok = strings.CutPrefix(rest, under+".")
+		}
+		if ok {
+			first, _, _ := strings.Cut(rest, ".")
+			keys = append(keys, first)
+		}
+	}
+	return keys
+}
+
+// TestKindValuesMatchSchema: the value type of each kind that owns it
+// (kit.Owner) has the JSON names of the schema's properties at the kind's
+// key, all the way down.
+func TestKindValuesMatchSchema(t *testing.T) {
+	d := doc(t)
+	n := 0
+	for _, k := range registry.All() {
+		o, ok := k.(kit.Owner)
+		if !ok {
+			continue
+		}
+		obj := d
+		for step := range strings.SplitSeq(k.Key(), ".") {
+			props, _ := resolve(t, d, obj)["properties"].(map[string]any)
+			if obj = resolve(t, d, props[step]); obj == nil {
+				t.Fatalf("%s: the schema has no %s", k.Name(), k.Key())
+			}
+		}
+		matchType(t, d, k.Name()+": "+k.Key(), obj, reflect.TypeOf(o.NewValue()).Elem())
+		n++
+	}
+	if n == 0 {
+		t.Skip("no kind owns its value")
+	}
+}
+
+// matchType compares the Go type typ with the schema object obj: a
+// struct's JSON names with the properties (each compared in turn), a
+// slice's element with the items.
+func matchType(t *testing.T, d map[string]any, where string, obj map[string]any, typ reflect.Type) {
+	t.Helper()
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	switch typ.Kind() {
+	case reflect.Struct:
+		props, _ := obj["properties"].(map[string]any)
+		got := slices.Sorted(maps.Keys(props))
+		if want := jsonNames(typ); !slices.Equal(got, want) {
+			t.Errorf("%s: schema has %v, %s has %v", where, got, typ, want)
+			return
+		}
+		if obj["additionalProperties"] != false {
+			t.Errorf("%s: unknown keys are not refused", where)
+		}
+		for f := range typ.Fields() {
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			p := where + "/properties/" + name
+			matchType(t, d, p, resolve(t, d, props[name]), f.Type)
+		}
+	case reflect.Slice:
+		if typ.Elem().Kind() == reflect.String {
+			return // a string or a list of strings (manifest.Lines)
+		}
+		matchType(t, d, where+"/items", resolve(t, d, obj["items"]), typ.Elem())
+	}
+}
+
+// resolve returns the schema object v, following a $ref.
+func resolve(t *testing.T, d map[string]any, v any) map[string]any {
+	t.Helper()
+	m, _ := v.(map[string]any)
+	if ref, ok := m["$ref"].(string); ok {
+		return at(t, d, strings.TrimPrefix(ref, "#"))
+	}
+	return m
 }
 
 func violations(t *testing.T, kind schema.Kind, inst any) string {

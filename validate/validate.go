@@ -262,6 +262,7 @@ func (v *checker) environment(doc *manifest.Doc[manifest.Site], env string) {
 	ev.list, ev.errors, ev.warnings, ev.droppedErrors, ev.droppedWarnings = nil, 0, 0, 0, 0
 	m := *ed.Value
 	keepOnly(reflect.ValueOf(&m).Elem(), keep)
+	m.KeepKinds(keep)
 	ev.site(&m)
 	for _, d := range ev.finish() {
 		for key := range block {
@@ -280,6 +281,9 @@ func keepOnly(m reflect.Value, keep map[string]bool) {
 	t := m.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue // the kinds' values, kept by KeepKinds
+		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		switch f.Type.Kind() {
 		case reflect.Slice, reflect.Map, reflect.Pointer:

@@ -45,9 +45,14 @@ type File struct {
 	ManagerDomain          []string
 }
 
-// Record is one record: field #1 to #4.
+// Record is one record: field #1 to #4 (the advertising system, the
+// publisher's account in it, the relationship and the certification
+// authority ID), named as in the manifest's records.
 type Record struct {
-	Domain, Account, Relationship, Cert string
+	Domain       string `json:"domain"`
+	Account      string `json:"account"`
+	Relationship string `json:"relationship"`
+	Cert         string `json:"cert,omitempty"`
 }
 
 // CheckFile returns every problem of a, in the order of its fields. Each

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -14,15 +15,15 @@ import (
 // of what was read is reported as rebuilt. data is UTF-8.
 func (k Kind) Import(site *manifest.Site, data []byte, warn func(line int, format string, args ...any)) bool {
 	a := parse(data, warn)
-	*k.field(site) = a
+	kit.SetValue(site, k.key, a)
 	if !bytes.Equal(RenderFile(Model(a), k.name), data) {
 		warn(0, "is rebuilt in discgen's form: its records, then OWNERDOMAIN, MANAGERDOMAIN, CONTACT, SUBDOMAIN and INVENTORYPARTNERDOMAIN, with discgen's comment; other comments and spacing are not kept")
 	}
 	return true
 }
 
-func parse(data []byte, warn func(line int, format string, args ...any)) *manifest.AdsTxt {
-	a := &manifest.AdsTxt{Records: []manifest.AdsRecord{}}
+func parse(data []byte, warn func(line int, format string, args ...any)) *Value {
+	a := &Value{Records: []Record{}}
 	placeholder := false
 	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
 		n := i + 1
@@ -63,7 +64,7 @@ func parse(data []byte, warn func(line int, format string, args ...any)) *manife
 		if hasExt {
 			warn(n, "the extension field %q is not kept: the manifest has none", strings.TrimSpace(ext))
 		}
-		r := manifest.AdsRecord{Domain: strings.TrimSpace(parts[0]), Account: strings.TrimSpace(parts[1]), Relationship: strings.ToUpper(strings.TrimSpace(parts[2]))}
+		r := Record{Domain: strings.TrimSpace(parts[0]), Account: strings.TrimSpace(parts[1]), Relationship: strings.ToUpper(strings.TrimSpace(parts[2]))}
 		if len(parts) == 4 {
 			r.Cert = strings.TrimSpace(parts[3])
 		}

@@ -21,25 +21,47 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
+// Entry is one entry of the manifest's well_known.api_catalog, a link
+// context object of the linkset: an API, named by its anchor, and the
+// links that describe it, by relation.
+type Entry struct {
+	Anchor      string   `json:"anchor"`
+	ServiceDesc []Target `json:"service_desc,omitempty"`
+	ServiceDoc  []Target `json:"service_doc,omitempty"`
+	ServiceMeta []Target `json:"service_meta,omitempty"`
+	Status      []Target `json:"status,omitempty"`
+	Item        []Target `json:"item,omitempty"`
+}
+
+// Target is one link of an entry, a link target object of the linkset.
+type Target struct {
+	Href  string `json:"href"`
+	Type  string `json:"type,omitempty"`
+	Title string `json:"title,omitempty"`
+}
+
 // Kind is the api-catalog.
 type Kind struct{}
 
-func value(site *manifest.Site) []manifest.APICatalogEntry {
-	if site.WellKnown == nil {
-		return nil
+func value(site *manifest.Site) []Entry {
+	if l := kit.Value[[]Entry](site, Kind{}.Key()); l != nil {
+		return *l
 	}
-	return site.WellKnown.APICatalog
+	return nil
 }
+
+// NewValue returns a new empty well_known.api_catalog (kit.Owner).
+func (Kind) NewValue() any { return new([]Entry) }
 
 // relations pairs each relation of APIRelations with its manifest key
 // and the entry's targets.
-func relations(e manifest.APICatalogEntry) [len(apiRelations)]struct {
+func relations(e Entry) [len(apiRelations)]struct {
 	rel, key string
-	targets  []manifest.LinkTarget
+	targets  []Target
 } {
 	type r = struct {
 		rel, key string
-		targets  []manifest.LinkTarget
+		targets  []Target
 	}
 	return [...]r{
 		{"service-desc", "service_desc", e.ServiceDesc}, {"service-doc", "service_doc", e.ServiceDoc},

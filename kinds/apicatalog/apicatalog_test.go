@@ -8,19 +8,20 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
-func site(entries ...manifest.APICatalogEntry) *manifest.Site {
-	s := &manifest.Site{WellKnown: &manifest.WellKnown{APICatalog: entries}}
+func site(entries ...Entry) *manifest.Site {
+	s := &manifest.Site{}
 	s.Site.URL = "https://WWW.Example.org/base/"
+	kit.SetValue(s, Kind{}.Key(), &entries)
 	return s
 }
 
 // TestRender: relative URLs resolve against site.url, in canonical form;
 // the relations are written in RFC 9727's order whatever the manifest's.
 func TestRender(t *testing.T) {
-	s := site(manifest.APICatalogEntry{
+	s := site(Entry{
 		Anchor: "/api/v1/",
-		Item:   []manifest.LinkTarget{{Href: "https://api.example.org/caf%c3%a9"}},
-		ServiceDesc: []manifest.LinkTarget{
+		Item:   []Target{{Href: "https://api.example.org/caf%c3%a9"}},
+		ServiceDesc: []Target{
 			{Href: "openapi.json", Type: "application/vnd.oai.openapi+json", Title: "OpenAPI"},
 		},
 	})
@@ -57,9 +58,9 @@ func TestRender(t *testing.T) {
 // anchor pointing at the first.
 func TestCheck(t *testing.T) {
 	s := site(
-		manifest.APICatalogEntry{Anchor: "/api/", Status: []manifest.LinkTarget{{Href: "/../x", Type: "text/*"}}},
-		manifest.APICatalogEntry{Anchor: "/api/", Item: []manifest.LinkTarget{{Href: "https://a.example/"}}},
-		manifest.APICatalogEntry{Anchor: "mailto:x@example.org"},
+		Entry{Anchor: "/api/", Status: []Target{{Href: "/../x", Type: "text/*"}}},
+		Entry{Anchor: "/api/", Item: []Target{{Href: "https://a.example/"}}},
+		Entry{Anchor: "mailto:x@example.org"},
 	)
 	var got []string
 	for _, f := range (Kind{}).Check(s, kit.Build{}) {

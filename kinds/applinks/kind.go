@@ -3,7 +3,6 @@ package applinks
 import (
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
-	"github.com/discgen/discgen/manifest"
 )
 
 // Kind is an app association file: Apple's or Android's, each at a key
@@ -18,19 +17,12 @@ type Kind struct {
 // well_known.app_links.apple; Android is /.well-known/assetlinks.json,
 // from well_known.app_links.android.
 var (
-	Apple   = Kind{appLink(func(a *manifest.AppLinks) string { return a.Apple }), "apple-app-site-association", "well_known.app_links.apple", "iOS", CheckApple}
-	Android = Kind{appLink(func(a *manifest.AppLinks) string { return a.Android }), "assetlinks.json", "well_known.app_links.android", "Android", CheckAssetLinks}
+	Apple   = Kind{kit.SourceAt("well_known.app_links.apple"), "apple-app-site-association", "well_known.app_links.apple", "iOS", CheckApple}
+	Android = Kind{kit.SourceAt("well_known.app_links.android"), "assetlinks.json", "well_known.app_links.android", "Android", CheckAssetLinks}
 )
 
-// appLink is the source a key under well_known.app_links names.
-func appLink(pick func(*manifest.AppLinks) string) kit.SourceFile {
-	return kit.SourceFile{Of: func(site *manifest.Site) string {
-		if site.WellKnown == nil || site.WellKnown.AppLinks == nil {
-			return ""
-		}
-		return pick(site.WellKnown.AppLinks)
-	}}
-}
+// NewValue returns a new empty source path (kit.Owner).
+func (Kind) NewValue() any { return new(string) }
 
 func (k Kind) Name() string      { return k.name }
 func (k Kind) Key() string       { return k.key }

@@ -67,12 +67,16 @@ func LintFile(data []byte) []diag.Diagnostic {
 // Kind is atproto-did.
 type Kind struct{}
 
+// value returns the manifest's well_known.atproto_did, a string, "" for none.
 func value(site *manifest.Site) string {
-	if site.WellKnown == nil {
-		return ""
+	if s := kit.Value[string](site, Kind{}.Key()); s != nil {
+		return *s
 	}
-	return site.WellKnown.AtprotoDID
+	return ""
 }
+
+// NewValue returns a new empty well_known.atproto_did (kit.Owner).
+func (Kind) NewValue() any { return new(string) }
 
 func (Kind) Name() string                   { return "atproto-did" }
 func (Kind) Key() string                    { return "well_known.atproto_did" }
@@ -104,9 +108,7 @@ func (Kind) Import(site *manifest.Site, data []byte, _ func(int, string, ...any)
 	if CheckDID(string(data)) != "" {
 		return false
 	}
-	if site.WellKnown == nil {
-		site.WellKnown = &manifest.WellKnown{}
-	}
-	site.WellKnown.AtprotoDID = string(data)
+	did := string(data)
+	kit.SetValue(site, Kind{}.Key(), &did)
 	return true
 }

@@ -20,7 +20,10 @@ func TestCheckDID(t *testing.T) {
 			t.Errorf("CheckDID(%q) = %q", c.did, msg)
 		}
 	}
-	site := &manifest.Site{WellKnown: &manifest.WellKnown{AtprotoDID: "did:plc:ewvi7nxzyoun6zhxrhs64oiz"}}
+	site := &manifest.Site{}
+	if !(Kind{}).Import(site, []byte("did:plc:ewvi7nxzyoun6zhxrhs64oiz"), nil) {
+		t.Fatal("a DID alone is not imported")
+	}
 	if got, ok := (Kind{}).Render(site, kit.Build{}); !ok || string(got) != "did:plc:ewvi7nxzyoun6zhxrhs64oiz" {
 		t.Errorf("atproto-did: %q, %v", got, ok)
 	}

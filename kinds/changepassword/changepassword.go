@@ -53,12 +53,16 @@ func CheckTarget(s string) (msg string, warn bool) {
 // Kind is change-password.
 type Kind struct{}
 
+// value returns the manifest's well_known.change_password, a string, "" for none.
 func value(site *manifest.Site) string {
-	if site.WellKnown == nil {
-		return ""
+	if s := kit.Value[string](site, Kind{}.Key()); s != nil {
+		return *s
 	}
-	return site.WellKnown.ChangePassword
+	return ""
 }
+
+// NewValue returns a new empty well_known.change_password (kit.Owner).
+func (Kind) NewValue() any { return new(string) }
 
 func (Kind) Name() string                   { return "change-password" }
 func (Kind) Key() string                    { return "well_known.change_password" }

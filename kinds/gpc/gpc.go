@@ -18,6 +18,13 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
+// Value is the manifest's well_known.gpc. GPC is nil for the default,
+// true.
+type Value struct {
+	GPC        *bool  `json:"gpc,omitempty"`
+	LastUpdate string `json:"last_update,omitempty"`
+}
+
 // File is the model of gpc.json.
 type File struct {
 	GPC        bool
@@ -26,7 +33,7 @@ type File struct {
 
 // Model converts the manifest block to the model: gpc is true unless the
 // manifest says false.
-func Model(g *manifest.GPC) File {
+func Model(g *Value) File {
 	return File{GPC: g.GPC == nil || *g.GPC, LastUpdate: g.LastUpdate}
 }
 
@@ -51,12 +58,10 @@ func RenderFile(g File) []byte {
 // Kind is gpc.json.
 type Kind struct{}
 
-func value(site *manifest.Site) *manifest.GPC {
-	if site.WellKnown == nil {
-		return nil
-	}
-	return site.WellKnown.GPC
-}
+func value(site *manifest.Site) *Value { return kit.Value[Value](site, Kind{}.Key()) }
+
+// NewValue returns a new zero well_known.gpc (kit.Owner).
+func (Kind) NewValue() any { return new(Value) }
 
 func (Kind) Name() string                   { return "gpc.json" }
 func (Kind) Key() string                    { return "well_known.gpc" }
@@ -99,7 +104,7 @@ func (Kind) Import(site *manifest.Site, data []byte, _ func(int, string, ...any)
 	if json.Unmarshal(data, &g) != nil || g.GPC == nil {
 		return false
 	}
-	m := &manifest.GPC{}
+	m := &Value{}
 	if !*g.GPC {
 		m.GPC = g.GPC
 	}
@@ -109,9 +114,6 @@ func (Kind) Import(site *manifest.Site, data []byte, _ func(int, string, ...any)
 	if !bytes.Equal(RenderFile(Model(m)), data) {
 		return false
 	}
-	if site.WellKnown == nil {
-		site.WellKnown = &manifest.WellKnown{}
-	}
-	site.WellKnown.GPC = m
+	kit.SetValue(site, Kind{}.Key(), m)
 	return true
 }

@@ -222,3 +222,33 @@ type Serving struct {
 type Served interface {
 	Serving(path string) (s Serving, ok bool)
 }
+
+// Owner is a kind whose manifest value is a type of its own package
+// rather than a field of manifest's typed model: it reads the value with
+// Value and import sets it with SetValue, at its Key. NewValue returns a
+// pointer to a new zero value of the type; the schema's tests compare its
+// JSON names with the schema's properties at Key, and import's YAML
+// writer writes the value at Key by them.
+type Owner interface {
+	NewValue() any
+}
+
+// Value returns the site's value at key decoded into a V, once per site
+// (manifest.KindValue); nil when the site gives none.
+func Value[V any](site *manifest.Site, key string) *V {
+	return manifest.KindValue[V](site, key)
+}
+
+// SetValue sets the site's value at key to v, nil for none: a kit.Importer
+// carrying its file back.
+func SetValue[V any](site *manifest.Site, key string, v *V) {
+	manifest.SetKindValue(site, key, v)
+}
+
+// Text returns the site's string value at key, "" for none (Value).
+func Text(site *manifest.Site, key string) string {
+	if s := Value[string](site, key); s != nil {
+		return *s
+	}
+	return ""
+}

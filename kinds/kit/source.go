@@ -28,3 +28,10 @@ func (f SourceFile) Source(site *manifest.Site) (string, bool) {
 	s := f.Of(site)
 	return s, s != ""
 }
+
+// SourceAt is the SourceFile of a kind whose manifest value is the
+// source's path, a string at key that the kind owns (Owner): Of reads it
+// with Text.
+func SourceAt(key string) SourceFile {
+	return SourceFile{Of: func(site *manifest.Site) string { return Text(site, key) }}
+}

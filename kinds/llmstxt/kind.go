@@ -14,10 +14,47 @@ import (
 // Kind is /llms.txt, given by the manifest's llms_txt.
 type Kind struct{}
 
+// Value is the manifest's llms_txt. Import's YAML writer writes it, and
+// each section, as a block mapping, and the details as a literal block
+// (the manifest tags).
+type Value struct {
+	_ struct{} `manifest:"block"`
+	// Title is the H1, the one required part.
+	Title string `json:"title"`
+	// Summary is the blockquote under the title.
+	Summary string `json:"summary,omitempty"`
+	// Details are markdown paragraphs (or lists) under the summary; they
+	// may span lines but hold no heading.
+	Details string `json:"details,omitempty" manifest:"literal"`
+	// Sections are H2 sections, each a list of links; one named
+	// "Optional" holds links a reader may skip.
+	Sections []SectionValue `json:"sections,omitempty"`
+}
+
+// SectionValue is one H2 section of llms_txt.
+type SectionValue struct {
+	_     struct{}    `manifest:"block"`
+	Name  string      `json:"name"`
+	Links []LinkValue `json:"links,omitempty"`
+}
+
+// LinkValue is one item of a section's list: "- [title](url): notes".
+type LinkValue struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Notes string `json:"notes,omitempty"`
+}
+
+// siteValue returns the site's llms_txt, nil for none.
+func siteValue(site *manifest.Site) *Value { return kit.Value[Value](site, Kind{}.Key()) }
+
+// NewValue returns a new empty llms_txt (kit.Owner).
+func (Kind) NewValue() any { return new(Value) }
+
 func (Kind) Name() string                   { return "llms.txt" }
 func (Kind) Key() string                    { return "llms_txt" }
 func (Kind) Path() string                   { return "llms.txt" }
-func (Kind) Given(site *manifest.Site) bool { return site.LlmsTxt != nil }
+func (Kind) Given(site *manifest.Site) bool { return siteValue(site) != nil }
 
 // MediaType is text/markdown, its registered type (RFC 7763), whose
 // charset parameter RFC 7763 section 2 makes required.
@@ -30,7 +67,7 @@ func (Kind) MediaType() string { return "text/markdown; charset=utf-8" }
 // (Unreadable), since the file holds each value as it is, and the order
 // and names that parser reads otherwise than meant.
 func (Kind) Check(site *manifest.Site, _ kit.Build) []kit.Finding {
-	l := site.LlmsTxt
+	l := siteValue(site)
 	if l == nil {
 		return nil
 	}
@@ -133,7 +170,7 @@ func checkDetails(fs []kit.Finding, s string) []kit.Finding {
 
 // Render writes llms.txt, each link's URL resolved against site.url.
 func (Kind) Render(site *manifest.Site, _ kit.Build) ([]byte, bool) {
-	l := site.LlmsTxt
+	l := siteValue(site)
 	if l == nil {
 		return nil, false
 	}
@@ -169,15 +206,15 @@ func (Kind) Import(site *manifest.Site, data []byte, warn func(line int, format 
 		warn(0, "left out: %v", err)
 		return false
 	}
-	l := &manifest.LlmsTxt{Title: doc.Title, Summary: doc.Summary, Details: doc.Details}
+	l := &Value{Title: doc.Title, Summary: doc.Summary, Details: doc.Details}
 	for _, s := range doc.Sections {
-		sec := manifest.LlmsSection{Name: s.Name}
+		sec := SectionValue{Name: s.Name}
 		for _, k := range s.Links {
-			sec.Links = append(sec.Links, manifest.LlmsLink{Title: k.Title, URL: k.URL, Notes: k.Notes})
+			sec.Links = append(sec.Links, LinkValue(k))
 		}
 		l.Sections = append(l.Sections, sec)
 	}
-	site.LlmsTxt = l
+	kit.SetValue(site, Kind{}.Key(), l)
 	return true
 }
 

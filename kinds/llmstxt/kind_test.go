@@ -8,9 +8,10 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
-func llmsSite(l *manifest.LlmsTxt) *manifest.Site {
-	s := &manifest.Site{LlmsTxt: l}
+func llmsSite(l *Value) *manifest.Site {
+	s := &manifest.Site{}
 	s.Site.URL = "https://www.example.org/"
+	kit.SetValue(s, Kind{}.Key(), l)
 	return s
 }
 
@@ -19,12 +20,12 @@ func llmsSite(l *manifest.LlmsTxt) *manifest.Site {
 // pointing at the first.
 func TestKindCheck(t *testing.T) {
 	details := "About.\n\n## Not a section\n"
-	s := llmsSite(&manifest.LlmsTxt{
+	s := llmsSite(&Value{
 		Title:   "Example",
 		Details: details,
-		Sections: []manifest.LlmsSection{
-			{Name: "Docs", Links: []manifest.LlmsLink{{Title: "A", URL: "/a"}}},
-			{Name: "Docs", Links: []manifest.LlmsLink{{Title: "B", URL: "/../b"}}},
+		Sections: []SectionValue{
+			{Name: "Docs", Links: []LinkValue{{Title: "A", URL: "/a"}}},
+			{Name: "Docs", Links: []LinkValue{{Title: "B", URL: "/../b"}}},
 			{Name: "optional"},
 		},
 	})
@@ -45,8 +46,8 @@ func TestKindCheck(t *testing.T) {
 // TestKindRenderImport: the file renders with its links resolved against
 // site.url, and import takes it back to the same value.
 func TestKindRenderImport(t *testing.T) {
-	l := &manifest.LlmsTxt{Title: "Example", Summary: "A site.", Details: "About it.",
-		Sections: []manifest.LlmsSection{{Name: "Docs", Links: []manifest.LlmsLink{{Title: "Guide", URL: "/guide", Notes: "start here"}}}}}
+	l := &Value{Title: "Example", Summary: "A site.", Details: "About it.",
+		Sections: []SectionValue{{Name: "Docs", Links: []LinkValue{{Title: "Guide", URL: "/guide", Notes: "start here"}}}}}
 	data, ok := Kind{}.Render(llmsSite(l), kit.Build{})
 	if !ok {
 		t.Fatal("no file")
@@ -59,8 +60,8 @@ func TestKindRenderImport(t *testing.T) {
 	if !(Kind{}).Import(back, data, func(line int, format string, args ...any) { t.Errorf("warning: "+format, args...) }) {
 		t.Fatal("not imported")
 	}
-	if back.LlmsTxt.Sections[0].Links[0].URL != "https://www.example.org/guide" || back.LlmsTxt.Title != "Example" {
-		t.Errorf("imported %+v", back.LlmsTxt)
+	if got := siteValue(back); got.Sections[0].Links[0].URL != "https://www.example.org/guide" || got.Title != "Example" {
+		t.Errorf("imported %+v", got)
 	}
 	var warned bool
 	if (Kind{}).Import(back, []byte("# T\n\n## S\n\n- [x](ftp://a/)\n"), func(int, string, ...any) { warned = true }) || !warned {

@@ -21,25 +21,23 @@ func (k Kind) Import(site *manifest.Site, data []byte, warn func(int, string, ..
 	if json.Unmarshal(data, &f) != nil || f.SpecVersion != SpecVersion || len(f.Entries) == 0 {
 		return false
 	}
-	m := &manifest.MCP{}
+	m := &Value{}
 	for _, e := range f.Entries {
 		u, err := url.Parse(e.URL)
 		if err != nil || e.Type != CardType || strings.HasPrefix(u.Path, "/.well-known/mcp") {
 			return false
 		}
-		m.Servers = append(m.Servers, manifest.MCPServer{Identifier: e.Identifier, Name: slug(e.Identifier), URL: e.URL})
+		m.Servers = append(m.Servers, Server{Identifier: e.Identifier, Name: slug(e.Identifier), URL: e.URL})
 	}
-	try := &manifest.Site{Site: site.Site, WellKnown: &manifest.WellKnown{MCP: m}}
+	try := &manifest.Site{Site: site.Site}
+	kit.SetValue(try, k.Key(), m)
 	if kit.FirstError(k.Check(try, kit.Build{})) != nil {
 		return false
 	}
 	if out, ok := k.Render(try, kit.Build{}); !ok || !bytes.Equal(out, data) {
 		return false
 	}
-	if site.WellKnown == nil {
-		site.WellKnown = &manifest.WellKnown{}
-	}
-	site.WellKnown.MCP = m
+	kit.SetValue(site, k.Key(), m)
 	warn(0, "a catalogue names no server's name: each is its identifier's last segment; give the names people know them by")
 	return true
 }

@@ -83,18 +83,36 @@ const (
 	LegacyMCPPath  = ".well-known/mcp.json"
 )
 
+// Value is the manifest's well_known.mcp, the catalogue of a site's MCP
+// servers. LegacyPaths also publishes the one local server card at the
+// paths earlier drafts named (/.well-known/mcp.json and
+// /.well-known/mcp/server-card.json).
+type Value struct {
+	Servers     []Server `json:"servers"`
+	LegacyPaths bool     `json:"legacy_paths,omitempty"`
+}
+
+// Server is one entry of the catalogue: its discovery identifier, a name
+// for people, and either the URL of a server card served elsewhere or
+// Card, a server card file relative to the manifest that discgen checks
+// and publishes.
+type Server struct {
+	Identifier string `json:"identifier"`
+	Name       string `json:"name"`
+	URL        string `json:"url,omitempty"`
+	Card       string `json:"card,omitempty"`
+}
+
 // Kind is the catalogue and the cards it publishes.
 type Kind struct{}
 
 // Catalog is the kind the registry lists.
 var Catalog Kind
 
-func value(site *manifest.Site) *manifest.MCP {
-	if site.WellKnown == nil {
-		return nil
-	}
-	return site.WellKnown.MCP
-}
+func value(site *manifest.Site) *Value { return kit.Value[Value](site, Kind{}.Key()) }
+
+// NewValue returns a new empty well_known.mcp (kit.Owner).
+func (Kind) NewValue() any { return new(Value) }
 
 func (Kind) Name() string                   { return "mcp" }
 func (Kind) Key() string                    { return "well_known.mcp" }

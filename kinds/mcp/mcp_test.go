@@ -10,9 +10,10 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
-func site(m *manifest.MCP) *manifest.Site {
-	s := &manifest.Site{WellKnown: &manifest.WellKnown{MCP: m}}
+func site(m *Value) *manifest.Site {
+	s := &manifest.Site{}
 	s.Site.URL = "https://www.fict.org/"
+	kit.SetValue(s, Catalog.Key(), m)
 	return s
 }
 
@@ -22,7 +23,7 @@ const cardURL = "https://www.fict.org/mcp/server-card"
 // card served elsewhere by its url, a local card by the URL discgen
 // publishes it at.
 func TestRender(t *testing.T) {
-	s := site(&manifest.MCP{Servers: []manifest.MCPServer{
+	s := site(&Value{Servers: []Server{
 		{Identifier: "urn:air:www.fict.org:docs:search", Name: "Fict docs search", URL: cardURL},
 		{Identifier: "urn:air:www.fict.org:docs:ask", Name: "Fict ask", Card: "files/mcp-card.json"},
 	}})
@@ -54,7 +55,7 @@ func TestRender(t *testing.T) {
 		strings.Join(cs[0].Paths, " ") != ".well-known/mcp/servers/ask.json" {
 		t.Errorf("companions: %+v", cs)
 	}
-	s.WellKnown.MCP.LegacyPaths = true
+	value(s).LegacyPaths = true
 	cs = Catalog.Companions(s)
 	if len(cs) != 1 || strings.Join(cs[0].Paths, " ") != ".well-known/mcp/servers/ask.json .well-known/mcp/server-card.json .well-known/mcp.json" {
 		t.Errorf("companions with legacy_paths: %+v", cs)
@@ -63,7 +64,7 @@ func TestRender(t *testing.T) {
 
 // TestCheck: each problem of the manifest's value at its field.
 func TestCheck(t *testing.T) {
-	s := site(&manifest.MCP{LegacyPaths: true, Servers: []manifest.MCPServer{
+	s := site(&Value{LegacyPaths: true, Servers: []Server{
 		{Identifier: "urn:air:www.fict.org:docs:search", Name: "Search", URL: cardURL, Card: "a.json"},
 		{Identifier: "urn:air:www.fict.org:docs:search", Name: "Search again", URL: cardURL},
 		{Identifier: "fict-search", Name: "Bare", URL: "http://www.fict.org/mcp/server-card"},

@@ -101,16 +101,19 @@ func crossCheck(site *manifest.Site, data []byte, file func(string) ([]byte, boo
 // kind, so it is named instead (crossCheck's unread). nil when the
 // document is the kind's own file, which CheckInTree checks.
 func filesCrossCheck(site *manifest.Site, data []byte) []kit.JSONProblem {
-	wk := site.WellKnown
-	if wk == nil || wk.OAuthProtectedResource != "" {
+	if ProtectedResource.Given(site) {
 		return nil
 	}
 	var as []byte
 	published, unread := false, ""
-	if wk.OAuthAuthorizationServer != "" {
-		unread = wk.OAuthAuthorizationServer + " (well_known.oauth_authorization_server)"
+	if src, ok := AuthorizationServer.Source(site); ok {
+		unread = src + " (" + AuthorizationServer.Key() + ")"
 	}
-	for _, f := range wk.Files {
+	var files []manifest.WellKnownFile
+	if site.WellKnown != nil {
+		files = site.WellKnown.Files
+	}
+	for _, f := range files {
 		if name, err := url.PathUnescape(strings.TrimPrefix(f.Name, "/.well-known/")); err != nil || name != AuthorizationServer.name {
 			continue
 		}

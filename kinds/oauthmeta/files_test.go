@@ -37,13 +37,14 @@ func TestCrossCheckFiles(t *testing.T) {
 		t.Errorf("authorization server metadata from a source: %s", lines(ps))
 	}
 	site.WellKnown.Files = site.WellKnown.Files[:1]
-	site.WellKnown.OAuthAuthorizationServer = "files/as.json"
+	asSrc := "files/as.json"
+	manifest.SetKindValue(site, AuthorizationServer.Key(), &asSrc)
 	ps = ProtectedResource.CheckSiteShape(site, prm)
 	if len(ps) != 1 || !ps[0].IsWarning() || !strings.Contains(ps[0].Message, "well_known.oauth_authorization_server") {
 		t.Errorf("authorization server metadata of the kind's key: %s", lines(ps))
 	}
 
-	site.WellKnown.OAuthAuthorizationServer = ""
+	manifest.SetKindValue[string](site, AuthorizationServer.Key(), nil)
 	ps = ProtectedResource.CheckSiteShape(site, prm)
 	if len(ps) != 1 || !ps[0].IsWarning() || !strings.Contains(ps[0].Message, "publishes no authorization server metadata") {
 		t.Errorf("no authorization server metadata: %s", lines(ps))
@@ -51,7 +52,8 @@ func TestCrossCheckFiles(t *testing.T) {
 
 	// The kind's own file is cross-checked once the tree is built
 	// (CheckInTree), not here.
-	site.WellKnown.OAuthProtectedResource = "files/prm.json"
+	prmSrc := "files/prm.json"
+	manifest.SetKindValue(site, ProtectedResource.Key(), &prmSrc)
 	if ps := ProtectedResource.CheckSiteShape(site, prm); len(ps) != 0 {
 		t.Errorf("the kind's own file: %s", lines(ps))
 	}

@@ -109,21 +109,14 @@ type Kind struct {
 // /.well-known/oauth-authorization-server, from
 // well_known.oauth_authorization_server.
 var (
-	ProtectedResource = Kind{wellKnown(func(w *manifest.WellKnown) string { return w.OAuthProtectedResource }),
+	ProtectedResource = Kind{kit.SourceAt("well_known.oauth_protected_resource"),
 		"oauth-protected-resource", "well_known.oauth_protected_resource", CheckProtectedResource}
-	AuthorizationServer = Kind{wellKnown(func(w *manifest.WellKnown) string { return w.OAuthAuthorizationServer }),
+	AuthorizationServer = Kind{kit.SourceAt("well_known.oauth_authorization_server"),
 		"oauth-authorization-server", "well_known.oauth_authorization_server", CheckAuthorizationServer}
 )
 
-// wellKnown is the source a key under well_known names.
-func wellKnown(pick func(*manifest.WellKnown) string) kit.SourceFile {
-	return kit.SourceFile{Of: func(site *manifest.Site) string {
-		if site.WellKnown == nil {
-			return ""
-		}
-		return pick(site.WellKnown)
-	}}
-}
+// NewValue returns a new empty source path (kit.Owner).
+func (Kind) NewValue() any { return new(string) }
 
 func (k Kind) Name() string      { return k.name }
 func (k Kind) Key() string       { return k.key }

@@ -134,9 +134,9 @@ func TestCheckAuthorizationServer(t *testing.T) {
 }
 
 func TestKinds(t *testing.T) {
-	site := &manifest.Site{Site: manifest.SiteInfo{URL: "https://www.fict.org/"}, WellKnown: &manifest.WellKnown{
-		OAuthProtectedResource: "files/prm.json",
-	}}
+	site := &manifest.Site{Site: manifest.SiteInfo{URL: "https://www.fict.org/"}}
+	src := "files/prm.json"
+	kit.SetValue(site, ProtectedResource.Key(), &src)
 	if !ProtectedResource.Given(site) || AuthorizationServer.Given(site) {
 		t.Fatalf("Given: %v %v", ProtectedResource.Given(site), AuthorizationServer.Given(site))
 	}

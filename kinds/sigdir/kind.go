@@ -5,7 +5,6 @@ import (
 
 	"github.com/discgen/discgen/diag"
 	"github.com/discgen/discgen/kinds/kit"
-	"github.com/discgen/discgen/manifest"
 )
 
 // Kind is /.well-known/http-message-signatures-directory, from
@@ -14,12 +13,10 @@ import (
 type Kind struct{ kit.SourceFile }
 
 // Directory is the key directory kind.
-var Directory = Kind{kit.SourceFile{Of: func(site *manifest.Site) string {
-	if site.WellKnown == nil {
-		return ""
-	}
-	return site.WellKnown.SignaturesDirectory
-}}}
+var Directory = Kind{kit.SourceAt("well_known.signatures_directory")}
+
+// NewValue returns a new empty source path (kit.Owner).
+func (Kind) NewValue() any { return new(string) }
 
 func (Kind) Name() string      { return "http-message-signatures-directory" }
 func (Kind) Key() string       { return "well_known.signatures_directory" }

@@ -29,8 +29,15 @@ type Entry struct {
 	Disallow  bool
 }
 
+// Advice is one entry of the manifest's well_known.traffic_advice.
+type Advice struct {
+	UserAgent string       `json:"user_agent"`
+	Fraction  *json.Number `json:"fraction,omitempty"`
+	Disallow  bool         `json:"disallow,omitempty"`
+}
+
 // Model converts the manifest list to the model.
-func Model(list []manifest.TrafficAdvice) []Entry {
+func Model(list []Advice) []Entry {
 	out := make([]Entry, len(list))
 	for i, e := range list {
 		out[i] = Entry{UserAgent: e.UserAgent, Disallow: e.Disallow}
@@ -129,12 +136,15 @@ func CheckJSON(data []byte) []kit.JSONProblem {
 // Kind is traffic-advice.
 type Kind struct{}
 
-func value(site *manifest.Site) []manifest.TrafficAdvice {
-	if site.WellKnown == nil {
-		return nil
+func value(site *manifest.Site) []Advice {
+	if l := kit.Value[[]Advice](site, Kind{}.Key()); l != nil {
+		return *l
 	}
-	return site.WellKnown.TrafficAdvice
+	return nil
 }
+
+// NewValue returns a new empty well_known.traffic_advice (kit.Owner).
+func (Kind) NewValue() any { return new([]Advice) }
 
 func (Kind) Name() string                   { return "traffic-advice" }
 func (Kind) Key() string                    { return "well_known.traffic_advice" }
@@ -178,16 +188,13 @@ func (Kind) Import(site *manifest.Site, data []byte, _ func(int, string, ...any)
 	if dec.Decode(&list) != nil || len(list) == 0 {
 		return false
 	}
-	m := make([]manifest.TrafficAdvice, len(list))
+	m := make([]Advice, len(list))
 	for i, e := range list {
-		m[i] = manifest.TrafficAdvice{UserAgent: e.UserAgent, Fraction: e.Fraction, Disallow: e.Disallow}
+		m[i] = Advice{UserAgent: e.UserAgent, Fraction: e.Fraction, Disallow: e.Disallow}
 	}
 	if !bytes.Equal(RenderList(Model(m)), data) {
 		return false
 	}
-	if site.WellKnown == nil {
-		site.WellKnown = &manifest.WellKnown{}
-	}
-	site.WellKnown.TrafficAdvice = m
+	kit.SetValue(site, Kind{}.Key(), &m)
 	return true
 }
