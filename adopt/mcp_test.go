@@ -44,12 +44,12 @@ func TestImportMCPCatalog(t *testing.T) {
 			wk := res.Site.WellKnown
 			y := string(res.YAML)
 			if !c.key {
-				if wk == nil || mcp.Catalog.Given(&res.Site) || len(wk.Files) != 1 || wk.Files[0].Name != "mcp/catalog.json" {
+				if wk == nil || (mcp.Kind{}).Given(&res.Site) || len(wk.Files) != 1 || wk.Files[0].Name != "mcp/catalog.json" {
 					t.Errorf("well_known: %+v; want the catalogue kept as a file", wk)
 				}
 				return
 			}
-			if !mcp.Catalog.Given(&res.Site) || wk != nil && len(wk.Files) != 0 {
+			if !(mcp.Kind{}).Given(&res.Site) || wk != nil && len(wk.Files) != 0 {
 				t.Fatalf("well_known: %+v; want well_known.mcp", wk)
 			}
 			want := "  mcp:\n    servers:\n      - {identifier: 'urn:air:www.fict.org:docs:search', name: search, url: 'https://www.fict.org/mcp/server-card'}\n"

@@ -44,12 +44,12 @@ func TestImportHandWrittenSection(t *testing.T) {
 	if res.Diags.HasErrors() {
 		t.Errorf("errors: %v", res.Diags.Errors())
 	}
-	a := adstxt.Ads.Value(&res.Site)
+	a := adstxt.Ads().Value(&res.Site)
 	if a == nil || len(a.Records) != 2 || a.Records[0].Relationship != "DIRECT" || a.Records[1].Account != "1234" ||
 		a.OwnerDomain != "fict.org" || len(a.Contact) != 1 {
 		t.Errorf("ads_txt: %+v", a)
 	}
-	if aa := adstxt.AppAds.Value(&res.Site); aa == nil || aa.Records == nil || len(aa.Records) != 0 {
+	if aa := adstxt.AppAds().Value(&res.Site); aa == nil || aa.Records == nil || len(aa.Records) != 0 {
 		t.Errorf("app_ads_txt: %+v, want an empty records list", aa)
 	}
 	var b strings.Builder

@@ -10,10 +10,12 @@ import (
 	"testing"
 )
 
-// TestNoExportedMutableVars: no package exports a variable that holds a
-// slice, a map or a pointer to a composite value, which any importer
-// could change for every other one. A list a caller reads is a function
-// that returns a copy or yields its members; a fixed table is unexported.
+// TestNoExportedMutableVars: no package but a command exports a variable
+// other than a sentinel error (ErrX = errors.New(...)): any importer
+// could assign it, or change in place what it holds, for every other
+// one. A list a caller reads is a function that returns a copy or
+// yields its members; a value (a kind, the root space, a lazily read
+// table) is a function that returns it; a fixed table is unexported.
 func TestNoExportedMutableVars(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
@@ -55,6 +57,8 @@ func TestNoExportedMutableVars(t *testing.T) {
 					}
 					if what := mutable(vs.Type, value); what != "" {
 						t.Errorf("%s: exported variable %s holds %s: make it a function that returns a copy, or unexport it", fset.Position(id.Pos()), id.Name, what)
+					} else if af.Name.Name != "main" && !strings.HasPrefix(id.Name, "Err") {
+						t.Errorf("%s: exported variable %s: any importer can assign it; make it a function that returns the value, or a constant", fset.Position(id.Pos()), id.Name)
 					}
 				}
 			}

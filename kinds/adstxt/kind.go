@@ -23,11 +23,11 @@ type Kind struct {
 	name, key string
 }
 
-// Ads is /ads.txt, from ads_txt; AppAds is /app-ads.txt, from app_ads_txt.
-var (
-	Ads    = Kind{"ads.txt", "ads_txt"}
-	AppAds = Kind{"app-ads.txt", "app_ads_txt"}
-)
+// Ads returns the kind of /ads.txt, from ads_txt.
+func Ads() Kind { return Kind{"ads.txt", "ads_txt"} }
+
+// AppAds returns the kind of /app-ads.txt, from app_ads_txt.
+func AppAds() Kind { return Kind{"app-ads.txt", "app_ads_txt"} }
 
 // Value returns the site's value at the kind's key, nil for none.
 func (k Kind) Value(site *manifest.Site) *Value { return kit.Value[Value](site, k.key) }

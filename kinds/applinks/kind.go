@@ -13,13 +13,17 @@ type Kind struct {
 	check               func([]byte) []kit.JSONProblem
 }
 
-// Apple is /.well-known/apple-app-site-association, from
-// well_known.app_links.apple; Android is /.well-known/assetlinks.json,
-// from well_known.app_links.android.
-var (
-	Apple   = Kind{kit.SourceAt("well_known.app_links.apple"), "apple-app-site-association", "well_known.app_links.apple", "iOS", CheckApple}
-	Android = Kind{kit.SourceAt("well_known.app_links.android"), "assetlinks.json", "well_known.app_links.android", "Android", CheckAssetLinks}
-)
+// Apple returns the kind of /.well-known/apple-app-site-association, from
+// well_known.app_links.apple.
+func Apple() Kind {
+	return Kind{kit.SourceAt("well_known.app_links.apple"), "apple-app-site-association", "well_known.app_links.apple", "iOS", CheckApple}
+}
+
+// Android returns the kind of /.well-known/assetlinks.json, from
+// well_known.app_links.android.
+func Android() Kind {
+	return Kind{kit.SourceAt("well_known.app_links.android"), "assetlinks.json", "well_known.app_links.android", "Android", CheckAssetLinks}
+}
 
 // NewValue returns a new empty source path (kit.Owner).
 func (Kind) NewValue() any { return new(string) }

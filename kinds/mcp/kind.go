@@ -106,9 +106,6 @@ type Server struct {
 // Kind is the catalogue and the cards it publishes.
 type Kind struct{}
 
-// Catalog is the kind the registry lists.
-var Catalog Kind
-
 func value(site *manifest.Site) *Value { return kit.Value[Value](site, Kind{}.Key()) }
 
 // NewValue returns a new empty well_known.mcp (kit.Owner).

@@ -10,10 +10,13 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
+// catalog is the kind the registry lists.
+var catalog Kind
+
 func site(m *Value) *manifest.Site {
 	s := &manifest.Site{}
 	s.Site.URL = "https://www.fict.org/"
-	kit.SetValue(s, Catalog.Key(), m)
+	kit.SetValue(s, catalog.Key(), m)
 	return s
 }
 
@@ -27,10 +30,10 @@ func TestRender(t *testing.T) {
 		{Identifier: "urn:air:www.fict.org:docs:search", Name: "Fict docs search", URL: cardURL},
 		{Identifier: "urn:air:www.fict.org:docs:ask", Name: "Fict ask", Card: "files/mcp-card.json"},
 	}})
-	if fs := Catalog.Check(s, kit.Build{}); len(fs) != 0 {
+	if fs := catalog.Check(s, kit.Build{}); len(fs) != 0 {
 		t.Fatalf("findings: %v", fs)
 	}
-	data, ok := Catalog.Render(s, kit.Build{})
+	data, ok := catalog.Render(s, kit.Build{})
 	want := `{
   "specVersion": "draft",
   "entries": [
@@ -50,13 +53,13 @@ func TestRender(t *testing.T) {
 	if !ok || string(data) != want {
 		t.Errorf("catalog.json:\n%s\nwant:\n%s", data, want)
 	}
-	cs := Catalog.Companions(s)
+	cs := catalog.Companions(s)
 	if len(cs) != 1 || cs[0].Key != "well_known.mcp.servers[1].card" || cs[0].Source != "files/mcp-card.json" ||
 		strings.Join(cs[0].Paths, " ") != ".well-known/mcp/servers/ask.json" {
 		t.Errorf("companions: %+v", cs)
 	}
 	value(s).LegacyPaths = true
-	cs = Catalog.Companions(s)
+	cs = catalog.Companions(s)
 	if len(cs) != 1 || strings.Join(cs[0].Paths, " ") != ".well-known/mcp/servers/ask.json .well-known/mcp/server-card.json .well-known/mcp.json" {
 		t.Errorf("companions with legacy_paths: %+v", cs)
 	}
@@ -75,7 +78,7 @@ func TestCheck(t *testing.T) {
 		{Identifier: "urn:air:www.fict.org:x:z", Name: "", URL: "https://user:pw@www.fict.org/card#x"},
 	}})
 	var got []string
-	for _, f := range Catalog.Check(s, kit.Build{}) {
+	for _, f := range catalog.Check(s, kit.Build{}) {
 		w := ""
 		if f.Warning {
 			w = "warning: "
@@ -169,7 +172,7 @@ func TestCatalogShape(t *testing.T) {
 	if strings.Join(got, "\n") != want {
 		t.Errorf("catalog:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
 	}
-	if ds := Catalog.Lint([]byte(`{"name": "a"}`)); len(ds) == 0 || !strings.Contains(ds[0].Message, "$schema") {
+	if ds := catalog.Lint([]byte(`{"name": "a"}`)); len(ds) == 0 || !strings.Contains(ds[0].Message, "$schema") {
 		t.Errorf("lint of a card: %v", ds)
 	}
 }

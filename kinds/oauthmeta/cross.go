@@ -31,7 +31,7 @@ import (
 //     a resource list any issuers, but a client of this resource will not
 //     use the site's own.
 func (k Kind) CheckInTree(site *manifest.Site, data []byte, file func(string) ([]byte, bool)) []kit.JSONProblem {
-	if k.name != ProtectedResource.name {
+	if k.name != ProtectedResource().name {
 		return nil
 	}
 	return crossCheck(site, data, file, "")
@@ -53,7 +53,7 @@ func crossCheck(site *manifest.Site, data []byte, file func(string) ([]byte, boo
 	}
 	at := origin + "/.well-known/oauth-authorization-server"
 	issuer, published := "", false
-	if as, ok := file(AuthorizationServer.Path()); ok {
+	if as, ok := file(AuthorizationServer().Path()); ok {
 		var doc map[string]any
 		if json.Unmarshal(as, &doc) == nil {
 			issuer, published = doc["issuer"].(string)
@@ -101,20 +101,20 @@ func crossCheck(site *manifest.Site, data []byte, file func(string) ([]byte, boo
 // kind, so it is named instead (crossCheck's unread). nil when the
 // document is the kind's own file, which CheckInTree checks.
 func filesCrossCheck(site *manifest.Site, data []byte) []kit.JSONProblem {
-	if ProtectedResource.Given(site) {
+	if ProtectedResource().Given(site) {
 		return nil
 	}
 	var as []byte
 	published, unread := false, ""
-	if src, ok := AuthorizationServer.Source(site); ok {
-		unread = src + " (" + AuthorizationServer.Key() + ")"
+	if src, ok := AuthorizationServer().Source(site); ok {
+		unread = src + " (" + AuthorizationServer().Key() + ")"
 	}
 	var files []manifest.WellKnownFile
 	if site.WellKnown != nil {
 		files = site.WellKnown.Files
 	}
 	for _, f := range files {
-		if name, err := url.PathUnescape(strings.TrimPrefix(f.Name, "/.well-known/")); err != nil || name != AuthorizationServer.name {
+		if name, err := url.PathUnescape(strings.TrimPrefix(f.Name, "/.well-known/")); err != nil || name != AuthorizationServer().name {
 			continue
 		}
 		if f.Content == nil {
@@ -125,7 +125,7 @@ func filesCrossCheck(site *manifest.Site, data []byte) []kit.JSONProblem {
 		break
 	}
 	file := func(p string) ([]byte, bool) {
-		return as, published && p == AuthorizationServer.Path()
+		return as, published && p == AuthorizationServer().Path()
 	}
 	return crossCheck(site, data, file, unread)
 }

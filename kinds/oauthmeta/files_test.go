@@ -26,26 +26,26 @@ func TestCrossCheckFiles(t *testing.T) {
 	prm := []byte(*filesSite(manifest.WellKnownFile{}).WellKnown.Files[0].Content)
 	inline := goodServer
 	site := filesSite(manifest.WellKnownFile{Name: "oauth-authorization-server", Content: &inline})
-	ps := ProtectedResource.CheckSiteShape(site, prm)
+	ps := ProtectedResource().CheckSiteShape(site, prm)
 	if len(ps) != 1 || ps[0].IsWarning() || ps[0].Pointer != "/authorization_servers/0" || !strings.Contains(ps[0].Message, "RFC 8414 §3.3") {
 		t.Errorf("inline authorization server metadata: %s", lines(ps))
 	}
 
 	site = filesSite(manifest.WellKnownFile{Name: "oauth-authorization-server", Source: "files/as.json"})
-	ps = ProtectedResource.CheckSiteShape(site, prm)
+	ps = ProtectedResource().CheckSiteShape(site, prm)
 	if len(ps) != 1 || !ps[0].IsWarning() || ps[0].Pointer != "/authorization_servers/0" || !strings.Contains(ps[0].Message, "files/as.json") {
 		t.Errorf("authorization server metadata from a source: %s", lines(ps))
 	}
 	site.WellKnown.Files = site.WellKnown.Files[:1]
 	asSrc := "files/as.json"
-	manifest.SetKindValue(site, AuthorizationServer.Key(), &asSrc)
-	ps = ProtectedResource.CheckSiteShape(site, prm)
+	manifest.SetKindValue(site, AuthorizationServer().Key(), &asSrc)
+	ps = ProtectedResource().CheckSiteShape(site, prm)
 	if len(ps) != 1 || !ps[0].IsWarning() || !strings.Contains(ps[0].Message, "well_known.oauth_authorization_server") {
 		t.Errorf("authorization server metadata of the kind's key: %s", lines(ps))
 	}
 
-	manifest.SetKindValue[string](site, AuthorizationServer.Key(), nil)
-	ps = ProtectedResource.CheckSiteShape(site, prm)
+	manifest.SetKindValue[string](site, AuthorizationServer().Key(), nil)
+	ps = ProtectedResource().CheckSiteShape(site, prm)
 	if len(ps) != 1 || !ps[0].IsWarning() || !strings.Contains(ps[0].Message, "publishes no authorization server metadata") {
 		t.Errorf("no authorization server metadata: %s", lines(ps))
 	}
@@ -53,8 +53,8 @@ func TestCrossCheckFiles(t *testing.T) {
 	// The kind's own file is cross-checked once the tree is built
 	// (CheckInTree), not here.
 	prmSrc := "files/prm.json"
-	manifest.SetKindValue(site, ProtectedResource.Key(), &prmSrc)
-	if ps := ProtectedResource.CheckSiteShape(site, prm); len(ps) != 0 {
+	manifest.SetKindValue(site, ProtectedResource().Key(), &prmSrc)
+	if ps := ProtectedResource().CheckSiteShape(site, prm); len(ps) != 0 {
 		t.Errorf("the kind's own file: %s", lines(ps))
 	}
 }

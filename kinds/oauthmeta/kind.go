@@ -104,16 +104,21 @@ type Kind struct {
 	check     func(data []byte, origin string) []kit.JSONProblem
 }
 
-// ProtectedResource is /.well-known/oauth-protected-resource, from
-// well_known.oauth_protected_resource; AuthorizationServer is
+// ProtectedResource returns the kind of
+// /.well-known/oauth-protected-resource, from
+// well_known.oauth_protected_resource.
+func ProtectedResource() Kind {
+	return Kind{kit.SourceAt("well_known.oauth_protected_resource"),
+		"oauth-protected-resource", "well_known.oauth_protected_resource", CheckProtectedResource}
+}
+
+// AuthorizationServer returns the kind of
 // /.well-known/oauth-authorization-server, from
 // well_known.oauth_authorization_server.
-var (
-	ProtectedResource = Kind{kit.SourceAt("well_known.oauth_protected_resource"),
-		"oauth-protected-resource", "well_known.oauth_protected_resource", CheckProtectedResource}
-	AuthorizationServer = Kind{kit.SourceAt("well_known.oauth_authorization_server"),
+func AuthorizationServer() Kind {
+	return Kind{kit.SourceAt("well_known.oauth_authorization_server"),
 		"oauth-authorization-server", "well_known.oauth_authorization_server", CheckAuthorizationServer}
-)
+}
 
 // NewValue returns a new empty source path (kit.Owner).
 func (Kind) NewValue() any { return new(string) }
@@ -134,7 +139,7 @@ func (k Kind) CheckShape(data []byte) []kit.JSONProblem { return k.check(data, "
 // (CheckInTree).
 func (k Kind) CheckSiteShape(site *manifest.Site, data []byte) []kit.JSONProblem {
 	ps := k.check(data, Origin(site.Site.URL))
-	if k.name != ProtectedResource.name || slices.ContainsFunc(ps, func(p kit.JSONProblem) bool { return !p.IsWarning() }) {
+	if k.name != ProtectedResource().name || slices.ContainsFunc(ps, func(p kit.JSONProblem) bool { return !p.IsWarning() }) {
 		return ps
 	}
 	ps = append(ps, filesCrossCheck(site, data)...)
@@ -151,7 +156,7 @@ func (k Kind) SiteURL(data []byte) (string, bool) {
 		return "", false
 	}
 	member := "resource"
-	if k.name == AuthorizationServer.name {
+	if k.name == AuthorizationServer().name {
 		member = "issuer"
 	}
 	s, ok := doc[member].(string)

@@ -136,26 +136,26 @@ func TestCheckAuthorizationServer(t *testing.T) {
 func TestKinds(t *testing.T) {
 	site := &manifest.Site{Site: manifest.SiteInfo{URL: "https://www.fict.org/"}}
 	src := "files/prm.json"
-	kit.SetValue(site, ProtectedResource.Key(), &src)
-	if !ProtectedResource.Given(site) || AuthorizationServer.Given(site) {
-		t.Fatalf("Given: %v %v", ProtectedResource.Given(site), AuthorizationServer.Given(site))
+	kit.SetValue(site, ProtectedResource().Key(), &src)
+	if !ProtectedResource().Given(site) || AuthorizationServer().Given(site) {
+		t.Fatalf("Given: %v %v", ProtectedResource().Given(site), AuthorizationServer().Given(site))
 	}
-	if p, ok := ProtectedResource.Source(site); !ok || p != "files/prm.json" {
+	if p, ok := ProtectedResource().Source(site); !ok || p != "files/prm.json" {
 		t.Errorf("Source: %q %v", p, ok)
 	}
-	for _, k := range []Kind{ProtectedResource, AuthorizationServer} {
+	for _, k := range []Kind{ProtectedResource(), AuthorizationServer()} {
 		if k.MediaType() != "application/json" || k.Path() != ".well-known/"+k.Name() {
 			t.Errorf("%s: %s at %s", k.Name(), k.MediaType(), k.Path())
 		}
 	}
 	other := `{"resource": "https://api.other.example/", "authorization_servers": []}`
-	if ps := ProtectedResource.CheckSiteShape(site, []byte(other)); len(ps) != 1 || ps[0].Pointer != "/resource" {
+	if ps := ProtectedResource().CheckSiteShape(site, []byte(other)); len(ps) != 1 || ps[0].Pointer != "/resource" {
 		t.Errorf("CheckSiteShape: %s", lines(ps))
 	}
-	if ps := ProtectedResource.CheckShape([]byte(other)); len(ps) != 0 {
+	if ps := ProtectedResource().CheckShape([]byte(other)); len(ps) != 0 {
 		t.Errorf("CheckShape: %s", lines(ps))
 	}
-	if ds := AuthorizationServer.Lint([]byte(`{"issuer": "http://x.example"}`)); len(ds) == 0 || ds[0].Code != kit.CodeJSON {
+	if ds := AuthorizationServer().Lint([]byte(`{"issuer": "http://x.example"}`)); len(ds) == 0 || ds[0].Code != kit.CodeJSON {
 		t.Errorf("Lint: %v", ds)
 	}
 }
@@ -166,12 +166,12 @@ func TestSiteURL(t *testing.T) {
 		doc  string
 		want string
 	}{
-		{ProtectedResource, goodResource, "https://www.fict.org/mcp"},
-		{AuthorizationServer, goodServer, "https://www.fict.org"},
-		{AuthorizationServer, goodResource, ""},
-		{ProtectedResource, `{"resource": "urn:x"}`, ""},
-		{ProtectedResource, `{"resource": 1}`, ""},
-		{ProtectedResource, `[`, ""},
+		{ProtectedResource(), goodResource, "https://www.fict.org/mcp"},
+		{AuthorizationServer(), goodServer, "https://www.fict.org"},
+		{AuthorizationServer(), goodResource, ""},
+		{ProtectedResource(), `{"resource": "urn:x"}`, ""},
+		{ProtectedResource(), `{"resource": 1}`, ""},
+		{ProtectedResource(), `[`, ""},
 	} {
 		if got, ok := c.k.SiteURL([]byte(c.doc)); got != c.want && ok || ok != (c.want != "") {
 			t.Errorf("%s: SiteURL(%.30q) = %q, %v; want %q", c.k.Name(), c.doc, got, ok, c.want)

@@ -26,20 +26,20 @@ import (
 // all is the registry, in the order lint --type and messages name the
 // kinds: the files of the site's root, then those under /.well-known/.
 var all = [...]kit.Kind{
-	adstxt.Ads,
-	adstxt.AppAds,
+	adstxt.Ads(),
+	adstxt.AppAds(),
 	llmstxt.Kind{},
 	securitytxt.Kind{},
-	applinks.Apple,
-	applinks.Android,
-	oauthmeta.ProtectedResource,
-	oauthmeta.AuthorizationServer,
-	mcp.Catalog,
+	applinks.Apple(),
+	applinks.Android(),
+	oauthmeta.ProtectedResource(),
+	oauthmeta.AuthorizationServer(),
+	mcp.Kind{},
 	gpc.Kind{},
 	trafficadvice.Kind{},
 	changepassword.Kind{},
 	atprotodid.Kind{},
-	sigdir.Directory,
+	sigdir.Directory(),
 	apicatalog.Kind{},
 	agentcard.Kind{},
 }

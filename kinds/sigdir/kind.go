@@ -12,8 +12,8 @@ import (
 // its check. Directory is the one value of it.
 type Kind struct{ kit.SourceFile }
 
-// Directory is the key directory kind.
-var Directory = Kind{kit.SourceAt("well_known.signatures_directory")}
+// Directory returns the key directory kind.
+func Directory() Kind { return Kind{kit.SourceAt("well_known.signatures_directory")} }
 
 // NewValue returns a new empty source path (kit.Owner).
 func (Kind) NewValue() any { return new(string) }

@@ -160,10 +160,10 @@ func TestShape(t *testing.T) {
 func TestLintAt(t *testing.T) {
 	doc, _ := edKey(t, "", ",\n   \"exp\": 1715385600")
 	data := []byte(doc)
-	if ds := Directory.Lint(data); len(ds) != 0 {
+	if ds := Directory().Lint(data); len(ds) != 0 {
 		t.Fatalf("Lint: %v", ds)
 	}
-	ds := Directory.LintAt(data, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	ds := Directory().LintAt(data, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Code != kit.CodeJSON || !strings.Contains(ds[0].Message, "expired") {
 		t.Fatalf("LintAt: %v", ds)
 	}
