@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/discgen/discgen/internal/statedir"
@@ -16,7 +17,10 @@ import (
 func TestOutputLocksInOneFile(t *testing.T) {
 	base := t.TempDir()
 	locks := filepath.Join(base, "locks")
-	var seen [][]string
+	var (
+		mu   sync.Mutex // the roots are written at once
+		seen [][]string
+	)
 	h := &hooks{lockDir: locks, step: func(step, p string) error {
 		if step == "write" {
 			ents, err := os.ReadDir(locks)
@@ -27,7 +31,9 @@ func TestOutputLocksInOneFile(t *testing.T) {
 			for _, e := range ents {
 				names = append(names, e.Name())
 			}
+			mu.Lock()
 			seen = append(seen, names)
+			mu.Unlock()
 		}
 		return nil
 	}}
