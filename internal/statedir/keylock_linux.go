@@ -48,6 +48,11 @@ func LockKey(dir, key string, wait time.Duration) (io.Closer, error) {
 			return fdCloser(fd), nil
 		case err == unix.EINTR:
 			continue
+		case err == unix.EINVAL:
+			// A kernel before 3.15 has no open file description
+			// locks: a file a key, as elsewhere.
+			unix.Close(fd)
+			return LockName(dir, key+".lock", true, wait)
 		case err != unix.EAGAIN && err != unix.EACCES:
 			unix.Close(fd)
 			return nil, &fs.PathError{Op: "fcntl", Path: file, Err: err}
