@@ -21,8 +21,9 @@
 //     the lines added named; a byte difference that changes no meaning is
 //     a note;
 //   - robots.txt within 500 KiB (RFC 9309 section 2.5);
-//   - security.txt served over https (RFC 9116 section 3) and not past its
-//     Expires;
+//   - what a kind checks of its deployed copy beyond its bytes
+//     (kit.DeployedChecker): security.txt served over https (RFC 9116
+//     section 3) and not past its Expires;
 //   - with an api-catalog, the home page "/" answering (200, or a redirect
 //     not followed) with the Link header RFC 9727 names
 //     (rel="api-catalog"), as --server adds it.
@@ -296,13 +297,17 @@ func check(ctx context.Context, c *http.Client, origin *url.URL, j job, opt Opti
 			r.fail("differs from the build (%d bytes served, %d built%s)", len(body), len(j.data), firstDiff(body, j.data))
 		}
 	}
-	switch j.path {
-	case "/robots.txt":
-		if len(body) > robots.MaxFileSize {
-			r.fail("%d bytes: over the %d KiB crawlers read (RFC 9309 section 2.5)", len(body), robots.MaxFileSize>>10)
+	if j.path == "/robots.txt" && len(body) > robots.MaxFileSize {
+		r.fail("%d bytes: over the %d KiB crawlers read (RFC 9309 section 2.5)", len(body), robots.MaxFileSize>>10)
+	}
+	if dc, ok := deployedCheckers[j.path]; ok {
+		for _, d := range dc.CheckDeployed(resp.Request.URL.Scheme, body, opt.Now) {
+			if d.StagingNote != "" && opt.Staging {
+				r.Notes = append(r.Notes, d.StagingNote)
+			} else {
+				r.fail("%s", d.Message)
+			}
 		}
-	case "/.well-known/security.txt":
-		securityTxt(&r, resp.Request.URL, body, opt)
 	}
 	return r
 }
@@ -359,33 +364,6 @@ func firstDiff(a, b []byte) string {
 		return fmt.Sprintf("; one ends on line %d", line)
 	}
 	return ""
-}
-
-// securityTxt checks that security.txt came over https and has not
-// expired.
-func securityTxt(r *Result, final *url.URL, body []byte, opt Options) {
-	if final.Scheme != "https" {
-		if opt.Staging {
-			r.Notes = append(r.Notes, "served over "+final.Scheme+"; RFC 9116 asks for https on the site itself")
-		} else {
-			r.fail("served over %s; RFC 9116 section 3 requires https", final.Scheme)
-		}
-	}
-	for _, line := range strings.Split(string(body), "\n") {
-		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if !ok || !strings.EqualFold(k, "Expires") {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, strings.TrimSpace(v))
-		switch {
-		case err != nil:
-			r.fail("Expires %q is not an RFC 3339 time", strings.TrimSpace(v))
-		case !opt.Now.IsZero() && !t.After(opt.Now):
-			r.fail("expired on %s", t.UTC().Format(time.RFC3339))
-		}
-		return
-	}
-	r.fail("has no Expires field")
 }
 
 // elsewhereError is a redirect out of the origins allowed, not followed.

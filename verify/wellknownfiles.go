@@ -37,6 +37,19 @@ var noRedirect = func() map[string]string {
 	return m
 }()
 
+// deployedCheckers are, by URL path, the kinds with checks of their
+// deployed copy beyond its bytes and headers (kit.DeployedChecker:
+// security.txt's https and Expires).
+var deployedCheckers = func() map[string]kit.DeployedChecker {
+	m := map[string]kit.DeployedChecker{}
+	for _, k := range registry.All() {
+		if dc, ok := k.(kit.DeployedChecker); ok {
+			m["/"+k.Path()] = dc
+		}
+	}
+	return m
+}()
+
 // crossOrigin names, for each URL path that scripts of other origins
 // read (a kind of the registry that says so, kit.CrossOrigin), that
 // reader.

@@ -252,3 +252,21 @@ func Text(site *manifest.Site, key string) string {
 	}
 	return ""
 }
+
+// Deployed is a problem of a deployed copy of a kind's file that neither
+// its bytes nor its headers show. A problem only of the site itself (not
+// served over https) has a StagingNote: verify of a staging URL gives
+// that as a note instead.
+type Deployed struct {
+	Message     string
+	StagingNote string
+}
+
+// DeployedChecker is a kind with checks of its deployed copy beyond the
+// bytes the build wrote and the headers it is served with (security.txt:
+// served over https, an Expires not passed): verify calls CheckDeployed
+// with the scheme of the URL that answered at last, the body, and the
+// time of the check (zero: no time to judge dates against).
+type DeployedChecker interface {
+	CheckDeployed(scheme string, body []byte, now time.Time) []Deployed
+}

@@ -1,6 +1,10 @@
 package securitytxt
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/discgen/discgen/kinds/kit"
 	"github.com/discgen/discgen/manifest"
 )
@@ -65,4 +69,32 @@ func Model(s *manifest.SecurityTxt) File {
 		CSAF:               s.CSAF,
 		BugBounty:          s.BugBounty,
 	}
+}
+
+// CheckDeployed checks a deployed security.txt beyond its bytes: served
+// over https (RFC 9116 section 3; a note for a staging URL), and an
+// Expires that is an RFC 3339 time not passed at now (section 2.5.5).
+func (Kind) CheckDeployed(scheme string, body []byte, now time.Time) []kit.Deployed {
+	var out []kit.Deployed
+	if scheme != "https" {
+		out = append(out, kit.Deployed{
+			Message:     fmt.Sprintf("served over %s; RFC 9116 section 3 requires https", scheme),
+			StagingNote: "served over " + scheme + "; RFC 9116 asks for https on the site itself",
+		})
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !strings.EqualFold(k, "Expires") {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, strings.TrimSpace(v))
+		switch {
+		case err != nil:
+			out = append(out, kit.Deployed{Message: fmt.Sprintf("Expires %q is not an RFC 3339 time", strings.TrimSpace(v))})
+		case !now.IsZero() && !t.After(now):
+			out = append(out, kit.Deployed{Message: "expired on " + t.UTC().Format(time.RFC3339)})
+		}
+		return out
+	}
+	return append(out, kit.Deployed{Message: "has no Expires field"})
 }
