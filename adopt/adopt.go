@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/discgen/discgen/diag"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
 	"github.com/discgen/discgen/schema"
 	"github.com/discgen/discgen/validate"
@@ -170,10 +172,9 @@ func (r *Result) relativize() {
 	for i := range r.Site.Datasets {
 		r.Site.Datasets[i].Path = rel(r.Site.Datasets[i].Path)
 	}
-	if wk := r.Site.WellKnown; wk != nil && wk.SecurityTxt != nil {
-		s := wk.SecurityTxt
-		if len(s.Canonical) == 1 && s.Canonical[0] == origin+"/.well-known/security.txt" && strings.HasPrefix(origin, "https://") {
-			s.Canonical = nil // the default
+	for _, k := range registry.All() {
+		if df, ok := k.(kit.Defaulted); ok {
+			df.DropDefaults(&r.Site, origin)
 		}
 	}
 }

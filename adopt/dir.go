@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"slices"
@@ -287,7 +288,7 @@ func (d *dirImport) subdirectories(p string, data []byte, dir string, space path
 func dirOf(s pathspace.Space) string {
 	segs := s.Segments()
 	for i, seg := range segs {
-		if u, err := pathUnescape(seg); err == nil {
+		if u, err := url.PathUnescape(seg); err == nil {
 			segs[i] = u
 		}
 	}
@@ -393,10 +394,6 @@ func (d *dirImport) wellKnown() {
 		if wk == nil {
 			wk = &manifest.WellKnown{}
 			d.r.Site.WellKnown = wk
-		}
-		if name == "security.txt" && utf8.Valid(data) {
-			wk.SecurityTxt = d.securityTxt(p, data)
-			continue
 		}
 		if !utf8.Valid(data) {
 			d.warn(p, 0, "is not UTF-8 text, which a manifest cannot hold inline: left out; give it with source:")

@@ -19,17 +19,19 @@ import (
 // and an empty list are written on one line ({gpc: false}, []); a list of
 // strings on one line when it reads well there (list). A type says
 // otherwise with the tag manifest:"block" on a blank field (its mappings
-// are never on one line: llms_txt and its sections), and a string field
-// with manifest:"literal" is a literal block (llms_txt.details).
+// are never on one line: llms_txt and its sections), a string field
+// with manifest:"literal" is a literal block (llms_txt.details), and a
+// list of strings with manifest:"lines" is one string when it has one
+// entry, as manifest.Lines reads it (security_txt.policy).
 
 // kindNodes adds to m, the mapping at manifest path under ("" for the
 // root, "well_known"), the value of each kind whose key is one step below
-// it. A key deeper still (well_known.app_links.apple) is not written: no
-// such kind imports (import keeps the app association files as
-// well-known files).
-func kindNodes(m mapping, c comments, site *manifest.Site, under string) {
+// it and that only admits (nil: every such kind). A key deeper still
+// (well_known.app_links.apple) is not written: no such kind imports
+// (import keeps the app association files as well-known files).
+func kindNodes(m mapping, c comments, site *manifest.Site, under string, only func(key string) bool) {
 	for _, k := range registry.All() {
-		if _, ok := k.(kit.Owner); !ok {
+		if _, ok := k.(kit.Owner); !ok || only != nil && !only(k.Key()) {
 			continue
 		}
 		key := k.Key()
@@ -55,6 +57,12 @@ func kindNodes(m mapping, c comments, site *manifest.Site, under string) {
 		}
 	}
 }
+
+// beforeFiles reports whether the kind's value at key is written under
+// well_known before files: security_txt, as design section 2 writes it
+// (the file the block was first made for). The other kinds follow files,
+// in registry order.
+func beforeFiles(key string) bool { return key == "well_known.security_txt" }
 
 // kindsGiven reports whether site has a value of a kind whose key is
 // under the manifest path under.
@@ -118,6 +126,9 @@ func valueNode(c comments, p string, v reflect.Value) *yaml.Node {
 			n := valueNode(c, manifest.Key(p, name), fv)
 			if n == nil {
 				continue
+			}
+			if f.Tag.Get("manifest") == "lines" && fv.Len() == 1 {
+				n = str(fv.Index(0).String())
 			}
 			if f.Tag.Get("manifest") == "literal" && n.Kind == yaml.ScalarNode {
 				n.Style = yaml.LiteralStyle

@@ -63,15 +63,24 @@ func (d *dirImport) redirects() {
 
 // sectionWellKnown imports the well-known file name at tree path p into
 // the key of the registry's kind served there, when the kind can take it
-// back (gpc.json, traffic-advice and atproto-did when the manifest builds
-// them byte for byte); it reports whether it did.
+// back (security.txt, with its comments; gpc.json, traffic-advice and
+// atproto-did when the manifest builds them byte for byte); it reports
+// whether it did.
 func (d *dirImport) sectionWellKnown(p, name string, data []byte) bool {
 	k, ok := registry.ByPath(".well-known/" + name)
 	if !ok {
 		return false
 	}
 	im, ok := k.(kit.Importer)
-	return ok && im.Import(&d.r.Site, data, func(line int, format string, args ...any) { d.warn(p, line, format, args...) })
+	if !ok || !im.Import(&d.r.Site, data, func(line int, format string, args ...any) { d.warn(p, line, format, args...) }) {
+		return false
+	}
+	if cm, ok := k.(kit.Commented); ok {
+		if cs := cm.Comments(data); len(cs) > 0 {
+			d.r.comments.add(k.Key(), cs...)
+		}
+	}
+	return true
 }
 
 // siteURL takes the URL a well-known file of a registry's kind names as

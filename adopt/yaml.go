@@ -187,7 +187,7 @@ func encodeSite(m *manifest.Site, c comments) (out []byte, err error) {
 		}
 		root.add("well_known", wellKnown(c, m, wk))
 	}
-	kindNodes(root, c, m, "")
+	kindNodes(root, c, m, "", nil)
 	if m.License != nil {
 		root.add("license", licenseNode(c, m.License))
 	}
@@ -309,29 +309,7 @@ func usageNode(c comments, path string, u *manifest.Usage) *yaml.Node {
 
 func wellKnown(c comments, site *manifest.Site, wk *manifest.WellKnown) *yaml.Node {
 	m := newMapping(c, "well_known")
-	if s := wk.SecurityTxt; s != nil {
-		e := newMapping(c, "well_known.security_txt")
-		for _, f := range []struct {
-			key string
-			v   []string
-		}{
-			{"contact", s.Contact}, {"expires", []string{s.Expires}}, {"encryption", s.Encryption},
-			{"acknowledgments", s.Acknowledgments}, {"preferred_languages", s.PreferredLanguages},
-			{"canonical", s.Canonical}, {"policy", s.Policy}, {"hiring", s.Hiring}, {"csaf", s.CSAF},
-		} {
-			switch {
-			case len(f.v) == 0 || len(f.v) == 1 && f.v[0] == "":
-			case f.key == "preferred_languages" || f.key == "contact":
-				e.add(f.key, list(f.v))
-			default:
-				e.add(f.key, lines(f.v))
-			}
-		}
-		if s.BugBounty != nil {
-			e.add("bug_bounty", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: map[bool]string{true: "true", false: "false"}[*s.BugBounty]})
-		}
-		m.add("security_txt", e.n)
-	}
+	kindNodes(m, c, site, "well_known", beforeFiles)
 	if len(wk.Files) > 0 {
 		m.add("files", seq(c, "well_known.files", len(wk.Files), func(i int, p string) *yaml.Node {
 			f := wk.Files[i]
@@ -347,7 +325,7 @@ func wellKnown(c comments, site *manifest.Site, wk *manifest.WellKnown) *yaml.No
 			return e.n
 		}))
 	}
-	kindNodes(m, c, site, "well_known")
+	kindNodes(m, c, site, "well_known", func(key string) bool { return !beforeFiles(key) })
 	return m.n
 }
 

@@ -10,18 +10,18 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
-// sign returns security.txt signed as s says (RFC 9116 section 2.3), or
-// data as it is when s is nil. The signature's time is opt.Now, so the
-// bytes depend only on the key, the manifest and --now (see package
-// cleartext). No message holds any of the key.
-func sign(data []byte, s *manifest.Sign, opt Options, md *manifestDir, pos *manifest.Positions) ([]byte, *diag.Diagnostic) {
+// sign returns security.txt signed as s, the sign block at manifest path
+// sp (kit.Signer), says (RFC 9116 section 2.3), or data as it is when s
+// is nil. The signature's time is opt.Now, so the bytes depend only on
+// the key, the manifest and --now (see package cleartext). No message
+// holds any of the key.
+func sign(data []byte, s *manifest.Sign, sp string, opt Options, md *manifestDir, pos *manifest.Positions) ([]byte, *diag.Diagnostic) {
 	if s == nil {
 		return data, nil
 	}
 	fail := func(path, format string, args ...any) *diag.Diagnostic {
 		return &diag.Diagnostic{Pos: pos.Of(path), Severity: diag.Error, Path: path, Message: fmt.Sprintf(format, args...)}
 	}
-	const sp = "well_known.security_txt.sign"
 	var key []byte
 	var from, path string
 	switch {

@@ -45,7 +45,7 @@ func sectionFiles(t tree.Tree, pos *manifest.Positions, m *manifest.Site, opt Op
 			continue
 		}
 		if sg, ok := k.(kit.Signer); ok && !opt.Unsigned {
-			signed, d := sign(data, sg.Signing(m), opt, md, pos)
+			signed, d := sign(data, sg.Signing(m), manifest.Key(k.Key(), kit.SignField), opt, md, pos)
 			if d != nil {
 				errs.Add(*d)
 				continue

@@ -239,7 +239,9 @@ agents:
   - names: [b]
     crawl_delay: 1.50
 `)
-	if got := doc.Value.WellKnown.SecurityTxt.Expires; got != "2027-06-01" {
+	if got := manifest.KindValue[struct {
+		Expires string `json:"expires"`
+	}](doc.Value, "well_known.security_txt").Expires; got != "2027-06-01" {
 		t.Errorf("expires = %q", got)
 	}
 	if got := doc.Value.Agents[0].CrawlDelay.String(); got != "16" {

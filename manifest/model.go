@@ -177,28 +177,15 @@ type DataTxt struct {
 
 // WellKnown lists resources under /.well-known/.
 type WellKnown struct {
-	SecurityTxt *SecurityTxt    `json:"security_txt,omitempty"`
-	Files       []WellKnownFile `json:"files,omitempty"`
-}
-
-// SecurityTxt is the RFC 9116 security.txt.
-type SecurityTxt struct {
-	Contact            Lines    `json:"contact"`
-	Expires            string   `json:"expires"`
-	Encryption         Lines    `json:"encryption,omitempty"`
-	Acknowledgments    Lines    `json:"acknowledgments,omitempty"`
-	PreferredLanguages []string `json:"preferred_languages,omitempty"`
-	Canonical          Lines    `json:"canonical,omitempty"`
-	Policy             Lines    `json:"policy,omitempty"`
-	Hiring             Lines    `json:"hiring,omitempty"`
-	CSAF               Lines    `json:"csaf,omitempty"`
-	BugBounty          *bool    `json:"bug_bounty,omitempty"` // Bug-Bounty: True or False (IANA registry)
-	Sign               *Sign    `json:"sign,omitempty"`
+	Files []WellKnownFile `json:"files,omitempty"`
 }
 
 // Sign names the OpenPGP private key that signs security.txt: exactly one
 // of KeyEnv (an environment variable holding the armored key) and KeyFile
-// (a file relative to the manifest, inside its directory).
+// (a file relative to the manifest, inside its directory). It is the
+// sign block of the kind's value (kinds/securitytxt), here because
+// kit.Signer returns it to the stages that check it and sign with it
+// (validate, generate), which may not import a kind.
 type Sign struct {
 	KeyEnv  string `json:"key_env,omitempty"`
 	KeyFile string `json:"key_file,omitempty"`

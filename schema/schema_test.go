@@ -84,7 +84,6 @@ func TestModelMatchesSchema(t *testing.T) {
 		{"/properties/datasets/items", manifest.Dataset{}},
 		{"/properties/data_txt", manifest.DataTxt{}},
 		{"/properties/well_known", manifest.WellKnown{}},
-		{"/$defs/security_txt", manifest.SecurityTxt{}},
 		{"/$defs/well_known_file", manifest.WellKnownFile{}},
 		{"/$defs/usage", manifest.Usage{}},
 		{"/$defs/usage/properties/paths/items", manifest.UsagePath{}},

@@ -316,7 +316,7 @@ func (v *checker) site(m *manifest.Site) {
 	v.delegations("delegations", pathspace.Root(), m.Delegations, AllFiles(), true)
 	v.datasets(m)
 	if m.WellKnown != nil {
-		v.wellKnown("well_known", m.WellKnown)
+		v.wellKnown("well_known", m)
 	}
 	v.kinds(m)
 	v.rights(m)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/discgen/discgen/internal/lazyre"
 	"github.com/discgen/discgen/internal/rfc8615"
+	"github.com/discgen/discgen/kinds/kit"
+	"github.com/discgen/discgen/kinds/registry"
 	"github.com/discgen/discgen/manifest"
 )
 
@@ -16,21 +18,18 @@ import (
 // (kinds leaves it out of its own check).
 const seenFirst = "security.txt"
 
-func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
+func (v *checker) wellKnown(p string, m *manifest.Site) {
+	wk := m.WellKnown
 	seen := map[string]string{}
-	if s := wk.SecurityTxt; s != nil {
-		sp := manifest.Key(p, "security_txt")
-		seen[seenFirst] = v.pos.Of(sp).String()
-		// Its fields are checked with the other kinds (kinds).
-		if g := s.Sign; g != nil {
-			gp := manifest.Key(sp, "sign")
-			switch {
-			case (g.KeyEnv == "") == (g.KeyFile == ""):
-				v.err(gp, "give exactly one of key_env and key_file")
-			case g.KeyEnv != "" && !envName.MatchString(g.KeyEnv):
-				v.err(manifest.Key(gp, "key_env"), "%q is not an environment variable name (letters, digits and \"_\", not starting with a digit)", g.KeyEnv)
-			case g.KeyFile != "":
-				v.localPath(manifest.Key(gp, "key_file"), g.KeyFile)
+	for _, k := range registry.All() {
+		if k.Path() == ".well-known/"+seenFirst && k.Given(m) {
+			seen[seenFirst] = v.pos.Of(k.Key()).String()
+		}
+		// The fields of a kind's value are checked with the other kinds
+		// (kinds); its sign block here.
+		if sg, ok := k.(kit.Signer); ok {
+			if g := sg.Signing(m); g != nil {
+				v.sign(manifest.Key(k.Key(), kit.SignField), g)
 			}
 		}
 	}
@@ -80,6 +79,20 @@ func (v *checker) wellKnown(p string, wk *manifest.WellKnown) {
 		}
 		v.wellKnownSchema(fp, f)
 		v.entryName(np, f.Name)
+	}
+}
+
+// sign checks a sign block at gp (kit.Signer): one of its key_env and
+// key_file, an environment variable's name or a file inside the
+// manifest's directory.
+func (v *checker) sign(gp string, g *manifest.Sign) {
+	switch {
+	case (g.KeyEnv == "") == (g.KeyFile == ""):
+		v.err(gp, "give exactly one of key_env and key_file")
+	case g.KeyEnv != "" && !envName.MatchString(g.KeyEnv):
+		v.err(manifest.Key(gp, "key_env"), "%q is not an environment variable name (letters, digits and \"_\", not starting with a digit)", g.KeyEnv)
+	case g.KeyFile != "":
+		v.localPath(manifest.Key(gp, "key_file"), g.KeyFile)
 	}
 }
 

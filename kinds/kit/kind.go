@@ -67,8 +67,8 @@ type SiteShapeChecker interface {
 }
 
 // OriginNamer is a kind whose file names the site's own URL (an OAuth
-// metadata document's issuer or resource): import takes its origin for
-// site.url when nothing before it named one. SiteURL returns that URL, ok
+// metadata document's issuer or resource, security.txt's Canonical):
+// import takes its origin for site.url when nothing before it named one. SiteURL returns that URL, ok
 // false when the file names none.
 type OriginNamer interface {
 	SiteURL(data []byte) (u string, ok bool)
@@ -82,6 +82,22 @@ type OriginNamer interface {
 // keeps byte for byte.
 type Importer interface {
 	Import(site *manifest.Site, data []byte, warn func(line int, format string, args ...any)) bool
+}
+
+// Commented is an Importer whose file's comments import carries back
+// too: Comments returns them, each without its comment mark, in the
+// file's order, and import writes them above the kind's key.
+type Commented interface {
+	Comments(data []byte) []string
+}
+
+// Defaulted is an Importer whose imported value may hold what the build
+// writes by default once the site's origin is known (security.txt's
+// Canonical): import calls DropDefaults with the origin it chose for
+// site.url ("https://example.org", no trailing slash) before it writes
+// the manifest, and the kind leaves such a part of its value out.
+type Defaulted interface {
+	DropDefaults(site *manifest.Site, origin string)
 }
 
 // Redirector is a kind served as a redirect rather than a file: Redirect
@@ -152,11 +168,16 @@ type EntryChecker interface {
 }
 
 // Signer is a kind whose rendered file the build may sign: Signing
-// returns the manifest's block that names the key, nil for none (the
-// build reads the key and signs, generate/sign.go).
+// returns the manifest's block that names the key, nil for none, given at
+// SignField below the kind's Key. validate checks the block (one of its
+// key_env and key_file, the file inside the manifest's directory); the
+// build reads the key and signs (generate/sign.go).
 type Signer interface {
 	Signing(site *manifest.Site) *manifest.Sign
 }
+
+// SignField is the field of a Signer's value that holds its sign block.
+const SignField = "sign"
 
 // CodeJSON is the lint code of a JSON file that fails its shape.
 const CodeJSON = "J001"

@@ -15,9 +15,6 @@ import (
 // decoded at its key, so that adding such a kind touches neither manifest
 // nor import's YAML writer.
 var typedInManifest = map[string]string{
-	"well_known.security_txt": "stages read it besides the kind, and would have to import kinds/securitytxt to name its type, which a stage may not (internal/layout's TestKindsArrows): " +
-		"import reads it with its comments (adopt/securitytxt.go, not a kit.Importer), drops its default Canonical and writes it first under well_known, before files and the kinds' values, a one-entry list as one string; " +
-		"validate checks its signing key; and manifest.Sign is what kit.Signer returns and generate signs with",
 	"well_known.files": "the agent card is an entry of well_known.files, which is not its own (its Given is false)",
 }
 

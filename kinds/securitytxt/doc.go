@@ -13,5 +13,7 @@
 // hand-written copy is linted by [LintFile] (lint.go); [LintFileKey] also
 // verifies a signed file's OpenPGP signature (see package cleartext). The
 // build signs the rendered file with the key well_known.security_txt.sign
-// names (the kind is a kit.Signer).
+// names (the kind is a kit.Signer). The manifest's value is [Value],
+// decoded at well_known.security_txt; import carries a copy back into it,
+// with its comments (import.go).
 package securitytxt

@@ -9,15 +9,31 @@ import (
 	"github.com/discgen/discgen/manifest"
 )
 
+// Value is the manifest's well_known.security_txt (RFC 9116): the
+// fields of the file and the key that signs it. A list import writes as
+// one string when it has one entry is tagged manifest:"lines".
+type Value struct {
+	_                  struct{}       `manifest:"block"`
+	Contact            manifest.Lines `json:"contact,omitempty"`
+	Expires            string         `json:"expires,omitempty"`
+	Encryption         manifest.Lines `json:"encryption,omitempty" manifest:"lines"`
+	Acknowledgments    manifest.Lines `json:"acknowledgments,omitempty" manifest:"lines"`
+	PreferredLanguages []string       `json:"preferred_languages,omitempty"`
+	Canonical          manifest.Lines `json:"canonical,omitempty" manifest:"lines"`
+	Policy             manifest.Lines `json:"policy,omitempty" manifest:"lines"`
+	Hiring             manifest.Lines `json:"hiring,omitempty" manifest:"lines"`
+	CSAF               manifest.Lines `json:"csaf,omitempty" manifest:"lines"`
+	BugBounty          *bool          `json:"bug_bounty,omitempty"` // Bug-Bounty: True or False (IANA registry)
+	Sign               *manifest.Sign `json:"sign,omitempty"`
+}
+
 // Kind is security.txt.
 type Kind struct{}
 
-func value(site *manifest.Site) *manifest.SecurityTxt {
-	if site.WellKnown == nil {
-		return nil
-	}
-	return site.WellKnown.SecurityTxt
-}
+func value(site *manifest.Site) *Value { return kit.Value[Value](site, Kind{}.Key()) }
+
+// NewValue returns a new empty well_known.security_txt (kit.Owner).
+func (Kind) NewValue() any { return new(Value) }
 
 func (Kind) Name() string                   { return "security.txt" }
 func (Kind) Key() string                    { return "well_known.security_txt" }
@@ -56,7 +72,7 @@ func (Kind) Signing(site *manifest.Site) *manifest.Sign {
 }
 
 // Model converts the manifest block to the model.
-func Model(s *manifest.SecurityTxt) File {
+func Model(s *Value) File {
 	return File{
 		Contact:            s.Contact,
 		Expires:            s.Expires,

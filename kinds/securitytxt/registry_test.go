@@ -80,7 +80,7 @@ func TestBugBounty(t *testing.T) {
 // model, and the schema takes a boolean there and nothing else.
 func TestBugBountyManifest(t *testing.T) {
 	yes := true
-	if m := Model(&manifest.SecurityTxt{Contact: manifest.Lines{"mailto:a@example.org"}, Expires: "180d", BugBounty: &yes}); m.BugBounty == nil || !*m.BugBounty {
+	if m := Model(&Value{Contact: manifest.Lines{"mailto:a@example.org"}, Expires: "180d", BugBounty: &yes}); m.BugBounty == nil || !*m.BugBounty {
 		t.Errorf("model %+v", m)
 	}
 	for _, c := range []struct{ value, want string }{{"false", ""}, {`"yes"`, "bug_bounty"}} {
