@@ -1,8 +1,6 @@
 package generate
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,16 +11,7 @@ import (
 // with legacy_paths, at the earlier paths, byte for byte.
 func TestMCPCatalog(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("files/mcp-card.json", `{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+	writeSource(t, dir, "files/mcp-card.json", `{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
  "name": "org.fict/ask", "version": "1.0.0", "description": "Ask the docs.",
  "remotes": [{"type": "streamable-http", "url": "https://www.fict.org/mcp",
    "headers": [{"name": "Authorization", "isSecret": true, "value": "Bearer s3cr3t"}]}]}
@@ -47,7 +36,7 @@ well_known:
  "name": "org.fict/ask", "version": "1.0.0", "description": "Ask the docs.", "title": "Ask Fict",
  "remotes": [{"type": "streamable-http", "url": "https://www.fict.org/mcp"}]}
 `
-	write("files/mcp-card.json", card)
+	writeSource(t, dir, "files/mcp-card.json", card)
 	tr, errs = Site(load(t, src), Options{Now: now, Dir: dir})
 	if errs.HasErrors() || len(errs.Warnings()) != 1 || !strings.Contains(errs.Warnings()[0].String(), `title "Ask Fict" is not the manifest's name "Fict ask"`) {
 		t.Fatalf("diagnostics: %v; want the title's warning", errs)

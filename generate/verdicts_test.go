@@ -1,8 +1,6 @@
 package generate
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -22,19 +20,13 @@ func (f *fakeVerdicts) Add(k string)        { f.added = append(f.added, k) }
 // key.
 func TestSchemaVerdicts(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const card = `{"protocolVersion": "0.3.0", "name": "Fict", "description": "An agent", "url": "https://www.fict.org/a2a",
   "version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
   "skills": [{"id": "s", "name": "S", "description": "A skill", "tags": ["t"]}]}`
-	write("card.json", card)
-	write("bad.json", `{"name": 1}`)
-	write("schema.json", `{"type": "object", "required": ["a"]}`)
-	write("data.json", `{"a": 1}`)
+	writeSource(t, dir, "card.json", card)
+	writeSource(t, dir, "bad.json", `{"name": 1}`)
+	writeSource(t, dir, "schema.json", `{"type": "object", "required": ["a"]}`)
+	writeSource(t, dir, "data.json", `{"a": 1}`)
 	src := `version: 1
 site: {url: "https://www.fict.org/"}
 well_known:
@@ -68,7 +60,7 @@ well_known:
 		t.Errorf("invalid card: errors %v, added %v; want errors and nothing added", errs, v.added)
 	}
 	// The same data under another schema text is another key.
-	write("schema.json", `{"type": "object", "required": ["b"]}`)
+	writeSource(t, dir, "schema.json", `{"type": "object", "required": ["b"]}`)
 	v = &fakeVerdicts{valid: map[string]bool{cardKey: true, dataKey: true}}
 	if _, errs := Site(load(t, src), Options{Now: now, Dir: dir, Verdicts: v}); !errs.HasErrors() {
 		t.Errorf("a changed schema was not checked again")

@@ -13,17 +13,8 @@ import (
 // alone does not stop the build.
 func TestAppLinksSourceErrors(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("app/aasa.json", "{\n  \"applinks\": {\n    \"details\": [{\"appID\": \"org.fict.app\", \"paths\": [\"/\"]}]\n  }\n}\n")
-	write("app/assetlinks.json", "[\n  {\"relation\": [\"delegate_permission/common.handle_all_urls\"],\n   \"target\": {\"namespace\": \"android_app\", \"package_name\": \"org.fict.app\",\n     \"sha256_cert_fingerprints\": [\"14:6d\"]}}\n]\n")
+	writeSource(t, dir, "app/aasa.json", "{\n  \"applinks\": {\n    \"details\": [{\"appID\": \"org.fict.app\", \"paths\": [\"/\"]}]\n  }\n}\n")
+	writeSource(t, dir, "app/assetlinks.json", "[\n  {\"relation\": [\"delegate_permission/common.handle_all_urls\"],\n   \"target\": {\"namespace\": \"android_app\", \"package_name\": \"org.fict.app\",\n     \"sha256_cert_fingerprints\": [\"14:6d\"]}}\n]\n")
 	src := `version: 1
 site: {url: "https://www.fict.org/"}
 well_known:
@@ -50,8 +41,8 @@ well_known:
 	}
 
 	// A warning (an unknown service) leaves the file as it is.
-	write("app/aasa.json", `{"webcredentials": {"apps": ["ABCDE12345.org.fict.app"]}, "handoff": {}}`)
-	write("app/assetlinks.json", `[]`)
+	writeSource(t, dir, "app/aasa.json", `{"webcredentials": {"apps": ["ABCDE12345.org.fict.app"]}, "handoff": {}}`)
+	writeSource(t, dir, "app/assetlinks.json", `[]`)
 	tr, errs = Site(load(t, src), Options{Now: now, Dir: dir})
 	if errs.HasErrors() || len(errs.Warnings()) != 2 {
 		t.Fatalf("diagnostics: %v; want two warnings", errs)
@@ -112,5 +103,17 @@ well_known:
 		if got := errs[i].Pos.String() + ": " + errs[i].Severity.String() + ": " + errs[i].Path + ": " + errs[i].Message; !strings.HasPrefix(got, w) {
 			t.Errorf("diagnostic %d:\n got %s\nwant %s...", i, got, w)
 		}
+	}
+}
+
+// writeSource writes text at name, relative to dir, with the directories
+// on the way: a file beside a test's manifest.
+func writeSource(t *testing.T, dir, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
