@@ -18,19 +18,7 @@ import (
 // removes the former directories. Without them, both files would be
 // refused as not discgen's.
 func TestFormerRootStateMoved(t *testing.T) {
-	base := t.TempDir()
-	state, name := filepath.Join(base, "state"), "users/alice/public_html"
-	root := filepath.Join(base, name)
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for f, data := range map[string]string{"a.txt": "old a\n", "b.txt": "old b\n"} {
-		if err := os.WriteFile(filepath.Join(root, f), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	x := record.NameHash(name)
-	old := filepath.Join(state, "roots", x[:2], x)
+	state, name, root, old, x := formerRoot(t)
 	for _, d := range []string{"records", "journal"} {
 		if err := os.MkdirAll(filepath.Join(old, d), 0o700); err != nil {
 			t.Fatal(err)
@@ -76,19 +64,7 @@ func TestFormerRootStateMoved(t *testing.T) {
 // into the root's record once moved into its own state directory, not
 // into the build's state directory, which the root no longer reads.
 func TestFormerRootStateJournalOfRootsBatch(t *testing.T) {
-	base := t.TempDir()
-	state, name := filepath.Join(base, "state"), "users/alice/public_html"
-	root := filepath.Join(base, name)
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for f, data := range map[string]string{"a.txt": "old a\n", "b.txt": "old b\n"} {
-		if err := os.WriteFile(filepath.Join(root, f), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	x := record.NameHash(name)
-	old := filepath.Join(state, "roots", x[:2], x)
+	state, name, root, old, x := formerRoot(t)
 	for _, d := range []string{filepath.Join(old, "records"), filepath.Join(old, "journal"), filepath.Join(state, "journal")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
@@ -120,4 +96,26 @@ func TestFormerRootStateJournalOfRootsBatch(t *testing.T) {
 			t.Errorf("%s = %q, %v; want %q", f, data, err, want)
 		}
 	}
+}
+
+// formerRoot writes a tenant's root, users/alice/public_html, holding two
+// files an earlier build wrote, below a new directory; state is the
+// build's state directory there, old the root's state directory in the
+// former layout (roots/ab/<hash>, not made), and x the hash of its
+// record's name.
+func formerRoot(t *testing.T) (state, name, root, old, x string) {
+	t.Helper()
+	base := t.TempDir()
+	state, name = filepath.Join(base, "state"), "users/alice/public_html"
+	root = filepath.Join(base, name)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for f, data := range map[string]string{"a.txt": "old a\n", "b.txt": "old b\n"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x = record.NameHash(name)
+	return state, name, root, filepath.Join(state, "roots", x[:2], x), x
 }
