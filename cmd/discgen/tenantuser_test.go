@@ -298,19 +298,7 @@ func mustDo(t *testing.T, err error) {
 // many, rather than two lines a tenant; its own tenant is built.
 func TestFullBuildAsOneUser(t *testing.T) {
 	testenv.NeedsRoot(t) // to make a tree owned by other users and run discgen as one of them
-	dir, exe := tenantUserTree(t)
-	for i, name := range []string{"carol", "dave", "erin"} {
-		uid := bobUID - 1 - i
-		home := filepath.Join(dir, "users", name)
-		mustDo(t, os.MkdirAll(filepath.Join(home, "public_html"), 0o755))
-		mustDo(t, os.Chown(home, uid, uid))
-		mustDo(t, os.Chown(filepath.Join(home, "public_html"), uid, uid))
-		writeTenant(t, dir, name, uid, name)
-	}
-	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
-	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
-		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
-	}
+	dir, exe, full := manyUsersBuilt(t)
 	writeTenant(t, dir, "alice", aliceUID, "alice, saved")
 	code, stdout, stderr := runAs(t, exe, dir, aliceUID, full...)
 	want := fmt.Sprintf("discgen: error: 4 tenants refused: their directories belong to other users (users/bob/public_html, users/carol/public_html, users/dave/public_html and 1 more), and a build not run as root (uid %d) writes only its own user's tenants; run the full build as root with --tenant-owner\n", aliceUID)
@@ -326,19 +314,7 @@ func TestFullBuildAsOneUser(t *testing.T) {
 // is built.
 func TestFullBuildAsOneUserClosedHomes(t *testing.T) {
 	testenv.NeedsRoot(t) // to make a tree owned by other users and run discgen as one of them
-	dir, exe := tenantUserTree(t)
-	for i, name := range []string{"carol", "dave", "erin"} {
-		uid := bobUID - 1 - i
-		home := filepath.Join(dir, "users", name)
-		mustDo(t, os.MkdirAll(filepath.Join(home, "public_html"), 0o755))
-		mustDo(t, os.Chown(home, uid, uid))
-		mustDo(t, os.Chown(filepath.Join(home, "public_html"), uid, uid))
-		writeTenant(t, dir, name, uid, name)
-	}
-	full := []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
-	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
-		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
-	}
+	dir, exe, full := manyUsersBuilt(t)
 	for _, name := range []string{"bob", "carol", "dave", "erin"} {
 		mustDo(t, os.Chmod(filepath.Join(dir, "users", name), 0o750))
 	}
@@ -353,4 +329,24 @@ func TestFullBuildAsOneUserClosedHomes(t *testing.T) {
 	if code != 1 || strings.Count(stdout, `"status":"skipped"`) != 4 {
 		t.Errorf("alice's full build in JSON: exit %d, %d skipped tenants in\n%s", code, strings.Count(stdout, `"status":"skipped"`), stdout)
 	}
+}
+
+// manyUsersBuilt is tenantUserTree with three more users' tenants (carol,
+// dave, erin), built by root's full build, whose arguments it returns.
+func manyUsersBuilt(t *testing.T) (dir, exe string, full []string) {
+	t.Helper()
+	dir, exe = tenantUserTree(t)
+	for i, name := range []string{"carol", "dave", "erin"} {
+		uid := bobUID - 1 - i
+		home := filepath.Join(dir, "users", name)
+		mustDo(t, os.MkdirAll(filepath.Join(home, "public_html"), 0o755))
+		mustDo(t, os.Chown(home, uid, uid))
+		mustDo(t, os.Chown(filepath.Join(home, "public_html"), uid, uid))
+		writeTenant(t, dir, name, uid, name)
+	}
+	full = []string{"build", "-f", "site.yaml", "-o", "public", "--state", "state", "--tenant-owner"}
+	if code, stdout, stderr := runAs(t, exe, dir, 0, full...); code != 0 {
+		t.Fatalf("root's full build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	return dir, exe, full
 }
